@@ -1,0 +1,44 @@
+/* cache.c: open the cache and seed new providers from the snapshot. */
+#include "config.h"
+#include "cache.h"
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "db.h"
+#include "err.h"
+#include "offer.h"
+#include "provider.h"
+#include "snapshot.h"
+
+int
+cache_open(const char *path, struct db **out, struct err *err)
+{
+	struct offer_list offers;
+	struct db *db;
+	bool is_new;
+	size_t i;
+
+	if (db_open(path, &db, err) < 0)
+		return -1;
+	for (i = 0; providers[i] != NULL; i++) {
+		if (db_provider_is_new(db, providers[i]->id, &is_new, err) < 0)
+			goto fail;
+		if (!is_new)
+			continue;
+		offer_list_init(&offers);
+		if (snapshot_load(providers[i]->id, &offers, err) < 0 ||
+		    db_replace_offers(db, providers[i]->id, offers.v, offers.n,
+		    SRC_SNAPSHOT, NULL, (int64_t)time(NULL), NULL, err) < 0) {
+			offer_list_done(&offers);
+			err_prefix(err, "seeding the cache from the snapshot");
+			goto fail;
+		}
+		offer_list_done(&offers);
+	}
+	*out = db;
+	return 0;
+fail:
+	db_close(db);
+	return -1;
+}

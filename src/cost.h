@@ -1,0 +1,40 @@
+/*
+ * cost.h: the cost model. Pure arithmetic on micro-USD: price per
+ * GPU-hour, spot savings, price-performance, multi-node plans and job
+ * totals. No I/O, no state.
+ */
+#ifndef GPUCOST_COST_H
+#define GPUCOST_COST_H
+
+#include <stdint.h>
+
+#include "offer.h"
+
+/* price (micro-USD per instance-hour) / gpu_count, rounded; NONE stays. */
+int64_t	cost_per_gpu_hour(int64_t price_hour, int gpu_count);
+
+/*
+ * Percentage saved by spot over on-demand: 100 * (1 - spot / price).
+ * Negative when spot costs more (GCP publishes a few such prices: the
+ * model reports them as they are, it never invents a saving). NAN when
+ * either price is unknown or price is 0.
+ */
+double	cost_spot_savings_pct(int64_t price_hour, int64_t spot_hour);
+
+/*
+ * USD per dense BF16 PFLOP-hour: what an hour of one PFLOP/s of this GPU
+ * costs, price_gpu_hour / (tflops / 1000). NAN when unknown.
+ */
+double	cost_usd_per_pflop_hour(int64_t price_gpu_hour, double bf16_tflops);
+
+/* Total for hours (>= 0) at price_hour; MONEY_NONE if unknown. */
+int64_t	cost_total(int64_t price_hour, double hours);
+
+/*
+ * Fill a plan for nodes instances of offer o (borrowed; must outlive the
+ * plan). The model is looked up from o->gpu; the PCIe TFLOPS figure is
+ * used for PCIe offers.
+ */
+void	cost_plan(struct plan *p, const struct offer *o, int nodes);
+
+#endif

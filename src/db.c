@@ -1,0 +1,752 @@
+/* db.c: the SQLite cache. */
+#include "config.h"
+#include "db.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "err.h"
+#include "money.h"
+#include "str.h"
+#include "xalloc.h"
+
+/* 'gpuc': marks a file as a gpucost cache. */
+#define DB_APPLICATION_ID	0x67707563
+#define DB_BUSY_TIMEOUT_MS	10000
+
+struct db {
+	sqlite3	*sql;
+	char	*path;
+};
+
+/*
+ * Migrations: entry i brings a cache from user_version i to i + 1. Never
+ * edit a shipped entry; append a new one and bump DB_SCHEMA_VERSION.
+ */
+static const char *const migrations[DB_SCHEMA_VERSION] = {
+	/* 0 -> 1: offers, their price history, provider status. */
+	"CREATE TABLE offers ("
+	"  provider TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  instance_type TEXT NOT NULL,"
+	"  region TEXT NOT NULL,"
+	"  gpu TEXT NOT NULL,"		/* canonical id, '' unknown */
+	"  gpu_raw TEXT NOT NULL,"
+	"  gpu_count INTEGER NOT NULL,"
+	"  vram_gb INTEGER NOT NULL,"	/* per GPU */
+	"  interconnect TEXT NOT NULL,"
+	"  vcpus INTEGER NOT NULL,"
+	"  ram_gb REAL NOT NULL,"
+	"  price INTEGER,"		/* micro-USD per instance-hour */
+	"  spot_price INTEGER,"		/* micro-USD per instance-hour */
+	"  availability TEXT NOT NULL,"
+	"  spot_interruption INTEGER,"	/* Spot Advisor bucket 0..4 */
+	"  reliability REAL,"
+	"  fetched_at INTEGER NOT NULL,"	/* UTC epoch seconds */
+	"  source TEXT NOT NULL,"
+	"  PRIMARY KEY (provider, key)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX offers_gpu ON offers (gpu, gpu_count);"
+	"CREATE TABLE price_history ("
+	"  provider TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  observed_at INTEGER NOT NULL,"
+	"  price INTEGER,"
+	"  spot_price INTEGER,"
+	"  availability TEXT NOT NULL"
+	");"
+	"CREATE INDEX price_history_offer ON price_history (provider, key,"
+	"  observed_at);"
+	"CREATE TABLE provider_status ("
+	"  provider TEXT PRIMARY KEY,"
+	"  source TEXT NOT NULL,"
+	"  last_attempt INTEGER,"
+	"  last_success INTEGER,"
+	"  offer_count INTEGER NOT NULL DEFAULT 0,"
+	"  last_error TEXT,"
+	"  data_version TEXT"
+	");",
+	/* 1 -> 2: per-provider settings (published versions per region). */
+	"CREATE TABLE provider_meta ("
+	"  provider TEXT NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  value TEXT NOT NULL,"
+	"  PRIMARY KEY (provider, name)"
+	") WITHOUT ROWID;",
+};
+
+/* Put "cache PATH: sqlite message" into err. */
+static void
+db_err(struct db *db, struct err *err, const char *what)
+{
+	err_set(err, "cache %s: %s: %s", db->path, what,
+	    sqlite3_errmsg(db->sql));
+}
+
+/* Run one statement that returns no rows we need. */
+static int
+db_exec(struct db *db, const char *sql, struct err *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db->sql, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		err_set(err, "cache %s: %s", db->path,
+		    msg != NULL ? msg : sqlite3_errmsg(db->sql));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read one integer PRAGMA (or any one-value query). */
+static int
+db_int(struct db *db, const char *sql, long long *out, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_err(db, err, "cannot read");
+		return -1;
+	}
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		db_err(db, err, "cannot read");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	*out = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Explain the common ways an existing file is not a usable cache. */
+static void
+db_open_error(struct db *db, struct err *err)
+{
+	int code = sqlite3_errcode(db->sql);
+
+	if (code == SQLITE_NOTADB)
+		err_set(err, "cache %s: not an SQLite database; move it away "
+		    "or choose another file with --db", db->path);
+	else if (code == SQLITE_CORRUPT)
+		err_set(err, "cache %s: database is corrupt; move it away "
+		    "(gpucost rebuilds a new one) or choose another with --db",
+		    db->path);
+	else
+		err_set(err, "cache %s: %s", db->path,
+		    sqlite3_errmsg(db->sql));
+}
+
+/* Bring the schema from version `from` to DB_SCHEMA_VERSION. */
+static int
+db_migrate(struct db *db, long long from, struct err *err)
+{
+	char pragma[64];
+	long long v;
+
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	/* Another process may have migrated while we waited for the lock. */
+	if (db_int(db, "PRAGMA user_version", &v, err) < 0)
+		goto fail;
+	for (from = v; from < DB_SCHEMA_VERSION; from++) {
+		if (db_exec(db, migrations[from], err) < 0)
+			goto fail;
+	}
+	snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d",
+	    DB_SCHEMA_VERSION);
+	if (db_exec(db, pragma, err) < 0)
+		goto fail;
+	snprintf(pragma, sizeof pragma, "PRAGMA application_id = %d",
+	    DB_APPLICATION_ID);
+	if (db_exec(db, pragma, err) < 0 || db_exec(db, "COMMIT", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	err_prefix(err, "schema migration from version %lld", from);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int
+db_open(const char *path, struct db **out, struct err *err)
+{
+	struct db *db;
+	struct stat sb;
+	long long version, app_id, tables;
+	int exists, flags, journal_wal = 0;
+
+	*out = NULL;
+	exists = stat(path, &sb) == 0;
+	if (exists && S_ISDIR(sb.st_mode)) {
+		err_set(err, "cache %s: is a directory", path);
+		return -1;
+	}
+	if (!exists && errno != ENOENT) {
+		err_set(err, "cache %s: %s", path, strerror(errno));
+		return -1;
+	}
+	db = xcalloc(1, sizeof *db);
+	db->path = xstrdup(path);
+	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	if (!exists)
+		flags |= SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &db->sql, flags, NULL) != SQLITE_OK) {
+		if (db->sql == NULL)
+			err_set(err, "cache %s: out of memory", path);
+		else
+			db_err(db, err, "cannot open");
+		goto fail;
+	}
+	sqlite3_extended_result_codes(db->sql, 0);
+	sqlite3_busy_timeout(db->sql, DB_BUSY_TIMEOUT_MS);
+
+	/* Read-only checks first: a file we refuse must stay untouched. */
+	if (db_int(db, "PRAGMA user_version", &version, err) < 0 ||
+	    db_int(db, "PRAGMA application_id", &app_id, err) < 0 ||
+	    db_int(db, "SELECT count(*) FROM sqlite_master", &tables, err) < 0) {
+		db_open_error(db, err);
+		goto fail;
+	}
+	if (version > DB_SCHEMA_VERSION) {
+		err_set(err, "cache %s: schema version %lld is newer than this "
+		    "gpucost supports (%d); upgrade gpucost or use another --db",
+		    path, version, DB_SCHEMA_VERSION);
+		goto fail;
+	}
+	if ((app_id != 0 && app_id != DB_APPLICATION_ID) ||
+	    (version == 0 && tables > 0)) {
+		err_set(err, "cache %s: an SQLite database, but not a gpucost "
+		    "cache; choose another file with --db", path);
+		goto fail;
+	}
+	{
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(db->sql, "PRAGMA journal_mode", -1, &st,
+		    NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+			const unsigned char *mode = sqlite3_column_text(st, 0);
+
+			journal_wal = mode != NULL &&
+			    strcmp((const char *)mode, "wal") == 0;
+		}
+		sqlite3_finalize(st);
+	}
+	if (!journal_wal &&
+	    db_exec(db, "PRAGMA journal_mode = WAL", err) < 0)
+		goto fail;
+	if (db_exec(db, "PRAGMA synchronous = NORMAL;"
+	    "PRAGMA temp_store = MEMORY;", err) < 0)
+		goto fail;
+	if (version < DB_SCHEMA_VERSION && db_migrate(db, version, err) < 0)
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	db_close(db);
+	return -1;
+}
+
+void
+db_close(struct db *db)
+{
+	if (db == NULL)
+		return;
+	sqlite3_close(db->sql);
+	free(db->path);
+	free(db);
+}
+
+const char *
+db_path(const struct db *db)
+{
+	return db->path;
+}
+
+/* Prepare sql, or fill err and return NULL. */
+static sqlite3_stmt *
+db_prepare(struct db *db, const char *sql, struct err *err)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_open_error(db, err);
+		return NULL;
+	}
+	return st;
+}
+
+static void
+bind_money(sqlite3_stmt *st, int i, int64_t v)
+{
+	if (money_known(v))
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int64_t
+column_money(sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return MONEY_NONE;
+	return sqlite3_column_int64(st, i);
+}
+
+/* Copy a text column into a fixed buffer ("" for NULL). */
+static void
+column_text(sqlite3_stmt *st, int i, char *dst, size_t size)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	str_copy(dst, size, t != NULL ? (const char *)t : "");
+}
+
+int
+db_provider_is_new(struct db *db, const char *provider, bool *is_new,
+    struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = db_prepare(db, "SELECT 1 FROM provider_status WHERE provider = ?",
+	    err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_open_error(db, err);
+		return -1;
+	}
+	*is_new = rc == SQLITE_DONE;
+	return 0;
+}
+
+#define OFFER_COLUMNS							\
+	"provider, key, instance_type, region, gpu, gpu_raw, gpu_count, " \
+	"vram_gb, interconnect, vcpus, ram_gb, price, spot_price, "	\
+	"availability, spot_interruption, reliability, fetched_at, source"
+
+/* Bind one offer to the 18 placeholders of an OFFER_COLUMNS insert. */
+static void
+bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
+{
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, o->key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, o->instance_type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, o->region, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, o->gpu, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, o->gpu_raw, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, o->gpu_count);
+	sqlite3_bind_int(st, 8, o->vram_gb);
+	sqlite3_bind_text(st, 9, interconnect_name(o->interconnect), -1,
+	    SQLITE_STATIC);
+	sqlite3_bind_int(st, 10, o->vcpus);
+	sqlite3_bind_double(st, 11, o->ram_gb);
+	bind_money(st, 12, o->price);
+	bind_money(st, 13, o->spot_price);
+	sqlite3_bind_text(st, 14, availability_name(o->availability), -1,
+	    SQLITE_STATIC);
+	if (o->spot_interruption >= 0)
+		sqlite3_bind_int(st, 15, o->spot_interruption);
+	else
+		sqlite3_bind_null(st, 15);
+	if (o->reliability >= 0)
+		sqlite3_bind_double(st, 16, o->reliability);
+	else
+		sqlite3_bind_null(st, 16);
+	sqlite3_bind_int64(st, 17, o->fetched_at);
+	sqlite3_bind_text(st, 18, source_name(o->source), -1, SQLITE_STATIC);
+}
+
+int
+db_replace_offers(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, enum offer_source source,
+    const char *data_version, int64_t now, struct db_replace_stats *stats,
+    struct err *err)
+{
+	sqlite3_stmt *st = NULL;
+	long long stored = 0;
+	size_t i;
+	int rc;
+
+	if (stats != NULL)
+		memset(stats, 0, sizeof *stats);
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS incoming AS "
+	    "SELECT * FROM offers WHERE 0;"
+	    "CREATE UNIQUE INDEX IF NOT EXISTS temp.incoming_key ON "
+	    "incoming (key);"
+	    "DELETE FROM incoming;", err) < 0)
+		goto fail;
+	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" OFFER_COLUMNS
+	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	if (st == NULL)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		bind_offer(st, provider, &offers[i]);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			db_err(db, err, "write failed");
+			goto fail;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	/* Duplicate keys in the input collapse to the last one. */
+	if (db_int(db, "SELECT count(*) FROM incoming", &stored, err) < 0)
+		goto fail;
+
+	/* History: new offers and changed prices or availability. */
+	if ((st = db_prepare(db, "INSERT INTO price_history (provider, key, "
+	    "observed_at, price, spot_price, availability) "
+	    "SELECT i.provider, i.key, i.fetched_at, i.price, i.spot_price, "
+	    "i.availability FROM incoming i LEFT JOIN offers o "
+	    "ON o.provider = i.provider AND o.key = i.key "
+	    "WHERE o.key IS NULL OR o.price IS NOT i.price "
+	    "OR o.spot_price IS NOT i.spot_price "
+	    "OR o.availability IS NOT i.availability", err)) == NULL)
+		goto fail;
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	if (stats != NULL)
+		stats->history_rows = (size_t)sqlite3_changes(db->sql);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
+	    "key NOT IN (SELECT key FROM incoming)", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	if (stats != NULL)
+		stats->removed = (size_t)sqlite3_changes(db->sql);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	if (db_exec(db, "INSERT OR REPLACE INTO offers SELECT * FROM incoming;"
+	    "DELETE FROM incoming;", err) < 0)
+		goto fail;
+
+	if ((st = db_prepare(db, "INSERT INTO provider_status (provider, "
+	    "source, last_attempt, last_success, offer_count, last_error, "
+	    "data_version) VALUES (?1, ?2, ?3, ?3, ?4, NULL, ?5) "
+	    "ON CONFLICT (provider) DO UPDATE SET source = ?2, "
+	    "last_attempt = ?3, last_success = ?3, offer_count = ?4, "
+	    "last_error = NULL, data_version = ?5", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, source_name(source), -1, SQLITE_STATIC);
+	if (source == SRC_LIVE)
+		sqlite3_bind_int64(st, 3, now);
+	else
+		sqlite3_bind_null(st, 3);
+	sqlite3_bind_int64(st, 4, stored);
+	if (data_version != NULL)
+		sqlite3_bind_text(st, 5, data_version, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 5);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	if (db_exec(db, "COMMIT", err) < 0)
+		goto fail;
+	if (stats != NULL)
+		stats->offers = (size_t)stored;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	err_prefix(err, "%s", provider);
+	return -1;
+}
+
+int
+db_record_failure(struct db *db, const char *provider, int64_t now,
+    const char *error, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = db_prepare(db, "INSERT INTO provider_status (provider, source, "
+	    "last_attempt, last_error) VALUES (?1, 'snapshot', ?2, ?3) "
+	    "ON CONFLICT (provider) DO UPDATE SET last_attempt = ?2, "
+	    "last_error = ?3", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	sqlite3_bind_text(st, 3, error, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		return -1;
+	}
+	return 0;
+}
+
+/* Fill an offer from a row of SELECT OFFER_COLUMNS. */
+static void
+row_to_offer(sqlite3_stmt *st, struct offer *o)
+{
+	char buf[16];
+
+	column_text(st, 0, o->provider, sizeof o->provider);
+	column_text(st, 1, o->key, sizeof o->key);
+	column_text(st, 2, o->instance_type, sizeof o->instance_type);
+	column_text(st, 3, o->region, sizeof o->region);
+	column_text(st, 4, o->gpu, sizeof o->gpu);
+	column_text(st, 5, o->gpu_raw, sizeof o->gpu_raw);
+	o->gpu_count = sqlite3_column_int(st, 6);
+	o->vram_gb = sqlite3_column_int(st, 7);
+	column_text(st, 8, buf, sizeof buf);
+	if (interconnect_parse(buf, &o->interconnect) < 0)
+		o->interconnect = IC_UNKNOWN;
+	o->vcpus = sqlite3_column_int(st, 9);
+	o->ram_gb = sqlite3_column_double(st, 10);
+	o->price = column_money(st, 11);
+	o->spot_price = column_money(st, 12);
+	column_text(st, 13, buf, sizeof buf);
+	if (availability_parse(buf, &o->availability) < 0)
+		o->availability = AV_UNKNOWN;
+	o->spot_interruption = sqlite3_column_type(st, 14) == SQLITE_NULL ?
+	    -1 : sqlite3_column_int(st, 14);
+	o->reliability = sqlite3_column_type(st, 15) == SQLITE_NULL ?
+	    -1 : sqlite3_column_double(st, 15);
+	o->fetched_at = sqlite3_column_int64(st, 16);
+	column_text(st, 17, buf, sizeof buf);
+	o->source = strcmp(buf, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
+}
+
+/* Append " AND col IN (?,?,...)" for n values. */
+static void
+sql_in(char *sql, size_t size, const char *col, size_t n)
+{
+	size_t len = strlen(sql), i;
+
+	len += (size_t)snprintf(sql + len, size - len, " AND %s IN (", col);
+	for (i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(sql + len, size - len, "%s?",
+		    i == 0 ? "" : ",");
+	if (len < size)
+		snprintf(sql + len, size - len, ")");
+}
+
+int
+db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
+    struct err *err)
+{
+	char sql[1024] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	sqlite3_stmt *st;
+	struct offer *o;
+	size_t i;
+	int k = 1, rc;
+
+	if (f->ngpus > 0)
+		sql_in(sql, sizeof sql, "gpu", f->ngpus);
+	if (f->count > 0)
+		strncat(sql, f->multi_node ? " AND gpu_count <= ?" :
+		    " AND gpu_count = ?", sizeof sql - strlen(sql) - 1);
+	if (f->min_vram_gb > 0)
+		strncat(sql, " AND vram_gb >= ?", sizeof sql - strlen(sql) - 1);
+	if (f->interconnect != IC_UNKNOWN)
+		strncat(sql, " AND interconnect = ?",
+		    sizeof sql - strlen(sql) - 1);
+	if (f->nproviders > 0)
+		sql_in(sql, sizeof sql, "provider", f->nproviders);
+	if (f->available)
+		strncat(sql, " AND availability = 'available'",
+		    sizeof sql - strlen(sql) - 1);
+	if (f->spot)
+		strncat(sql, " AND spot_price IS NOT NULL",
+		    sizeof sql - strlen(sql) - 1);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	for (i = 0; i < f->ngpus; i++)
+		sqlite3_bind_text(st, k++, f->gpus[i]->id, -1, SQLITE_STATIC);
+	if (f->count > 0)
+		sqlite3_bind_int(st, k++, f->count);
+	if (f->min_vram_gb > 0)
+		sqlite3_bind_int(st, k++, f->min_vram_gb);
+	if (f->interconnect != IC_UNKNOWN)
+		sqlite3_bind_text(st, k++, interconnect_name(f->interconnect),
+		    -1, SQLITE_STATIC);
+	for (i = 0; i < f->nproviders; i++)
+		sqlite3_bind_text(st, k++, f->providers[i], -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		o = offer_list_add(out);
+		row_to_offer(st, o);
+		if (!offer_matches(f, o, NULL))
+			offer_list_pop(out);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_open_error(db, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_status(struct db *db, struct provider_status **out, size_t *n,
+    struct err *err)
+{
+	sqlite3_stmt *st;
+	struct provider_status *v = NULL, *s;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	st = db_prepare(db, "SELECT s.provider, s.source, s.last_attempt, "
+	    "s.last_success, s.last_error, s.data_version, "
+	    "(SELECT count(*) FROM offers o WHERE o.provider = s.provider), "
+	    "(SELECT min(fetched_at) FROM offers o WHERE o.provider = s.provider), "
+	    "(SELECT max(fetched_at) FROM offers o WHERE o.provider = s.provider) "
+	    "FROM provider_status s ORDER BY s.provider", err);
+	if (st == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char src[16];
+
+		if (*n == cap) {
+			cap = cap == 0 ? 8 : cap * 2;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		s = &v[(*n)++];
+		memset(s, 0, sizeof *s);
+		column_text(st, 0, s->provider, sizeof s->provider);
+		column_text(st, 1, src, sizeof src);
+		s->source = strcmp(src, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
+		s->last_attempt = sqlite3_column_int64(st, 2);
+		s->last_success = sqlite3_column_int64(st, 3);
+		column_text(st, 4, s->last_error, sizeof s->last_error);
+		column_text(st, 5, s->data_version, sizeof s->data_version);
+		s->offer_count = (long)sqlite3_column_int64(st, 6);
+		s->oldest = sqlite3_column_int64(st, 7);
+		s->newest = sqlite3_column_int64(st, 8);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_open_error(db, err);
+		free(v);
+		*n = 0;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+db_history(struct db *db, const char *provider, const char *key,
+    struct price_point **out, size_t *n, struct err *err)
+{
+	sqlite3_stmt *st;
+	struct price_point *v = NULL;
+	size_t cap = 0;
+	char buf[16];
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	st = db_prepare(db, "SELECT observed_at, price, spot_price, "
+	    "availability FROM price_history WHERE provider = ? AND key = ? "
+	    "ORDER BY observed_at, rowid", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		v[*n].at = sqlite3_column_int64(st, 0);
+		v[*n].price = column_money(st, 1);
+		v[*n].spot_price = column_money(st, 2);
+		column_text(st, 3, buf, sizeof buf);
+		if (availability_parse(buf, &v[*n].availability) < 0)
+			v[*n].availability = AV_UNKNOWN;
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_open_error(db, err);
+		free(v);
+		*n = 0;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+db_meta_get(struct db *db, const char *provider, const char *name,
+    char *value, size_t size, bool *found, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*found = false;
+	if (size > 0)
+		value[0] = '\0';
+	st = db_prepare(db, "SELECT value FROM provider_meta WHERE "
+	    "provider = ? AND name = ?", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		column_text(st, 0, value, size);
+		*found = true;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_open_error(db, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_meta_set(struct db *db, const char *provider, const char *name,
+    const char *value, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	st = db_prepare(db, "INSERT OR REPLACE INTO provider_meta (provider, "
+	    "name, value) VALUES (?, ?, ?)", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * db.h: the SQLite cache of offers, price history and provider status.
+ *
+ * One file in WAL mode, so readers (CLI queries, the TUI) never wait for
+ * a refresh that is writing. db_open() refuses, without writing a byte,
+ * a file that is not SQLite, is not a gpucost cache, or carries a newer
+ * schema than this program knows; otherwise it brings the schema up to
+ * date through the numbered migrations (PRAGMA user_version).
+ *
+ * Writes happen per provider, each in one transaction: db_replace_offers()
+ * swaps a provider's offers for a new set and appends changed prices to
+ * the history; db_record_failure() only touches the status row, so a
+ * failed refresh keeps the last good offers. All SQL uses bound
+ * parameters; nothing else in gpucost writes SQL.
+ */
+#ifndef GPUCOST_DB_H
+#define GPUCOST_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "offer.h"
+
+#define DB_SCHEMA_VERSION	2
+#define DB_ERROR_MAX		256
+#define DB_VERSION_MAX		64
+
+struct db;
+struct err;
+
+/* What the cache knows about one provider. */
+struct provider_status {
+	char	provider[OFFER_PROVIDER_MAX];
+	enum offer_source source;	/* where its current offers came from */
+	int64_t	last_attempt;		/* last refresh attempt; 0 never */
+	int64_t	last_success;		/* last successful refresh; 0 never */
+	int64_t	oldest;			/* oldest fetched_at of its offers; 0 none */
+	int64_t	newest;			/* newest fetched_at of its offers */
+	long	offer_count;
+	char	last_error[DB_ERROR_MAX];	/* "" when the last attempt worked */
+	char	data_version[DB_VERSION_MAX];	/* provider's version/ETag */
+};
+
+/* A point of an offer's price history. */
+struct price_point {
+	int64_t	at;			/* UTC epoch seconds */
+	int64_t	price;			/* micro-USD per instance-hour or NONE */
+	int64_t	spot_price;
+	enum availability availability;
+};
+
+/* What a replace changed. */
+struct db_replace_stats {
+	size_t	offers;			/* offers now stored */
+	size_t	history_rows;		/* price changes appended */
+	size_t	removed;		/* offers that disappeared */
+};
+
+/*
+ * Open (creating if absent) the cache at path. Returns 0 and *out, or -1
+ * with a message naming the file and the problem; the file is then left
+ * exactly as it was.
+ */
+int	db_open(const char *path, struct db **out, struct err *err);
+void	db_close(struct db *db);		/* NULL is fine */
+
+/* True if provider has no status row yet (never seeded or refreshed). */
+int	db_provider_is_new(struct db *db, const char *provider, bool *is_new,
+	    struct err *err);
+
+/*
+ * Replace every offer of provider by offers[0..n) in one transaction,
+ * appending a history row for each offer that is new or whose price,
+ * spot price or availability changed, and marking the provider's status
+ * successful (source, data_version may be NULL). now is the attempt time.
+ * On failure nothing changes.
+ */
+int	db_replace_offers(struct db *db, const char *provider,
+	    const struct offer *offers, size_t n, enum offer_source source,
+	    const char *data_version, int64_t now,
+	    struct db_replace_stats *stats, struct err *err);
+
+/* Record a failed refresh attempt; the offers stay as they were. */
+int	db_record_failure(struct db *db, const char *provider, int64_t now,
+	    const char *error, struct err *err);
+
+/*
+ * Append to out every offer that matches filter (offer_matches()); the
+ * cheap conditions run in SQL on the indexed columns.
+ */
+int	db_query(struct db *db, const struct offer_filter *filter,
+	    struct offer_list *out, struct err *err);
+
+/* Status of every provider the cache knows; *out is freed with free(). */
+int	db_status(struct db *db, struct provider_status **out, size_t *n,
+	    struct err *err);
+
+/* Price history of one offer, oldest first; *out freed with free(). */
+int	db_history(struct db *db, const char *provider, const char *key,
+	    struct price_point **out, size_t *n, struct err *err);
+
+/* Small per-provider settings (e.g. AWS region versions). */
+int	db_meta_get(struct db *db, const char *provider, const char *name,
+	    char *value, size_t size, bool *found, struct err *err);
+int	db_meta_set(struct db *db, const char *provider, const char *name,
+	    const char *value, struct err *err);
+
+/* The path the cache was opened with (borrowed, valid until close). */
+const char *db_path(const struct db *db);
+
+#endif

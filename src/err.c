@@ -1,0 +1,59 @@
+/* err.c: the error message buffer. */
+#include "config.h"
+#include "err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Replace newlines so a message always stays one line. */
+static void
+err_one_line(char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+void
+err_set(struct err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	err_one_line(err->msg);
+}
+
+void
+err_prefix(struct err *err, const char *fmt, ...)
+{
+	char old[ERR_MSG_MAX];
+	va_list ap;
+	size_t len;
+
+	if (err == NULL)
+		return;
+	memcpy(old, err->msg, sizeof old);
+	old[sizeof old - 1] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	len = strlen(err->msg);
+	if (len + 2 < sizeof err->msg) {
+		memcpy(err->msg + len, ": ", 3);
+		len += 2;
+		strncat(err->msg + len, old, sizeof err->msg - len - 1);
+	}
+	err_one_line(err->msg);
+}
+
+void
+err_clear(struct err *err)
+{
+	if (err != NULL)
+		err->msg[0] = '\0';
+}

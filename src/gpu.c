@@ -1,0 +1,247 @@
+/* gpu.c: GPU catalogue lookups and name matching. */
+#include "config.h"
+#include "gpu.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "str.h"
+
+static const char *const vendor_words[] = {
+	"nvidia", "amd", "tesla", "geforce", "radeon", "quadro", NULL
+};
+
+/* Form-factor words that do not change which model a name means. */
+static const char *const form_words[] = {
+	"pcie", "sxm6", "sxm5", "sxm4", "sxm3", "sxm2", "sxm", "hbm3", NULL
+};
+
+void
+gpu_normalise(const char *name, char *out, size_t size)
+{
+	size_t n = 0, len, i, w;
+	int changed;
+
+	if (size == 0)
+		return;
+	for (; *name != '\0' && n + 1 < size; name++)
+		if (isalnum((unsigned char)*name) && ((unsigned char)*name) < 0x80)
+			out[n++] = (char)tolower((unsigned char)*name);
+	out[n] = '\0';
+	do {
+		changed = 0;
+		for (i = 0; vendor_words[i] != NULL; i++) {
+			w = strlen(vendor_words[i]);
+			if (n > w && strncmp(out, vendor_words[i], w) == 0) {
+				memmove(out, out + w, n - w + 1);
+				n -= w;
+				changed = 1;
+			}
+		}
+	} while (changed);
+	len = n;
+	if (len >= 3 && out[len - 2] == 'g' && out[len - 1] == 'b' &&
+	    isdigit((unsigned char)out[len - 3]))
+		out[len - 2] = '\0';
+}
+
+/* Binary search of the alias index for a normalised name. */
+static const struct gpu_model *
+alias_lookup(const char *norm)
+{
+	size_t lo = 0, hi = gpu_alias_count, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(norm, gpu_aliases[mid].norm);
+		if (c == 0)
+			return &gpu_models[gpu_aliases[mid].model];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* Fill out with the members of the family whose normalised name is norm. */
+static size_t
+family_members(const char *norm, const struct gpu_model **out, size_t max)
+{
+	char fam[GPU_NORM_MAX];
+	size_t i, n = 0;
+
+	for (i = 0; i < gpu_model_count; i++) {
+		gpu_normalise(gpu_models[i].family, fam, sizeof fam);
+		if (strcmp(fam, norm) == 0 && n < max)
+			out[n++] = &gpu_models[i];
+	}
+	return n;
+}
+
+const struct gpu_model *
+gpu_find(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < gpu_model_count; i++)
+		if (str_eq_nocase(gpu_models[i].id, id))
+			return &gpu_models[i];
+	return NULL;
+}
+
+/* Pick the family member whose VRAM is within 7 % of vram_gb. */
+static const struct gpu_model *
+snap_vram(const struct gpu_model **members, size_t n, int vram_gb)
+{
+	const struct gpu_model *best = NULL;
+	int best_diff = 0, diff;
+	size_t i;
+
+	if (n == 1)
+		return members[0];
+	if (vram_gb <= 0)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		diff = abs(members[i]->vram_gb - vram_gb);
+		if (diff * 100 > members[i]->vram_gb * 7)
+			continue;
+		if (best == NULL || diff < best_diff) {
+			best = members[i];
+			best_diff = diff;
+		}
+	}
+	return best;
+}
+
+const struct gpu_model *
+gpu_resolve(const char *raw, int vram_gb)
+{
+	const struct gpu_model *members[GPU_MATCH_MAX], *m;
+	char norm[GPU_NORM_MAX];
+	size_t n, len, w, i;
+
+	gpu_normalise(raw, norm, sizeof norm);
+	if (norm[0] == '\0')
+		return NULL;
+	if ((m = alias_lookup(norm)) != NULL)
+		return m;
+	n = family_members(norm, members, GPU_MATCH_MAX);
+	if (n > 0)
+		return snap_vram(members, n, vram_gb);
+	/* "A100 SXM4", "Tesla V100 PCIe": drop the form word, try again. */
+	len = strlen(norm);
+	for (i = 0; form_words[i] != NULL; i++) {
+		w = strlen(form_words[i]);
+		if (len > w && strcmp(norm + len - w, form_words[i]) == 0) {
+			norm[len - w] = '\0';
+			if ((m = alias_lookup(norm)) != NULL)
+				return m;
+			n = family_members(norm, members, GPU_MATCH_MAX);
+			return n > 0 ? snap_vram(members, n, vram_gb) : NULL;
+		}
+	}
+	return NULL;
+}
+
+size_t
+gpu_query(const char *query, const struct gpu_model **out, size_t max)
+{
+	const struct gpu_model *m;
+	char norm[GPU_NORM_MAX];
+	size_t n;
+
+	gpu_normalise(query, norm, sizeof norm);
+	if (norm[0] == '\0' || max == 0)
+		return 0;
+	n = family_members(norm, out, max);
+	if (n > 0)
+		return n;
+	if ((m = alias_lookup(norm)) != NULL) {
+		out[0] = m;
+		return 1;
+	}
+	return 0;
+}
+
+/* Levenshtein distance between two short strings. */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp, best;
+	size_t row[GPU_NORM_MAX + 1];
+
+	if (lb > GPU_NORM_MAX)
+		lb = GPU_NORM_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (a[i - 1] == b[j - 1] ? 0 : 1);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+size_t
+gpu_suggest(const char *query, const struct gpu_model **out, size_t max)
+{
+	size_t dist[GPU_MATCH_MAX], i, j, k, n = 0, d, best, qlen;
+	char norm[GPU_NORM_MAX], id[GPU_NORM_MAX];
+	const struct gpu_model *m;
+
+	gpu_normalise(query, norm, sizeof norm);
+	qlen = strlen(norm);
+	if (max > GPU_MATCH_MAX)
+		max = GPU_MATCH_MAX;
+	for (i = 0; i < gpu_model_count; i++) {
+		m = &gpu_models[i];
+		gpu_normalise(m->id, id, sizeof id);
+		best = edit_distance(norm, id);
+		/* Aliases count too, so "4090ti" still finds RTX4090. */
+		for (k = 0; k < gpu_alias_count; k++) {
+			if (gpu_aliases[k].model != i)
+				continue;
+			d = edit_distance(norm, gpu_aliases[k].norm);
+			if (d < best)
+				best = d;
+		}
+		/* A query that is a prefix/substring of a name is close. */
+		if (qlen >= 2 && strstr(id, norm) != NULL && best > 1)
+			best = 1;
+		if (best > (qlen < 4 ? 2 : qlen / 2))
+			continue;
+		for (j = n; j > 0 && dist[j - 1] > best; j--)
+			;
+		if (j >= max)
+			continue;
+		if (n < max)
+			n++;
+		memmove(&out[j + 1], &out[j], (n - 1 - j) * sizeof out[0]);
+		memmove(&dist[j + 1], &dist[j], (n - 1 - j) * sizeof dist[0]);
+		out[j] = m;
+		dist[j] = best;
+	}
+	return n;
+}
+
+double
+gpu_bf16_tflops(const struct gpu_model *model, int is_pcie)
+{
+	if (model == NULL)
+		return 0;
+	if (is_pcie && model->bf16_tflops_pcie > 0)
+		return model->bf16_tflops_pcie;
+	return model->bf16_tflops;
+}

@@ -1,0 +1,94 @@
+/* layout.c: fit table columns into a width. */
+#include "config.h"
+#include "layout.h"
+
+/* Width of the shown columns at their current widths, with gaps. */
+static size_t
+layout_total(const struct layout_column *cols, size_t n)
+{
+	size_t i, total = 0, shown = 0;
+
+	for (i = 0; i < n; i++)
+		if (cols[i].shown) {
+			total += cols[i].width;
+			shown++;
+		}
+	return total + (shown > 1 ? (shown - 1) * LAYOUT_GAP : 0);
+}
+
+/* The narrowest a column may become. */
+static size_t
+col_floor(const struct layout_column *c)
+{
+	if (!c->flexible || c->min > c->want)
+		return c->want;
+	return c->min;
+}
+
+size_t
+layout_fit(struct layout_column *cols, size_t n, size_t width)
+{
+	size_t i, total, excess, cut, room, worst;
+
+	for (i = 0; i < n; i++) {
+		cols[i].shown = true;
+		cols[i].width = cols[i].want;
+	}
+	if (width == 0)
+		return layout_total(cols, n);
+	/* Drop the least important columns until the floors fit. */
+	for (;;) {
+		for (i = 0; i < n; i++)
+			if (cols[i].shown)
+				cols[i].width = col_floor(&cols[i]);
+		if (layout_total(cols, n) <= width)
+			break;
+		worst = n;
+		for (i = 0; i < n; i++)
+			if (cols[i].shown && (worst == n ||
+			    cols[i].priority >= cols[worst].priority))
+				worst = i;
+		if (worst == n)
+			return 0;
+		/* Keep at least one column, cut to the width. */
+		if (layout_total(cols, n) == cols[worst].width) {
+			cols[worst].width = width;
+			return width;
+		}
+		cols[worst].shown = false;
+	}
+	/* Give the flexible columns back what room there is, in order. */
+	for (i = 0; i < n; i++)
+		if (cols[i].shown)
+			cols[i].width = cols[i].want;
+	total = layout_total(cols, n);
+	if (total <= width)
+		return total;
+	excess = total - width;
+	/* Cut the flexible columns, widest slack first, evenly. */
+	while (excess > 0) {
+		room = 0;
+		for (i = 0; i < n; i++)
+			if (cols[i].shown && cols[i].width > col_floor(&cols[i]))
+				room++;
+		if (room == 0)
+			break;
+		cut = excess / room;
+		if (cut == 0)
+			cut = 1;
+		for (i = 0; i < n && excess > 0; i++) {
+			size_t slack;
+
+			if (!cols[i].shown || cols[i].width <= col_floor(&cols[i]))
+				continue;
+			slack = cols[i].width - col_floor(&cols[i]);
+			if (slack > cut)
+				slack = cut;
+			if (slack > excess)
+				slack = excess;
+			cols[i].width -= slack;
+			excess -= slack;
+		}
+	}
+	return layout_total(cols, n);
+}

@@ -1,0 +1,35 @@
+/*
+ * layout.h: fit table columns into a terminal width.
+ *
+ * Used by the CLI table and the TUI alike. Each column wants the width
+ * of its widest cell, can shrink to a minimum when it is flexible (long
+ * names are cut with an ellipsis), and has a priority: when even the
+ * minimum widths do not fit, the least important columns (highest
+ * priority number) are dropped first. Pure: no I/O.
+ */
+#ifndef GPUCOST_LAYOUT_H
+#define GPUCOST_LAYOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LAYOUT_GAP	2	/* spaces between columns */
+
+struct layout_column {
+	/* in */
+	size_t	want;		/* widest cell including the header */
+	size_t	min;		/* narrowest it may be cut to (flexible) */
+	int	priority;	/* 1 = keep longest; higher drops first */
+	bool	flexible;	/* may be cut below want */
+	/* out */
+	bool	shown;
+	size_t	width;
+};
+
+/*
+ * Choose shown columns and widths for total width `width` (0: no limit,
+ * every column at its wanted width). Returns the width used.
+ */
+size_t	layout_fit(struct layout_column *cols, size_t n, size_t width);
+
+#endif

@@ -1,0 +1,153 @@
+/* money.c: exact decimal parsing and printing of micro-USD. */
+#include "config.h"
+#include "money.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const int64_t pow10_table[] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	1000000000, 10000000000, 100000000000, 1000000000000,
+	10000000000000, 100000000000000, 1000000000000000,
+	10000000000000000, 100000000000000000, 1000000000000000000
+};
+
+int
+money_parse(const char *s, size_t len, int64_t *micro)
+{
+	int64_t digits = 0;
+	int ndigits = 0, exp10 = 0, seen_digit = 0, seen_dot = 0;
+	int exp_sign = 1, exp_val = 0, shift;
+	size_t i = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	while (len > i && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	if (i < len && s[i] == '+')
+		i++;
+	for (; i < len; i++) {
+		if (s[i] >= '0' && s[i] <= '9') {
+			seen_digit = 1;
+			/* Keep 18 significant digits; later ones only scale. */
+			if (ndigits < 18) {
+				if (digits != 0 || s[i] != '0')
+					ndigits++;
+				digits = digits * 10 + (s[i] - '0');
+				if (seen_dot)
+					exp10--;
+			} else if (!seen_dot)
+				exp10++;
+		} else if (s[i] == '.' && !seen_dot)
+			seen_dot = 1;
+		else
+			break;
+	}
+	if (!seen_digit)
+		return -1;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < len && (s[i] == '+' || s[i] == '-'))
+			exp_sign = s[i++] == '-' ? -1 : 1;
+		if (i >= len || s[i] < '0' || s[i] > '9')
+			return -1;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			if (exp_val < 1000)
+				exp_val = exp_val * 10 + (s[i] - '0');
+	}
+	if (i != len)
+		return -1;
+	shift = exp10 + exp_sign * exp_val + 6;
+	if (digits == 0) {
+		*micro = 0;
+		return 0;
+	}
+	if (shift >= 0) {
+		if (shift > 18 || digits > MONEY_MAX / pow10_table[shift])
+			return -1;
+		*micro = digits * pow10_table[shift];
+	} else if (shift < -18)
+		*micro = 0;
+	else {
+		int64_t d = pow10_table[-shift];
+
+		*micro = digits / d + ((digits % d) * 2 >= d ? 1 : 0);
+	}
+	if (*micro > MONEY_MAX)
+		return -1;
+	return 0;
+}
+
+int
+money_from_double(double usd, int64_t *micro)
+{
+	if (!isfinite(usd) || usd < 0 || usd > (double)MONEY_MAX / MONEY_UNIT)
+		return -1;
+	*micro = llround(usd * MONEY_UNIT);
+	return 0;
+}
+
+size_t
+money_format(char *buf, size_t size, int64_t micro, int min_decimals)
+{
+	char frac[8];
+	const char *sign = "";
+	uint64_t abs_micro;
+	int n, last;
+
+	if (size == 0)
+		return 0;
+	if (!money_known(micro)) {
+		buf[0] = '\0';
+		return 0;
+	}
+	if (micro < 0) {
+		sign = "-";
+		abs_micro = (uint64_t)(-(micro + 1)) + 1;
+	} else
+		abs_micro = (uint64_t)micro;
+	snprintf(frac, sizeof frac, "%06u", (unsigned)(abs_micro % MONEY_UNIT));
+	if (min_decimals < 0)
+		min_decimals = 0;
+	if (min_decimals > 6)
+		min_decimals = 6;
+	for (last = 6; last > min_decimals && frac[last - 1] == '0'; last--)
+		;
+	frac[last] = '\0';
+	n = snprintf(buf, size, "%s%llu%s%s", sign,
+	    (unsigned long long)(abs_micro / MONEY_UNIT), last > 0 ? "." : "",
+	    frac);
+	return n < 0 ? 0 : (size_t)n;
+}
+
+int64_t
+money_div_round(int64_t a, int64_t b)
+{
+	if (a >= 0)
+		return (a + b / 2) / b;
+	return -((-a + b / 2) / b);
+}
+
+int64_t
+money_mul(int64_t micro, int64_t factor)
+{
+	if (!money_known(micro))
+		return MONEY_NONE;
+	if (factor != 0 && (micro > INT64_MAX / factor ||
+	    micro < (INT64_MIN + 1) / factor))
+		return MONEY_NONE;
+	return micro * factor;
+}
+
+int64_t
+money_for_hours(int64_t micro_per_hour, double hours)
+{
+	double v;
+
+	if (!money_known(micro_per_hour) || !isfinite(hours) || hours < 0)
+		return MONEY_NONE;
+	v = (double)micro_per_hour * hours;
+	if (v > (double)INT64_MAX / 2)
+		return MONEY_NONE;
+	return llround(v);
+}

@@ -1,0 +1,472 @@
+/* offer.c: offer records, lists, filters and sorting. */
+#include "config.h"
+#include "offer.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <math.h>
+#include <string.h>
+
+#include "err.h"
+#include "money.h"
+#include "str.h"
+#include "xalloc.h"
+
+/* Highest believable price of one instance for one hour. */
+#define OFFER_PRICE_MAX		((int64_t)5000 * MONEY_UNIT)
+#define OFFER_GPU_COUNT_MAX	64
+#define OFFER_VRAM_MAX		1024
+
+void
+offer_init(struct offer *o)
+{
+	memset(o, 0, sizeof *o);
+	o->price = MONEY_NONE;
+	o->spot_price = MONEY_NONE;
+	o->spot_interruption = -1;
+	o->reliability = -1;
+}
+
+void
+offer_list_init(struct offer_list *list)
+{
+	list->v = NULL;
+	list->n = list->cap = 0;
+}
+
+void
+offer_list_done(struct offer_list *list)
+{
+	free(list->v);
+	offer_list_init(list);
+}
+
+struct offer *
+offer_list_add(struct offer_list *list)
+{
+	if (list->n == list->cap) {
+		list->cap = list->cap == 0 ? 64 : list->cap * 2;
+		list->v = xreallocarray(list->v, list->cap, sizeof *list->v);
+	}
+	offer_init(&list->v[list->n]);
+	return &list->v[list->n++];
+}
+
+void
+offer_list_pop(struct offer_list *list)
+{
+	if (list->n > 0)
+		list->n--;
+}
+
+static const char *const interconnect_names[] = { "unknown", "pcie", "nvlink" };
+static const char *const availability_names[] = {
+	"unknown", "available", "limited", "unavailable"
+};
+static const char *const source_names[] = { "snapshot", "live" };
+static const char *const interruption_names[] = {
+	"<5%", "5-10%", "10-15%", "15-20%", ">20%"
+};
+
+const char *
+interconnect_name(enum interconnect ic)
+{
+	return (unsigned)ic < 3 ? interconnect_names[ic] : "unknown";
+}
+
+int
+interconnect_parse(const char *s, enum interconnect *out)
+{
+	unsigned i;
+
+	for (i = 0; i < 3; i++)
+		if (str_eq_nocase(s, interconnect_names[i])) {
+			*out = (enum interconnect)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+availability_name(enum availability av)
+{
+	return (unsigned)av < 4 ? availability_names[av] : "unknown";
+}
+
+int
+availability_parse(const char *s, enum availability *out)
+{
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (str_eq_nocase(s, availability_names[i])) {
+			*out = (enum availability)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+source_name(enum offer_source src)
+{
+	return (unsigned)src < 2 ? source_names[src] : "snapshot";
+}
+
+const char *
+spot_interruption_name(int bucket)
+{
+	if (bucket < 0 || bucket > 4)
+		return NULL;
+	return interruption_names[bucket];
+}
+
+/* Check one price field against the sanity limits. */
+static int
+check_price(const struct offer *o, int64_t price, const char *field,
+    struct err *err)
+{
+	char buf[32];
+
+	if (!money_known(price))
+		return 0;
+	if (price <= 0 || price > OFFER_PRICE_MAX) {
+		money_format(buf, sizeof buf, price, 2);
+		err_set(err, "%s: %s: %s USD/h is out of range (0, 5000]",
+		    o->key, field, buf);
+		return -1;
+	}
+	return 0;
+}
+
+int
+offer_check(const struct offer *o, struct err *err)
+{
+	if (o->key[0] == '\0') {
+		err_set(err, "offer without a key (instance %s)",
+		    o->instance_type);
+		return -1;
+	}
+	if (o->instance_type[0] == '\0') {
+		err_set(err, "%s: empty instance type", o->key);
+		return -1;
+	}
+	if (o->region[0] == '\0') {
+		err_set(err, "%s: empty region", o->key);
+		return -1;
+	}
+	if (o->gpu[0] == '\0' && o->gpu_raw[0] == '\0') {
+		err_set(err, "%s: empty GPU name", o->key);
+		return -1;
+	}
+	if (o->gpu_count < 1 || o->gpu_count > OFFER_GPU_COUNT_MAX) {
+		err_set(err, "%s: gpu_count %d is out of range 1..%d", o->key,
+		    o->gpu_count, OFFER_GPU_COUNT_MAX);
+		return -1;
+	}
+	if (o->vram_gb < 0 || o->vram_gb > OFFER_VRAM_MAX) {
+		err_set(err, "%s: vram_gb %d is out of range 0..%d", o->key,
+		    o->vram_gb, OFFER_VRAM_MAX);
+		return -1;
+	}
+	if (o->vcpus < 0 || o->vcpus > 100000 || !isfinite(o->ram_gb) ||
+	    o->ram_gb < 0 || o->ram_gb > 1e6) {
+		err_set(err, "%s: vcpus/ram out of range", o->key);
+		return -1;
+	}
+	if (check_price(o, o->price, "price", err) < 0 ||
+	    check_price(o, o->spot_price, "spot price", err) < 0)
+		return -1;
+	if (!money_known(o->price) && !money_known(o->spot_price)) {
+		err_set(err, "%s: neither an on-demand nor a spot price", o->key);
+		return -1;
+	}
+	return 0;
+}
+
+void
+offer_filter_init(struct offer_filter *f)
+{
+	memset(f, 0, sizeof *f);
+	f->max_price_gpu_hour = MONEY_NONE;
+}
+
+/* Region pattern: a glob when it has glob characters, else a substring. */
+static bool
+region_matches(const char *pattern, const char *region)
+{
+	if (strpbrk(pattern, "*?[") != NULL)
+		return fnmatch(pattern, region, FNM_CASEFOLD) == 0;
+	return str_find_nocase(region, pattern) != NULL;
+}
+
+/* Every whitespace-separated word of text is in one of the offer's names. */
+static bool
+text_matches(const char *text, const struct offer *o)
+{
+	char word[OFFER_NAME_MAX];
+	const char *p = text;
+	size_t n;
+
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			return true;
+		for (n = 0; p[n] != '\0' && p[n] != ' '; n++)
+			;
+		if (n >= sizeof word)
+			n = sizeof word - 1;
+		memcpy(word, p, n);
+		word[n] = '\0';
+		p += n;
+		if (str_find_nocase(o->gpu, word) == NULL &&
+		    str_find_nocase(o->gpu_raw, word) == NULL &&
+		    str_find_nocase(o->provider, word) == NULL &&
+		    str_find_nocase(o->instance_type, word) == NULL &&
+		    str_find_nocase(o->region, word) == NULL)
+			return false;
+	}
+}
+
+bool
+offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
+{
+	size_t i;
+	int k = 1;
+
+	if (f->ngpus > 0) {
+		for (i = 0; i < f->ngpus; i++)
+			if (strcmp(f->gpus[i]->id, o->gpu) == 0)
+				break;
+		if (i == f->ngpus)
+			return false;
+	}
+	if (f->count > 0 && o->gpu_count != f->count) {
+		if (!f->multi_node || o->gpu_count <= 0 ||
+		    o->gpu_count > f->count || f->count % o->gpu_count != 0)
+			return false;
+		k = f->count / o->gpu_count;
+	}
+	if (f->min_vram_gb > 0 && o->vram_gb < f->min_vram_gb)
+		return false;
+	if (f->interconnect != IC_UNKNOWN && o->interconnect != f->interconnect)
+		return false;
+	if (f->nproviders > 0) {
+		for (i = 0; i < f->nproviders; i++)
+			if (strcmp(f->providers[i], o->provider) == 0)
+				break;
+		if (i == f->nproviders)
+			return false;
+	}
+	if (f->region[0] != '\0' && !region_matches(f->region, o->region))
+		return false;
+	if (f->available && o->availability != AV_AVAILABLE)
+		return false;
+	if (f->spot && !money_known(o->spot_price))
+		return false;
+	if (f->text[0] != '\0' && !text_matches(f->text, o))
+		return false;
+	if (nodes != NULL)
+		*nodes = k;
+	return true;
+}
+
+bool
+plan_matches_price(const struct offer_filter *f, const struct plan *p)
+{
+	int64_t price;
+
+	if (!money_known(f->max_price_gpu_hour))
+		return true;
+	price = f->spot ? p->spot_gpu_hour : p->price_gpu_hour;
+	return money_known(price) && price <= f->max_price_gpu_hour;
+}
+
+static const char *const sort_key_names[] = {
+#define X(id, name) name,
+	SORT_KEY_INFO(X)
+#undef X
+};
+
+const char *
+sort_key_name(enum sort_key key)
+{
+	return (unsigned)key < SORT_KEY_COUNT ? sort_key_names[key] : "?";
+}
+
+int
+sort_key_parse(const char *s, enum sort_key *out)
+{
+	unsigned i;
+
+	for (i = 0; i < SORT_KEY_COUNT; i++)
+		if (str_eq_nocase(s, sort_key_names[i])) {
+			*out = (enum sort_key)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* Compare known-first: returns the sign for unknowns, 2 if both known. */
+static int
+cmp_unknown(bool a_known, bool b_known)
+{
+	if (a_known && b_known)
+		return 2;
+	if (a_known)
+		return -1;
+	if (b_known)
+		return 1;
+	return 0;
+}
+
+static int
+cmp_money(int64_t a, int64_t b, bool reverse)
+{
+	int c = cmp_unknown(money_known(a), money_known(b));
+
+	if (c != 2)
+		return c;
+	c = (a > b) - (a < b);
+	return reverse ? -c : c;
+}
+
+static int
+cmp_double(double a, double b, bool reverse)
+{
+	int c = cmp_unknown(!isnan(a), !isnan(b));
+
+	if (c != 2)
+		return c;
+	c = (a > b) - (a < b);
+	return reverse ? -c : c;
+}
+
+static int
+cmp_int(long long a, long long b, bool reverse)
+{
+	int c = (a > b) - (a < b);
+
+	return reverse ? -c : c;
+}
+
+static int
+cmp_str(const char *a, const char *b, bool reverse)
+{
+	int c = cmp_unknown(a[0] != '\0', b[0] != '\0');
+
+	if (c != 2)
+		return c;
+	c = strcmp(a, b);
+	c = (c > 0) - (c < 0);
+	return reverse ? -c : c;
+}
+
+/* Order of two plans under key; see plan_sort(). */
+static int
+plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
+    bool rev)
+{
+	const struct offer *oa = a->offer, *ob = b->offer;
+	int c = 0;
+
+	switch (key) {
+	case SORT_GPU_PRICE:
+		c = cmp_money(a->price_gpu_hour, b->price_gpu_hour, rev);
+		break;
+	case SORT_PRICE:
+		c = cmp_money(a->price_hour, b->price_hour, rev);
+		break;
+	case SORT_SPOT:
+		c = cmp_money(a->spot_hour, b->spot_hour, rev);
+		break;
+	case SORT_SPOT_GPU:
+		c = cmp_money(a->spot_gpu_hour, b->spot_gpu_hour, rev);
+		break;
+	case SORT_SAVINGS:
+		c = cmp_double(a->spot_savings_pct, b->spot_savings_pct, !rev);
+		break;
+	case SORT_VRAM:
+		c = cmp_int(oa->vram_gb, ob->vram_gb, !rev);
+		break;
+	case SORT_PFLOP:
+		c = cmp_double(a->usd_per_pflop_hour, b->usd_per_pflop_hour, rev);
+		break;
+	case SORT_PROVIDER:
+		c = cmp_str(oa->provider, ob->provider, rev);
+		break;
+	case SORT_INSTANCE:
+		c = cmp_str(oa->instance_type, ob->instance_type, rev);
+		break;
+	case SORT_REGION:
+		c = cmp_str(oa->region, ob->region, rev);
+		break;
+	case SORT_GPU:
+		c = cmp_str(oa->gpu[0] != '\0' ? oa->gpu : oa->gpu_raw,
+		    ob->gpu[0] != '\0' ? ob->gpu : ob->gpu_raw, rev);
+		break;
+	case SORT_COUNT:
+		c = cmp_int(a->total_gpus, b->total_gpus, !rev);
+		break;
+	case SORT_INTERCONNECT:
+		/* nvlink before pcie before unknown. */
+		c = cmp_int(oa->interconnect == IC_UNKNOWN ? 3 :
+		    oa->interconnect == IC_NVLINK ? 1 : 2,
+		    ob->interconnect == IC_UNKNOWN ? 3 :
+		    ob->interconnect == IC_NVLINK ? 1 : 2, rev);
+		break;
+	case SORT_AVAILABILITY:
+		/* available, limited, unknown, unavailable. */
+		c = cmp_int(oa->availability == AV_AVAILABLE ? 0 :
+		    oa->availability == AV_LIMITED ? 1 :
+		    oa->availability == AV_UNKNOWN ? 2 : 3,
+		    ob->availability == AV_AVAILABLE ? 0 :
+		    ob->availability == AV_LIMITED ? 1 :
+		    ob->availability == AV_UNKNOWN ? 2 : 3, rev);
+		break;
+	case SORT_AGE:
+		c = cmp_int(oa->fetched_at, ob->fetched_at, !rev);
+		break;
+	case SORT_KEY_COUNT:
+		break;
+	}
+	if (c != 0)
+		return c;
+	if ((c = cmp_money(a->price_gpu_hour, b->price_gpu_hour, false)) != 0)
+		return c;
+	if ((c = strcmp(oa->provider, ob->provider)) != 0)
+		return c;
+	if ((c = strcmp(oa->key, ob->key)) != 0)
+		return c;
+	return cmp_int(a->nodes, b->nodes, false);
+}
+
+void
+plan_sort(struct plan *plans, size_t n, enum sort_key key, bool reverse)
+{
+	struct plan *tmp;
+	size_t width, lo, mid, hi, i, j, k;
+
+	if (n < 2)
+		return;
+	/* Bottom-up merge sort: stable, and the comparator gets the key. */
+	tmp = xreallocarray(NULL, n, sizeof *tmp);
+	for (width = 1; width < n; width *= 2) {
+		for (lo = 0; lo < n; lo += 2 * width) {
+			mid = lo + width < n ? lo + width : n;
+			hi = lo + 2 * width < n ? lo + 2 * width : n;
+			i = lo;
+			j = mid;
+			k = lo;
+			while (i < mid && j < hi)
+				tmp[k++] = plan_cmp(&plans[j], &plans[i], key,
+				    reverse) < 0 ? plans[j++] : plans[i++];
+			while (i < mid)
+				tmp[k++] = plans[i++];
+			while (j < hi)
+				tmp[k++] = plans[j++];
+		}
+		memcpy(plans, tmp, n * sizeof *plans);
+	}
+	free(tmp);
+}

@@ -1,0 +1,225 @@
+/* output.c: the machine-format fields and format dispatch. */
+#include "config.h"
+#include "output.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "cost.h"
+#include "money.h"
+#include "str.h"
+
+#define FIELD_INFO(X)							\
+	X(F_PROVIDER,		"provider")				\
+	X(F_INSTANCE,		"instance_type")			\
+	X(F_REGION,		"region")				\
+	X(F_GPU,		"gpu")					\
+	X(F_GPU_RAW,		"gpu_raw")				\
+	X(F_GPU_COUNT,		"gpu_count")				\
+	X(F_NODES,		"nodes")				\
+	X(F_TOTAL_GPUS,		"total_gpus")				\
+	X(F_VRAM,		"vram_gb")				\
+	X(F_INTERCONNECT,	"interconnect")				\
+	X(F_VCPUS,		"vcpus")				\
+	X(F_RAM,		"ram_gb")				\
+	X(F_PRICE,		"price_hour")				\
+	X(F_PRICE_GPU,		"price_gpu_hour")			\
+	X(F_SPOT,		"spot_hour")				\
+	X(F_SPOT_GPU,		"spot_gpu_hour")			\
+	X(F_SAVINGS,		"spot_savings_pct")			\
+	X(F_PFLOP,		"usd_per_pflop_hour")			\
+	X(F_AVAILABILITY,	"availability")				\
+	X(F_INTERRUPTION,	"spot_interruption")			\
+	X(F_RELIABILITY,	"reliability")				\
+	X(F_SOURCE,		"source")				\
+	X(F_FETCHED_AT,		"fetched_at")				\
+	X(F_KEY,		"key")					\
+	X(F_TOTAL,		"total_cost")				\
+	X(F_SPOT_TOTAL,		"total_spot_cost")
+
+enum field {
+#define X(id, name) id,
+	FIELD_INFO(X)
+#undef X
+	FIELD_COUNT
+};
+
+const char *const output_fields[] = {
+#define X(id, name) name,
+	FIELD_INFO(X)
+#undef X
+	NULL
+};
+
+int
+output_format_parse(const char *s, enum output_format *out)
+{
+	static const char *const names[] = { "table", "csv", "tsv", "json" };
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (str_eq_nocase(s, names[i])) {
+			*out = (enum output_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+size_t
+output_iso8601(int64_t t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&tt, &tm) == NULL)
+		return (size_t)snprintf(buf, size, "1970-01-01T00:00:00Z");
+	return strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+bool
+output_field_shown(size_t i, const struct output_opts *opts)
+{
+	if (i == F_TOTAL || i == F_SPOT_TOTAL)
+		return opts->hours >= 0;
+	return true;
+}
+
+/* Money as an exact decimal number, or NULL. */
+static enum field_kind
+money_value(int64_t micro, char *buf, size_t size)
+{
+	if (!money_known(micro))
+		return FIELD_NULL;
+	money_format(buf, size, micro, 2);
+	return FIELD_NUMBER;
+}
+
+/* A ratio rounded for print, or NULL. */
+static enum field_kind
+ratio_value(double v, int decimals, char *buf, size_t size)
+{
+	if (isnan(v) || isinf(v))
+		return FIELD_NULL;
+	snprintf(buf, size, "%.*f", decimals, v);
+	if (strcmp(buf, "-0.0") == 0 || strcmp(buf, "-0.0000") == 0)
+		memmove(buf, buf + 1, strlen(buf));
+	return FIELD_NUMBER;
+}
+
+static enum field_kind
+string_value(const char *s, char *buf, size_t size)
+{
+	str_copy(buf, size, s);
+	return FIELD_STRING;
+}
+
+static enum field_kind
+int_value(long long v, char *buf, size_t size)
+{
+	snprintf(buf, size, "%lld", v);
+	return FIELD_NUMBER;
+}
+
+enum field_kind
+output_field_value(size_t i, const struct plan *p,
+    const struct output_opts *opts, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	const char *name;
+
+	buf[0] = '\0';
+	switch ((enum field)i) {
+	case F_PROVIDER:
+		return string_value(o->provider, buf, size);
+	case F_INSTANCE:
+		return string_value(o->instance_type, buf, size);
+	case F_REGION:
+		return string_value(o->region, buf, size);
+	case F_GPU:
+		if (o->gpu[0] == '\0')
+			return FIELD_NULL;
+		return string_value(o->gpu, buf, size);
+	case F_GPU_RAW:
+		return string_value(o->gpu_raw, buf, size);
+	case F_GPU_COUNT:
+		return int_value(o->gpu_count, buf, size);
+	case F_NODES:
+		return int_value(p->nodes, buf, size);
+	case F_TOTAL_GPUS:
+		return int_value(p->total_gpus, buf, size);
+	case F_VRAM:
+		if (o->vram_gb <= 0)
+			return FIELD_NULL;
+		return int_value(o->vram_gb, buf, size);
+	case F_INTERCONNECT:
+		return string_value(interconnect_name(o->interconnect), buf,
+		    size);
+	case F_VCPUS:
+		if (o->vcpus <= 0)
+			return FIELD_NULL;
+		return int_value(o->vcpus, buf, size);
+	case F_RAM:
+		if (!(o->ram_gb > 0))
+			return FIELD_NULL;
+		snprintf(buf, size, "%.10g", o->ram_gb);
+		return FIELD_NUMBER;
+	case F_PRICE:
+		return money_value(p->price_hour, buf, size);
+	case F_PRICE_GPU:
+		return money_value(p->price_gpu_hour, buf, size);
+	case F_SPOT:
+		return money_value(p->spot_hour, buf, size);
+	case F_SPOT_GPU:
+		return money_value(p->spot_gpu_hour, buf, size);
+	case F_SAVINGS:
+		return ratio_value(p->spot_savings_pct, 1, buf, size);
+	case F_PFLOP:
+		return ratio_value(p->usd_per_pflop_hour, 4, buf, size);
+	case F_AVAILABILITY:
+		return string_value(availability_name(o->availability), buf,
+		    size);
+	case F_INTERRUPTION:
+		name = spot_interruption_name(o->spot_interruption);
+		if (name == NULL)
+			return FIELD_NULL;
+		return string_value(name, buf, size);
+	case F_RELIABILITY:
+		if (o->reliability < 0)
+			return FIELD_NULL;
+		return ratio_value(o->reliability, 4, buf, size);
+	case F_SOURCE:
+		return string_value(source_name(o->source), buf, size);
+	case F_FETCHED_AT:
+		output_iso8601(o->fetched_at, buf, size);
+		return FIELD_STRING;
+	case F_KEY:
+		return string_value(o->key, buf, size);
+	case F_TOTAL:
+		return money_value(cost_total(p->price_hour, opts->hours), buf,
+		    size);
+	case F_SPOT_TOTAL:
+		return money_value(cost_total(p->spot_hour, opts->hours), buf,
+		    size);
+	case FIELD_COUNT:
+		break;
+	}
+	return FIELD_NULL;
+}
+
+int
+output_plans(FILE *out, const struct output_opts *opts,
+    const struct plan *plans, size_t n)
+{
+	switch (opts->format) {
+	case OUTPUT_TABLE:
+		return output_table(out, opts, plans, n);
+	case OUTPUT_CSV:
+		return output_delimited(out, opts, plans, n, ',');
+	case OUTPUT_TSV:
+		return output_delimited(out, opts, plans, n, '\t');
+	case OUTPUT_JSON:
+		return output_json(out, opts, plans, n);
+	}
+	return -1;
+}

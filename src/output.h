@@ -1,0 +1,74 @@
+/*
+ * output.h: write query results as a table, CSV, TSV or JSON.
+ *
+ * The machine formats share one list of fields (output_fields[]), in
+ * the order documented in gpucost(1) under OUTPUT CONTRACT: exact
+ * prices in USD, unknown values as null (JSON) or empty (CSV/TSV).
+ */
+#ifndef GPUCOST_OUTPUT_H
+#define GPUCOST_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "db.h"
+#include "offer.h"
+
+enum output_format {
+	OUTPUT_TABLE = 0,
+	OUTPUT_CSV,
+	OUTPUT_TSV,
+	OUTPUT_JSON
+};
+
+int	output_format_parse(const char *s, enum output_format *out);
+
+enum field_kind {
+	FIELD_NULL,
+	FIELD_NUMBER,
+	FIELD_STRING
+};
+
+struct output_opts {
+	enum output_format format;
+	size_t	width;		/* table width in columns; 0 no limit */
+	double	hours;		/* --hours; < 0 when not given */
+	int64_t	now;		/* UTC epoch seconds */
+	const struct provider_status *status;	/* for JSON data-age metadata */
+	size_t	nstatus;
+	size_t	matched;	/* plans matched before --limit */
+};
+
+/* Names of the machine-format fields, in output order; NULL-terminated. */
+extern const char *const output_fields[];
+
+/*
+ * Value of field i for plan p as text in buf; returns its kind (NULL:
+ * unknown). Strings are sanitised provider text, numbers are exact.
+ */
+enum field_kind output_field_value(size_t i, const struct plan *p,
+	    const struct output_opts *opts, char *buf, size_t size);
+
+/* True if field i is printed for these options (totals need --hours). */
+bool	output_field_shown(size_t i, const struct output_opts *opts);
+
+/* Write plans in opts->format. Returns 0, or -1 on a write error. */
+int	output_plans(FILE *out, const struct output_opts *opts,
+	    const struct plan *plans, size_t n);
+
+int	output_table(FILE *out, const struct output_opts *opts,
+	    const struct plan *plans, size_t n);
+int	output_delimited(FILE *out, const struct output_opts *opts,
+	    const struct plan *plans, size_t n, char sep);
+int	output_json(FILE *out, const struct output_opts *opts,
+	    const struct plan *plans, size_t n);
+
+/* "2026-05-20T00:00:00Z" */
+size_t	output_iso8601(int64_t t, char *buf, size_t size);
+
+/* Write s as a JSON string literal (with quotes). */
+void	output_json_string(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,120 @@
+/* output_json.c: the JSON document of a query. */
+#include "config.h"
+
+#include "output.h"
+
+void
+output_json_string(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', out);
+	for (; *p != '\0'; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", out);
+			break;
+		case '\\':
+			fputs("\\\\", out);
+			break;
+		case '\n':
+			fputs("\\n", out);
+			break;
+		case '\r':
+			fputs("\\r", out);
+			break;
+		case '\t':
+			fputs("\\t", out);
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(out, "\\u%04x", *p);
+			else
+				fputc(*p, out);
+		}
+	}
+	fputc('"', out);
+}
+
+/* The "data" object: how old the cache's data is, per provider. */
+static void
+json_data_age(FILE *out, const struct output_opts *opts)
+{
+	char buf[32];
+	size_t i;
+
+	fputs("  \"providers\": [", out);
+	for (i = 0; i < opts->nstatus; i++) {
+		const struct provider_status *s = &opts->status[i];
+
+		fprintf(out, "%s\n    {\"provider\": ", i == 0 ? "" : ",");
+		output_json_string(out, s->provider);
+		fprintf(out, ", \"source\": \"%s\", \"offers\": %ld",
+		    source_name(s->source), s->offer_count);
+		if (s->offer_count > 0) {
+			output_iso8601(s->oldest, buf, sizeof buf);
+			fprintf(out, ", \"oldest_fetched_at\": \"%s\"", buf);
+			output_iso8601(s->newest, buf, sizeof buf);
+			fprintf(out, ", \"newest_fetched_at\": \"%s\"", buf);
+			fprintf(out, ", \"age_seconds\": %lld",
+			    (long long)(opts->now - s->oldest));
+		} else
+			fputs(", \"oldest_fetched_at\": null, "
+			    "\"newest_fetched_at\": null, \"age_seconds\": null",
+			    out);
+		if (s->last_success > 0) {
+			output_iso8601(s->last_success, buf, sizeof buf);
+			fprintf(out, ", \"last_success\": \"%s\"", buf);
+		} else
+			fputs(", \"last_success\": null", out);
+		fputs(", \"last_error\": ", out);
+		if (s->last_error[0] != '\0')
+			output_json_string(out, s->last_error);
+		else
+			fputs("null", out);
+		fputc('}', out);
+	}
+	fputs(opts->nstatus > 0 ? "\n  ],\n" : "],\n", out);
+}
+
+int
+output_json(FILE *out, const struct output_opts *opts,
+    const struct plan *plans, size_t n)
+{
+	char buf[256];
+	size_t i, f;
+	int first;
+
+	output_iso8601(opts->now, buf, sizeof buf);
+	fprintf(out, "{\n  \"generated_at\": \"%s\",\n", buf);
+	json_data_age(out, opts);
+	fprintf(out, "  \"matched\": %zu,\n  \"count\": %zu,\n", opts->matched,
+	    n);
+	if (opts->hours >= 0)
+		fprintf(out, "  \"hours\": %.10g,\n", opts->hours);
+	fputs("  \"offers\": [", out);
+	for (i = 0; i < n; i++) {
+		fputs(i == 0 ? "\n    {" : ",\n    {", out);
+		first = 1;
+		for (f = 0; output_fields[f] != NULL; f++) {
+			enum field_kind kind;
+
+			if (!output_field_shown(f, opts))
+				continue;
+			kind = output_field_value(f, &plans[i], opts, buf,
+			    sizeof buf);
+			fprintf(out, "%s\"%s\": ", first ? "" : ", ",
+			    output_fields[f]);
+			first = 0;
+			if (kind == FIELD_NULL)
+				fputs("null", out);
+			else if (kind == FIELD_NUMBER)
+				fputs(buf, out);
+			else
+				output_json_string(out, buf);
+		}
+		fputc('}', out);
+	}
+	fputs(n > 0 ? "\n  ]\n}\n" : "]\n}\n", out);
+	return ferror(out) ? -1 : 0;
+}

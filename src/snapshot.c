@@ -1,0 +1,224 @@
+/* snapshot.c: parse the embedded price snapshot. */
+#include "config.h"
+#include "snapshot.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "err.h"
+#include "money.h"
+#include "offer.h"
+#include "str.h"
+
+#define SNAPSHOT_HEADER							\
+	"provider\tkey\tinstance_type\tregion\tgpu\tgpu_raw\tgpu_count\t" \
+	"vram_gb\tinterconnect\tvcpus\tram_gb\tprice\tspot_price\t"	\
+	"availability\tas_of"
+#define SNAPSHOT_FIELDS 15
+
+/* A field of the current line: start and length (not NUL-terminated). */
+struct field {
+	const char	*p;
+	size_t		 len;
+};
+
+/* Copy a field into a fixed buffer, sanitised. */
+static void
+field_copy(char *dst, size_t size, const struct field *f)
+{
+	str_sanitize(dst, size, f->p, f->len);
+}
+
+/* Parse a non-negative integer field; empty gives 0. */
+static int
+field_int(const struct field *f, int max, int *out)
+{
+	long v = 0;
+	size_t i;
+
+	for (i = 0; i < f->len; i++) {
+		if (f->p[i] < '0' || f->p[i] > '9')
+			return -1;
+		v = v * 10 + (f->p[i] - '0');
+		if (v > max)
+			return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int
+field_double(const struct field *f, double *out)
+{
+	char buf[32], *end;
+
+	if (f->len == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (f->len >= sizeof buf)
+		return -1;
+	memcpy(buf, f->p, f->len);
+	buf[f->len] = '\0';
+	*out = strtod(buf, &end);
+	return *end == '\0' && *out >= 0 ? 0 : -1;
+}
+
+static int
+field_money(const struct field *f, int64_t *out)
+{
+	if (f->len == 0) {
+		*out = MONEY_NONE;
+		return 0;
+	}
+	return money_parse(f->p, f->len, out);
+}
+
+/* YYYY-MM-DD as midnight UTC. */
+static int
+field_date(const struct field *f, int64_t *out)
+{
+	struct tm tm;
+	char buf[16], *end;
+
+	if (f->len != 10)
+		return -1;
+	memcpy(buf, f->p, 10);
+	buf[10] = '\0';
+	memset(&tm, 0, sizeof tm);
+	end = strptime(buf, "%Y-%m-%d", &tm);
+	if (end == NULL || *end != '\0')
+		return -1;
+	*out = (int64_t)timegm(&tm);
+	return 0;
+}
+
+/* Fill the offer from one line's fields; -1 with the column in err. */
+static int
+parse_row(const struct field *fl, struct offer *o, struct err *err)
+{
+	static const char *const names[SNAPSHOT_FIELDS] = {
+		"provider", "key", "instance_type", "region", "gpu", "gpu_raw",
+		"gpu_count", "vram_gb", "interconnect", "vcpus", "ram_gb",
+		"price", "spot_price", "availability", "as_of"
+	};
+	char buf[16];
+	int bad = -1;
+
+	field_copy(o->provider, sizeof o->provider, &fl[0]);
+	field_copy(o->key, sizeof o->key, &fl[1]);
+	field_copy(o->instance_type, sizeof o->instance_type, &fl[2]);
+	field_copy(o->region, sizeof o->region, &fl[3]);
+	field_copy(o->gpu, sizeof o->gpu, &fl[4]);
+	field_copy(o->gpu_raw, sizeof o->gpu_raw, &fl[5]);
+	if (field_int(&fl[6], 1000000, &o->gpu_count) < 0)
+		bad = 6;
+	else if (field_int(&fl[7], 100000, &o->vram_gb) < 0)
+		bad = 7;
+	else if (field_copy(buf, sizeof buf, &fl[8]),
+	    interconnect_parse(buf, &o->interconnect) < 0)
+		bad = 8;
+	else if (field_int(&fl[9], 1000000, &o->vcpus) < 0)
+		bad = 9;
+	else if (field_double(&fl[10], &o->ram_gb) < 0)
+		bad = 10;
+	else if (field_money(&fl[11], &o->price) < 0)
+		bad = 11;
+	else if (field_money(&fl[12], &o->spot_price) < 0)
+		bad = 12;
+	else if (field_copy(buf, sizeof buf, &fl[13]),
+	    availability_parse(buf, &o->availability) < 0)
+		bad = 13;
+	else if (field_date(&fl[14], &o->fetched_at) < 0)
+		bad = 14;
+	if (bad >= 0) {
+		err_set(err, "%s: bad value \"%.*s\"", names[bad],
+		    (int)(fl[bad].len > 40 ? 40 : fl[bad].len), fl[bad].p);
+		return -1;
+	}
+	if (o->gpu[0] != '\0' && gpu_find(o->gpu) == NULL) {
+		err_set(err, "gpu: \"%s\" is not in the GPU catalogue", o->gpu);
+		return -1;
+	}
+	o->source = SRC_SNAPSHOT;
+	return offer_check(o, err);
+}
+
+int
+snapshot_parse(const char *text, size_t len, const char *name,
+    const char *provider, struct offer_list *out, struct err *err)
+{
+	struct field fl[SNAPSHOT_FIELDS];
+	const char *line = text, *end = text + len, *eol, *p;
+	size_t nf, lineno = 0, plen = provider != NULL ? strlen(provider) : 0;
+	int header_seen = 0;
+	struct offer *o;
+
+	while (line < end) {
+		lineno++;
+		eol = memchr(line, '\n', (size_t)(end - line));
+		if (eol == NULL)
+			eol = end;
+		if (line == eol || line[0] == '#') {
+			line = eol + 1;
+			continue;
+		}
+		if (!header_seen) {
+			if ((size_t)(eol - line) != strlen(SNAPSHOT_HEADER) ||
+			    memcmp(line, SNAPSHOT_HEADER, (size_t)(eol - line)) != 0) {
+				err_set(err, "%s:%zu: not a gpucost snapshot header",
+				    name, lineno);
+				return -1;
+			}
+			header_seen = 1;
+			line = eol + 1;
+			continue;
+		}
+		/* Skip other providers' rows before splitting them. */
+		if (provider != NULL && (strncmp(line, provider, plen) != 0 ||
+		    line[plen] != '\t')) {
+			line = eol + 1;
+			continue;
+		}
+		nf = 0;
+		for (p = line; nf < SNAPSHOT_FIELDS; ) {
+			const char *tab = memchr(p, '\t', (size_t)(eol - p));
+
+			fl[nf].p = p;
+			fl[nf].len = (size_t)((tab != NULL ? tab : eol) - p);
+			nf++;
+			if (tab == NULL)
+				break;
+			p = tab + 1;
+			if (nf == SNAPSHOT_FIELDS) {
+				nf++;	/* too many fields */
+				break;
+			}
+		}
+		if (nf != SNAPSHOT_FIELDS) {
+			err_set(err, "%s:%zu: expected %d tab-separated fields",
+			    name, lineno, SNAPSHOT_FIELDS);
+			return -1;
+		}
+		o = offer_list_add(out);
+		if (parse_row(fl, o, err) < 0) {
+			offer_list_pop(out);
+			err_prefix(err, "%s:%zu", name, lineno);
+			return -1;
+		}
+		line = eol + 1;
+	}
+	if (!header_seen) {
+		err_set(err, "%s: empty snapshot", name);
+		return -1;
+	}
+	return 0;
+}
+
+int
+snapshot_load(const char *provider, struct offer_list *out, struct err *err)
+{
+	return snapshot_parse(snapshot_tsv, snapshot_tsv_len, "snapshot.tsv",
+	    provider, out, err);
+}

@@ -1,0 +1,212 @@
+/* str.c: string helpers and the provider-text sanitiser. */
+#include "config.h"
+#include "str.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* Length of the UTF-8 sequence starting at s (max len bytes), 0 if invalid. */
+static size_t
+utf8_seq_len(const unsigned char *s, size_t len)
+{
+	size_t n, i;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else
+		return 0;
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+size_t
+str_copy(char *dst, size_t size, const char *src)
+{
+	size_t len, n;
+
+	len = strlen(src);
+	if (size == 0)
+		return len;
+	n = len < size - 1 ? len : size - 1;
+	/* Do not cut a multi-byte character in half. */
+	while (n > 0 && n < len && ((unsigned char)src[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return len;
+}
+
+/* Skip an escape sequence starting at s[0] == ESC; returns bytes used. */
+static size_t
+skip_escape(const unsigned char *s, size_t len)
+{
+	size_t i;
+
+	if (len < 2)
+		return len;
+	if (s[1] == '[') {
+		/* CSI: parameters and intermediates, then a final byte. */
+		for (i = 2; i < len; i++)
+			if (s[i] >= 0x40 && s[i] <= 0x7e)
+				return i + 1;
+		return len;
+	}
+	if (s[1] == ']' || s[1] == 'P' || s[1] == '_' || s[1] == '^' ||
+	    s[1] == 'X') {
+		/* OSC/DCS/APC/PM/SOS: up to BEL or ST (ESC \). */
+		for (i = 2; i < len; i++) {
+			if (s[i] == 0x07)
+				return i + 1;
+			if (s[i] == 0x1b && i + 1 < len && s[i + 1] == '\\')
+				return i + 2;
+		}
+		return len;
+	}
+	return 2;
+}
+
+size_t
+str_sanitize(char *dst, size_t size, const char *src, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t i = 0, o = 0, n;
+
+	if (size == 0)
+		return 0;
+	while (i < len && s[i] != '\0') {
+		if (s[i] == 0x1b) {
+			i += skip_escape(s + i, len - i);
+			continue;
+		}
+		if (s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			if (o > 0 && dst[o - 1] != ' ' && o + 1 < size)
+				dst[o++] = ' ';
+			i++;
+			continue;
+		}
+		if (s[i] < 0x20 || s[i] == 0x7f) {
+			i++;
+			continue;
+		}
+		n = utf8_seq_len(s + i, len - i);
+		if (n == 0) {
+			if (o + 1 < size)
+				dst[o++] = '?';
+			i++;
+			continue;
+		}
+		/* C1 controls U+0080..U+009F, encoded C2 80..C2 9F. */
+		if (n == 2 && s[i] == 0xc2 && s[i + 1] < 0xa0) {
+			i += 2;
+			continue;
+		}
+		if (o + n >= size)
+			break;
+		memcpy(dst + o, s + i, n);
+		o += n;
+		i += n;
+	}
+	while (o > 0 && dst[o - 1] == ' ')
+		o--;
+	dst[o] = '\0';
+	n = 0;
+	while (dst[n] == ' ')
+		n++;
+	if (n > 0) {
+		memmove(dst, dst + n, o - n + 1);
+		o -= n;
+	}
+	return o;
+}
+
+bool
+str_is_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), i = 0, n;
+
+	while (i < len) {
+		if (p[i] < 0x20 || p[i] == 0x7f)
+			return false;
+		n = utf8_seq_len(p + i, len - i);
+		if (n == 0 || (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0))
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+bool
+str_eq_nocase(const char *a, const char *b)
+{
+	for (; *a != '\0' && *b != '\0'; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return false;
+	return *a == *b;
+}
+
+const char *
+str_find_nocase(const char *haystack, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	if (n == 0)
+		return haystack;
+	for (; *haystack != '\0'; haystack++) {
+		for (i = 0; i < n; i++)
+			if (haystack[i] == '\0' ||
+			    tolower((unsigned char)haystack[i]) !=
+			    tolower((unsigned char)needle[i]))
+				break;
+		if (i == n)
+			return haystack;
+	}
+	return NULL;
+}
+
+size_t
+str_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	return w;
+}
+
+size_t
+str_prefix_for_width(const char *s, size_t width)
+{
+	size_t i = 0, w = 0;
+
+	while (s[i] != '\0') {
+		if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			if (w == width)
+				break;
+			w++;
+		}
+		i++;
+	}
+	return i;
+}

@@ -1,0 +1,44 @@
+/*
+ * str.h: small string helpers, and the sanitiser every piece of
+ * provider-supplied text goes through before it is stored.
+ */
+#ifndef GPUCOST_STR_H
+#define GPUCOST_STR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Copy src into dst (size bytes, always NUL-terminated, truncating at a
+ * UTF-8 character boundary). Returns strlen(src), as strlcpy does.
+ */
+size_t	str_copy(char *dst, size_t size, const char *src);
+
+/*
+ * Copy at most len bytes of src into dst (size bytes) with terminal
+ * control removed: C0 and C1 control characters, DEL, and whole escape
+ * sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL or ESC \", and
+ * two-byte "ESC x") are dropped; tabs and newlines become one space;
+ * bytes that are not valid UTF-8 become '?'; leading and trailing
+ * spaces are trimmed. The result is always NUL-terminated.
+ * Returns the length written.
+ */
+size_t	str_sanitize(char *dst, size_t size, const char *src, size_t len);
+
+/* True if s contains no byte str_sanitize would change or drop. */
+bool	str_is_clean(const char *s);
+
+/* ASCII case-insensitive equality and substring search. */
+bool	str_eq_nocase(const char *a, const char *b);
+const char *str_find_nocase(const char *haystack, const char *needle);
+
+/* Terminal columns taken by a UTF-8 string (one per code point). */
+size_t	str_width(const char *s);
+
+/*
+ * Byte length of the longest prefix of s that fits in width columns
+ * (never splitting a UTF-8 sequence).
+ */
+size_t	str_prefix_for_width(const char *s, size_t width);
+
+#endif
