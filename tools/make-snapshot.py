@@ -1,0 +1,684 @@
+#!/usr/bin/env python3
+"""Build gpucost's embedded price snapshot from public price catalogs.
+
+Usage: tools/make-snapshot.py CATALOG_DIR > data/snapshot.tsv
+
+CATALOG_DIR holds aws_gpu.csv, gcp_gpu.csv, gcp_host_vms.csv, lambda_gpu.csv,
+runpod_gpu.csv, vast_gpu.csv and vultr/gpuhunt_test_vultr_fixture.json (the
+SkyPilot-schema catalogs described in data/README.md).  The GPU catalogue is read
+from data/gpus.tsv next to this script; every offer's GPU must resolve there.
+
+Python 3 standard library only.  Output is deterministic: rows sorted by
+provider then key, prices copied as the source's decimal strings (GCP sums are
+exact decimal arithmetic).  Counts and skipped rows are reported on stderr.
+Every normalisation choice made here is documented in data/README.md.
+"""
+
+import ast
+import collections
+import csv
+import json
+import os
+import re
+import sys
+from decimal import Decimal, ROUND_HALF_EVEN
+
+HEADER = ("provider", "key", "instance_type", "region", "gpu", "gpu_raw", "gpu_count",
+          "vram_gb", "interconnect", "vcpus", "ram_gb", "price", "spot_price",
+          "availability", "as_of")
+GPUS_HEADER = ("id", "family", "vendor", "vram_gb", "arch", "bf16_tflops",
+               "bf16_tflops_pcie", "aliases")
+
+# Date of each source (YYYY-MM-DD) and the short source named in the header.
+SOURCES = {
+    "aws": ("2026-01-01", "skypilot-org/skypilot-catalog catalogs/v9/aws/vms.csv @2c3d7ea7 (undated; "
+                          "early estimate, see data/README.md)"),
+    "gcp": ("2026-05-20", "anycloud-sh/catalog gcp/vms.csv @62ff0a98 (host row + GPU row)"),
+    "lambda": ("2026-05-07", "anycloud-sh/catalog lambda/vms.csv @4c061026"),
+    "runpod": ("2026-02-12", "skypilot-org/skypilot-catalog catalogs/v8/runpod/vms.csv @01acdfd4 "
+                             "(undated; lower bound, see data/README.md)"),
+    "vast": ("2026-04-29", "anycloud-sh/catalog vast/vms.csv @336ccee4"),
+    "vultr": ("2025-01-08", "dstackai/gpuhunt src/tests/providers/test_vultr.py blob be1e6faf "
+                            "(test fixture, medium confidence) + unattributed rows (low confidence)"),
+}
+
+# GPU form factor, used for the interconnect column when the provider says nothing:
+#   sxm         SXM/HGX-only board (NVLink/NVSwitch)          -> nvlink
+#   pcie        PCIe card without any NVLink capability       -> pcie
+#   pcie-bridge PCIe card, an NVLink bridge is optional       -> pcie for 1 GPU, else unknown
+#   both        sold as SXM and as PCIe under the same id     -> unknown
+#   superchip   Grace Hopper module                           -> unknown
+#   oam         AMD OAM module (Infinity Fabric, not NVLink)  -> unknown
+FORM = {
+    "H100": "both", "H100-NVL": "pcie-bridge", "H200": "sxm", "H200-NVL": "pcie-bridge",
+    "GH200": "superchip", "B200": "sxm", "B300": "sxm",
+    "A100-80": "both", "A100-40": "both", "A10": "pcie", "A10G": "pcie", "A30": "pcie-bridge",
+    "A40": "pcie-bridge", "A16": "pcie", "L40S": "pcie", "L40": "pcie", "L4": "pcie",
+    "T4": "pcie", "T4G": "pcie", "V100-16": "both", "V100-32": "both", "P100": "both", "P4": "pcie",
+    "A6000": "pcie-bridge", "A5000": "pcie-bridge", "A4500": "pcie-bridge", "A4000": "pcie",
+    "A2000": "pcie", "RTX6000-Ada": "pcie", "RTX5880-Ada": "pcie", "RTX5000-Ada": "pcie",
+    "RTX4000-Ada": "pcie", "RTX2000-Ada": "pcie", "RTXPRO6000": "pcie", "RTXPRO5000": "pcie",
+    "RTXPRO4500": "pcie", "RTXPRO4000": "pcie", "RTX6000": "pcie-bridge", "RTX8000": "pcie-bridge",
+    "RTX5090": "pcie", "RTX5080": "pcie", "RTX5070Ti": "pcie", "RTX5070": "pcie",
+    "RTX4090": "pcie", "RTX4080SUPER": "pcie", "RTX4080": "pcie", "RTX4070TiSUPER": "pcie",
+    "RTX4070Ti": "pcie", "RTX4070": "pcie", "RTX4060Ti-16": "pcie", "RTX4060Ti-8": "pcie",
+    "RTX4060": "pcie", "RTX3090Ti": "pcie-bridge", "RTX3090": "pcie-bridge", "RTX3080Ti": "pcie",
+    "RTX3080": "pcie", "RTX3070": "pcie", "RTX3060Ti": "pcie", "RTX3060": "pcie",
+    "MI300X": "oam", "MI325X": "oam", "MI355X": "oam", "MI250X": "oam", "MI250": "oam",
+    "MI210": "pcie-bridge", "MI100": "pcie-bridge", "V520": "pcie",
+}
+
+
+def warn(msg):
+    print("make-snapshot: " + msg, file=sys.stderr)
+
+
+def die(msg):
+    warn("error: " + msg)
+    sys.exit(1)
+
+
+# ---------------------------------------------------------------------------
+# GPU catalogue and name resolution
+
+# These must equal gpu_normalise() and gpu_resolve() in src/gpu.c (and the copy of
+# the normaliser in tools/gen-gpu-table.sh).
+_PREFIXES = ("nvidia", "amd", "tesla", "geforce", "radeon", "quadro")
+_FORM_WORDS = ("pcie", "sxm6", "sxm5", "sxm4", "sxm3", "sxm2", "sxm", "hbm3")
+
+
+def normalise(s):
+    """The matching key of a GPU spelling: lowercase, [a-z0-9] only, leading
+    vendor/brand words dropped (repeatedly), trailing "gb" after a digit dropped."""
+    n = re.sub(r"[^a-z0-9]", "", s.lower())
+    changed = True
+    while changed:
+        changed = False
+        for p in _PREFIXES:
+            if n.startswith(p) and len(n) > len(p):
+                n = n[len(p):]
+                changed = True
+    if re.search(r"[0-9]gb$", n):
+        n = n[:-2]
+    return n
+
+
+class Catalogue:
+    def __init__(self, path):
+        self.gpus = {}            # id -> dict
+        self.alias = {}           # normalised spelling -> id
+        self.family = collections.defaultdict(list)   # normalised family -> [ids]
+        with open(path, encoding="utf-8") as f:
+            lines = [l.rstrip("\n") for l in f if not l.startswith("#") and l.strip()]
+        if tuple(lines[0].split("\t")) != GPUS_HEADER:
+            die("%s: bad header %r" % (path, lines[0]))
+        for ln in lines[1:]:
+            cols = ln.split("\t")
+            if len(cols) != len(GPUS_HEADER):
+                die("%s: %d columns in %r" % (path, len(cols), ln))
+            g = dict(zip(GPUS_HEADER, cols))
+            if g["id"] in self.gpus:
+                die("duplicate gpu id " + g["id"])
+            if g["vendor"] not in ("nvidia", "amd"):
+                die("bad vendor for " + g["id"])
+            g["vram"] = int(g["vram_gb"])
+            for col in ("bf16_tflops", "bf16_tflops_pcie"):
+                if g[col]:
+                    Decimal(g[col])
+            self.gpus[g["id"]] = g
+            self.family[normalise(g["family"])].append(g["id"])
+        self.check_aliases()
+
+    def spellings(self, gid):
+        g = self.gpus[gid]
+        return [gid] + [a for a in g["aliases"].split("|") if a]
+
+    def check_aliases(self):
+        """No normalised spelling may name two ids, and no model's spelling may equal
+        the name of a family with several members (resolving those is the family's job:
+        an alias would shadow it)."""
+        bad, seen = [], {}
+        for gid in self.gpus:
+            for sp in self.spellings(gid):
+                n = normalise(sp)
+                if len(n) >= 64:
+                    bad.append("%r (%s) is too long" % (sp, gid))
+                if n in seen and seen[n][0] != gid:
+                    bad.append("%r (%s) and %r (%s) both normalise to %r" % (
+                        seen[n][1], seen[n][0], sp, gid, n))
+                seen.setdefault(n, (gid, sp))
+                fam = self.family.get(n)
+                if fam and len(fam) > 1:
+                    bad.append("%r (%s) equals the family name of %s" % (sp, gid, fam))
+        if bad:
+            die("alias check failed:\n  " + "\n  ".join(bad))
+        self.alias = {k: v[0] for k, v in seen.items()}
+
+    def lookup(self, raw):
+        """Exact (normalised) alias match, or None."""
+        return self.alias.get(normalise(raw))
+
+    def _family(self, norm, vram_gb, nearest):
+        members = self.family.get(norm)
+        if not members:
+            return None
+        if len(members) == 1:
+            return members[0]
+        if vram_gb is None:
+            return None
+        best = None
+        for m in members:
+            diff = abs(self.gpus[m]["vram"] - vram_gb)
+            if not nearest and diff * 100 > self.gpus[m]["vram"] * 7:
+                continue
+            if best is None or diff < best[0]:
+                best = (diff, m)
+        return best[1] if best else None
+
+    def resolve(self, raw, vram_gb, nearest=False):
+        """As gpu_resolve() in src/gpu.c: an alias; else a family name plus the VRAM
+        hint (the member within 7 %; nearest=True takes the nearest member); else the
+        same after dropping one trailing form-factor word ("A100 SXM4" -> "A100")."""
+        norm = normalise(raw)
+        if not norm:
+            return None
+        gid = self.alias.get(norm)
+        if gid:
+            return gid
+        if norm in self.family:
+            return self._family(norm, vram_gb, nearest)
+        for w in _FORM_WORDS:
+            if len(norm) > len(w) and norm.endswith(w):
+                norm = norm[:-len(w)]
+                return self.alias.get(norm) or self._family(norm, vram_gb, nearest)
+        return None
+
+    def pick(self, candidates, vram_gib, where):
+        """candidates: provider spellings, most authoritative first.  Returns (id, raw).
+        The id comes from the first candidate that resolves (an alias, or a family name,
+        possibly with a form-factor word, plus the VRAM hint); gpu_raw is the most specific (longest normalised)
+        candidate that is an alias of that id, else the family name that chose it."""
+        cands = [c for c in candidates if c]
+        gid, via = None, None
+        for c in cands:
+            gid = self.resolve(c, vram_gib, nearest=True)
+            if gid:
+                via = c
+                break
+        if not gid:
+            return None, (cands[0] if cands else "")
+        for c in cands:
+            other = self.lookup(c)
+            if other and other != gid:
+                warn("%s: %r names %s but %r names %s; using %s" % (where, via, gid, c, other, gid))
+        same = [c for c in cands if self.lookup(c) == gid]
+        if same:
+            return gid, max(same, key=lambda c: (len(normalise(c)), -cands.index(c)))
+        return gid, via
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+def dec(s):
+    """Decimal of a price string, or None when empty."""
+    s = (s or "").strip()
+    return Decimal(s) if s else None
+
+
+def dstr(d):
+    """Decimal to a plain string (no exponent), as given."""
+    return format(d, "f")
+
+
+def num(s):
+    """'64.0' -> '64'; '0.50' -> '0.5' (for vCPU / RAM columns)."""
+    d = Decimal(str(s).strip())
+    if d == d.to_integral_value():
+        return str(int(d))
+    return dstr(d.normalize())
+
+
+def mib_to_gib(mib):
+    return float(mib) / 1024.0
+
+
+def gpuinfo(s):
+    """SkyPilot's GpuInfo column: a Python dict literal (or a bare name for TPUs)."""
+    s = (s or "").strip()
+    if not s.startswith("{"):
+        return None
+    return ast.literal_eval(s)
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def form_interconnect(gid, count):
+    form = FORM.get(gid)
+    if form is None:
+        die("no form factor known for " + gid)
+    if form == "sxm":
+        return "nvlink"
+    if form == "pcie":
+        return "pcie"
+    if form == "pcie-bridge":
+        return "pcie" if count == 1 else "unknown"
+    return "unknown"
+
+
+class Out:
+    def __init__(self, cat):
+        self.cat = cat
+        self.rows = []
+        self.keys = set()
+        self.notes = collections.defaultdict(list)   # (provider, key) -> comment lines
+        self.skipped = collections.Counter()          # (provider, reason) -> source rows
+        self.vram_warned = set()
+
+    def add(self, provider, key, itype, region, gid, raw, count, vram_gib, inter,
+            vcpus, ram, price, spot, note=None):
+        if (provider, key) in self.keys:
+            die("duplicate key %s %s" % (provider, key))
+        for val, limit, what in ((key, 128, "key"), (itype, 64, "instance_type"),
+                                 (region, 64, "region"), (raw, 64, "gpu_raw"),
+                                 (gid, 24, "gpu")):
+            if not val or len(val.encode("utf-8")) >= limit:
+                die("%s %s: %s empty or too long for the loader" % (provider, key, what))
+        g = self.cat.gpus[gid]
+        if self.cat.resolve(raw, g["vram"]) != gid:
+            die("%s %s: gpu_raw %r does not resolve to %s" % (provider, key, raw, gid))
+        if vram_gib is not None and abs(vram_gib - g["vram"]) > 0.12 * g["vram"]:
+            if (provider, gid) not in self.vram_warned:
+                warn("%s %s: source VRAM %.1f GiB vs catalogue %d GB for %s" % (
+                    provider, key, vram_gib, g["vram"], gid))
+                self.vram_warned.add((provider, gid))
+        if not isinstance(count, int) or count < 1:
+            die("%s %s: bad gpu_count %r" % (provider, key, count))
+        for p in (price, spot):
+            if p is not None and not (Decimal(0) < Decimal(p) < Decimal(1000)):
+                die("%s %s: implausible price %s" % (provider, key, p))
+        if price is None and spot is None:
+            die("%s %s: no price at all" % (provider, key))
+        self.keys.add((provider, key))
+        self.rows.append((provider, key, itype, region, gid, raw, str(count), str(g["vram"]),
+                          inter, vcpus, ram, price or "", spot or "", "unknown",
+                          SOURCES[provider][0]))
+        if note:
+            self.notes[(provider, key)].append(note)
+
+    def write(self, f):
+        f.write("# gpucost price snapshot: normalised GPU offers from public price catalogs.\n")
+        f.write("# Generated by: python3 tools/make-snapshot.py CATALOG_DIR > data/snapshot.tsv"
+                " (CATALOG_DIR = the catalogs folder described in data/README.md). Do not edit.\n")
+        for p in sorted(SOURCES):
+            f.write("# source %s %s %s\n" % (p, SOURCES[p][0], SOURCES[p][1]))
+        f.write("# Prices: USD per instance-hour as the source's decimal string; empty = not published.\n")
+        f.write("# availability: catalogs carry no stock information, so every row is 'unknown'.\n")
+        f.write("# vultr: thin, old data (2 bare-metal and 1 cloud-GPU plan from a 2025-01-08 test fixture,\n")
+        f.write("#   plus 4 unattributed plans marked below); low confidence overall.\n")
+        f.write("\t".join(HEADER) + "\n")
+        for row in sorted(self.rows, key=lambda r: (r[0], r[1])):
+            for n in self.notes.get((row[0], row[1]), []):
+                f.write("# " + n + "\n")
+            for cell in row:
+                if "\t" in cell or "\n" in cell:
+                    die("tab/newline in cell %r" % cell)
+            f.write("\t".join(row) + "\n")
+
+
+def min_price(pairs):
+    """pairs: [(Decimal, original string, tiebreak)] -> original string of the minimum."""
+    pairs = [p for p in pairs if p[0] is not None]
+    if not pairs:
+        return None
+    return min(pairs, key=lambda p: (p[0], p[2]))[1]
+
+
+# ---------------------------------------------------------------------------
+# AWS
+
+AWS_NVLINK_FAMILIES = ("p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300")
+
+
+def aws(cat, out, d):
+    rows = read_csv(os.path.join(d, "aws_gpu.csv"))
+    groups = collections.OrderedDict()
+    for r in rows:
+        count = Decimal(r["AcceleratorCount"])
+        if count != count.to_integral_value() or count < 1:
+            out.skipped[("aws", "fractional GPU (g6f/gr6f slice)")] += 1
+            continue
+        groups.setdefault((r["InstanceType"], r["Region"]), []).append(r)
+    for (it, region), rs in groups.items():
+        r0 = rs[0]
+        for r in rs[1:]:
+            for col in ("AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "GpuInfo"):
+                if r[col] != r0[col]:
+                    die("aws %s %s: %s differs between zones" % (it, region, col))
+        ods = {dec(r["Price"]) for r in rs if dec(r["Price"]) is not None}
+        if len(ods) > 1:
+            warn("aws %s %s: on-demand differs between zones %s; taking the minimum" % (
+                it, region, sorted(ods)))
+        price = min_price([(dec(r["Price"]), r["Price"].strip(), r["AvailabilityZone"]) for r in rs])
+        spot = min_price([(dec(r["SpotPrice"]), r["SpotPrice"].strip(), r["AvailabilityZone"])
+                          for r in rs])
+        if price is None and spot is None:
+            out.skipped[("aws", "region with neither on-demand nor spot price")] += len(rs)
+            continue
+        info = gpuinfo(r0["GpuInfo"])
+        g = info["Gpus"][0]
+        count = int(Decimal(r0["AcceleratorCount"]))
+        vram = mib_to_gib(g["MemoryInfo"]["SizeInMiB"])
+        gid, raw = cat.pick([g.get("Name"), r0["AcceleratorName"]], vram, "aws " + it)
+        if not gid:
+            die("aws %s: cannot map GPU %r / %r" % (it, g.get("Name"), r0["AcceleratorName"]))
+        fam = it.split(".")[0]
+        if fam == "p3":
+            inter = "nvlink"   # V100 SXM2 boards; p3.8x/16x have NVLink, p3.2xlarge one SXM2 GPU
+        elif fam in AWS_NVLINK_FAMILIES:
+            inter = "nvlink"
+        elif fam.startswith("g"):
+            inter = "pcie"
+        else:
+            die("aws: no interconnect rule for family " + fam)
+        out.add("aws", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
+                num(r0["vCPUs"]), num(r0["MemoryGiB"]), price, spot)
+
+
+# ---------------------------------------------------------------------------
+# GCP
+
+G2_L4 = {4: 1, 8: 1, 12: 1, 16: 1, 24: 2, 32: 1, 48: 4, 96: 8}
+
+
+def gcp_machine_gpu(it):
+    """Machine type -> (catalog AcceleratorName, count), from the machine's name."""
+    m = re.match(r"^a2-(highgpu|megagpu|ultragpu)-(\d+)g$", it)
+    if m:
+        return ("A100-80GB" if m.group(1) == "ultragpu" else "A100"), int(m.group(2))
+    m = re.match(r"^a3-(highgpu|edgegpu|megagpu|ultragpu)-(\d+)g(-nolssd)?$", it)
+    if m:
+        kind = m.group(1)
+        name = {"highgpu": "H100", "edgegpu": "H100", "megagpu": "H100-MEGA",
+                "ultragpu": "H200"}[kind]
+        return name, int(m.group(2))
+    m = re.match(r"^a4-highgpu-(\d+)g$", it)
+    if m:
+        return "B200", int(m.group(1))
+    m = re.match(r"^g2-standard-(\d+)$", it)
+    if m:
+        k = int(m.group(1))
+        if k not in G2_L4:
+            die("gcp: unknown g2 shape " + it)
+        return "L4", G2_L4[k]
+    return None, None
+
+
+def gcp(cat, out, d):
+    hosts = read_csv(os.path.join(d, "gcp_host_vms.csv"))
+    gpus = read_csv(os.path.join(d, "gcp_gpu.csv"))
+    gpu_rows = {}
+    for r in gpus:
+        if r["InstanceType"]:
+            continue
+        gpu_rows[(r["AcceleratorName"], int(Decimal(r["AcceleratorCount"])),
+                  r["AvailabilityZone"])] = r
+    by_region = collections.OrderedDict()
+    for h in hosts:
+        it = h["InstanceType"]
+        name, count = gcp_machine_gpu(it)
+        if name is None:
+            out.skipped[("gcp", "host machine without a GPU rule")] += 1
+            warn("gcp: no GPU rule for " + it)
+            continue
+        g = gpu_rows.get((name, count, h["AvailabilityZone"]))
+        if g is None:
+            out.skipped[("gcp", "host zone without a matching GPU row")] += 1
+            continue
+        by_region.setdefault((it, h["Region"]), []).append((h, g))
+    for (it, region), pairs in by_region.items():
+        h0, g0 = pairs[0]
+        ods, spots = [], []
+        for h, g in pairs:
+            hp, gp = dec(h["Price"]), dec(g["Price"])
+            if hp is not None and gp is not None:
+                s = hp + gp
+                ods.append((s, dstr(s), h["AvailabilityZone"]))
+            hs, gs = dec(h["SpotPrice"]), dec(g["SpotPrice"])
+            if hs is not None and gs is not None:
+                s = hs + gs
+                spots.append((s, dstr(s), h["AvailabilityZone"]))
+        price, spot = min_price(ods), min_price(spots)
+        if price is None and spot is None:
+            out.skipped[("gcp", "neither on-demand nor spot composable")] += len(pairs)
+            continue
+        name, count = gcp_machine_gpu(it)
+        info = gpuinfo(g0["GpuInfo"])
+        vram = mib_to_gib(info["Gpus"][0]["MemoryInfo"]["SizeInMiB"])
+        gid, raw = cat.pick([g0["AcceleratorName"]], vram, "gcp " + it)
+        if not gid:
+            die("gcp %s: cannot map GPU %r" % (it, g0["AcceleratorName"]))
+        inter = "pcie" if it.startswith("g2-") else "nvlink"
+        out.add("gcp", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
+                num(h0["vCPUs"]), num(h0["MemoryGiB"]), price, spot)
+
+
+# ---------------------------------------------------------------------------
+# Lambda
+
+def lambda_(cat, out, d):
+    for r in read_csv(os.path.join(d, "lambda_gpu.csv")):
+        it, region = r["InstanceType"], r["Region"]
+        info = gpuinfo(r["GpuInfo"])
+        g = info["Gpus"][0]
+        count = int(Decimal(r["AcceleratorCount"]))
+        vram = mib_to_gib(g["MemoryInfo"]["SizeInMiB"])
+        gid, raw = cat.pick([r["AcceleratorName"], g.get("Name")], vram, "lambda " + it)
+        if not gid:
+            die("lambda %s: cannot map GPU %r" % (it, r["AcceleratorName"]))
+        if re.search(r"_sxm\d*", it):
+            inter = "nvlink"
+        elif it.endswith("_pcie"):
+            inter = "pcie"
+        elif gid.startswith("V100") and count == 8:
+            inter = "nvlink"
+        elif count > 1:
+            inter = "pcie"
+        else:
+            inter = form_interconnect(gid, count)
+        spot = r["SpotPrice"].strip() or None
+        out.add("lambda", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
+                num(r["vCPUs"]), num(r["MemoryGiB"]), r["Price"].strip() or None, spot)
+
+
+# ---------------------------------------------------------------------------
+# RunPod
+
+def runpod(cat, out, d):
+    for r in read_csv(os.path.join(d, "runpod_gpu.csv")):
+        it, dc = r["InstanceType"], r["AvailabilityZone"]
+        info = gpuinfo(r["GpuInfo"])
+        g = info["Gpus"][0]
+        count = int(Decimal(r["AcceleratorCount"]))
+        vram = float(g["MemoryInfo"]["SizeInMiB"])   # RunPod's "SizeInMiB" holds GB
+        gid, raw = cat.pick([g.get("Name"), r["AcceleratorName"]], vram, "runpod " + it)
+        if not gid:
+            die("runpod %s: cannot map GPU %r / %r" % (it, g.get("Name"), r["AcceleratorName"]))
+        names = (r["AcceleratorName"] + " " + (g.get("Name") or "")).upper()
+        if "SXM" in names:
+            inter = "nvlink"
+        elif FORM[gid] in ("sxm", "oam", "superchip"):
+            inter = form_interconnect(gid, count)
+        else:
+            inter = "pcie"
+        price = r["Price"].strip() or None
+        spot = r["SpotPrice"].strip() or None
+        if spot is not None and price is not None and dec(spot) == dec(price):
+            spot = None   # the catalog copies on-demand into SpotPrice: not a spot price
+        out.add("runpod", "%s/%s" % (it, dc), it, dc, gid, raw, count, vram, inter,
+                num(r["vCPUs"]), num(r["MemoryGiB"]), price, spot)
+
+
+# ---------------------------------------------------------------------------
+# Vast.ai
+
+def vast(cat, out, d):
+    for r in read_csv(os.path.join(d, "vast_gpu.csv")):
+        it = r["InstanceType"]
+        m = re.match(r"^(\d+)x-(.+)-(\d+)-(\d+)$", it)
+        if not m:
+            die("vast: unexpected instance type " + it)
+        vast_name = m.group(2).replace("_", " ")   # Vast's own gpu_name
+        count = int(Decimal(r["AcceleratorCount"]))
+        if int(m.group(1)) != count:
+            die("vast %s: count mismatch" % it)
+        info = gpuinfo(r["GpuInfo"])
+        total = info.get("TotalGpuMemoryInMiB") or info["Gpus"][0]["MemoryInfo"]["SizeInMiB"]
+        vram = mib_to_gib(total) / count            # the Vast catalog holds the total
+        gid, raw = cat.pick([vast_name, r["AcceleratorName"]], vram, "vast " + it)
+        if not gid:
+            die("vast %s: cannot map GPU %r / %r" % (it, vast_name, r["AcceleratorName"]))
+        region = ", ".join(p.strip() for p in r["Region"].split(",") if p.strip())
+        up = vast_name.upper()
+        if "SXM" in up:
+            inter = "nvlink"
+        elif "PCIE" in up:
+            inter = "pcie"
+        else:
+            inter = form_interconnect(gid, count)
+        spot = dec(r["SpotPrice"])
+        spot = r["SpotPrice"].strip() if spot is not None and spot > 0 else None
+        out.add("vast", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
+                num(r["vCPUs"]), num(r["MemoryGiB"]), r["Price"].strip() or None, spot)
+
+
+# ---------------------------------------------------------------------------
+# Vultr
+
+# Bare-metal plans carry no GPU fields; the GPU comes from the plan id (as gpuhunt's
+# BARE_METAL_GPU_DETAILS does).  (gpu_type spelling, count)
+VULTR_METAL = {
+    "vbm-256c-2048gb-8-mi300x-gpu": ("AMD_MI300X", 8),
+    "vbm-112c-2048gb-8-h100-gpu": ("NVIDIA_H100", 8),
+}
+# GB per whole GPU of each Vultr gpu_type (Vultr's A100 is the 80 GB card, per gpuhunt).
+VULTR_GPU_GB = {"NVIDIA_A100": 80, "NVIDIA_A16": 16, "NVIDIA_A40": 48, "NVIDIA_L40S": 48,
+                "NVIDIA_H100": 80, "NVIDIA_B200": 180, "NVIDIA_GH200": 96,
+                "AMD_MI300X": 192, "AMD_MI325X": 256}
+
+# Lower-confidence hourly prices transcribed from unattributed sources (see data/README.md):
+# plan id -> (gpu_type, count, vcpus, ram_gb, hourly, source note).
+VULTR_LOW = [
+    ("vcg-h100-216c-1914gb-640vram", "NVIDIA_H100", 8, "216", "1883.91", "23.92",
+     "vultr MEDIUM-LOW confidence: next row from an unattributed vitest fixture claiming live "
+     "API rows (type vdm, deploy_ondemand false, no location)"),
+    ("vcg-b200-248c-2826g-1536vram", "NVIDIA_B200", 8, "248", "2826", "79.92",
+     "vultr LOW confidence: next row from an unattributed Kubernetes-engine doc table (undated, "
+     "no location; another doc says ~$45,696/month for the same plan)"),
+    ("vcg-l40s-16c-180g-48vram", "NVIDIA_L40S", 1, "16", "180", "2.09",
+     "vultr LOW confidence: next row from an unattributed Kubernetes-engine doc table (undated, "
+     "no location)"),
+    ("vcg-a16-6c-64g-16vram", "NVIDIA_A16", 1, "6", "64", "0.58",
+     "vultr LOW confidence: next row from an unattributed Kubernetes-engine doc table (undated, "
+     "no location)"),
+]
+
+
+def ram_mb_to_gb(mb):
+    q = (Decimal(mb) / Decimal(1024)).quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN)
+    return num(q)
+
+
+def vultr(cat, out, d):
+    path = os.path.join(d, "vultr", "gpuhunt_test_vultr_fixture.json")
+    with open(path, encoding="utf-8") as f:
+        fx = json.load(f)
+
+    def emit(plan, gtype, count, vcpus, ram, price, spot, locations, note=None):
+        gb = VULTR_GPU_GB.get(gtype)
+        gid, raw = cat.pick([gtype], gb, "vultr " + plan)
+        if not gid:
+            die("vultr %s: cannot map %r" % (plan, gtype))
+        if "-h100-gpu" in plan and plan.startswith("vbm-"):
+            inter = "nvlink"    # 8x H100 bare metal is an HGX (SXM) board
+        elif gtype.endswith("_SXM"):
+            inter = "nvlink"
+        elif gtype.endswith("_PCIE"):
+            inter = "pcie"
+        else:
+            inter = form_interconnect(gid, count)
+        for loc in (locations or ["unknown"]):   # the loader needs a region
+            key = "%s/%s" % (plan, loc)
+            out.add("vultr", key, plan, loc, gid, raw, count, gb, inter, vcpus, ram,
+                    price, spot, note)
+
+    for p in fx["bare_metal"]["plans_metal"]:
+        if p["id"] not in VULTR_METAL:
+            die("vultr: no GPU known for bare-metal plan " + p["id"])
+        gtype, count = VULTR_METAL[p["id"]]
+        spot = p.get("hourly_cost_preemptible")
+        emit(p["id"], gtype, count, str(p["cpu_threads"]), ram_mb_to_gb(p["ram"]),
+             json_num(p["hourly_cost"]), json_num(spot) if spot else None, p["locations"])
+    for p in fx["vm_instances"]["plans"]:
+        gtype = p["gpu_type"]
+        per = VULTR_GPU_GB[gtype]
+        total = int(p["gpu_vram_gb"])
+        if "gpu_count" in p and "/" not in str(p["gpu_count"]):
+            count = int(p["gpu_count"])
+        elif total % per == 0:
+            count = total // per
+        else:
+            count = 0
+        if count < 1:
+            out.skipped[("vultr", "fractional GPU (vGPU slice of a %d GB card)" % per)] += 1
+            continue
+        emit(p["id"], gtype, count, str(p["vcpu_count"]), ram_mb_to_gb(p["ram"]),
+             json_num(p["hourly_cost"]), None, p["locations"])
+    for plan, gtype, count, vcpus, ram, hourly, note in VULTR_LOW:
+        emit(plan, gtype, count, vcpus, ram, hourly, None, None, note)
+
+
+def json_num(v):
+    """A JSON number as the decimal text it was written with (json loads it as float;
+    repr() of a float from a short decimal literal gives that literal back)."""
+    if isinstance(v, int):
+        return str(v)
+    s = repr(v)
+    if "e" in s or "E" in s:
+        die("vultr: unexpected number %r" % v)
+    return s
+
+
+# ---------------------------------------------------------------------------
+
+def main(argv):
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    d = argv[1]
+    here = os.path.dirname(os.path.abspath(__file__))
+    cat = Catalogue(os.path.join(here, "..", "data", "gpus.tsv"))
+    out = Out(cat)
+    aws(cat, out, d)
+    gcp(cat, out, d)
+    lambda_(cat, out, d)
+    runpod(cat, out, d)
+    vast(cat, out, d)
+    vultr(cat, out, d)
+    counts = collections.Counter(r[0] for r in out.rows)
+    for p in sorted(SOURCES):
+        if not counts[p]:
+            die("no offers for " + p)
+        warn("%-7s %5d offers" % (p, counts[p]))
+    warn("total   %5d offers" % len(out.rows))
+    for (p, why), n in sorted(out.skipped.items()):
+        warn("skipped %s: %d source rows (%s)" % (p, n, why))
+    out.write(sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
