@@ -1,50 +1,22 @@
-/* provider.c: the provider registry. */
+/* provider.c: the provider registry and helpers shared by the adapters. */
 #include "config.h"
 #include "provider.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "gpu.h"
+#include "http.h"
 #include "str.h"
+#include "xalloc.h"
 
-static const struct provider provider_aws = {
-	.id = "aws",
-	.name = "AWS",
-	.key_env = NULL,
-	.key_required = false,
-};
-
-static const struct provider provider_gcp = {
-	.id = "gcp",
-	.name = "Google Cloud",
-	.key_env = "GCP_API_KEY",
-	.key_required = true,
-};
-
-static const struct provider provider_runpod = {
-	.id = "runpod",
-	.name = "RunPod",
-	.key_env = "RUNPOD_API_KEY",
-	.key_required = false,
-};
-
-static const struct provider provider_vast = {
-	.id = "vast",
-	.name = "Vast.ai",
-	.key_env = "VAST_API_KEY",
-	.key_required = false,
-};
-
-static const struct provider provider_lambda = {
-	.id = "lambda",
-	.name = "Lambda",
-	.key_env = "LAMBDA_API_KEY",
-	.key_required = true,
-};
-
-static const struct provider provider_vultr = {
-	.id = "vultr",
-	.name = "Vultr",
-	.key_env = "VULTR_API_KEY",
-	.key_required = false,
-};
+extern const struct provider provider_aws;
+extern const struct provider provider_gcp;
+extern const struct provider provider_runpod;
+extern const struct provider provider_vast;
+extern const struct provider provider_lambda;
+extern const struct provider provider_vultr;
 
 const struct provider *const providers[] = {
 	&provider_aws,
@@ -71,4 +43,152 @@ const char *
 provider_id_list(void)
 {
 	return "aws,gcp,runpod,vast,lambda,vultr";
+}
+
+void
+provider_run_init(struct provider_run *run, const struct provider *p)
+{
+	memset(run, 0, sizeof *run);
+	run->provider = p;
+	offer_list_init(&run->offers);
+}
+
+void
+provider_run_done(struct provider_run *run)
+{
+	size_t i;
+
+	if (run->provider != NULL && run->provider->done != NULL)
+		run->provider->done(run);
+	run->state = NULL;
+	for (i = 0; i < run->nqueue; i++) {
+		http_request_done(run->queue[i]);
+		free(run->queue[i]);
+	}
+	free(run->queue);
+	free(run->new_meta);
+	free(run->keep_regions);
+	offer_list_done(&run->offers);
+	run->queue = NULL;
+	run->new_meta = NULL;
+	run->keep_regions = NULL;
+	run->nqueue = run->queue_cap = run->nnew_meta = run->nkeep_regions = 0;
+}
+
+char *
+provider_url(const struct provider_run *run, const char *default_origin,
+    const char *path)
+{
+	const char *origin = default_origin;
+	size_t len;
+
+	if (run->base_url != NULL && run->base_url[0] != '\0')
+		origin = run->base_url;
+	len = strlen(origin);
+	/* "http://127.0.0.1:8080/" + "/v2/plans" must not double the slash. */
+	while (len > 0 && origin[len - 1] == '/')
+		len--;
+	return xasprintf("%.*s%s", (int)len, origin, path);
+}
+
+struct http_request *
+provider_queue(struct provider_run *run, char *url, const char *method, int tag)
+{
+	struct http_request *req;
+
+	req = xmalloc(sizeof *req);
+	http_request_init(req);
+	req->url = url;
+	req->method = method != NULL ? method : "GET";
+	req->tag = tag;
+	if (run->api_key != NULL)
+		req->redact = xstrdup(run->api_key);
+	if (run->nqueue == run->queue_cap) {
+		run->queue_cap = run->queue_cap == 0 ? 8 : run->queue_cap * 2;
+		run->queue = xreallocarray(run->queue, run->queue_cap,
+		    sizeof *run->queue);
+	}
+	run->queue[run->nqueue++] = req;
+	return req;
+}
+
+const char *
+provider_old_meta(const struct provider_run *run, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < run->nold_meta; i++)
+		if (strcmp(run->old_meta[i].name, name) == 0)
+			return run->old_meta[i].value;
+	return NULL;
+}
+
+void
+provider_set_meta(struct provider_run *run, const char *name,
+    const char *value)
+{
+	size_t i;
+
+	for (i = 0; i < run->nnew_meta; i++)
+		if (strcmp(run->new_meta[i].name, name) == 0)
+			break;
+	if (i == run->nnew_meta) {
+		run->new_meta = xreallocarray(run->new_meta, run->nnew_meta + 1,
+		    sizeof *run->new_meta);
+		run->nnew_meta++;
+		str_copy(run->new_meta[i].name, sizeof run->new_meta[i].name,
+		    name);
+	}
+	str_copy(run->new_meta[i].value, sizeof run->new_meta[i].value, value);
+}
+
+void
+provider_keep_region(struct provider_run *run, const char *region)
+{
+	run->keep_regions = xreallocarray(run->keep_regions,
+	    run->nkeep_regions + 1, sizeof *run->keep_regions);
+	str_copy(run->keep_regions[run->nkeep_regions++], OFFER_NAME_MAX,
+	    region);
+}
+
+void
+provider_copy(char *dst, size_t size, const char *src)
+{
+	str_sanitize(dst, size, src, strlen(src));
+}
+
+void
+provider_set_gpu(struct provider_run *run, struct offer *o, const char *raw,
+    int vram_gb)
+{
+	const struct gpu_model *m;
+
+	provider_copy(o->gpu_raw, sizeof o->gpu_raw, raw);
+	m = gpu_resolve(o->gpu_raw, vram_gb);
+	if (m == NULL) {
+		o->gpu[0] = '\0';
+		run->unknown_gpu++;
+		return;
+	}
+	str_copy(o->gpu, sizeof o->gpu, m->id);
+	if (o->vram_gb <= 0)
+		o->vram_gb = m->vram_gb;
+}
+
+int
+provider_offer_done(struct provider_run *run, struct err *err)
+{
+	struct offer *o;
+
+	if (run->offers.n == 0)
+		return 0;
+	o = &run->offers.v[run->offers.n - 1];
+	str_copy(o->provider, sizeof o->provider, run->provider->id);
+	o->fetched_at = run->now;
+	o->source = SRC_LIVE;
+	if (offer_check(o, err) < 0) {
+		offer_list_pop(&run->offers);
+		return -1;
+	}
+	return 0;
 }

@@ -20,7 +20,7 @@ trap 'rm -f "$tmp"' EXIT
 		gsub(/\t/, "\\t")
 		print "\t\"" $0 "\\n\""
 	}' "$in"
-	echo "\t\"\";"
+	printf '\t"";\n'
 	echo "const size_t ${sym}_len = sizeof ${sym} - 1;"
 } > "$tmp"
 mv "$tmp" "$out"

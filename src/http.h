@@ -1,0 +1,124 @@
+/*
+ * http.h: run a batch of HTTP requests concurrently (libcurl multi).
+ *
+ * This is the only interface to libcurl; nothing else includes curl.
+ * Call order:
+ *
+ *	batch = http_batch_new(&options);
+ *	http_batch_add(batch, req, &callbacks, udata);	  (any number)
+ *	http_batch_run(batch);				  (CLI: until all done)
+ *	  or repeatedly http_batch_poll(batch, fd, ms)	  (TUI: keeps the UI live)
+ *	http_batch_free(batch);
+ *
+ * A request's callbacks run from inside run/poll: on_chunk for each
+ * piece of a streamed body (req->stream), then on_done exactly once with
+ * the outcome. on_done may add further requests (the next page) to the
+ * same batch. A buffered body (req->stream false) is held in memory up
+ * to req->max_body bytes and handed to on_done whole; a longer body
+ * fails the request ("body larger than N bytes").
+ *
+ * Every transfer sends User-Agent gpucost/VERSION and Accept-Encoding
+ * for the encodings libcurl can decode, allows only http and https
+ * (redirects included), always verifies TLS, and is retried a bounded
+ * number of times with backoff on connection errors, 429 and 5xx,
+ * honouring Retry-After. A streamed request is retried only before its
+ * first chunk was delivered.
+ */
+#ifndef GPUCOST_HTTP_H
+#define GPUCOST_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HTTP_HEADERS_MAX	8
+#define HTTP_ERROR_MAX		256
+
+/* One request. Strings are owned by the request (http_request_done). */
+struct http_request {
+	char	*url;			/* absolute http(s) URL */
+	const char *method;		/* "GET", "POST", "PUT" (static) */
+	char	*body;			/* request body or NULL */
+	size_t	 body_len;
+	char	*headers[HTTP_HEADERS_MAX];	/* "Name: value" */
+	size_t	 nheaders;
+	char	*redact;		/* secret to mask in messages, or NULL */
+	bool	 stream;		/* deliver the body in chunks */
+	size_t	 max_body;		/* cap for a buffered body; 0: 32 MiB */
+	int	 tag;			/* caller's label for the request */
+};
+
+/* What happened to a request. */
+struct http_result {
+	const struct http_request *req;	/* the request, borrowed */
+	long	 status;		/* HTTP status; 0 when none arrived */
+	bool	 ok;			/* transfer done and status 2xx or 304 */
+	char	 error[HTTP_ERROR_MAX];	/* why not ok: libcurl or HTTP text */
+	const char *body;		/* buffered body (NUL-terminated) or NULL */
+	size_t	 body_len;		/* bytes of body (streamed: total) */
+	double	 elapsed;		/* seconds, all attempts */
+	int	 attempts;		/* 1 + retries */
+	char	 etag[128];		/* ETag response header, "" if none */
+};
+
+struct http_callbacks {
+	/* Streamed body piece; return nonzero to abort the request. */
+	int	(*on_chunk)(void *udata, const struct http_request *req,
+		    const char *data, size_t len);
+	/* The outcome (ok or not). Runs exactly once per request. */
+	void	(*on_done)(void *udata, const struct http_result *result);
+	/* Progress: bytes received so far for this request (may be NULL). */
+	void	(*on_progress)(void *udata, const struct http_request *req,
+		    size_t bytes);
+};
+
+struct http_options {
+	long	connect_timeout;	/* seconds */
+	long	timeout;		/* seconds for a whole transfer */
+	int	max_retries;		/* retries after the first attempt */
+	long	max_retry_wait;		/* cap on one Retry-After/backoff, s */
+};
+
+struct http_batch;
+
+/* Defaults: 15 s connect, 600 s transfer, 2 retries, 30 s max wait. */
+void	http_options_default(struct http_options *opts);
+
+struct http_batch *http_batch_new(const struct http_options *opts);
+void	http_batch_free(struct http_batch *batch);	/* NULL is fine */
+
+/*
+ * Queue req (ownership passes to the batch, which frees it after
+ * on_done). udata is passed to the callbacks.
+ */
+void	http_batch_add(struct http_batch *batch, struct http_request *req,
+	    const struct http_callbacks *cb, void *udata);
+
+/* Abort every pending request with this udata (each gets on_done). */
+void	http_batch_cancel(struct http_batch *batch, void *udata);
+
+/* Run until every request (including ones added meanwhile) is done. */
+void	http_batch_run(struct http_batch *batch);
+
+/*
+ * Do what is ready, waiting at most timeout_ms for network activity or
+ * for extra_fd (-1: none) to become readable. Returns the number of
+ * requests still pending.
+ */
+int	http_batch_poll(struct http_batch *batch, int extra_fd, int timeout_ms);
+
+/* Global libcurl setup/teardown; main() calls each once. */
+int	http_global_init(void);
+void	http_global_cleanup(void);
+
+/* Initialise / free a request's owned strings. */
+void	http_request_init(struct http_request *req);
+void	http_request_done(struct http_request *req);
+
+/* Add a "Name: value" header (copied). */
+void	http_request_header(struct http_request *req, const char *name,
+	    const char *value);
+
+/* Copy of text with every occurrence of secret replaced by "***". */
+char	*http_redact(const char *text, const char *secret);
+
+#endif

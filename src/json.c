@@ -1,0 +1,217 @@
+/* json.c: cJSON access with located error messages. */
+#include "config.h"
+#include "json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "money.h"
+#include "str.h"
+
+int
+json_parse(const char *body, size_t len, cJSON **out, struct err *err)
+{
+	const char *p = body, *end = body + len, *where;
+	char snippet[32];
+
+	*out = NULL;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' ||
+	    *p == '\n'))
+		p++;
+	if (p == end) {
+		err_set(err, "empty response body");
+		return -1;
+	}
+	if (*p == '<') {
+		str_sanitize(snippet, sizeof snippet, p,
+		    (size_t)(end - p) < 20 ? (size_t)(end - p) : 20);
+		err_set(err, "expected JSON, got HTML or XML (\"%s...\")",
+		    snippet);
+		return -1;
+	}
+	*out = cJSON_ParseWithLengthOpts(body, len, &where, 0);
+	if (*out == NULL) {
+		if (where != NULL && where >= body && where <= end)
+			err_set(err, "malformed JSON at byte %zu of %zu%s",
+			    (size_t)(where - body), len,
+			    where >= end ? " (body truncated?)" : "");
+		else
+			err_set(err, "malformed JSON");
+		return -1;
+	}
+	return 0;
+}
+
+const char *
+json_type_name(const cJSON *item)
+{
+	if (item == NULL || cJSON_IsNull(item))
+		return "null";
+	if (cJSON_IsString(item))
+		return "string";
+	if (cJSON_IsNumber(item))
+		return "number";
+	if (cJSON_IsBool(item))
+		return "boolean";
+	if (cJSON_IsArray(item))
+		return "array";
+	if (cJSON_IsObject(item))
+		return "object";
+	return "invalid";
+}
+
+/* The member, or NULL with *found false / an error for missing. */
+static const cJSON *
+member(const cJSON *obj, const char *key, const char *path, bool *found,
+    struct err *err, int *rc)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*rc = 0;
+	if (item == NULL || cJSON_IsNull(item)) {
+		if (found != NULL)
+			*found = false;
+		else {
+			err_set(err, "%s.%s: missing", path, key);
+			*rc = -1;
+		}
+		return NULL;
+	}
+	if (found != NULL)
+		*found = true;
+	return item;
+}
+
+int
+json_get_string(const cJSON *obj, const char *key, const char *path,
+    char *buf, size_t size, bool *found, struct err *err)
+{
+	const cJSON *item;
+	int rc;
+
+	if (size > 0)
+		buf[0] = '\0';
+	if ((item = member(obj, key, path, found, err, &rc)) == NULL)
+		return rc;
+	if (!cJSON_IsString(item)) {
+		err_set(err, "%s.%s: expected a string, got %s", path, key,
+		    json_type_name(item));
+		return -1;
+	}
+	str_sanitize(buf, size, item->valuestring, strlen(item->valuestring));
+	return 0;
+}
+
+int
+json_get_number(const cJSON *obj, const char *key, const char *path,
+    double *out, bool *found, struct err *err)
+{
+	const cJSON *item;
+	char *end;
+	int rc;
+
+	if ((item = member(obj, key, path, found, err, &rc)) == NULL)
+		return rc;
+	if (cJSON_IsNumber(item))
+		*out = item->valuedouble;
+	else if (cJSON_IsString(item) && item->valuestring[0] != '\0') {
+		*out = strtod(item->valuestring, &end);
+		if (*end != '\0') {
+			err_set(err, "%s.%s: expected a number, got \"%.20s\"",
+			    path, key, item->valuestring);
+			return -1;
+		}
+	} else {
+		err_set(err, "%s.%s: expected a number, got %s", path, key,
+		    json_type_name(item));
+		return -1;
+	}
+	if (!isfinite(*out)) {
+		err_set(err, "%s.%s: not a finite number", path, key);
+		return -1;
+	}
+	return 0;
+}
+
+int
+json_get_int(const cJSON *obj, const char *key, const char *path,
+    long long min, long long max, long long *out, bool *found,
+    struct err *err)
+{
+	double v;
+
+	if (json_get_number(obj, key, path, &v, found, err) < 0)
+		return -1;
+	if (found != NULL && !*found)
+		return 0;
+	if (v < (double)min || v > (double)max || isless(floor(v), v)) {
+		err_set(err, "%s.%s: %g is not a whole number in %lld..%lld",
+		    path, key, v, min, max);
+		return -1;
+	}
+	*out = (long long)v;
+	return 0;
+}
+
+int
+json_get_money(const cJSON *obj, const char *key, const char *path,
+    int64_t *out, bool *found, struct err *err)
+{
+	const cJSON *item;
+	int rc;
+
+	*out = MONEY_NONE;
+	if ((item = member(obj, key, path, found, err, &rc)) == NULL)
+		return rc;
+	if (cJSON_IsString(item)) {
+		if (money_parse(item->valuestring, strlen(item->valuestring),
+		    out) < 0) {
+			err_set(err, "%s.%s: expected a price in USD, got "
+			    "\"%.20s\"", path, key, item->valuestring);
+			return -1;
+		}
+		return 0;
+	}
+	if (!cJSON_IsNumber(item)) {
+		err_set(err, "%s.%s: expected a price in USD, got %s", path,
+		    key, json_type_name(item));
+		return -1;
+	}
+	if (money_from_double(item->valuedouble, out) < 0) {
+		err_set(err, "%s.%s: price %g is negative, not finite or "
+		    "absurd", path, key, item->valuedouble);
+		return -1;
+	}
+	return 0;
+}
+
+const cJSON *
+json_get_array(const cJSON *obj, const char *key, const char *path,
+    struct err *err)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsArray(item)) {
+		err_set(err, "%s.%s: expected an array, got %s", path, key,
+		    item == NULL ? "nothing" : json_type_name(item));
+		return NULL;
+	}
+	return item;
+}
+
+const cJSON *
+json_get_object(const cJSON *obj, const char *key, const char *path,
+    struct err *err)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsObject(item)) {
+		err_set(err, "%s.%s: expected an object, got %s", path, key,
+		    item == NULL ? "nothing" : json_type_name(item));
+		return NULL;
+	}
+	return item;
+}
