@@ -1,0 +1,66 @@
+#!/bin/sh
+# A cache that is unreadable, not SQLite, not ours, corrupt or from a
+# newer schema: one clear line, exit 3, and the file left exactly as it was.
+. "$(dirname "$0")/../lib.sh"
+
+# refused FILE DESCRIPTION EXPECTED-MESSAGE
+refused() {
+	sum_before=$(cksum < "$1")
+	run --db "$1" --gpu H100
+	check "$2: exit 3" status_is 3
+	check "$2: says $3" err_has "$3"
+	check "$2: names the file" err_has "$1"
+	check "$2: one line" err_lines_are 1
+	check "$2: file unchanged" [ "$(cksum < "$1")" = "$sum_before" ]
+	run --db "$1" providers
+	check "$2: providers exits 3 too" status_is 3
+	check "$2: still unchanged" [ "$(cksum < "$1")" = "$sum_before" ]
+}
+
+printf 'this is not a database, it is a grocery list\n' > "$T/text.db"
+refused "$T/text.db" "text file" "not an SQLite database"
+
+head -c 8192 /dev/urandom > "$T/random.db"
+refused "$T/random.db" "random bytes" "not an SQLite database"
+
+if command -v sqlite3 >/dev/null 2>&1; then
+	sqlite3 "$T/foreign.db" 'create table recipes (name text); insert into recipes values ("soup");'
+	refused "$T/foreign.db" "someone else's database" "not a gpucost cache"
+
+	run --db "$T/newer.db" --gpu H100 --quiet
+	check "newer: seeded first" status_is 0
+	sqlite3 "$T/newer.db" 'pragma user_version = 99'
+	refused "$T/newer.db" "newer schema" "schema version 99 is newer"
+
+	# Corrupt a real cache: garbage over pages in the middle.
+	run --db "$T/corrupt.db" --gpu H100 --quiet
+	sqlite3 "$T/corrupt.db" 'pragma wal_checkpoint(truncate)' >/dev/null
+	size=$(wc -c < "$T/corrupt.db")
+	head -c $((size / 2)) "$T/corrupt.db" > "$T/c1"
+	head -c 16384 /dev/urandom > "$T/c2"
+	tail -c +$((size / 2 + 16385)) "$T/corrupt.db" > "$T/c3"
+	cat "$T/c1" "$T/c2" "$T/c3" > "$T/corrupt.db"
+	rm -f "$T/corrupt.db-wal" "$T/corrupt.db-shm"
+	refused "$T/corrupt.db" "corrupt cache" "corrupt\|malformed"
+else
+	echo "sqlite3 not installed: skipping foreign, newer and corrupt caches" >&2
+fi
+
+mkdir "$T/dir.db"
+run --db "$T/dir.db" --gpu H100
+check "directory: exit 3" status_is 3
+check "directory: says so" err_has "is a directory"
+
+run --db "$T/no/such/dir/cache.db" --gpu H100
+check "missing directory: exit 3" status_is 3
+check "missing directory: names the file" err_has "$T/no/such/dir/cache.db"
+
+if [ "$(id -u)" -ne 0 ]; then
+	run --db "$T/ok.db" --gpu H100 --quiet
+	chmod 000 "$T/ok.db"
+	run --db "$T/ok.db" --gpu H100
+	check "unreadable: exit 3" status_is 3
+	chmod 600 "$T/ok.db"
+fi
+
+finish

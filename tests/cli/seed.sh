@@ -1,0 +1,71 @@
+#!/bin/sh
+# First use: the cache is created at the XDG location (or --db /
+# GPUCOST_DB) and seeded from the embedded snapshot exactly once.
+. "$(dirname "$0")/../lib.sh"
+
+# Offers per provider in the shipped snapshot.
+snap_count() {
+	awk -F'\t' -v p="$1" '!/^#/ && $1 == p { n++ } END { print n + 0 }' "$SNAPSHOT"
+}
+
+run --gpu A100-80 --count 4
+check "fresh HOME: query succeeds" status_is 0
+check "default cache under ~/.local/share" [ -s "$HOME/.local/share/gpucost/gpucost.db" ]
+
+XDG_DATA_HOME=$T/xdg
+export XDG_DATA_HOME
+run --gpu L4 --quiet
+check "XDG_DATA_HOME: query succeeds" status_is 0
+check "XDG_DATA_HOME: cache there" [ -s "$T/xdg/gpucost/gpucost.db" ]
+check "--quiet: no data-age line" [ ! -s "$T/err" ]
+unset XDG_DATA_HOME
+
+GPUCOST_DB=$T/env.db
+export GPUCOST_DB
+run providers
+check "GPUCOST_DB: providers succeeds" status_is 0
+check "GPUCOST_DB: cache there" [ -s "$T/env.db" ]
+unset GPUCOST_DB
+
+# --db before and after the command word.
+run --db "$DB" providers
+check "--db before the command" status_is 0
+run providers --db "$T/after.db"
+check "--db after the command" status_is 0
+check "--db after the command: cache there" [ -s "$T/after.db" ]
+
+# Every provider is seeded with all its snapshot offers.
+run --db "$DB" providers --format csv
+check "providers csv" status_is 0
+for p in aws gcp runpod vast lambda vultr; do
+	want=$(snap_count "$p")
+	got=$(tr -d '\r' < "$T/out" | awk -F, -v p="$p" '$1 == p { print $4 }')
+	check "$p: $want offers seeded (got $got)" [ "$got" = "$want" ]
+	check "$p: has offers in the snapshot" [ "$want" -gt 0 ]
+done
+check "all sources are snapshot" [ "$(tr -d '\r' < "$T/out" | awk -F, 'NR > 1 { print $3 }' | sort -u)" = snapshot ]
+total=$(awk -F'\t' '!/^#/ && $1 != "provider" { n++ } END { print n }' "$SNAPSHOT")
+check "snapshot has at least 500 offers ($total)" [ "$total" -ge 500 ]
+
+# Seeding happens once: a second run adds no history.
+if command -v sqlite3 >/dev/null 2>&1; then
+	h1=$(sqlite3 "$DB" 'select count(*) from price_history')
+	run --db "$DB" --gpu H100 --quiet
+	h2=$(sqlite3 "$DB" 'select count(*) from price_history')
+	check "history seeded once ($h1 rows)" [ "$h1" -eq "$total" ] && [ "$h1" = "$h2" ]
+	check "cache is in WAL mode" [ "$(sqlite3 "$DB" 'pragma journal_mode')" = wal ]
+	check "prices are integer micro-USD" [ "$(sqlite3 "$DB" "select typeof(price) from offers where price is not null group by 1")" = integer ]
+else
+	echo "sqlite3 not installed: skipping the history checks" >&2
+fi
+
+# Human output says how old the data is.
+run --db "$DB" --gpu H100 --count 8 --provider aws
+check "data age line names the provider and the snapshot" err_has 'data age: aws [0-9]*d (snapshot)'
+
+run --db "$DB" providers
+check "providers table lists all six" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr) ' "$T/out")" -eq 6 ]
+run --db "$DB" providers --format json
+check "providers json" out_has '"provider": "vultr"'
+
+finish
