@@ -1,0 +1,423 @@
+/* test_columns.c: unit tests for columns.c (human-readable table cells). */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "cost.h"
+#include "gpu.h"
+#include "money.h"
+#include "offer.h"
+#include "str.h"
+
+#define NOW	INT64_C(1700000000)
+
+/* An 8x H100 SXM offer at AWS fetched five minutes before NOW. */
+static void
+make_offer(struct offer *o, const char *gpu, int count, int64_t price,
+    int64_t spot)
+{
+	offer_init(o);
+	str_copy(o->provider, sizeof o->provider, "aws");
+	str_copy(o->key, sizeof o->key, "p5.48xlarge/us-east-1");
+	str_copy(o->instance_type, sizeof o->instance_type, "p5.48xlarge");
+	str_copy(o->region, sizeof o->region, "us-east-1");
+	str_copy(o->gpu, sizeof o->gpu, gpu);
+	str_copy(o->gpu_raw, sizeof o->gpu_raw,
+	    gpu[0] != '\0' ? "NVIDIA H100 80GB HBM3" : "Mystery X");
+	o->gpu_count = count;
+	o->vram_gb = 80;
+	o->interconnect = IC_NVLINK;
+	o->price = price;
+	o->spot_price = spot;
+	o->availability = AV_AVAILABLE;
+	o->fetched_at = NOW - 300;
+}
+
+/* Cell c of plan p must read want, and the length returned match. */
+static void
+cell_is(enum column c, const struct plan *p, const struct column_ctx *ctx,
+    const char *want)
+{
+	char buf[128];
+	size_t n;
+
+	memset(buf, 'X', sizeof buf);
+	n = column_cell(c, p, ctx, buf, sizeof buf);
+	if (strcmp(buf, want) != 0)
+		fail_msg("column %s: \"%s\", want \"%s\"", column_info[c].header,
+		    buf, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void
+money_is(int64_t micro, const char *want)
+{
+	char buf[64];
+	size_t n;
+
+	memset(buf, 'X', sizeof buf);
+	n = column_money(micro, buf, sizeof buf);
+	assert_string_equal(buf, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void
+age_is(int64_t seconds, const char *want)
+{
+	char buf[32];
+	size_t n;
+
+	memset(buf, 'X', sizeof buf);
+	n = column_age(seconds, buf, sizeof buf);
+	assert_string_equal(buf, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void
+test_money_decimals(void **state)
+{
+	(void)state;
+	/* At least two decimals... */
+	money_is(1000000, "1.00");
+	money_is(1100000, "1.10");
+	money_is(1230000, "1.23");
+	money_is(0, "0.00");
+	money_is(98320000, "98.32");
+	money_is(5000000000LL, "5000.00");
+	/* ... at most four, trailing zeros trimmed. */
+	money_is(1234000, "1.234");
+	money_is(1234500, "1.2345");
+	money_is(32772600, "32.7726");
+	money_is(4916250, "4.9163");
+	money_is(100, "0.0001");
+}
+
+static void
+test_money_rounding(void **state)
+{
+	(void)state;
+	/* Rounded half up at the fifth decimal. */
+	money_is(1234550, "1.2346");
+	money_is(1234549, "1.2345");
+	money_is(2456789, "2.4568");
+	money_is(50, "0.0001");
+	money_is(49, "0.00");
+	money_is(1, "0.00");
+	money_is(9999950, "10.00");
+	money_is(9999949, "9.9999");
+	money_is(3333333, "3.3333");
+	money_is(6666667, "6.6667");
+	money_is(1999999999LL, "2000.00");
+}
+
+static void
+test_money_unknown_and_negative(void **state)
+{
+	(void)state;
+	money_is(MONEY_NONE, "-");
+	money_is(-1500000, "-1.50");
+	money_is(-1234550, "-1.2346");
+}
+
+static void
+test_money_small_buffer(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	memset(buf, 'X', sizeof buf);
+	column_money(98320000, buf, 4);
+	assert_string_equal(buf, "98.");
+	assert_int_equal(buf[4], 'X');
+	memset(buf, 'X', sizeof buf);
+	column_money(MONEY_NONE, buf, 1);
+	assert_string_equal(buf, "");
+}
+
+static void
+test_age(void **state)
+{
+	(void)state;
+	age_is(0, "0m");
+	age_is(59, "0m");
+	age_is(60, "1m");
+	age_is(300, "5m");
+	age_is(3599, "59m");
+	age_is(3600, "1h");
+	age_is(3 * 3600, "3h");
+	age_is(3 * 3600 + 3599, "3h");
+	age_is(12 * 86400, "12d");
+	age_is(12 * 86400 + 86399, "12d");
+	age_is(400 * 86400, "400d");
+}
+
+static void
+test_cells_names(void **state)
+{
+	struct column_ctx ctx = { NOW, -1 };
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, 98320000, 39330000);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_PROVIDER, &p, &ctx, "aws");
+	cell_is(COL_INSTANCE, &p, &ctx, "p5.48xlarge");
+	cell_is(COL_REGION, &p, &ctx, "us-east-1");
+	cell_is(COL_GPU, &p, &ctx, "8x H100");
+	cell_is(COL_VRAM, &p, &ctx, "80G");
+	cell_is(COL_LINK, &p, &ctx, "nvlink");
+	cell_is(COL_AVAIL, &p, &ctx, "yes");
+	cell_is(COL_AGE, &p, &ctx, "5m");
+}
+
+static void
+test_cells_gpu(void **state)
+{
+	struct column_ctx ctx = { NOW, -1 };
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, 98320000, MONEY_NONE);
+	cost_plan(&p, &o, 2);
+	cell_is(COL_GPU, &p, &ctx, "2x8 H100");
+	make_offer(&o, "H100", 1, 2490000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_GPU, &p, &ctx, "1x H100");
+	cost_plan(&p, &o, 8);
+	cell_is(COL_GPU, &p, &ctx, "8x1 H100");
+	/* Unknown GPU: the provider's name, marked with "?". */
+	make_offer(&o, "", 4, 4000000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_GPU, &p, &ctx, "4x Mystery X?");
+	cost_plan(&p, &o, 2);
+	cell_is(COL_GPU, &p, &ctx, "2x4 Mystery X?");
+}
+
+static void
+test_cells_vram_link_avail(void **state)
+{
+	struct column_ctx ctx = { NOW, -1 };
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, 98320000, MONEY_NONE);
+	o.vram_gb = 0;
+	o.interconnect = IC_PCIE;
+	o.availability = AV_LIMITED;
+	cost_plan(&p, &o, 1);
+	cell_is(COL_VRAM, &p, &ctx, "-");
+	cell_is(COL_LINK, &p, &ctx, "pcie");
+	cell_is(COL_AVAIL, &p, &ctx, "low");
+	o.vram_gb = 141;
+	o.interconnect = IC_UNKNOWN;
+	o.availability = AV_UNAVAILABLE;
+	cell_is(COL_VRAM, &p, &ctx, "141G");
+	cell_is(COL_LINK, &p, &ctx, "-");
+	cell_is(COL_AVAIL, &p, &ctx, "no");
+	o.availability = AV_UNKNOWN;
+	cell_is(COL_AVAIL, &p, &ctx, "?");
+}
+
+static void
+test_cells_prices(void **state)
+{
+	struct column_ctx ctx = { NOW, -1 };
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, 98320000, 39330000);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_PRICE, &p, &ctx, "98.32");
+	cell_is(COL_GPU_PRICE, &p, &ctx, "12.29");
+	cell_is(COL_SPOT, &p, &ctx, "39.33");
+	cell_is(COL_SPOT_GPU, &p, &ctx, "4.9163");	/* 4.91625 */
+	/* Two nodes: instance prices double, per-GPU prices stay. */
+	cost_plan(&p, &o, 2);
+	cell_is(COL_PRICE, &p, &ctx, "196.64");
+	cell_is(COL_GPU_PRICE, &p, &ctx, "12.29");
+	cell_is(COL_SPOT, &p, &ctx, "78.66");
+	cell_is(COL_SPOT_GPU, &p, &ctx, "4.9163");
+	/* Many decimals rounded to four. */
+	make_offer(&o, "H100", 1, 2456789, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_PRICE, &p, &ctx, "2.4568");
+	cell_is(COL_GPU_PRICE, &p, &ctx, "2.4568");
+	/* Unknown prices. */
+	cell_is(COL_SPOT, &p, &ctx, "-");
+	cell_is(COL_SPOT_GPU, &p, &ctx, "-");
+	make_offer(&o, "H100", 8, MONEY_NONE, 40000000);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_PRICE, &p, &ctx, "-");
+	cell_is(COL_GPU_PRICE, &p, &ctx, "-");
+	cell_is(COL_SPOT, &p, &ctx, "40.00");
+	cell_is(COL_SPOT_GPU, &p, &ctx, "5.00");
+}
+
+static void
+test_cells_savings(void **state)
+{
+	struct column_ctx ctx = { NOW, -1 };
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, 10000000, 3800000);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_SAVINGS, &p, &ctx, "62%");
+	make_offer(&o, "H100", 8, 98320000, 40000000);	/* 59.32 % */
+	cost_plan(&p, &o, 1);
+	cell_is(COL_SAVINGS, &p, &ctx, "59%");
+	make_offer(&o, "H100", 8, 4000000, 4400000);	/* -10 % */
+	cost_plan(&p, &o, 1);
+	cell_is(COL_SAVINGS, &p, &ctx, "-10%");
+	make_offer(&o, "H100", 8, 4000000, 4000000);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_SAVINGS, &p, &ctx, "0%");
+	make_offer(&o, "H100", 8, 4000000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_SAVINGS, &p, &ctx, "-");
+	make_offer(&o, "H100", 8, MONEY_NONE, 4000000);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_SAVINGS, &p, &ctx, "-");
+}
+
+static void
+test_cells_pflop(void **state)
+{
+	const struct gpu_model *m = gpu_find("H100");
+	struct column_ctx ctx = { NOW, -1 };
+	struct offer o;
+	struct plan p;
+	char want[32];
+
+	(void)state;
+	assert_non_null(m);
+	/* $2.00 per GPU-hour on an H100 SXM: 2 / (TFLOPS / 1000). */
+	make_offer(&o, "H100", 8, 16000000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	snprintf(want, sizeof want, "%.2f", 2.0 / (m->bf16_tflops / 1000.0));
+	cell_is(COL_PFLOP, &p, &ctx, want);
+	/* PCIe form: its own figure. */
+	o.interconnect = IC_PCIE;
+	cost_plan(&p, &o, 1);
+	snprintf(want, sizeof want, "%.2f",
+	    2.0 / (gpu_bf16_tflops(m, 1) / 1000.0));
+	cell_is(COL_PFLOP, &p, &ctx, want);
+	/* Unknown GPU or unknown price. */
+	make_offer(&o, "", 8, 16000000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_PFLOP, &p, &ctx, "-");
+	make_offer(&o, "H100", 8, MONEY_NONE, 16000000);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_PFLOP, &p, &ctx, "-");
+}
+
+static void
+test_cells_age(void **state)
+{
+	struct column_ctx ctx = { NOW, -1 };
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, 98320000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	o.fetched_at = NOW - 3 * 3600;
+	cell_is(COL_AGE, &p, &ctx, "3h");
+	o.fetched_at = NOW - 12 * 86400;
+	cell_is(COL_AGE, &p, &ctx, "12d");
+	o.fetched_at = NOW;
+	cell_is(COL_AGE, &p, &ctx, "0m");
+}
+
+static void
+test_cells_totals(void **state)
+{
+	struct column_ctx ctx = { NOW, 10 };
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, 98320000, 39330000);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_TOTAL, &p, &ctx, "983.20");
+	cell_is(COL_SPOT_TOTAL, &p, &ctx, "393.30");
+	/* The totals are for all nodes. */
+	cost_plan(&p, &o, 2);
+	cell_is(COL_TOTAL, &p, &ctx, "1966.40");
+	cell_is(COL_SPOT_TOTAL, &p, &ctx, "786.60");
+	/* Fractional hours, rounded for display. */
+	ctx.hours = 1.5;
+	make_offer(&o, "H100", 1, 2456789, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_TOTAL, &p, &ctx, "3.6852");	/* 3.6851835 */
+	cell_is(COL_SPOT_TOTAL, &p, &ctx, "-");
+	/* No job length: no totals. */
+	ctx.hours = -1;
+	cell_is(COL_TOTAL, &p, &ctx, "-");
+}
+
+static void
+test_column_info(void **state)
+{
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < COLUMN_COUNT; c++) {
+		assert_non_null(column_info[c].header);
+		/*
+		 * A header is never cut: a flexible column's minimum holds
+		 * it (a fixed column is never narrower than its header).
+		 */
+		if (column_info[c].flexible)
+			assert_true(column_info[c].min >=
+			    str_width(column_info[c].header));
+		assert_true(column_info[c].min >= 1);
+		assert_true(column_info[c].priority >= 1);
+		assert_true((int)column_info[c].sort >= 0 &&
+		    (int)column_info[c].sort < SORT_KEY_COUNT);
+	}
+	assert_string_equal(column_info[COL_GPU_PRICE].header, "$/GPU-H");
+	assert_int_equal(column_info[COL_GPU_PRICE].sort, SORT_GPU_PRICE);
+	assert_int_equal(column_info[COL_PROVIDER].priority, 1);
+	assert_true(column_info[COL_PRICE].right);
+	assert_false(column_info[COL_PROVIDER].right);
+	assert_true(column_info[COL_INSTANCE].flexible);
+	assert_false(column_info[COL_GPU_PRICE].flexible);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_money_decimals),
+		cmocka_unit_test(test_money_rounding),
+		cmocka_unit_test(test_money_unknown_and_negative),
+		cmocka_unit_test(test_money_small_buffer),
+		cmocka_unit_test(test_age),
+		cmocka_unit_test(test_cells_names),
+		cmocka_unit_test(test_cells_gpu),
+		cmocka_unit_test(test_cells_vram_link_avail),
+		cmocka_unit_test(test_cells_prices),
+		cmocka_unit_test(test_cells_savings),
+		cmocka_unit_test(test_cells_pflop),
+		cmocka_unit_test(test_cells_age),
+		cmocka_unit_test(test_cells_totals),
+		cmocka_unit_test(test_column_info),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,360 @@
+/* test_cost.c: unit tests for cost.c (the cost model). */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "cost.h"
+#include "gpu.h"
+#include "money.h"
+#include "offer.h"
+#include "str.h"
+
+/* |a - b| <= tol, with a readable failure. */
+static void
+assert_near(double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol))
+		fail_msg("got %.9f, want %.9f (tolerance %g)", got, want, tol);
+}
+
+/* An offer of count GPUs of model gpu (catalogue id or "") at prices. */
+static void
+make_offer(struct offer *o, const char *gpu, int count, enum interconnect ic,
+    int64_t price, int64_t spot)
+{
+	offer_init(o);
+	str_copy(o->provider, sizeof o->provider, "aws");
+	str_copy(o->key, sizeof o->key, "p5.48xlarge/us-east-1");
+	str_copy(o->instance_type, sizeof o->instance_type, "p5.48xlarge");
+	str_copy(o->region, sizeof o->region, "us-east-1");
+	str_copy(o->gpu, sizeof o->gpu, gpu);
+	str_copy(o->gpu_raw, sizeof o->gpu_raw, gpu[0] != '\0' ? gpu : "Mystery X");
+	o->gpu_count = count;
+	o->vram_gb = 80;
+	o->interconnect = ic;
+	o->price = price;
+	o->spot_price = spot;
+}
+
+/* The model for id, which the catalogue must have. */
+static const struct gpu_model *
+model(const char *id)
+{
+	const struct gpu_model *m = gpu_find(id);
+
+	assert_non_null(m);
+	assert_true(m->bf16_tflops > 0);
+	return m;
+}
+
+static void
+test_per_gpu_hour(void **state)
+{
+	(void)state;
+	assert_int_equal(cost_per_gpu_hour(8000000, 8), 1000000);
+	assert_int_equal(cost_per_gpu_hour(98320000, 8), 12290000);
+	assert_int_equal(cost_per_gpu_hour(2490000, 1), 2490000);
+	assert_int_equal(cost_per_gpu_hour(0, 4), 0);
+	/* Rounded half up to the micro-USD. */
+	assert_int_equal(cost_per_gpu_hour(10000000, 3), 3333333);
+	assert_int_equal(cost_per_gpu_hour(20000000, 3), 6666667);
+	assert_int_equal(cost_per_gpu_hour(5, 2), 3);
+	assert_int_equal(cost_per_gpu_hour(7, 2), 4);
+	assert_int_equal(cost_per_gpu_hour(9, 4), 2);
+	assert_int_equal(cost_per_gpu_hour(10, 4), 3);
+	assert_int_equal(cost_per_gpu_hour(32772600, 8), 4096575);
+	assert_int_equal(cost_per_gpu_hour(40966400, 8), 5120800);
+	assert_int_equal(cost_per_gpu_hour(1000000, 64), 15625);
+	assert_int_equal(cost_per_gpu_hour(1000001, 64), 15625);
+	assert_int_equal(cost_per_gpu_hour(1000032, 64), 15626);
+}
+
+static void
+test_per_gpu_hour_unknown(void **state)
+{
+	(void)state;
+	assert_int_equal(cost_per_gpu_hour(MONEY_NONE, 8), MONEY_NONE);
+	assert_int_equal(cost_per_gpu_hour(MONEY_NONE, 1), MONEY_NONE);
+	assert_int_equal(cost_per_gpu_hour(8000000, 0), MONEY_NONE);
+	assert_int_equal(cost_per_gpu_hour(8000000, -2), MONEY_NONE);
+	assert_int_equal(cost_per_gpu_hour(MONEY_NONE, 0), MONEY_NONE);
+}
+
+static void
+test_spot_savings(void **state)
+{
+	(void)state;
+	assert_near(cost_spot_savings_pct(10000000, 3000000), 70.0, 1e-9);
+	assert_near(cost_spot_savings_pct(4000000, 1000000), 75.0, 1e-9);
+	assert_near(cost_spot_savings_pct(2000000, 1000000), 50.0, 1e-9);
+	assert_near(cost_spot_savings_pct(3000000, 3000000), 0.0, 1e-9);
+	assert_near(cost_spot_savings_pct(3000000, 0), 100.0, 1e-9);
+	assert_near(cost_spot_savings_pct(98320000, 39330000),
+	    100.0 * (1.0 - 39.33 / 98.32), 1e-9);
+	assert_near(cost_spot_savings_pct(3000000, 1000000), 200.0 / 3.0, 1e-9);
+}
+
+static void
+test_spot_savings_negative(void **state)
+{
+	(void)state;
+	/* Spot dearer than on-demand: reported as it is. */
+	assert_near(cost_spot_savings_pct(2000000, 2500000), -25.0, 1e-9);
+	assert_near(cost_spot_savings_pct(1000000, 3000000), -200.0, 1e-9);
+	assert_near(cost_spot_savings_pct(4000000, 4400000), -10.0, 1e-9);
+}
+
+static void
+test_spot_savings_nan(void **state)
+{
+	(void)state;
+	assert_true(isnan(cost_spot_savings_pct(MONEY_NONE, 1000000)));
+	assert_true(isnan(cost_spot_savings_pct(1000000, MONEY_NONE)));
+	assert_true(isnan(cost_spot_savings_pct(MONEY_NONE, MONEY_NONE)));
+	assert_true(isnan(cost_spot_savings_pct(0, 1000000)));
+	assert_true(isnan(cost_spot_savings_pct(0, 0)));
+}
+
+static void
+test_usd_per_pflop_hour(void **state)
+{
+	(void)state;
+	/* $2.00 per GPU-hour at 989.4 TFLOPS: 2 / 0.9894 USD. */
+	assert_near(cost_usd_per_pflop_hour(2000000, 989.4), 2.0 / 0.9894,
+	    1e-9);
+	assert_near(cost_usd_per_pflop_hour(2000000, 989.4), 2.021427127,
+	    1e-8);
+	assert_near(cost_usd_per_pflop_hour(1000000, 1000.0), 1.0, 1e-12);
+	assert_near(cost_usd_per_pflop_hour(1000000, 312.0), 1000.0 / 312.0,
+	    1e-9);
+	assert_near(cost_usd_per_pflop_hour(3120000, 312.0), 10.0, 1e-9);
+	assert_near(cost_usd_per_pflop_hour(0, 312.0), 0.0, 1e-12);
+}
+
+static void
+test_usd_per_pflop_hour_unknown(void **state)
+{
+	(void)state;
+	assert_true(isnan(cost_usd_per_pflop_hour(MONEY_NONE, 989.4)));
+	assert_true(isnan(cost_usd_per_pflop_hour(2000000, 0.0)));
+	assert_true(isnan(cost_usd_per_pflop_hour(2000000, -1.0)));
+	assert_true(isnan(cost_usd_per_pflop_hour(2000000, NAN)));
+}
+
+static void
+test_total(void **state)
+{
+	(void)state;
+	assert_int_equal(cost_total(2000000, 10), 20000000);
+	assert_int_equal(cost_total(1500000, 0.5), 750000);
+	assert_int_equal(cost_total(98320000, 24), 2359680000LL);
+	assert_int_equal(cost_total(2000000, 0), 0);
+	assert_int_equal(cost_total(3, 0.5), 2);
+	assert_int_equal(cost_total(1, 0.25), 0);
+	assert_int_equal(cost_total(MONEY_NONE, 10), MONEY_NONE);
+	assert_int_equal(cost_total(2000000, -1), MONEY_NONE);
+	assert_int_equal(cost_total(2000000, NAN), MONEY_NONE);
+}
+
+static void
+test_plan_one_node(void **state)
+{
+	const struct gpu_model *m = model("H100");
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, IC_NVLINK, 98320000, 39330000);
+	memset(&p, 0xa5, sizeof p);
+	cost_plan(&p, &o, 1);
+	assert_ptr_equal(p.offer, &o);
+	assert_ptr_equal(p.model, m);
+	assert_int_equal(p.nodes, 1);
+	assert_int_equal(p.total_gpus, 8);
+	assert_int_equal(p.price_hour, 98320000);
+	assert_int_equal(p.price_gpu_hour, 12290000);
+	assert_int_equal(p.spot_hour, 39330000);
+	assert_int_equal(p.spot_gpu_hour, 4916250);
+	assert_near(p.spot_savings_pct, 100.0 * (1.0 - 39.33 / 98.32), 1e-9);
+	assert_near(p.usd_per_pflop_hour, 12.29 / (m->bf16_tflops / 1000.0),
+	    1e-9);
+}
+
+static void
+test_plan_k_nodes(void **state)
+{
+	const struct gpu_model *m = model("H100");
+	struct offer o;
+	struct plan p1, p;
+	int k;
+
+	(void)state;
+	make_offer(&o, "H100", 8, IC_NVLINK, 98320000, 39330000);
+	cost_plan(&p1, &o, 1);
+	for (k = 2; k <= 8; k++) {
+		cost_plan(&p, &o, k);
+		assert_ptr_equal(p.offer, &o);
+		assert_ptr_equal(p.model, m);
+		assert_int_equal(p.nodes, k);
+		assert_int_equal(p.total_gpus, 8 * k);
+		assert_int_equal(p.price_hour, (int64_t)k * 98320000);
+		assert_int_equal(p.spot_hour, (int64_t)k * 39330000);
+		/* Per-GPU figures do not change with the number of nodes. */
+		assert_int_equal(p.price_gpu_hour, 12290000);
+		assert_int_equal(p.spot_gpu_hour, 4916250);
+		assert_near(p.spot_savings_pct, p1.spot_savings_pct, 1e-12);
+		assert_near(p.usd_per_pflop_hour, p1.usd_per_pflop_hour, 1e-12);
+	}
+	/* An odd per-GPU price stays rounded the same way on k nodes. */
+	make_offer(&o, "A100-80", 3, IC_PCIE, 10000000, MONEY_NONE);
+	cost_plan(&p, &o, 4);
+	assert_int_equal(p.total_gpus, 12);
+	assert_int_equal(p.price_hour, 40000000);
+	assert_int_equal(p.price_gpu_hour, 3333333);
+	assert_int_equal(p.spot_hour, MONEY_NONE);
+	assert_int_equal(p.spot_gpu_hour, MONEY_NONE);
+	assert_true(isnan(p.spot_savings_pct));
+}
+
+static void
+test_plan_pcie_tflops(void **state)
+{
+	const struct gpu_model *m = model("H100");
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	/* The catalogue gives the H100 a separate PCIe figure. */
+	assert_true(m->bf16_tflops_pcie > 0);
+	assert_true(m->bf16_tflops_pcie < m->bf16_tflops);
+	make_offer(&o, "H100", 1, IC_PCIE, 2490000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	assert_ptr_equal(p.model, m);
+	assert_int_equal(p.price_gpu_hour, 2490000);
+	assert_near(p.usd_per_pflop_hour,
+	    2.49 / (m->bf16_tflops_pcie / 1000.0), 1e-9);
+	/* NVLink and unknown interconnects use the SXM figure. */
+	o.interconnect = IC_NVLINK;
+	cost_plan(&p, &o, 1);
+	assert_near(p.usd_per_pflop_hour, 2.49 / (m->bf16_tflops / 1000.0),
+	    1e-9);
+	o.interconnect = IC_UNKNOWN;
+	cost_plan(&p, &o, 1);
+	assert_near(p.usd_per_pflop_hour, 2.49 / (m->bf16_tflops / 1000.0),
+	    1e-9);
+}
+
+static void
+test_plan_pcie_without_pcie_figure(void **state)
+{
+	const struct gpu_model *m = model("A100-80");
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	/*
+	 * The A100 has one BF16 figure for both forms (312 dense): a PCIe
+	 * offer gets the same figure, whether or not the catalogue repeats
+	 * it in the PCIe field.
+	 */
+	assert_near(gpu_bf16_tflops(m, 1), m->bf16_tflops, 1e-9);
+	make_offer(&o, "A100-80", 2, IC_PCIE, 4000000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	assert_ptr_equal(p.model, m);
+	assert_int_equal(p.price_gpu_hour, 2000000);
+	assert_near(p.usd_per_pflop_hour, 2.0 / (m->bf16_tflops / 1000.0),
+	    1e-9);
+}
+
+static void
+test_plan_unknown_gpu(void **state)
+{
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "", 4, IC_UNKNOWN, 4000000, 1000000);
+	cost_plan(&p, &o, 1);
+	assert_null(p.model);
+	assert_int_equal(p.total_gpus, 4);
+	assert_int_equal(p.price_hour, 4000000);
+	assert_int_equal(p.price_gpu_hour, 1000000);
+	assert_int_equal(p.spot_gpu_hour, 250000);
+	assert_near(p.spot_savings_pct, 75.0, 1e-9);
+	assert_true(isnan(p.usd_per_pflop_hour));
+	/* A canonical id the catalogue does not have: no model either. */
+	make_offer(&o, "NOT-A-GPU", 1, IC_NVLINK, 1000000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	assert_null(p.model);
+	assert_true(isnan(p.usd_per_pflop_hour));
+}
+
+static void
+test_plan_unknown_prices(void **state)
+{
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	/* Spot only. */
+	make_offer(&o, "H100", 8, IC_NVLINK, MONEY_NONE, 40000000);
+	cost_plan(&p, &o, 2);
+	assert_int_equal(p.price_hour, MONEY_NONE);
+	assert_int_equal(p.price_gpu_hour, MONEY_NONE);
+	assert_int_equal(p.spot_hour, 80000000);
+	assert_int_equal(p.spot_gpu_hour, 5000000);
+	assert_true(isnan(p.spot_savings_pct));
+	assert_true(isnan(p.usd_per_pflop_hour));
+	/* On-demand only. */
+	make_offer(&o, "H100", 8, IC_NVLINK, 98320000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	assert_int_equal(p.spot_hour, MONEY_NONE);
+	assert_int_equal(p.spot_gpu_hour, MONEY_NONE);
+	assert_true(isnan(p.spot_savings_pct));
+	assert_false(isnan(p.usd_per_pflop_hour));
+}
+
+static void
+test_plan_negative_saving(void **state)
+{
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "A100-80", 1, IC_NVLINK, 2000000, 2500000);
+	cost_plan(&p, &o, 3);
+	assert_near(p.spot_savings_pct, -25.0, 1e-9);
+	assert_int_equal(p.spot_hour, 7500000);
+	assert_int_equal(p.price_hour, 6000000);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_per_gpu_hour),
+		cmocka_unit_test(test_per_gpu_hour_unknown),
+		cmocka_unit_test(test_spot_savings),
+		cmocka_unit_test(test_spot_savings_negative),
+		cmocka_unit_test(test_spot_savings_nan),
+		cmocka_unit_test(test_usd_per_pflop_hour),
+		cmocka_unit_test(test_usd_per_pflop_hour_unknown),
+		cmocka_unit_test(test_total),
+		cmocka_unit_test(test_plan_one_node),
+		cmocka_unit_test(test_plan_k_nodes),
+		cmocka_unit_test(test_plan_pcie_tflops),
+		cmocka_unit_test(test_plan_pcie_without_pcie_figure),
+		cmocka_unit_test(test_plan_unknown_gpu),
+		cmocka_unit_test(test_plan_unknown_prices),
+		cmocka_unit_test(test_plan_negative_saving),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

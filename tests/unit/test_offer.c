@@ -1,0 +1,1539 @@
+/* test_offer.c: unit tests for offer.c (records, lists, filters, sorting)
+ * and query.c (filter + sort into plans). */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "err.h"
+#include "gpu.h"
+#include "money.h"
+#include "offer.h"
+#include "query.h"
+#include "str.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Fill o with a valid offer: provider, key and GPU given, the rest plain. */
+static void
+make_offer(struct offer *o, const char *provider, const char *key,
+    const char *gpu, int count, int64_t price, int64_t spot)
+{
+	offer_init(o);
+	str_copy(o->provider, sizeof o->provider, provider);
+	str_copy(o->key, sizeof o->key, key);
+	str_copy(o->instance_type, sizeof o->instance_type, "inst-1");
+	str_copy(o->region, sizeof o->region, "us-east-1");
+	str_copy(o->gpu, sizeof o->gpu, gpu);
+	str_copy(o->gpu_raw, sizeof o->gpu_raw, gpu[0] != '\0' ? gpu : "Mystery X");
+	o->gpu_count = count;
+	o->vram_gb = 80;
+	o->interconnect = IC_NVLINK;
+	o->price = price;
+	o->spot_price = spot;
+	o->availability = AV_AVAILABLE;
+	o->fetched_at = 1700000000;
+	o->source = SRC_LIVE;
+}
+
+static void
+set_names(struct offer *o, const char *instance, const char *region,
+    const char *gpu_raw)
+{
+	str_copy(o->instance_type, sizeof o->instance_type, instance);
+	str_copy(o->region, sizeof o->region, region);
+	str_copy(o->gpu_raw, sizeof o->gpu_raw, gpu_raw);
+}
+
+static const struct gpu_model *
+model(const char *id)
+{
+	const struct gpu_model *m = gpu_find(id);
+
+	assert_non_null(m);
+	return m;
+}
+
+/* offer_check rejects o with a message mentioning what. */
+static void
+check_fails(const struct offer *o, const char *what)
+{
+	struct err err;
+
+	err_clear(&err);
+	assert_int_equal(offer_check(o, &err), -1);
+	if (str_find_nocase(err.msg, what) == NULL)
+		fail_msg("offer_check message \"%s\" does not mention \"%s\"",
+		    err.msg, what);
+}
+
+static void
+check_passes(const struct offer *o)
+{
+	struct err err;
+
+	err_clear(&err);
+	if (offer_check(o, &err) != 0)
+		fail_msg("offer_check rejected a valid offer: %s", err.msg);
+}
+
+/* offer_matches(f, o) with *nodes, which must be set to want on a match. */
+static void
+matches(const struct offer_filter *f, const struct offer *o, int want_nodes)
+{
+	int nodes = -7;
+
+	assert_true(offer_matches(f, o, &nodes));
+	assert_int_equal(nodes, want_nodes);
+}
+
+static void
+no_match(const struct offer_filter *f, const struct offer *o)
+{
+	int nodes = -7;
+
+	assert_false(offer_matches(f, o, &nodes));
+}
+
+/* ------------------------------------------------------------------ */
+/* The sort fixture: five offers that differ in every sort key.         */
+/* ------------------------------------------------------------------ */
+
+#define NFIX 5
+
+static void
+fixture(struct offer o[NFIX])
+{
+	/* o0: 8x H100 SXM at AWS, dear, big spot saving. */
+	make_offer(&o[0], "aws", "aws-p5", "H100", 8, 98320000, 40000000);
+	set_names(&o[0], "p5.48xlarge", "us-east-1", "NVIDIA H100 80GB HBM3");
+	o[0].availability = AV_AVAILABLE;
+	o[0].fetched_at = 1000;
+	/* o1: 1x H100 PCIe at Lambda, on-demand only. */
+	make_offer(&o[1], "lambda", "lam-h100", "H100", 1, 1500000,
+	    MONEY_NONE);
+	set_names(&o[1], "gpu_1x_h100_pcie", "us-west-1", "H100 PCIe");
+	o[1].interconnect = IC_PCIE;
+	o[1].availability = AV_LIMITED;
+	o[1].fetched_at = 3000;
+	/* o2: 2x A100-80 PCIe at Vast, cheapest per GPU. */
+	make_offer(&o[2], "vast", "vast-a100", "A100-80", 2, 2000000, 1000000);
+	set_names(&o[2], "vast-1", "eu-west", "A100 80GB PCIe");
+	o[2].interconnect = IC_PCIE;
+	o[2].availability = AV_UNKNOWN;
+	o[2].fetched_at = 2000;
+	/* o3: 1x A100-40 at GCP, spot only, unavailable. */
+	make_offer(&o[3], "gcp", "gcp-a2", "A100-40", 1, MONEY_NONE, 1100000);
+	set_names(&o[3], "a2-highgpu-1g", "europe-west4", "nvidia-tesla-a100");
+	o[3].vram_gb = 40;
+	o[3].availability = AV_UNAVAILABLE;
+	o[3].fetched_at = 500;
+	/* o4: 4x unknown GPU at RunPod, spot dearer than on-demand. */
+	make_offer(&o[4], "runpod", "rp-x", "", 4, 4000000, 4400000);
+	set_names(&o[4], "pod-4x", "", "Mystery X");
+	o[4].vram_gb = 0;
+	o[4].interconnect = IC_UNKNOWN;
+	o[4].availability = AV_AVAILABLE;
+	o[4].fetched_at = 2000;
+}
+
+static void
+fixture_plans(const struct offer o[NFIX], struct plan p[NFIX])
+{
+	size_t i;
+
+	for (i = 0; i < NFIX; i++)
+		cost_plan(&p[i], &o[i], 1);
+}
+
+/* Sort the fixture by key and compare with the expected offer order. */
+static void
+sort_is(const struct offer o[NFIX], enum sort_key key, bool reverse,
+    const int want[NFIX])
+{
+	struct plan p[NFIX];
+	size_t i;
+
+	fixture_plans(o, p);
+	plan_sort(p, NFIX, key, reverse);
+	for (i = 0; i < NFIX; i++)
+		if (p[i].offer != &o[want[i]])
+			fail_msg("sort %s%s: position %zu is o%d, want o%d",
+			    sort_key_name(key), reverse ? " (reverse)" : "", i,
+			    (int)(p[i].offer - o), want[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Records and lists                                                    */
+/* ------------------------------------------------------------------ */
+
+static void
+test_offer_init_defaults(void **state)
+{
+	struct offer o;
+
+	(void)state;
+	memset(&o, 0x5a, sizeof o);
+	offer_init(&o);
+	assert_string_equal(o.provider, "");
+	assert_string_equal(o.key, "");
+	assert_string_equal(o.instance_type, "");
+	assert_string_equal(o.region, "");
+	assert_string_equal(o.gpu, "");
+	assert_string_equal(o.gpu_raw, "");
+	assert_int_equal(o.gpu_count, 0);
+	assert_int_equal(o.vram_gb, 0);
+	assert_int_equal(o.interconnect, IC_UNKNOWN);
+	assert_int_equal(o.vcpus, 0);
+	assert_true(fabs(o.ram_gb) < 1e-12);
+	assert_int_equal(o.price, MONEY_NONE);
+	assert_int_equal(o.spot_price, MONEY_NONE);
+	assert_false(money_known(o.price));
+	assert_int_equal(o.availability, AV_UNKNOWN);
+	assert_int_equal(o.spot_interruption, -1);
+	assert_true(o.reliability < 0);
+	assert_int_equal(o.fetched_at, 0);
+	assert_int_equal(o.source, SRC_SNAPSHOT);
+}
+
+static void
+test_offer_list_add_pop(void **state)
+{
+	struct offer_list l;
+	struct offer *o;
+
+	(void)state;
+	offer_list_init(&l);
+	assert_null(l.v);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(l.cap, 0);
+	o = offer_list_add(&l);
+	assert_non_null(o);
+	assert_ptr_equal(o, &l.v[0]);
+	assert_int_equal(l.n, 1);
+	/* Added offers come initialised. */
+	assert_int_equal(o->price, MONEY_NONE);
+	assert_int_equal(o->spot_interruption, -1);
+	str_copy(o->key, sizeof o->key, "first");
+	o = offer_list_add(&l);
+	assert_ptr_equal(o, &l.v[1]);
+	str_copy(o->key, sizeof o->key, "second");
+	assert_int_equal(l.n, 2);
+	offer_list_pop(&l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].key, "first");
+	/* The slot popped is initialised afresh on the next add. */
+	o = offer_list_add(&l);
+	assert_string_equal(o->key, "");
+	assert_int_equal(l.n, 2);
+	offer_list_pop(&l);
+	offer_list_pop(&l);
+	assert_int_equal(l.n, 0);
+	/* Popping an empty list is harmless. */
+	offer_list_pop(&l);
+	assert_int_equal(l.n, 0);
+	offer_list_done(&l);
+	assert_null(l.v);
+	assert_int_equal(l.n, 0);
+	assert_int_equal(l.cap, 0);
+	/* Done on an empty list is fine too. */
+	offer_list_done(&l);
+	assert_null(l.v);
+}
+
+static void
+test_offer_list_growth(void **state)
+{
+	struct offer_list l;
+	struct offer *o;
+	size_t i;
+
+	(void)state;
+	offer_list_init(&l);
+	for (i = 0; i < 300; i++) {
+		o = offer_list_add(&l);
+		assert_int_equal(l.n, i + 1);
+		assert_true(l.cap >= l.n);
+		o->gpu_count = (int)i + 1;
+		o->price = (int64_t)i * 1000;
+	}
+	assert_int_equal(l.n, 300);
+	for (i = 0; i < 300; i++) {
+		assert_int_equal(l.v[i].gpu_count, (int)i + 1);
+		assert_int_equal(l.v[i].price, (int64_t)i * 1000);
+		assert_int_equal(l.v[i].spot_price, MONEY_NONE);
+	}
+	offer_list_done(&l);
+	assert_int_equal(l.n, 0);
+}
+
+static void
+test_interconnect_names(void **state)
+{
+	static const enum interconnect all[] = { IC_UNKNOWN, IC_PCIE, IC_NVLINK };
+	enum interconnect ic;
+	size_t i;
+
+	(void)state;
+	assert_string_equal(interconnect_name(IC_NVLINK), "nvlink");
+	assert_string_equal(interconnect_name(IC_PCIE), "pcie");
+	assert_string_equal(interconnect_name(IC_UNKNOWN), "unknown");
+	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+		ic = (enum interconnect)99;
+		assert_int_equal(interconnect_parse(interconnect_name(all[i]),
+		    &ic), 0);
+		assert_int_equal(ic, all[i]);
+	}
+	assert_int_equal(interconnect_parse("NVLink", &ic), 0);
+	assert_int_equal(ic, IC_NVLINK);
+	assert_int_equal(interconnect_parse("PCIE", &ic), 0);
+	assert_int_equal(ic, IC_PCIE);
+	ic = IC_PCIE;
+	assert_int_equal(interconnect_parse("sxm", &ic), -1);
+	assert_int_equal(interconnect_parse("", &ic), -1);
+	assert_int_equal(interconnect_parse("nvlinkx", &ic), -1);
+	assert_int_equal(interconnect_parse("pci", &ic), -1);
+	assert_int_equal(ic, IC_PCIE);
+}
+
+static void
+test_availability_names(void **state)
+{
+	static const enum availability all[] = {
+		AV_UNKNOWN, AV_AVAILABLE, AV_LIMITED, AV_UNAVAILABLE
+	};
+	enum availability av;
+	size_t i;
+
+	(void)state;
+	assert_string_equal(availability_name(AV_AVAILABLE), "available");
+	assert_string_equal(availability_name(AV_LIMITED), "limited");
+	assert_string_equal(availability_name(AV_UNAVAILABLE), "unavailable");
+	assert_string_equal(availability_name(AV_UNKNOWN), "unknown");
+	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+		av = (enum availability)99;
+		assert_int_equal(availability_parse(availability_name(all[i]),
+		    &av), 0);
+		assert_int_equal(av, all[i]);
+	}
+	assert_int_equal(availability_parse("Available", &av), 0);
+	assert_int_equal(av, AV_AVAILABLE);
+	av = AV_LIMITED;
+	assert_int_equal(availability_parse("yes", &av), -1);
+	assert_int_equal(availability_parse("", &av), -1);
+	assert_int_equal(availability_parse("avail", &av), -1);
+	assert_int_equal(av, AV_LIMITED);
+}
+
+static void
+test_source_and_interruption_names(void **state)
+{
+	(void)state;
+	assert_string_equal(source_name(SRC_SNAPSHOT), "snapshot");
+	assert_string_equal(source_name(SRC_LIVE), "live");
+	assert_string_equal(spot_interruption_name(0), "<5%");
+	assert_string_equal(spot_interruption_name(1), "5-10%");
+	assert_string_equal(spot_interruption_name(2), "10-15%");
+	assert_string_equal(spot_interruption_name(3), "15-20%");
+	assert_string_equal(spot_interruption_name(4), ">20%");
+	assert_null(spot_interruption_name(-1));
+	assert_null(spot_interruption_name(5));
+	assert_null(spot_interruption_name(1000));
+}
+
+/* ------------------------------------------------------------------ */
+/* offer_check                                                          */
+/* ------------------------------------------------------------------ */
+
+static void
+test_check_accepts(void **state)
+{
+	struct offer o;
+
+	(void)state;
+	make_offer(&o, "aws", "p5/us-east-1", "H100", 8, 98320000, 40000000);
+	check_passes(&o);
+	/* Spot only. */
+	o.price = MONEY_NONE;
+	check_passes(&o);
+	/* On-demand only. */
+	o.price = 98320000;
+	o.spot_price = MONEY_NONE;
+	check_passes(&o);
+	/* Unknown GPU keeps its raw name and is accepted. */
+	o.gpu[0] = '\0';
+	check_passes(&o);
+	/* Limits themselves. */
+	o.gpu_count = 1;
+	check_passes(&o);
+	o.gpu_count = 64;
+	check_passes(&o);
+	o.vram_gb = 0;
+	check_passes(&o);
+	o.vram_gb = 1024;
+	check_passes(&o);
+	o.price = 1;
+	check_passes(&o);
+	o.price = 400 * (int64_t)MONEY_UNIT;
+	check_passes(&o);
+	/* A canonical GPU without raw text is fine as well. */
+	make_offer(&o, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
+	o.gpu_raw[0] = '\0';
+	check_passes(&o);
+	/* err may be NULL. */
+	assert_int_equal(offer_check(&o, NULL), 0);
+}
+
+static void
+test_check_rejects_names(void **state)
+{
+	struct offer o;
+
+	(void)state;
+	make_offer(&o, "aws", "p5/us-east-1", "H100", 8, 98320000, MONEY_NONE);
+	o.key[0] = '\0';
+	check_fails(&o, "key");
+	make_offer(&o, "aws", "p5/us-east-1", "H100", 8, 98320000, MONEY_NONE);
+	o.instance_type[0] = '\0';
+	check_fails(&o, "instance");
+	make_offer(&o, "aws", "p5/us-east-1", "H100", 8, 98320000, MONEY_NONE);
+	o.region[0] = '\0';
+	check_fails(&o, "region");
+	make_offer(&o, "aws", "p5/us-east-1", "H100", 8, 98320000, MONEY_NONE);
+	o.gpu[0] = '\0';
+	o.gpu_raw[0] = '\0';
+	check_fails(&o, "gpu");
+	/* The message names the record. */
+	check_fails(&o, "p5/us-east-1");
+	assert_int_equal(offer_check(&o, NULL), -1);
+}
+
+static void
+test_check_rejects_gpu_count(void **state)
+{
+	static const int bad[] = { 0, -1, 65, 1000000, -2147483647 - 1 };
+	struct offer o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		make_offer(&o, "vast", "v1", "RTX4090", 1, 500000, MONEY_NONE);
+		o.gpu_count = bad[i];
+		check_fails(&o, "gpu_count");
+	}
+}
+
+static void
+test_check_rejects_vram(void **state)
+{
+	static const int bad[] = { -1, 1025, 100000 };
+	struct offer o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		make_offer(&o, "vast", "v1", "H100", 1, 2000000, MONEY_NONE);
+		o.vram_gb = bad[i];
+		check_fails(&o, "vram");
+	}
+}
+
+static void
+test_check_rejects_prices(void **state)
+{
+	static const int64_t bad[] = {
+		-1, -1000000, 0, MONEY_MAX + 1, INT64_MAX, INT64_MIN + 1
+	};
+	struct offer o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		make_offer(&o, "aws", "k", "H100", 8, bad[i], MONEY_NONE);
+		check_fails(&o, "price");
+		make_offer(&o, "aws", "k", "H100", 8, 98320000, bad[i]);
+		check_fails(&o, "spot");
+		/* A bad spot price is not saved by a good on-demand one. */
+		make_offer(&o, "aws", "k", "H100", 8, MONEY_NONE, bad[i]);
+		check_fails(&o, "spot");
+	}
+}
+
+static void
+test_check_rejects_no_price(void **state)
+{
+	struct offer o;
+
+	(void)state;
+	make_offer(&o, "aws", "k", "H100", 8, MONEY_NONE, MONEY_NONE);
+	check_fails(&o, "price");
+}
+
+/* ------------------------------------------------------------------ */
+/* offer_matches                                                        */
+/* ------------------------------------------------------------------ */
+
+static void
+test_match_empty_filter(void **state)
+{
+	struct offer_filter f;
+	struct offer o[NFIX];
+	size_t i;
+
+	(void)state;
+	offer_filter_init(&f);
+	assert_int_equal(f.ngpus, 0);
+	assert_int_equal(f.count, 0);
+	assert_false(f.multi_node);
+	assert_int_equal(f.interconnect, IC_UNKNOWN);
+	assert_int_equal(f.nproviders, 0);
+	assert_string_equal(f.region, "");
+	assert_string_equal(f.text, "");
+	assert_int_equal(f.max_price_gpu_hour, MONEY_NONE);
+	assert_false(f.spot);
+	assert_false(f.available);
+	fixture(o);
+	for (i = 0; i < NFIX; i++)
+		matches(&f, &o[i], 1);
+	/* nodes may be NULL. */
+	assert_true(offer_matches(&f, &o[0], NULL));
+}
+
+static void
+test_match_gpus(void **state)
+{
+	struct offer_filter f;
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	offer_filter_init(&f);
+	f.gpus[f.ngpus++] = model("H100");
+	matches(&f, &o[0], 1);
+	matches(&f, &o[1], 1);
+	no_match(&f, &o[2]);
+	no_match(&f, &o[3]);
+	no_match(&f, &o[4]);	/* unknown GPU never matches a GPU filter */
+	/* A set: any of them. */
+	offer_filter_init(&f);
+	f.gpus[f.ngpus++] = model("A100-40");
+	f.gpus[f.ngpus++] = model("A100-80");
+	no_match(&f, &o[0]);
+	no_match(&f, &o[1]);
+	matches(&f, &o[2], 1);
+	matches(&f, &o[3], 1);
+	no_match(&f, &o[4]);
+}
+
+static void
+test_match_count_exact(void **state)
+{
+	struct offer_filter f;
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	offer_filter_init(&f);
+	f.count = 8;
+	matches(&f, &o[0], 1);
+	no_match(&f, &o[1]);
+	no_match(&f, &o[2]);
+	no_match(&f, &o[4]);
+	f.count = 1;
+	matches(&f, &o[1], 1);
+	matches(&f, &o[3], 1);
+	no_match(&f, &o[0]);
+	/* Without multi-node, a divisible count still needs one instance. */
+	f.count = 16;
+	no_match(&f, &o[0]);
+	no_match(&f, &o[1]);
+}
+
+static void
+test_match_multi_node(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	f.multi_node = true;
+	f.count = 16;
+	make_offer(&o, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
+	matches(&f, &o, 2);
+	o.gpu_count = 4;
+	matches(&f, &o, 4);
+	o.gpu_count = 1;
+	matches(&f, &o, 16);
+	o.gpu_count = 16;
+	matches(&f, &o, 1);
+	o.gpu_count = 3;		/* 16 % 3 != 0 */
+	no_match(&f, &o);
+	o.gpu_count = 32;		/* more than asked for */
+	no_match(&f, &o);
+	o.gpu_count = 6;
+	no_match(&f, &o);
+	f.count = 12;
+	matches(&f, &o, 2);
+	o.gpu_count = 8;		/* 12 % 8 != 0 */
+	no_match(&f, &o);
+	o.gpu_count = 0;		/* invalid record */
+	no_match(&f, &o);
+	/* count 0 (any): one node whatever multi_node says. */
+	f.count = 0;
+	o.gpu_count = 8;
+	matches(&f, &o, 1);
+}
+
+static void
+test_match_min_vram(void **state)
+{
+	struct offer_filter f;
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	offer_filter_init(&f);
+	f.min_vram_gb = 80;
+	matches(&f, &o[0], 1);
+	matches(&f, &o[2], 1);
+	no_match(&f, &o[3]);	/* 40 GB */
+	f.min_vram_gb = 40;
+	matches(&f, &o[3], 1);
+	f.min_vram_gb = 41;
+	no_match(&f, &o[3]);
+	f.min_vram_gb = 81;
+	no_match(&f, &o[0]);
+}
+
+static void
+test_match_interconnect(void **state)
+{
+	struct offer_filter f;
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	offer_filter_init(&f);
+	f.interconnect = IC_NVLINK;
+	matches(&f, &o[0], 1);
+	no_match(&f, &o[1]);
+	no_match(&f, &o[4]);	/* unknown is not nvlink */
+	f.interconnect = IC_PCIE;
+	no_match(&f, &o[0]);
+	matches(&f, &o[1], 1);
+	matches(&f, &o[2], 1);
+	no_match(&f, &o[4]);
+}
+
+static void
+test_match_providers(void **state)
+{
+	struct offer_filter f;
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	offer_filter_init(&f);
+	str_copy(f.providers[f.nproviders++], OFFER_PROVIDER_MAX, "aws");
+	matches(&f, &o[0], 1);
+	no_match(&f, &o[3]);
+	str_copy(f.providers[f.nproviders++], OFFER_PROVIDER_MAX, "gcp");
+	matches(&f, &o[0], 1);
+	matches(&f, &o[3], 1);
+	no_match(&f, &o[1]);
+	no_match(&f, &o[2]);
+	no_match(&f, &o[4]);
+}
+
+static void
+test_match_region(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	make_offer(&o, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
+	/* Substring, case-insensitive. */
+	str_copy(f.region, sizeof f.region, "east");
+	matches(&f, &o, 1);
+	str_copy(f.region, sizeof f.region, "US-EAST");
+	matches(&f, &o, 1);
+	str_copy(f.region, sizeof f.region, "west");
+	no_match(&f, &o);
+	/* Glob: whole name, case-insensitive. */
+	str_copy(f.region, sizeof f.region, "us-*");
+	matches(&f, &o, 1);
+	str_copy(f.region, sizeof f.region, "US-*");
+	matches(&f, &o, 1);
+	str_copy(f.region, sizeof f.region, "eu-*");
+	no_match(&f, &o);
+	str_copy(f.region, sizeof f.region, "east*");	/* anchored */
+	no_match(&f, &o);
+	str_copy(f.region, sizeof f.region, "*east*");
+	matches(&f, &o, 1);
+	str_copy(f.region, sizeof f.region, "us-east-?");
+	matches(&f, &o, 1);
+	str_copy(f.region, sizeof f.region, "us-east-[23]");
+	no_match(&f, &o);
+	str_copy(f.region, sizeof f.region, "us-east-[12]");
+	matches(&f, &o, 1);
+	str_copy(o.region, sizeof o.region, "eu-west-1");
+	str_copy(f.region, sizeof f.region, "us-*");
+	no_match(&f, &o);
+}
+
+static void
+test_match_available(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	f.available = true;
+	make_offer(&o, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
+	o.availability = AV_AVAILABLE;
+	matches(&f, &o, 1);
+	o.availability = AV_LIMITED;
+	no_match(&f, &o);
+	o.availability = AV_UNKNOWN;
+	no_match(&f, &o);
+	o.availability = AV_UNAVAILABLE;
+	no_match(&f, &o);
+	f.available = false;
+	matches(&f, &o, 1);
+}
+
+static void
+test_match_spot(void **state)
+{
+	struct offer_filter f;
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	offer_filter_init(&f);
+	f.spot = true;
+	matches(&f, &o[0], 1);
+	no_match(&f, &o[1]);	/* no spot price */
+	matches(&f, &o[2], 1);
+	matches(&f, &o[3], 1);	/* spot only */
+	matches(&f, &o[4], 1);
+}
+
+static void
+test_match_text(void **state)
+{
+	struct offer_filter f;
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	offer_filter_init(&f);
+	/* One word in one field. */
+	str_copy(f.text, sizeof f.text, "h100");
+	matches(&f, &o[0], 1);
+	matches(&f, &o[1], 1);
+	no_match(&f, &o[2]);
+	/* Several words across fields: gpu + provider. */
+	str_copy(f.text, sizeof f.text, "h100 aws");
+	matches(&f, &o[0], 1);
+	no_match(&f, &o[1]);
+	/* Region + instance type. */
+	str_copy(f.text, sizeof f.text, "EAST p5");
+	matches(&f, &o[0], 1);
+	no_match(&f, &o[1]);
+	/* Raw GPU text counts. */
+	str_copy(f.text, sizeof f.text, "hbm3");
+	matches(&f, &o[0], 1);
+	no_match(&f, &o[1]);
+	str_copy(f.text, sizeof f.text, "mystery");
+	matches(&f, &o[4], 1);
+	/* Every word must match somewhere. */
+	str_copy(f.text, sizeof f.text, "h100 gcp");
+	no_match(&f, &o[0]);
+	no_match(&f, &o[3]);
+	/* Extra spaces are ignored; only spaces is no filter. */
+	str_copy(f.text, sizeof f.text, "  vast   a100 ");
+	matches(&f, &o[2], 1);
+	no_match(&f, &o[3]);
+	str_copy(f.text, sizeof f.text, "   ");
+	matches(&f, &o[3], 1);
+}
+
+static void
+test_match_all_fields_together(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	f.gpus[f.ngpus++] = model("H100");
+	f.count = 16;
+	f.multi_node = true;
+	f.min_vram_gb = 80;
+	f.interconnect = IC_NVLINK;
+	str_copy(f.providers[f.nproviders++], OFFER_PROVIDER_MAX, "aws");
+	str_copy(f.region, sizeof f.region, "us-*");
+	f.spot = true;
+	f.available = true;
+	str_copy(f.text, sizeof f.text, "p5");
+	make_offer(&o, "aws", "k", "H100", 8, 98320000, 40000000);
+	set_names(&o, "p5.48xlarge", "us-east-1", "H100");
+	matches(&f, &o, 2);
+	/* Each field on its own spoils the match. */
+	o.vram_gb = 40;
+	no_match(&f, &o);
+	o.vram_gb = 80;
+	o.interconnect = IC_PCIE;
+	no_match(&f, &o);
+	o.interconnect = IC_NVLINK;
+	o.spot_price = MONEY_NONE;
+	no_match(&f, &o);
+	o.spot_price = 40000000;
+	o.availability = AV_LIMITED;
+	no_match(&f, &o);
+	o.availability = AV_AVAILABLE;
+	str_copy(o.region, sizeof o.region, "eu-west-1");
+	no_match(&f, &o);
+	str_copy(o.region, sizeof o.region, "us-east-1");
+	str_copy(o.instance_type, sizeof o.instance_type, "p4d.24xlarge");
+	no_match(&f, &o);
+	str_copy(o.instance_type, sizeof o.instance_type, "p5.48xlarge");
+	str_copy(o.provider, sizeof o.provider, "gcp");
+	no_match(&f, &o);
+	str_copy(o.provider, sizeof o.provider, "aws");
+	o.gpu_count = 3;
+	no_match(&f, &o);
+	o.gpu_count = 8;
+	str_copy(o.gpu, sizeof o.gpu, "A100-80");
+	no_match(&f, &o);
+	str_copy(o.gpu, sizeof o.gpu, "H100");
+	matches(&f, &o, 2);
+}
+
+/* ------------------------------------------------------------------ */
+/* plan_matches_price                                                   */
+/* ------------------------------------------------------------------ */
+
+static void
+test_plan_matches_price(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	offer_filter_init(&f);
+	make_offer(&o, "aws", "k", "H100", 8, 16000000, 8000000);
+	cost_plan(&p, &o, 1);	/* $2.00 / GPU-h, spot $1.00 */
+	/* No maximum: everything, even unknown prices. */
+	assert_true(plan_matches_price(&f, &p));
+	f.max_price_gpu_hour = 2000000;
+	assert_true(plan_matches_price(&f, &p));
+	f.max_price_gpu_hour = 1999999;
+	assert_false(plan_matches_price(&f, &p));
+	/* Per GPU-hour: more nodes do not change it. */
+	cost_plan(&p, &o, 4);
+	f.max_price_gpu_hour = 2000000;
+	assert_true(plan_matches_price(&f, &p));
+	/* Spot compares the spot price. */
+	f.spot = true;
+	f.max_price_gpu_hour = 1000000;
+	assert_true(plan_matches_price(&f, &p));
+	f.max_price_gpu_hour = 999999;
+	assert_false(plan_matches_price(&f, &p));
+	f.spot = false;
+	f.max_price_gpu_hour = 1500000;
+	assert_false(plan_matches_price(&f, &p));
+}
+
+static void
+test_plan_matches_price_unknown(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	offer_filter_init(&f);
+	/* Spot only: unknown on-demand price is excluded by a maximum. */
+	make_offer(&o, "aws", "k", "H100", 8, MONEY_NONE, 8000000);
+	cost_plan(&p, &o, 1);
+	assert_true(plan_matches_price(&f, &p));
+	f.max_price_gpu_hour = 100000000;
+	assert_false(plan_matches_price(&f, &p));
+	f.spot = true;
+	assert_true(plan_matches_price(&f, &p));
+	/* On-demand only, asked for spot. */
+	make_offer(&o, "aws", "k", "H100", 8, 8000000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	assert_false(plan_matches_price(&f, &p));
+	f.spot = false;
+	assert_true(plan_matches_price(&f, &p));
+}
+
+/* ------------------------------------------------------------------ */
+/* Sorting                                                              */
+/* ------------------------------------------------------------------ */
+
+static void
+test_sort_gpu_price(void **state)
+{
+	static const int fwd[NFIX] = { 4, 2, 1, 0, 3 };
+	static const int rev[NFIX] = { 0, 1, 4, 2, 3 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	/* o4 and o2 tie at $1.00 per GPU-h: provider decides. */
+	sort_is(o, SORT_GPU_PRICE, false, fwd);
+	sort_is(o, SORT_GPU_PRICE, true, rev);
+}
+
+static void
+test_sort_price(void **state)
+{
+	static const int fwd[NFIX] = { 1, 2, 4, 0, 3 };
+	static const int rev[NFIX] = { 0, 4, 2, 1, 3 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_PRICE, false, fwd);
+	sort_is(o, SORT_PRICE, true, rev);
+}
+
+static void
+test_sort_spot(void **state)
+{
+	static const int fwd[NFIX] = { 2, 3, 4, 0, 1 };
+	static const int rev[NFIX] = { 0, 4, 3, 2, 1 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_SPOT, false, fwd);
+	sort_is(o, SORT_SPOT, true, rev);
+}
+
+static void
+test_sort_spot_gpu(void **state)
+{
+	/* o4 and o3 tie at $1.10: o4 has a known per-GPU price, o3 not. */
+	static const int fwd[NFIX] = { 2, 4, 3, 0, 1 };
+	static const int rev[NFIX] = { 0, 4, 3, 2, 1 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_SPOT_GPU, false, fwd);
+	sort_is(o, SORT_SPOT_GPU, true, rev);
+}
+
+static void
+test_sort_savings(void **state)
+{
+	/* Largest saving first; the negative one after; unknowns last. */
+	static const int fwd[NFIX] = { 0, 2, 4, 1, 3 };
+	static const int rev[NFIX] = { 4, 2, 0, 1, 3 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_SAVINGS, false, fwd);
+	sort_is(o, SORT_SAVINGS, true, rev);
+}
+
+static void
+test_sort_vram(void **state)
+{
+	static const int fwd[NFIX] = { 2, 1, 0, 3, 4 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	/* Largest first; the three 80 GB offers by price per GPU-h. */
+	sort_is(o, SORT_VRAM, false, fwd);
+}
+
+static void
+test_sort_vram_unknown_last_reversed(void **state)
+{
+	/* o4's VRAM is unknown (0): last in both directions. */
+	static const int rev[NFIX] = { 3, 2, 1, 0, 4 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_VRAM, true, rev);
+}
+
+static void
+test_sort_pflop(void **state)
+{
+	static const int fwd[NFIX] = { 1, 2, 0, 4, 3 };
+	static const int rev[NFIX] = { 0, 2, 1, 4, 3 };
+	struct offer o[NFIX];
+	struct plan p[NFIX];
+
+	(void)state;
+	fixture(o);
+	fixture_plans(o, p);
+	/* The fixture's order holds for any plausible catalogue figures. */
+	assert_true(p[1].usd_per_pflop_hour < p[2].usd_per_pflop_hour);
+	assert_true(p[2].usd_per_pflop_hour < p[0].usd_per_pflop_hour);
+	assert_true(isnan(p[3].usd_per_pflop_hour));
+	assert_true(isnan(p[4].usd_per_pflop_hour));
+	sort_is(o, SORT_PFLOP, false, fwd);
+	sort_is(o, SORT_PFLOP, true, rev);
+}
+
+static void
+test_sort_names(void **state)
+{
+	static const int prov_fwd[NFIX] = { 0, 3, 1, 4, 2 };
+	static const int prov_rev[NFIX] = { 2, 4, 1, 3, 0 };
+	static const int inst_fwd[NFIX] = { 3, 1, 0, 4, 2 };
+	static const int inst_rev[NFIX] = { 2, 4, 0, 1, 3 };
+	/* o4 has no region: last both ways. */
+	static const int reg_fwd[NFIX] = { 2, 3, 0, 1, 4 };
+	static const int reg_rev[NFIX] = { 1, 0, 3, 2, 4 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_PROVIDER, false, prov_fwd);
+	sort_is(o, SORT_PROVIDER, true, prov_rev);
+	sort_is(o, SORT_INSTANCE, false, inst_fwd);
+	sort_is(o, SORT_INSTANCE, true, inst_rev);
+	sort_is(o, SORT_REGION, false, reg_fwd);
+	sort_is(o, SORT_REGION, true, reg_rev);
+}
+
+static void
+test_sort_gpu(void **state)
+{
+	/* Canonical ids A-Z, the unknown GPU by its raw name; H100 tie by price. */
+	static const int fwd[NFIX] = { 3, 2, 1, 0, 4 };
+	struct offer o[NFIX];
+	struct plan p[NFIX];
+	size_t i, pos[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_GPU, false, fwd);
+	/* Reversed: the known ids Z-A, the H100 tie still by price. */
+	fixture_plans(o, p);
+	plan_sort(p, NFIX, SORT_GPU, true);
+	for (i = 0; i < NFIX; i++)
+		pos[p[i].offer - o] = i;
+	assert_true(pos[1] < pos[0]);
+	assert_true(pos[0] < pos[2]);
+	assert_true(pos[2] < pos[3]);
+}
+
+static void
+test_sort_count(void **state)
+{
+	static const int fwd[NFIX] = { 0, 4, 2, 1, 3 };
+	static const int rev[NFIX] = { 1, 3, 2, 4, 0 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_COUNT, false, fwd);
+	sort_is(o, SORT_COUNT, true, rev);
+}
+
+static void
+test_sort_count_uses_total_gpus(void **state)
+{
+	struct offer o[3];
+	struct plan p[3];
+
+	(void)state;
+	make_offer(&o[0], "aws", "a", "H100", 8, 98320000, MONEY_NONE);
+	make_offer(&o[1], "lambda", "l", "H100", 1, 2490000, MONEY_NONE);
+	make_offer(&o[2], "vast", "v", "H100", 2, 4000000, MONEY_NONE);
+	cost_plan(&p[0], &o[0], 1);	/* 8 GPUs */
+	cost_plan(&p[1], &o[1], 16);	/* 16 GPUs */
+	cost_plan(&p[2], &o[2], 1);	/* 2 GPUs */
+	plan_sort(p, 3, SORT_COUNT, false);
+	assert_ptr_equal(p[0].offer, &o[1]);
+	assert_ptr_equal(p[1].offer, &o[0]);
+	assert_ptr_equal(p[2].offer, &o[2]);
+	/* 8 x 1 GPU ties with 1 x 8 GPUs: cheaper per GPU-h first. */
+	cost_plan(&p[0], &o[0], 1);
+	cost_plan(&p[1], &o[1], 8);
+	cost_plan(&p[2], &o[2], 1);
+	plan_sort(p, 3, SORT_COUNT, false);
+	assert_ptr_equal(p[0].offer, &o[1]);
+	assert_ptr_equal(p[1].offer, &o[0]);
+	assert_ptr_equal(p[2].offer, &o[2]);
+}
+
+static void
+test_sort_interconnect(void **state)
+{
+	/* nvlink, pcie, unknown; ties by price per GPU-h. */
+	static const int fwd[NFIX] = { 0, 3, 2, 1, 4 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_INTERCONNECT, false, fwd);
+}
+
+static void
+test_sort_interconnect_unknown_last_reversed(void **state)
+{
+	/* pcie, nvlink, then the unknown interconnect still last. */
+	static const int rev[NFIX] = { 2, 1, 0, 3, 4 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_INTERCONNECT, true, rev);
+}
+
+static void
+test_sort_availability(void **state)
+{
+	/* available, limited, unavailable; ties by price per GPU-h. */
+	static const int fwd[NFIX] = { 4, 0, 2, 1, 3 };
+	static const int rev[NFIX] = { 3, 2, 1, 4, 0 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	o[2].availability = AV_LIMITED;
+	sort_is(o, SORT_AVAILABILITY, false, fwd);
+	sort_is(o, SORT_AVAILABILITY, true, rev);
+}
+
+static void
+test_sort_age(void **state)
+{
+	/* Newest first; o4 and o2 share a time and a per-GPU price. */
+	static const int fwd[NFIX] = { 1, 4, 2, 0, 3 };
+	static const int rev[NFIX] = { 3, 0, 4, 2, 1 };
+	struct offer o[NFIX];
+
+	(void)state;
+	fixture(o);
+	sort_is(o, SORT_AGE, false, fwd);
+	sort_is(o, SORT_AGE, true, rev);
+}
+
+static void
+test_sort_tie_break(void **state)
+{
+	struct offer o[4];
+	struct plan p[4];
+	size_t i;
+	int rev;
+
+	(void)state;
+	/* Same instance price: per-GPU price, then provider, then key. */
+	make_offer(&o[0], "vast", "b", "H100", 1, 8000000, MONEY_NONE);
+	make_offer(&o[1], "vast", "a", "H100", 1, 8000000, MONEY_NONE);
+	make_offer(&o[2], "aws", "z", "H100", 1, 8000000, MONEY_NONE);
+	make_offer(&o[3], "runpod", "y", "H100", 8, 8000000, MONEY_NONE);
+	for (rev = 0; rev <= 1; rev++) {
+		for (i = 0; i < 4; i++)
+			cost_plan(&p[i], &o[i], 1);
+		plan_sort(p, 4, SORT_PRICE, rev != 0);
+		assert_ptr_equal(p[0].offer, &o[3]);	/* $1/GPU-h */
+		assert_ptr_equal(p[1].offer, &o[2]);	/* aws */
+		assert_ptr_equal(p[2].offer, &o[1]);	/* vast, key a */
+		assert_ptr_equal(p[3].offer, &o[0]);	/* vast, key b */
+	}
+}
+
+/* Every permutation of the fixture sorts to the same order, for every key. */
+static void
+test_sort_deterministic(void **state)
+{
+	static const int perms[][NFIX] = {
+		{ 0, 1, 2, 3, 4 }, { 4, 3, 2, 1, 0 }, { 2, 0, 4, 1, 3 },
+		{ 3, 4, 0, 2, 1 }, { 1, 3, 0, 4, 2 }, { 4, 2, 3, 0, 1 },
+	};
+	struct offer o[NFIX];
+	struct plan ref[NFIX], p[NFIX], all[NFIX];
+	size_t i, j;
+	int key, rev;
+
+	(void)state;
+	fixture(o);
+	fixture_plans(o, all);
+	for (key = 0; key < SORT_KEY_COUNT; key++)
+		for (rev = 0; rev <= 1; rev++) {
+			memcpy(ref, all, sizeof ref);
+			plan_sort(ref, NFIX, (enum sort_key)key, rev != 0);
+			for (j = 1; j < sizeof perms / sizeof perms[0]; j++) {
+				for (i = 0; i < NFIX; i++)
+					p[i] = all[perms[j][i]];
+				plan_sort(p, NFIX, (enum sort_key)key, rev != 0);
+				for (i = 0; i < NFIX; i++)
+					if (p[i].offer != ref[i].offer)
+						fail_msg("sort %s rev %d perm %zu "
+						    "differs at %zu",
+						    sort_key_name((enum sort_key)key),
+						    rev, j, i);
+			}
+		}
+}
+
+static void
+test_sort_small(void **state)
+{
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	plan_sort(NULL, 0, SORT_PRICE, false);
+	make_offer(&o, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	plan_sort(&p, 1, SORT_PRICE, true);
+	assert_ptr_equal(p.offer, &o);
+	assert_int_equal(p.price_hour, 98320000);
+}
+
+static void
+test_sort_many_unknown_last(void **state)
+{
+	struct offer o[40];
+	struct plan p[40];
+	size_t i;
+	int rev;
+
+	(void)state;
+	/* Every third price unknown; sorted known ascending, unknowns after. */
+	for (rev = 0; rev <= 1; rev++) {
+		for (i = 0; i < 40; i++) {
+			char key[16];
+
+			key[0] = (char)('A' + i / 26);
+			key[1] = (char)('a' + i % 26);
+			key[2] = '\0';
+			make_offer(&o[i], "aws", key, "H100", 1,
+			    i % 3 == 0 ? MONEY_NONE :
+			    (int64_t)((i * 7919) % 101 + 1) * 10000, MONEY_NONE);
+			cost_plan(&p[i], &o[i], 1);
+		}
+		plan_sort(p, 40, SORT_GPU_PRICE, rev != 0);
+		for (i = 0; i < 26; i++)
+			assert_true(money_known(p[i].price_gpu_hour));
+		for (i = 26; i < 40; i++)
+			assert_false(money_known(p[i].price_gpu_hour));
+		for (i = 1; i < 26; i++)
+			if (rev)
+				assert_true(p[i - 1].price_gpu_hour >=
+				    p[i].price_gpu_hour);
+			else
+				assert_true(p[i - 1].price_gpu_hour <=
+				    p[i].price_gpu_hour);
+		/* Unknowns among themselves by key. */
+		for (i = 27; i < 40; i++)
+			assert_true(strcmp(p[i - 1].offer->key,
+			    p[i].offer->key) < 0);
+	}
+}
+
+static void
+test_sort_key_names(void **state)
+{
+	enum sort_key k;
+	int i;
+
+	(void)state;
+	assert_string_equal(sort_key_name(SORT_GPU_PRICE), "gpu-price");
+	assert_string_equal(sort_key_name(SORT_PRICE), "price");
+	assert_string_equal(sort_key_name(SORT_SPOT), "spot");
+	assert_string_equal(sort_key_name(SORT_SPOT_GPU), "spot-gpu-price");
+	assert_string_equal(sort_key_name(SORT_SAVINGS), "savings");
+	assert_string_equal(sort_key_name(SORT_VRAM), "vram");
+	assert_string_equal(sort_key_name(SORT_PFLOP), "pflop");
+	assert_string_equal(sort_key_name(SORT_PROVIDER), "provider");
+	assert_string_equal(sort_key_name(SORT_INSTANCE), "instance");
+	assert_string_equal(sort_key_name(SORT_REGION), "region");
+	assert_string_equal(sort_key_name(SORT_GPU), "gpu");
+	assert_string_equal(sort_key_name(SORT_COUNT), "count");
+	assert_string_equal(sort_key_name(SORT_INTERCONNECT), "interconnect");
+	assert_string_equal(sort_key_name(SORT_AVAILABILITY), "availability");
+	assert_string_equal(sort_key_name(SORT_AGE), "age");
+	for (i = 0; i < SORT_KEY_COUNT; i++) {
+		k = SORT_KEY_COUNT;
+		assert_int_equal(sort_key_parse(sort_key_name((enum sort_key)i),
+		    &k), 0);
+		assert_int_equal(k, i);
+	}
+	assert_int_equal(sort_key_parse("GPU-Price", &k), 0);
+	assert_int_equal(k, SORT_GPU_PRICE);
+	k = SORT_AGE;
+	assert_int_equal(sort_key_parse("cheapest", &k), -1);
+	assert_int_equal(sort_key_parse("", &k), -1);
+	assert_int_equal(sort_key_parse("gpu-", &k), -1);
+	assert_int_equal(sort_key_parse("prices", &k), -1);
+	assert_int_equal(k, SORT_AGE);
+}
+
+/* ------------------------------------------------------------------ */
+/* query_plans                                                          */
+/* ------------------------------------------------------------------ */
+
+#define NQ 7
+
+static void
+query_offers(struct offer q[NQ])
+{
+	make_offer(&q[0], "aws", "q0", "H100", 8, 98320000, 40000000);
+	make_offer(&q[1], "lambda", "q1", "H100", 1, 2490000, MONEY_NONE);
+	q[1].interconnect = IC_PCIE;
+	make_offer(&q[2], "vast", "q2", "A100-80", 2, 2000000, 1000000);
+	make_offer(&q[3], "runpod", "q3", "H100", 3, 7500000, MONEY_NONE);
+	make_offer(&q[4], "gcp", "q4", "H100", 16, 200000000, MONEY_NONE);
+	make_offer(&q[5], "gcp", "q5", "A100-40", 8, 30000000, MONEY_NONE);
+	q[5].vram_gb = 40;
+	make_offer(&q[6], "vultr", "q6", "H100", 8, MONEY_NONE, 20000000);
+}
+
+static void
+query_filter(struct offer_filter *f)
+{
+	offer_filter_init(f);
+	f->gpus[f->ngpus++] = model("H100");
+	f->gpus[f->ngpus++] = model("A100-80");
+	f->count = 8;
+	f->multi_node = true;
+}
+
+static void
+test_query_multi_node(void **state)
+{
+	struct offer q[NQ];
+	struct offer_filter f;
+	struct plan *p = NULL;
+	size_t n = 99;
+
+	(void)state;
+	query_offers(q);
+	query_filter(&f);
+	query_plans(q, NQ, &f, SORT_GPU_PRICE, false, &p, &n);
+	assert_non_null(p);
+	assert_int_equal(n, 4);
+	/* q2: 4 x 2 A100-80. */
+	assert_ptr_equal(p[0].offer, &q[2]);
+	assert_int_equal(p[0].nodes, 4);
+	assert_int_equal(p[0].total_gpus, 8);
+	assert_int_equal(p[0].price_hour, 8000000);
+	assert_int_equal(p[0].price_gpu_hour, 1000000);
+	assert_int_equal(p[0].spot_hour, 4000000);
+	/* q1: 8 x 1 H100. */
+	assert_ptr_equal(p[1].offer, &q[1]);
+	assert_int_equal(p[1].nodes, 8);
+	assert_int_equal(p[1].total_gpus, 8);
+	assert_int_equal(p[1].price_hour, 19920000);
+	assert_int_equal(p[1].price_gpu_hour, 2490000);
+	/* q0: one 8 x H100 instance. */
+	assert_ptr_equal(p[2].offer, &q[0]);
+	assert_int_equal(p[2].nodes, 1);
+	assert_int_equal(p[2].price_hour, 98320000);
+	/* q6: spot only, unknown on-demand price last. */
+	assert_ptr_equal(p[3].offer, &q[6]);
+	assert_int_equal(p[3].nodes, 1);
+	assert_int_equal(p[3].price_hour, MONEY_NONE);
+	free(p);
+	/* Reversed: known prices dearest first, unknown still last. */
+	query_plans(q, NQ, &f, SORT_GPU_PRICE, true, &p, &n);
+	assert_int_equal(n, 4);
+	assert_ptr_equal(p[0].offer, &q[0]);
+	assert_ptr_equal(p[1].offer, &q[1]);
+	assert_ptr_equal(p[2].offer, &q[2]);
+	assert_ptr_equal(p[3].offer, &q[6]);
+	free(p);
+}
+
+static void
+test_query_single_node(void **state)
+{
+	struct offer q[NQ];
+	struct offer_filter f;
+	struct plan *p = NULL;
+	size_t n = 99;
+
+	(void)state;
+	query_offers(q);
+	query_filter(&f);
+	f.multi_node = false;
+	query_plans(q, NQ, &f, SORT_PRICE, false, &p, &n);
+	assert_int_equal(n, 2);
+	assert_ptr_equal(p[0].offer, &q[0]);
+	assert_int_equal(p[0].nodes, 1);
+	assert_ptr_equal(p[1].offer, &q[6]);
+	free(p);
+	/* No filter at all: every offer, one node each, by instance price. */
+	offer_filter_init(&f);
+	query_plans(q, NQ, &f, SORT_PRICE, false, &p, &n);
+	assert_int_equal(n, NQ);
+	assert_ptr_equal(p[0].offer, &q[2]);
+	assert_ptr_equal(p[1].offer, &q[1]);
+	assert_ptr_equal(p[2].offer, &q[3]);
+	assert_ptr_equal(p[3].offer, &q[5]);
+	assert_ptr_equal(p[4].offer, &q[0]);
+	assert_ptr_equal(p[5].offer, &q[4]);
+	assert_ptr_equal(p[6].offer, &q[6]);
+	free(p);
+}
+
+static void
+test_query_max_price(void **state)
+{
+	struct offer q[NQ];
+	struct offer_filter f;
+	struct plan *p = NULL;
+	size_t n = 99;
+
+	(void)state;
+	query_offers(q);
+	query_filter(&f);
+	f.max_price_gpu_hour = 2490000;
+	query_plans(q, NQ, &f, SORT_PRICE, false, &p, &n);
+	/* q0 ($12.29) too dear, q6 (unknown) excluded. */
+	assert_int_equal(n, 2);
+	assert_ptr_equal(p[0].offer, &q[2]);
+	assert_ptr_equal(p[1].offer, &q[1]);
+	free(p);
+	f.max_price_gpu_hour = 2489999;
+	query_plans(q, NQ, &f, SORT_PRICE, false, &p, &n);
+	assert_int_equal(n, 1);
+	assert_ptr_equal(p[0].offer, &q[2]);
+	free(p);
+}
+
+static void
+test_query_spot(void **state)
+{
+	struct offer q[NQ];
+	struct offer_filter f;
+	struct plan *p = NULL;
+	size_t n = 99;
+
+	(void)state;
+	query_offers(q);
+	query_filter(&f);
+	f.spot = true;
+	query_plans(q, NQ, &f, SORT_SPOT_GPU, false, &p, &n);
+	/* q1 has no spot price. */
+	assert_int_equal(n, 3);
+	assert_ptr_equal(p[0].offer, &q[2]);	/* $0.50 */
+	assert_int_equal(p[0].nodes, 4);
+	assert_int_equal(p[0].spot_hour, 4000000);
+	assert_ptr_equal(p[1].offer, &q[6]);	/* $2.50 */
+	assert_ptr_equal(p[2].offer, &q[0]);	/* $5.00 */
+	free(p);
+	/* With a maximum, the spot price is the one compared. */
+	f.max_price_gpu_hour = 2500000;
+	query_plans(q, NQ, &f, SORT_SPOT_GPU, false, &p, &n);
+	assert_int_equal(n, 2);
+	assert_ptr_equal(p[0].offer, &q[2]);
+	assert_ptr_equal(p[1].offer, &q[6]);
+	free(p);
+}
+
+static void
+test_query_nothing(void **state)
+{
+	struct offer q[NQ];
+	struct offer_filter f;
+	struct plan *p = NULL;
+	size_t n = 99;
+
+	(void)state;
+	query_offers(q);
+	offer_filter_init(&f);
+	query_plans(q, 0, &f, SORT_PRICE, false, &p, &n);
+	assert_int_equal(n, 0);
+	free(p);
+	p = NULL;
+	n = 99;
+	str_copy(f.providers[f.nproviders++], OFFER_PROVIDER_MAX, "azure");
+	query_plans(q, NQ, &f, SORT_PRICE, false, &p, &n);
+	assert_int_equal(n, 0);
+	free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_offer_init_defaults),
+		cmocka_unit_test(test_offer_list_add_pop),
+		cmocka_unit_test(test_offer_list_growth),
+		cmocka_unit_test(test_interconnect_names),
+		cmocka_unit_test(test_availability_names),
+		cmocka_unit_test(test_source_and_interruption_names),
+		cmocka_unit_test(test_check_accepts),
+		cmocka_unit_test(test_check_rejects_names),
+		cmocka_unit_test(test_check_rejects_gpu_count),
+		cmocka_unit_test(test_check_rejects_vram),
+		cmocka_unit_test(test_check_rejects_prices),
+		cmocka_unit_test(test_check_rejects_no_price),
+		cmocka_unit_test(test_match_empty_filter),
+		cmocka_unit_test(test_match_gpus),
+		cmocka_unit_test(test_match_count_exact),
+		cmocka_unit_test(test_match_multi_node),
+		cmocka_unit_test(test_match_min_vram),
+		cmocka_unit_test(test_match_interconnect),
+		cmocka_unit_test(test_match_providers),
+		cmocka_unit_test(test_match_region),
+		cmocka_unit_test(test_match_available),
+		cmocka_unit_test(test_match_spot),
+		cmocka_unit_test(test_match_text),
+		cmocka_unit_test(test_match_all_fields_together),
+		cmocka_unit_test(test_plan_matches_price),
+		cmocka_unit_test(test_plan_matches_price_unknown),
+		cmocka_unit_test(test_sort_gpu_price),
+		cmocka_unit_test(test_sort_price),
+		cmocka_unit_test(test_sort_spot),
+		cmocka_unit_test(test_sort_spot_gpu),
+		cmocka_unit_test(test_sort_savings),
+		cmocka_unit_test(test_sort_vram),
+		cmocka_unit_test(test_sort_vram_unknown_last_reversed),
+		cmocka_unit_test(test_sort_pflop),
+		cmocka_unit_test(test_sort_names),
+		cmocka_unit_test(test_sort_gpu),
+		cmocka_unit_test(test_sort_count),
+		cmocka_unit_test(test_sort_count_uses_total_gpus),
+		cmocka_unit_test(test_sort_interconnect),
+		cmocka_unit_test(test_sort_interconnect_unknown_last_reversed),
+		cmocka_unit_test(test_sort_availability),
+		cmocka_unit_test(test_sort_age),
+		cmocka_unit_test(test_sort_tie_break),
+		cmocka_unit_test(test_sort_deterministic),
+		cmocka_unit_test(test_sort_small),
+		cmocka_unit_test(test_sort_many_unknown_last),
+		cmocka_unit_test(test_sort_key_names),
+		cmocka_unit_test(test_query_multi_node),
+		cmocka_unit_test(test_query_single_node),
+		cmocka_unit_test(test_query_max_price),
+		cmocka_unit_test(test_query_spot),
+		cmocka_unit_test(test_query_nothing),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
