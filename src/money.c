@@ -123,20 +123,27 @@ money_format(char *buf, size_t size, int64_t micro, int min_decimals)
 int64_t
 money_div_round(int64_t a, int64_t b)
 {
-	if (a >= 0)
-		return (a + b / 2) / b;
-	return -((-a + b / 2) / b);
+	int64_t q = a / b, r = a % b;
+
+	/* Compare |r| with b - |r| so nothing can overflow near INT64_MAX. */
+	if (r > 0 && r >= b - r)
+		q++;
+	else if (r < 0 && -r >= b + r)
+		q--;
+	return q;
 }
 
 int64_t
 money_mul(int64_t micro, int64_t factor)
 {
+	int64_t product;
+
 	if (!money_known(micro))
 		return MONEY_NONE;
-	if (factor != 0 && (micro > INT64_MAX / factor ||
-	    micro < (INT64_MIN + 1) / factor))
+	if (__builtin_mul_overflow(micro, factor, &product) ||
+	    product == MONEY_NONE)
 		return MONEY_NONE;
-	return micro * factor;
+	return product;
 }
 
 int64_t

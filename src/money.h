@@ -27,6 +27,7 @@ money_known(int64_t micro)
 /*
  * Parse a non-negative decimal ("32.7726", "0.5", "9.0E-4", "12") of
  * len bytes into micro-USD, rounding half up at the seventh decimal.
+ * Spaces and tabs around the number are ignored.
  * Returns 0, or -1 for anything else (empty, sign, NaN, garbage,
  * more than MONEY_MAX).
  */

@@ -387,7 +387,8 @@ plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
 		c = cmp_double(a->spot_savings_pct, b->spot_savings_pct, !rev);
 		break;
 	case SORT_VRAM:
-		c = cmp_int(oa->vram_gb, ob->vram_gb, !rev);
+		c = cmp_unknown(oa->vram_gb > 0, ob->vram_gb > 0);
+		c = c != 2 ? c : cmp_int(oa->vram_gb, ob->vram_gb, !rev);
 		break;
 	case SORT_PFLOP:
 		c = cmp_double(a->usd_per_pflop_hour, b->usd_per_pflop_hour, rev);
@@ -402,27 +403,29 @@ plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
 		c = cmp_str(oa->region, ob->region, rev);
 		break;
 	case SORT_GPU:
-		c = cmp_str(oa->gpu[0] != '\0' ? oa->gpu : oa->gpu_raw,
-		    ob->gpu[0] != '\0' ? ob->gpu : ob->gpu_raw, rev);
+		/* Unknown GPUs last, among themselves by their raw names. */
+		c = cmp_str(oa->gpu, ob->gpu, rev);
+		if (c == 0 && oa->gpu[0] == '\0')
+			c = cmp_str(oa->gpu_raw, ob->gpu_raw, rev);
 		break;
 	case SORT_COUNT:
 		c = cmp_int(a->total_gpus, b->total_gpus, !rev);
 		break;
 	case SORT_INTERCONNECT:
-		/* nvlink before pcie before unknown. */
-		c = cmp_int(oa->interconnect == IC_UNKNOWN ? 3 :
-		    oa->interconnect == IC_NVLINK ? 1 : 2,
-		    ob->interconnect == IC_UNKNOWN ? 3 :
+		/* nvlink before pcie; unknown last either way. */
+		c = cmp_unknown(oa->interconnect != IC_UNKNOWN,
+		    ob->interconnect != IC_UNKNOWN);
+		c = c != 2 ? c : cmp_int(oa->interconnect == IC_NVLINK ? 1 : 2,
 		    ob->interconnect == IC_NVLINK ? 1 : 2, rev);
 		break;
 	case SORT_AVAILABILITY:
-		/* available, limited, unknown, unavailable. */
-		c = cmp_int(oa->availability == AV_AVAILABLE ? 0 :
-		    oa->availability == AV_LIMITED ? 1 :
-		    oa->availability == AV_UNKNOWN ? 2 : 3,
+		/* available, limited, unavailable; unknown last either way. */
+		c = cmp_unknown(oa->availability != AV_UNKNOWN,
+		    ob->availability != AV_UNKNOWN);
+		c = c != 2 ? c : cmp_int(oa->availability == AV_AVAILABLE ? 0 :
+		    oa->availability == AV_LIMITED ? 1 : 2,
 		    ob->availability == AV_AVAILABLE ? 0 :
-		    ob->availability == AV_LIMITED ? 1 :
-		    ob->availability == AV_UNKNOWN ? 2 : 3, rev);
+		    ob->availability == AV_LIMITED ? 1 : 2, rev);
 		break;
 	case SORT_AGE:
 		c = cmp_int(oa->fetched_at, ob->fetched_at, !rev);

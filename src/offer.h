@@ -85,9 +85,10 @@ const char *spot_interruption_name(int bucket);
 
 /*
  * Check an offer against the sanity limits every adapter applies: a
- * known GPU count 1..64, VRAM 0..1024 GB, prices within MONEY_MAX, a
- * non-empty key, instance type and region. Returns 0, or -1 naming the
- * field in err.
+ * GPU count 1..64, VRAM 0..1024 GB, known prices in (0, 5000] USD per
+ * instance-hour and at least one of them known, a non-empty key,
+ * instance type, region and GPU name. Returns 0, or -1 with the offer's
+ * key and the field in err (the caller adds the provider).
  */
 struct err;
 int	offer_check(const struct offer *o, struct err *err);
@@ -169,9 +170,10 @@ int	sort_key_parse(const char *s, enum sort_key *out);
 
 /*
  * Sort plans by key: prices and price-performance cheapest first,
- * savings, VRAM and GPU count largest first, names A-Z, age newest
- * first; unknown values always last; reverse flips the order of known
- * values only. Ties go to the lower price per GPU-hour, then provider
+ * savings, VRAM and GPU count largest first, names A-Z, interconnect
+ * nvlink then pcie, availability available/limited/unavailable, age
+ * newest first; unknown values (and unknown GPUs) always last; reverse
+ * flips the order of known values only. Ties go to the lower price per GPU-hour, then provider
  * and key, so output is deterministic.
  */
 void	plan_sort(struct plan *plans, size_t n, enum sort_key key, bool reverse);

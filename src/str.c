@@ -98,7 +98,9 @@ str_sanitize(char *dst, size_t size, const char *src, size_t len)
 			i += skip_escape(s + i, len - i);
 			continue;
 		}
-		if (s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		if (s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ||
+		    s[i] == ' ') {
+			/* No leading space, and runs of blanks become one. */
 			if (o > 0 && dst[o - 1] != ' ' && o + 1 < size)
 				dst[o++] = ' ';
 			i++;
@@ -129,13 +131,6 @@ str_sanitize(char *dst, size_t size, const char *src, size_t len)
 	while (o > 0 && dst[o - 1] == ' ')
 		o--;
 	dst[o] = '\0';
-	n = 0;
-	while (dst[n] == ' ')
-		n++;
-	if (n > 0) {
-		memmove(dst, dst + n, o - n + 1);
-		o -= n;
-	}
 	return o;
 }
 
@@ -145,6 +140,10 @@ str_is_clean(const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s), i = 0, n;
 
+	if (len > 0 && (p[0] == ' ' || p[len - 1] == ' '))
+		return false;
+	if (strstr(s, "  ") != NULL)
+		return false;
 	while (i < len) {
 		if (p[i] < 0x20 || p[i] == 0x7f)
 			return false;

@@ -18,9 +18,9 @@ size_t	str_copy(char *dst, size_t size, const char *src);
  * Copy at most len bytes of src into dst (size bytes) with terminal
  * control removed: C0 and C1 control characters, DEL, and whole escape
  * sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL or ESC \", and
- * two-byte "ESC x") are dropped; tabs and newlines become one space;
- * bytes that are not valid UTF-8 become '?'; leading and trailing
- * spaces are trimmed. The result is always NUL-terminated.
+ * two-byte "ESC x") are dropped; runs of spaces, tabs and newlines
+ * become one space; bytes that are not valid UTF-8 become '?'; leading
+ * and trailing blanks are dropped. The result is always NUL-terminated.
  * Returns the length written.
  */
 size_t	str_sanitize(char *dst, size_t size, const char *src, size_t len);
