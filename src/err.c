@@ -44,9 +44,16 @@ err_prefix(struct err *err, const char *fmt, ...)
 	va_end(ap);
 	len = strlen(err->msg);
 	if (len + 2 < sizeof err->msg) {
-		memcpy(err->msg + len, ": ", 3);
+		size_t room, n;
+
+		memcpy(err->msg + len, ": ", 2);
 		len += 2;
-		strncat(err->msg + len, old, sizeof err->msg - len - 1);
+		room = sizeof err->msg - len - 1;
+		n = strlen(old);
+		if (n > room)
+			n = room;
+		memcpy(err->msg + len, old, n);
+		err->msg[len + n] = '\0';
 	}
 	err_one_line(err->msg);
 }
