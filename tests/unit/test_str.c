@@ -117,8 +117,9 @@ test_sanitize_plain(void **state)
 	    "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 	/* U+00A0 (C2 A0) is not a C1 control. */
 	sanitize_is("a\xc2\xa0" "b", "a\xc2\xa0" "b");
-	/* Inner runs of spaces are text, not controls. */
-	sanitize_is("a  b", "a  b");
+	/* Runs of blanks collapse to one space (str.h). */
+	sanitize_is("a  b", "a b");
+	sanitize_is("a \t\n b", "a b");
 }
 
 static void
