@@ -1,11 +1,496 @@
-/* runpod.c: the RunPod adapter (identity only until its fetcher lands). */
+/*
+ * runpod.c: the RunPod adapter.
+ *
+ * One GraphQL request, POST https://api.runpod.io/graphql, body
+ *
+ *	{"query": "query GpuTypes($lowestPriceInput: GpuLowestPriceInput) {
+ *	    gpuTypes { id displayName memoryInGb maxGpuCount securePrice
+ *	    communityPrice secureSpotPrice communitySpotPrice
+ *	    lowestPrice(input: $lowestPriceInput) { stockStatus } } }",
+ *	 "variables": {"lowestPriceInput": {"gpuCount": 1}}}
+ *
+ * The GPU catalogue answers without a key; RUNPOD_API_KEY, when set, is
+ * sent as "Authorization: Bearer KEY" (never as ?api_key=, which would
+ * put it in the URL). The answer is {"data": {"gpuTypes": [...]}}; an
+ * {"errors": [{"message": ...}]} envelope fails the refresh with that
+ * message.
+ *
+ * How fields map to offers:
+ * - Prices are USD per GPU-hour. Each type gives offers for 1, 2, 4 and
+ *   8 GPUs (up to maxGpuCount; 1 when it is missing), in the secure and
+ *   the community cloud separately: price = per-GPU price x count. A
+ *   null or 0 securePrice (communityPrice) means that cloud does not
+ *   rent the type: no offer there. Spot = secureSpotPrice
+ *   (communitySpotPrice) x count; null or 0: unknown.
+ * - Region is the cloud, "secure" or "community" (the query does not
+ *   ask per data centre). Key "<count>x_<id>_SECURE" or "_COMMUNITY",
+ *   from RunPod's stable GPU id ("8x_NVIDIA H100 80GB HBM3_SECURE");
+ *   instance_type "<count>x <displayName>" ("8x H100 SXM").
+ * - Availability from lowestPrice.stockStatus, which the query asks for
+ *   1 GPU in either cloud, applied to every offer of the type: High and
+ *   Medium available, Low limited, null/absent (or lowestPrice null)
+ *   unavailable, any other word unknown.
+ * - GPU: displayName, else id, resolved with memoryInGb as the VRAM hint;
+ *   gpu_raw is the spelling that resolved (displayName when neither).
+ * - Interconnect: SXM or HBM3 (RunPod's H100 SXM id) in the id or name:
+ *   nvlink; PCIe or NVL: pcie; otherwise by model, see
+ *   interconnect_of_model(): SXM-only parts (B200) nvlink, data-centre
+ *   PCIe, workstation and GeForce cards pcie; AMD MI300X (OAM modules on
+ *   Infinity Fabric, not NVLink) and unnamed forms unknown.
+ * - vcpus and ram_gb stay unknown (0): lowestPrice.minVcpu/minMemory
+ *   describe the cheapest 1-GPU machine in whichever cloud, not these
+ *   offers, so they are not asked for.
+ * - Skipped and counted in run->skipped: types with no price in either
+ *   cloud (RunPod's "unknown" placeholder type), MIG slices of a GPU,
+ *   types with maxGpuCount 0.
+ */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "gpu.h"
+#include "http.h"
+#include "json.h"
+#include "money.h"
 #include "provider.h"
+#include "str.h"
+#include "xalloc.h"
+
+#define RUNPOD_ORIGIN		"https://api.runpod.io"
+#define RUNPOD_PATH		"/graphql"
+/* Real answers are about 20 KB. */
+#define RUNPOD_MAX_BODY		((size_t)8 << 20)
+/* More than this per GPU-hour is a broken record, not a price. */
+#define GPU_HOUR_MAX		((int64_t)100 * MONEY_UNIT)
+#define GPU_COUNT_MAX		64
+#define VRAM_MAX		1024
+
+static const char runpod_query[] =
+    "{\"query\": \"query GpuTypes($lowestPriceInput: GpuLowestPriceInput) "
+    "{ gpuTypes { id displayName memoryInGb maxGpuCount securePrice "
+    "communityPrice secureSpotPrice communitySpotPrice "
+    "lowestPrice(input: $lowestPriceInput) { stockStatus } } }\", "
+    "\"variables\": {\"lowestPriceInput\": {\"gpuCount\": 1}}}";
+
+/* The GPU counts offered per type, each up to maxGpuCount. */
+static const int gpu_counts[] = { 1, 2, 4, 8 };
+
+/* A cloud, with the fields that price it. */
+struct cloud {
+	const char	*region;	/* offer region */
+	const char	*suffix;	/* offer key suffix */
+	const char	*price;		/* per-GPU on-demand field */
+	const char	*spot;		/* per-GPU spot field */
+};
+
+static const struct cloud clouds[] = {
+	{ "secure", "SECURE", "securePrice", "secureSpotPrice" },
+	{ "community", "COMMUNITY", "communityPrice", "communitySpotPrice" },
+};
+
+#define NCLOUDS	(sizeof clouds / sizeof clouds[0])
+
+/* Tallies for the summary note. */
+struct tally {
+	size_t	 types;			/* GPU types in the response */
+	size_t	 no_price;		/* skipped: no price in either cloud */
+	size_t	 mig;			/* skipped: MIG slices */
+	size_t	 no_count;		/* skipped: maxGpuCount 0 */
+};
+
+/* One GPU type's fields, as parsed. */
+struct gpu_type {
+	char	 id[OFFER_NAME_MAX];
+	char	 name[OFFER_NAME_MAX];	/* displayName, else the id */
+	int	 vram_gb;		/* memoryInGb; 0 unknown */
+	int	 max_count;		/* maxGpuCount */
+	int64_t	 price[NCLOUDS];	/* micro-USD per GPU-hour or NONE */
+	int64_t	 spot[NCLOUDS];
+	enum availability availability;
+};
+
+/* Queue the GraphQL request; a key, when set, goes in a header. */
+static int
+runpod_start(struct provider_run *run, struct err *err)
+{
+	struct http_request *req;
+	char *auth;
+
+	(void)err;
+	req = provider_queue(run, provider_url(run, RUNPOD_ORIGIN, RUNPOD_PATH),
+	    "POST", 0);
+	req->max_body = RUNPOD_MAX_BODY;
+	req->body = xstrdup(runpod_query);
+	req->body_len = strlen(runpod_query);
+	http_request_header(req, "Content-Type", "application/json");
+	http_request_header(req, "Accept", "application/json");
+	if (run->api_key != NULL && run->api_key[0] != '\0') {
+		auth = xasprintf("Bearer %s", run->api_key);
+		http_request_header(req, "Authorization", auth);
+		memset(auth, 0, strlen(auth));
+		free(auth);
+	}
+	return 0;
+}
+
+/* Interconnect implied by the model alone, when no text names a form. */
+static enum interconnect
+interconnect_of_model(const char *gpu)
+{
+	/* Made only as SXM modules on NVLink/NVSwitch boards. */
+	static const char *const sxm_only[] = { "H200", "B200", "B300", NULL };
+	/* Made only as PCIe cards (NVL pairs and bridges still sit on PCIe). */
+	static const char *const pcie_only[] = {
+		"A10", "A10G", "A16", "A30", "A40", "A2000", "A4000", "A4500",
+		"A5000", "A6000", "L4", "L40", "L40S", "T4", "T4G", "P4",
+		"H100-NVL", "H200-NVL", "V520", "MI100", "MI210", NULL
+	};
+	size_t i;
+
+	for (i = 0; sxm_only[i] != NULL; i++)
+		if (strcmp(gpu, sxm_only[i]) == 0)
+			return IC_NVLINK;
+	for (i = 0; pcie_only[i] != NULL; i++)
+		if (strcmp(gpu, pcie_only[i]) == 0)
+			return IC_PCIE;
+	/* GeForce, RTX A/Ada/PRO and Quadro RTX cards. */
+	if (strncmp(gpu, "RTX", 3) == 0)
+		return IC_PCIE;
+	/* H100, A100, V100 come in both forms; MI300X is an OAM module. */
+	return IC_UNKNOWN;
+}
+
+/* Interconnect named by RunPod's id or display name, else by model. */
+static enum interconnect
+interconnect_of(const struct gpu_type *t, const char *gpu)
+{
+	if (str_find_nocase(t->id, "sxm") != NULL ||
+	    str_find_nocase(t->name, "sxm") != NULL ||
+	    str_find_nocase(t->id, "hbm3") != NULL)
+		return IC_NVLINK;
+	if (str_find_nocase(t->id, "pcie") != NULL ||
+	    str_find_nocase(t->name, "pcie") != NULL ||
+	    str_find_nocase(t->id, " nvl") != NULL ||
+	    str_find_nocase(t->name, " nvl") != NULL)
+		return IC_PCIE;
+	return interconnect_of_model(gpu);
+}
+
+/* Is key already taken by an offer of this run? */
+static bool
+has_key(const struct provider_run *run, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->offers.n; i++)
+		if (strcmp(run->offers.v[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* Read a per-GPU price field: NONE when null, absent or 0. */
+static int
+get_gpu_price(const cJSON *obj, const char *key, const char *path,
+    int64_t *out, struct err *err)
+{
+	char buf[32];
+	bool found;
+
+	if (json_get_money(obj, key, path, out, &found, err) < 0)
+		return -1;
+	if (!found || *out == 0) {
+		*out = MONEY_NONE;
+		return 0;
+	}
+	if (*out > GPU_HOUR_MAX) {
+		money_format(buf, sizeof buf, *out, 2);
+		err_set(err, "%s.%s: %s USD per GPU-hour is absurd", path, key,
+		    buf);
+		return -1;
+	}
+	return 0;
+}
+
+/* Map lowestPrice.stockStatus to an availability. */
+static int
+get_stock(const cJSON *obj, const char *path, enum availability *out,
+    struct err *err)
+{
+	const cJSON *lp;
+	char lpath[OFFER_NAME_MAX + 48], stock[32];
+	bool found;
+
+	*out = AV_UNAVAILABLE;
+	lp = cJSON_GetObjectItemCaseSensitive(obj, "lowestPrice");
+	if (lp == NULL || cJSON_IsNull(lp))
+		return 0;
+	snprintf(lpath, sizeof lpath, "%s.lowestPrice", path);
+	if (!cJSON_IsObject(lp)) {
+		err_set(err, "%s: expected an object, got %s", lpath,
+		    json_type_name(lp));
+		return -1;
+	}
+	if (json_get_string(lp, "stockStatus", lpath, stock, sizeof stock,
+	    &found, err) < 0)
+		return -1;
+	if (!found || stock[0] == '\0' || str_eq_nocase(stock, "none"))
+		*out = AV_UNAVAILABLE;
+	else if (str_eq_nocase(stock, "high") || str_eq_nocase(stock, "medium"))
+		*out = AV_AVAILABLE;
+	else if (str_eq_nocase(stock, "low"))
+		*out = AV_LIMITED;
+	else
+		*out = AV_UNKNOWN;
+	return 0;
+}
+
+/* Read one gpuTypes element into t; path names it for messages. */
+static int
+read_gpu_type(const cJSON *obj, int index, struct gpu_type *t, char *path,
+    size_t pathsize, struct err *err)
+{
+	long long v;
+	bool found;
+	size_t i;
+
+	memset(t, 0, sizeof *t);
+	snprintf(path, pathsize, "data.gpuTypes[%d]", index);
+	if (!cJSON_IsObject(obj)) {
+		err_set(err, "%s: expected an object, got %s", path,
+		    json_type_name(obj));
+		return -1;
+	}
+	if (json_get_string(obj, "id", path, t->id, sizeof t->id, NULL,
+	    err) < 0)
+		return -1;
+	if (t->id[0] == '\0') {
+		err_set(err, "%s.id: empty", path);
+		return -1;
+	}
+	/* From here on the record is named by its id. */
+	snprintf(path, pathsize, "data.gpuTypes[\"%s\"]", t->id);
+	if (json_get_string(obj, "displayName", path, t->name, sizeof t->name,
+	    &found, err) < 0)
+		return -1;
+	if (t->name[0] == '\0')
+		str_copy(t->name, sizeof t->name, t->id);
+	if (json_get_int(obj, "memoryInGb", path, 0, VRAM_MAX, &v, &found,
+	    err) < 0)
+		return -1;
+	t->vram_gb = found ? (int)v : 0;
+	if (json_get_int(obj, "maxGpuCount", path, 0, GPU_COUNT_MAX, &v,
+	    &found, err) < 0)
+		return -1;
+	t->max_count = found ? (int)v : 1;
+	for (i = 0; i < NCLOUDS; i++)
+		if (get_gpu_price(obj, clouds[i].price, path, &t->price[i],
+		    err) < 0 ||
+		    get_gpu_price(obj, clouds[i].spot, path, &t->spot[i],
+		    err) < 0)
+			return -1;
+	return get_stock(obj, path, &t->availability, err);
+}
+
+/* Add the offer of count GPUs of t in cloud c. */
+static int
+add_offer(struct provider_run *run, const struct gpu_type *t,
+    const struct cloud *c, size_t ci, int count, const char *raw,
+    const char *path, struct err *err)
+{
+	char key[OFFER_KEY_MAX], itype[OFFER_NAME_MAX + 16];
+	struct offer *o;
+
+	snprintf(key, sizeof key, "%dx_%s_%s", count, t->id, c->suffix);
+	if (has_key(run, key)) {
+		err_set(err, "%s.id: duplicate GPU type (offer %s)", path, key);
+		return -1;
+	}
+	o = offer_list_add(&run->offers);
+	str_copy(o->key, sizeof o->key, key);
+	/* Through a bigger buffer: str_copy truncates at a UTF-8 boundary. */
+	snprintf(itype, sizeof itype, "%dx %s", count, t->name);
+	str_copy(o->instance_type, sizeof o->instance_type, itype);
+	str_copy(o->region, sizeof o->region, c->region);
+	o->gpu_count = count;
+	o->vram_gb = t->vram_gb;
+	provider_set_gpu(run, o, raw, t->vram_gb);
+	o->interconnect = interconnect_of(t, o->gpu);
+	o->price = money_mul(t->price[ci], count);
+	o->spot_price = money_mul(t->spot[ci], count);
+	o->availability = t->availability;
+	return provider_offer_done(run, err);
+}
+
+/* Turn one gpuTypes element into its offers, or skip it. */
+static int
+parse_gpu_type(struct provider_run *run, const cJSON *obj, int index,
+    struct tally *tl, struct err *err)
+{
+	char path[OFFER_NAME_MAX + 32];
+	struct gpu_type t;
+	const char *raw;
+	size_t ci, k;
+	bool priced = false;
+
+	if (read_gpu_type(obj, index, &t, path, sizeof path, err) < 0)
+		return -1;
+	for (ci = 0; ci < NCLOUDS; ci++)
+		if (money_known(t.price[ci]))
+			priced = true;
+	/* "... Server Edition MIG 1g.24gb": a slice of a GPU, not a GPU. */
+	if (str_find_nocase(t.id, " MIG ") != NULL ||
+	    str_find_nocase(t.name, " MIG ") != NULL) {
+		tl->mig++;
+		run->skipped++;
+		return 0;
+	}
+	if (!priced) {
+		tl->no_price++;
+		run->skipped++;
+		return 0;
+	}
+	if (t.max_count == 0) {
+		tl->no_count++;
+		run->skipped++;
+		return 0;
+	}
+	/* Keep the spelling the catalogue knows, display name first. */
+	raw = t.name;
+	if (gpu_resolve(t.name, t.vram_gb) == NULL &&
+	    gpu_resolve(t.id, t.vram_gb) != NULL)
+		raw = t.id;
+	for (ci = 0; ci < NCLOUDS; ci++) {
+		if (!money_known(t.price[ci]))
+			continue;
+		for (k = 0; k < sizeof gpu_counts / sizeof gpu_counts[0]; k++) {
+			if (gpu_counts[k] > t.max_count)
+				break;
+			if (add_offer(run, &t, &clouds[ci], ci, gpu_counts[k],
+			    raw, path, err) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Fail with the first message of a GraphQL errors array. */
+static void
+set_graphql_error(const struct provider_run *run, const cJSON *errors,
+    struct err *err)
+{
+	const cJSON *first;
+	char msg[240], *clean;
+	int n = 0;
+	bool found = false;
+
+	first = cJSON_IsArray(errors) ? cJSON_GetArrayItem(errors, 0) : NULL;
+	if (cJSON_IsArray(errors))
+		n = cJSON_GetArraySize(errors);
+	msg[0] = '\0';
+	if (cJSON_IsObject(first) && json_get_string(first, "message",
+	    "errors[0]", msg, sizeof msg, &found, err) < 0)
+		msg[0] = '\0';
+	if (msg[0] == '\0')
+		str_copy(msg, sizeof msg, "(no message)");
+	/* The key never appears in a message, even if echoed back. */
+	clean = http_redact(msg, run->api_key);
+	if (n > 1)
+		err_set(err, "GraphQL error: %s (and %d more)", clean, n - 1);
+	else
+		err_set(err, "GraphQL error: %s", clean);
+	free(clean);
+}
+
+/* Write the summary note: what was skipped and why. */
+static void
+set_note(struct provider_run *run, const struct tally *t)
+{
+	size_t len = 0;
+
+	run->note[0] = '\0';
+	if (t->no_price > 0)
+		len += (size_t)snprintf(run->note + len, sizeof run->note - len,
+		    "skipped %zu type%s with no price", t->no_price,
+		    t->no_price == 1 ? "" : "s");
+	if (t->mig > 0 && len < sizeof run->note)
+		len += (size_t)snprintf(run->note + len, sizeof run->note - len,
+		    "%sskipped %zu MIG slice%s", len > 0 ? "; " : "", t->mig,
+		    t->mig == 1 ? "" : "s");
+	if (t->no_count > 0 && len < sizeof run->note)
+		snprintf(run->note + len, sizeof run->note - len,
+		    "%sskipped %zu type%s with maxGpuCount 0",
+		    len > 0 ? "; " : "", t->no_count,
+		    t->no_count == 1 ? "" : "s");
+}
+
+/* Parse the whole GraphQL answer. */
+static int
+parse_document(struct provider_run *run, const cJSON *root, struct err *err)
+{
+	const cJSON *errors, *data, *types, *obj;
+	struct tally tl;
+	int i = 0;
+
+	memset(&tl, 0, sizeof tl);
+	if (!cJSON_IsObject(root)) {
+		err_set(err, "expected a JSON object, got %s",
+		    json_type_name(root));
+		return -1;
+	}
+	errors = cJSON_GetObjectItemCaseSensitive(root, "errors");
+	if (errors != NULL && !cJSON_IsNull(errors) &&
+	    !(cJSON_IsArray(errors) && cJSON_GetArraySize(errors) == 0)) {
+		set_graphql_error(run, errors, err);
+		return -1;
+	}
+	if ((data = json_get_object(root, "data", "response", err)) == NULL ||
+	    (types = json_get_array(data, "gpuTypes", "data", err)) == NULL)
+		return -1;
+	cJSON_ArrayForEach(obj, types) {
+		tl.types++;
+		if (parse_gpu_type(run, obj, i++, &tl, err) < 0)
+			return -1;
+	}
+	if (tl.types == 0) {
+		err_set(err, "data.gpuTypes: empty");
+		return -1;
+	}
+	if (run->offers.n == 0) {
+		err_set(err, "data.gpuTypes: no priced GPU among %zu type%s",
+		    tl.types, tl.types == 1 ? "" : "s");
+		return -1;
+	}
+	set_note(run, &tl);
+	return 0;
+}
+
+/* The GraphQL answer arrived: parse it into offers. */
+static int
+runpod_response(struct provider_run *run, const struct http_result *res,
+    struct err *err)
+{
+	cJSON *root;
+	int rc;
+
+	if (res->body == NULL) {
+		err_set(err, "empty response body");
+		return -1;
+	}
+	if (json_parse(res->body, res->body_len, &root, err) < 0)
+		return -1;
+	rc = parse_document(run, root, err);
+	cJSON_Delete(root);
+	return rc;
+}
 
 const struct provider provider_runpod = {
 	.id = "runpod",
 	.name = "RunPod",
 	.key_env = "RUNPOD_API_KEY",
 	.key_required = false,
+	.start = runpod_start,
+	.response = runpod_response,
 };

@@ -1,0 +1,486 @@
+/* test_provider_runpod.c: the RunPod adapter on fixture files. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "adapter_harness.h"
+#include "err.h"
+#include "money.h"
+#include "offer.h"
+#include "provider.h"
+
+extern const struct provider provider_runpod;
+
+#define TEST_KEY	"rp-test-key-0123"
+#define TEST_NOW	1767225600
+#define RUNPOD_URL	"https://api.runpod.io/graphql"
+
+/* One offer the adapter must produce. */
+struct want {
+	const char	*key;
+	const char	*instance_type;
+	const char	*region;
+	const char	*gpu;
+	const char	*gpu_raw;
+	int		 gpu_count;
+	int		 vram_gb;
+	enum interconnect ic;
+	int64_t		 price;		/* micro-USD per instance-hour */
+	int64_t		 spot_price;
+	enum availability av;
+};
+
+/* Every offer of gpu-types.json: per-GPU price x 1, 2, 4, 8 GPUs. */
+static const struct want good[] = {
+	/* NVIDIA H100 80GB HBM3: H100 SXM */
+	{ "1x_NVIDIA H100 80GB HBM3_SECURE",
+	    "1x H100 SXM", "secure", "H100", "H100 SXM", 1, 80,
+	    IC_NVLINK, 2990000, 1750000, AV_AVAILABLE },
+	{ "2x_NVIDIA H100 80GB HBM3_SECURE",
+	    "2x H100 SXM", "secure", "H100", "H100 SXM", 2, 80,
+	    IC_NVLINK, 5980000, 3500000, AV_AVAILABLE },
+	{ "4x_NVIDIA H100 80GB HBM3_SECURE",
+	    "4x H100 SXM", "secure", "H100", "H100 SXM", 4, 80,
+	    IC_NVLINK, 11960000, 7000000, AV_AVAILABLE },
+	{ "8x_NVIDIA H100 80GB HBM3_SECURE",
+	    "8x H100 SXM", "secure", "H100", "H100 SXM", 8, 80,
+	    IC_NVLINK, 23920000, 14000000, AV_AVAILABLE },
+	{ "1x_NVIDIA H100 80GB HBM3_COMMUNITY",
+	    "1x H100 SXM", "community", "H100", "H100 SXM", 1, 80,
+	    IC_NVLINK, 2690000, 1550000, AV_AVAILABLE },
+	{ "2x_NVIDIA H100 80GB HBM3_COMMUNITY",
+	    "2x H100 SXM", "community", "H100", "H100 SXM", 2, 80,
+	    IC_NVLINK, 5380000, 3100000, AV_AVAILABLE },
+	{ "4x_NVIDIA H100 80GB HBM3_COMMUNITY",
+	    "4x H100 SXM", "community", "H100", "H100 SXM", 4, 80,
+	    IC_NVLINK, 10760000, 6200000, AV_AVAILABLE },
+	{ "8x_NVIDIA H100 80GB HBM3_COMMUNITY",
+	    "8x H100 SXM", "community", "H100", "H100 SXM", 8, 80,
+	    IC_NVLINK, 21520000, 12400000, AV_AVAILABLE },
+	/* NVIDIA H100 PCIe: H100 PCIe */
+	{ "1x_NVIDIA H100 PCIe_COMMUNITY",
+	    "1x H100 PCIe", "community", "H100", "H100 PCIe", 1, 80,
+	    IC_PCIE, 1990000, MONEY_NONE, AV_AVAILABLE },
+	{ "2x_NVIDIA H100 PCIe_COMMUNITY",
+	    "2x H100 PCIe", "community", "H100", "H100 PCIe", 2, 80,
+	    IC_PCIE, 3980000, MONEY_NONE, AV_AVAILABLE },
+	{ "4x_NVIDIA H100 PCIe_COMMUNITY",
+	    "4x H100 PCIe", "community", "H100", "H100 PCIe", 4, 80,
+	    IC_PCIE, 7960000, MONEY_NONE, AV_AVAILABLE },
+	{ "8x_NVIDIA H100 PCIe_COMMUNITY",
+	    "8x H100 PCIe", "community", "H100", "H100 PCIe", 8, 80,
+	    IC_PCIE, 15920000, MONEY_NONE, AV_AVAILABLE },
+	/* NVIDIA H100 NVL: H100 NVL */
+	{ "1x_NVIDIA H100 NVL_SECURE",
+	    "1x H100 NVL", "secure", "H100-NVL", "H100 NVL", 1, 94,
+	    IC_PCIE, 2590000, 1400000, AV_AVAILABLE },
+	{ "2x_NVIDIA H100 NVL_SECURE",
+	    "2x H100 NVL", "secure", "H100-NVL", "H100 NVL", 2, 94,
+	    IC_PCIE, 5180000, 2800000, AV_AVAILABLE },
+	/* NVIDIA A100 80GB PCIe: A100 PCIe */
+	{ "1x_NVIDIA A100 80GB PCIe_SECURE",
+	    "1x A100 PCIe", "secure", "A100-80", "A100 PCIe", 1, 80,
+	    IC_PCIE, 1640000, 820000, AV_UNAVAILABLE },
+	{ "2x_NVIDIA A100 80GB PCIe_SECURE",
+	    "2x A100 PCIe", "secure", "A100-80", "A100 PCIe", 2, 80,
+	    IC_PCIE, 3280000, 1640000, AV_UNAVAILABLE },
+	{ "4x_NVIDIA A100 80GB PCIe_SECURE",
+	    "4x A100 PCIe", "secure", "A100-80", "A100 PCIe", 4, 80,
+	    IC_PCIE, 6560000, 3280000, AV_UNAVAILABLE },
+	{ "8x_NVIDIA A100 80GB PCIe_SECURE",
+	    "8x A100 PCIe", "secure", "A100-80", "A100 PCIe", 8, 80,
+	    IC_PCIE, 13120000, 6560000, AV_UNAVAILABLE },
+	{ "1x_NVIDIA A100 80GB PCIe_COMMUNITY",
+	    "1x A100 PCIe", "community", "A100-80", "A100 PCIe", 1, 80,
+	    IC_PCIE, 1190000, 600000, AV_UNAVAILABLE },
+	{ "2x_NVIDIA A100 80GB PCIe_COMMUNITY",
+	    "2x A100 PCIe", "community", "A100-80", "A100 PCIe", 2, 80,
+	    IC_PCIE, 2380000, 1200000, AV_UNAVAILABLE },
+	{ "4x_NVIDIA A100 80GB PCIe_COMMUNITY",
+	    "4x A100 PCIe", "community", "A100-80", "A100 PCIe", 4, 80,
+	    IC_PCIE, 4760000, 2400000, AV_UNAVAILABLE },
+	{ "8x_NVIDIA A100 80GB PCIe_COMMUNITY",
+	    "8x A100 PCIe", "community", "A100-80", "A100 PCIe", 8, 80,
+	    IC_PCIE, 9520000, 4800000, AV_UNAVAILABLE },
+	/* NVIDIA GeForce RTX 4090: RTX 4090 */
+	{ "1x_NVIDIA GeForce RTX 4090_SECURE",
+	    "1x RTX 4090", "secure", "RTX4090", "RTX 4090", 1, 24,
+	    IC_PCIE, 690000, 500000, AV_LIMITED },
+	{ "2x_NVIDIA GeForce RTX 4090_SECURE",
+	    "2x RTX 4090", "secure", "RTX4090", "RTX 4090", 2, 24,
+	    IC_PCIE, 1380000, 1000000, AV_LIMITED },
+	{ "4x_NVIDIA GeForce RTX 4090_SECURE",
+	    "4x RTX 4090", "secure", "RTX4090", "RTX 4090", 4, 24,
+	    IC_PCIE, 2760000, 2000000, AV_LIMITED },
+	{ "1x_NVIDIA GeForce RTX 4090_COMMUNITY",
+	    "1x RTX 4090", "community", "RTX4090", "RTX 4090", 1, 24,
+	    IC_PCIE, 340000, 290000, AV_LIMITED },
+	{ "2x_NVIDIA GeForce RTX 4090_COMMUNITY",
+	    "2x RTX 4090", "community", "RTX4090", "RTX 4090", 2, 24,
+	    IC_PCIE, 680000, 580000, AV_LIMITED },
+	{ "4x_NVIDIA GeForce RTX 4090_COMMUNITY",
+	    "4x RTX 4090", "community", "RTX4090", "RTX 4090", 4, 24,
+	    IC_PCIE, 1360000, 1160000, AV_LIMITED },
+	/* NVIDIA Q9000 Tensor Core: Q9000 */
+	{ "1x_NVIDIA Q9000 Tensor Core_SECURE",
+	    "1x Q9000", "secure", "", "Q9000", 1, 120,
+	    IC_UNKNOWN, 4250000, MONEY_NONE, AV_AVAILABLE },
+	/* NVIDIA A100-SXM4-80GB: A100 SXM */
+	{ "1x_NVIDIA A100-SXM4-80GB_SECURE",
+	    "1x A100 SXM", "secure", "A100-80", "A100 SXM", 1, 80,
+	    IC_NVLINK, 1890000, MONEY_NONE, AV_UNAVAILABLE },
+	{ "2x_NVIDIA A100-SXM4-80GB_SECURE",
+	    "2x A100 SXM", "secure", "A100-80", "A100 SXM", 2, 80,
+	    IC_NVLINK, 3780000, MONEY_NONE, AV_UNAVAILABLE },
+	{ "4x_NVIDIA A100-SXM4-80GB_SECURE",
+	    "4x A100 SXM", "secure", "A100-80", "A100 SXM", 4, 80,
+	    IC_NVLINK, 7560000, MONEY_NONE, AV_UNAVAILABLE },
+	{ "8x_NVIDIA A100-SXM4-80GB_SECURE",
+	    "8x A100 SXM", "secure", "A100-80", "A100 SXM", 8, 80,
+	    IC_NVLINK, 15120000, MONEY_NONE, AV_UNAVAILABLE },
+	/* AMD Instinct MI300X OAM: MI300X */
+	{ "1x_AMD Instinct MI300X OAM_SECURE",
+	    "1x MI300X", "secure", "MI300X", "MI300X", 1, 192,
+	    IC_UNKNOWN, 2490000, MONEY_NONE, AV_AVAILABLE },
+	{ "2x_AMD Instinct MI300X OAM_SECURE",
+	    "2x MI300X", "secure", "MI300X", "MI300X", 2, 192,
+	    IC_UNKNOWN, 4980000, MONEY_NONE, AV_AVAILABLE },
+	{ "4x_AMD Instinct MI300X OAM_SECURE",
+	    "4x MI300X", "secure", "MI300X", "MI300X", 4, 192,
+	    IC_UNKNOWN, 9960000, MONEY_NONE, AV_AVAILABLE },
+	{ "8x_AMD Instinct MI300X OAM_SECURE",
+	    "8x MI300X", "secure", "MI300X", "MI300X", 8, 192,
+	    IC_UNKNOWN, 19920000, MONEY_NONE, AV_AVAILABLE },
+	/* NVIDIA B200: B200 */
+	{ "1x_NVIDIA B200_SECURE",
+	    "1x B200", "secure", "B200", "B200", 1, 180,
+	    IC_NVLINK, 5990000, 3590000, AV_LIMITED },
+	{ "2x_NVIDIA B200_SECURE",
+	    "2x B200", "secure", "B200", "B200", 2, 180,
+	    IC_NVLINK, 11980000, 7180000, AV_LIMITED },
+	{ "4x_NVIDIA B200_SECURE",
+	    "4x B200", "secure", "B200", "B200", 4, 180,
+	    IC_NVLINK, 23960000, 14360000, AV_LIMITED },
+	{ "8x_NVIDIA B200_SECURE",
+	    "8x B200", "secure", "B200", "B200", 8, 180,
+	    IC_NVLINK, 47920000, 28720000, AV_LIMITED },
+};
+
+/* Run the adapter on one fixture file with key (may be NULL). */
+static int
+run_file(struct provider_run *run, const char *file, const char *key,
+    const char *base_url, struct harness_log *log, struct err *err)
+{
+	struct harness_route route = { "/graphql", "gpuTypes", file, 0 };
+
+	provider_run_init(run, &provider_runpod);
+	run->api_key = key;
+	run->base_url = base_url;
+	run->now = TEST_NOW;
+	err_clear(err);
+	return harness_run(&provider_runpod, run, &route, 1, NULL, 0, log,
+	    err);
+}
+
+/* The offer with this key, or NULL. */
+static const struct offer *
+find_offer(const struct provider_run *run, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->offers.n; i++)
+		if (strcmp(run->offers.v[i].key, key) == 0)
+			return &run->offers.v[i];
+	return NULL;
+}
+
+/* Assert that run holds exactly the offers of want[0..n). */
+static void
+assert_offers(const struct provider_run *run, const struct want *want,
+    size_t n)
+{
+	const struct offer *o;
+	size_t i;
+
+	assert_int_equal(run->offers.n, n);
+	for (i = 0; i < n; i++) {
+		o = find_offer(run, want[i].key);
+		if (o == NULL)
+			fail_msg("no offer %s", want[i].key);
+		assert_string_equal(o->provider, "runpod");
+		assert_string_equal(o->instance_type, want[i].instance_type);
+		assert_string_equal(o->region, want[i].region);
+		assert_string_equal(o->gpu, want[i].gpu);
+		assert_string_equal(o->gpu_raw, want[i].gpu_raw);
+		assert_int_equal(o->gpu_count, want[i].gpu_count);
+		assert_int_equal(o->vram_gb, want[i].vram_gb);
+		assert_int_equal(o->interconnect, want[i].ic);
+		assert_int_equal(o->vcpus, 0);
+		assert_true(o->ram_gb < 1e-9);
+		assert_int_equal(o->price, want[i].price);
+		assert_int_equal(o->spot_price, want[i].spot_price);
+		assert_int_equal(o->availability, want[i].av);
+		assert_int_equal(o->fetched_at, TEST_NOW);
+		assert_int_equal(o->source, SRC_LIVE);
+	}
+}
+
+/* The GraphQL body: the query with every field, gpuCount 1. */
+static void
+assert_query_body(const char *body)
+{
+	static const char *const fields[] = {
+		"gpuTypes", "id", "displayName", "memoryInGb", "maxGpuCount",
+		"securePrice", "communityPrice", "secureSpotPrice",
+		"communitySpotPrice", "lowestPrice(input: $lowestPriceInput)",
+		"stockStatus", NULL
+	};
+	const cJSON *query, *vars, *input, *count;
+	cJSON *root;
+	size_t i;
+
+	root = cJSON_Parse(body);
+	assert_non_null(root);
+	query = cJSON_GetObjectItemCaseSensitive(root, "query");
+	assert_true(cJSON_IsString(query));
+	for (i = 0; fields[i] != NULL; i++)
+		if (strstr(query->valuestring, fields[i]) == NULL)
+			fail_msg("query lacks %s", fields[i]);
+	vars = cJSON_GetObjectItemCaseSensitive(root, "variables");
+	input = cJSON_GetObjectItemCaseSensitive(vars, "lowestPriceInput");
+	count = cJSON_GetObjectItemCaseSensitive(input, "gpuCount");
+	assert_true(cJSON_IsNumber(count));
+	assert_int_equal(count->valueint, 1);
+	cJSON_Delete(root);
+}
+
+/* Without a key: one POST, JSON body, no Authorization header. */
+static void
+test_request_no_key(void **state)
+{
+	struct provider_run run;
+	struct harness_log log = { 0 };
+	struct err err;
+
+	(void)state;
+	assert_int_equal(run_file(&run, "gpu-types.json", NULL, NULL, &log,
+	    &err), 0);
+	assert_int_equal(log.n, 1);
+	assert_string_equal(log.url[0], RUNPOD_URL);
+	assert_string_equal(log.method[0], "POST");
+	assert_non_null(strstr(log.headers[0],
+	    "Content-Type: application/json\n"));
+	assert_null(strstr(log.headers[0], "Authorization"));
+	assert_query_body(log.body[0]);
+	harness_log_free(&log);
+	provider_run_done(&run);
+	assert_false(provider_runpod.key_required);
+	assert_string_equal(provider_runpod.key_env, "RUNPOD_API_KEY");
+}
+
+/* With a key: in the Authorization header, never in the URL or body. */
+static void
+test_request_key(void **state)
+{
+	struct provider_run run;
+	struct harness_log log = { 0 };
+	struct err err;
+
+	(void)state;
+	assert_int_equal(run_file(&run, "gpu-types.json", TEST_KEY, NULL, &log,
+	    &err), 0);
+	assert_int_equal(log.n, 1);
+	assert_string_equal(log.url[0], RUNPOD_URL);
+	assert_non_null(strstr(log.headers[0],
+	    "Authorization: Bearer " TEST_KEY "\n"));
+	assert_null(strstr(log.url[0], TEST_KEY));
+	assert_null(strstr(log.body[0], TEST_KEY));
+	assert_query_body(log.body[0]);
+	assert_int_equal(run.offers.n, sizeof good / sizeof good[0]);
+	harness_log_free(&log);
+	provider_run_done(&run);
+}
+
+/* GPUCOST_RUNPOD_URL replaces the origin and keeps the path. */
+static void
+test_base_url(void **state)
+{
+	struct provider_run run;
+	struct harness_log log = { 0 };
+	struct err err;
+
+	(void)state;
+	assert_int_equal(run_file(&run, "gpu-types.json", NULL,
+	    "http://127.0.0.1:8081", &log, &err), 0);
+	assert_int_equal(log.n, 1);
+	assert_string_equal(log.url[0], "http://127.0.0.1:8081/graphql");
+	harness_log_free(&log);
+	provider_run_done(&run);
+}
+
+/* The good document: every offer exact; MIG and unpriced skipped. */
+static void
+test_parse(void **state)
+{
+	struct provider_run run;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(run_file(&run, "gpu-types.json", NULL, NULL, NULL,
+	    &err), 0);
+	assert_offers(&run, good, sizeof good / sizeof good[0]);
+	/* Community only / secure only: no offer in the other cloud. */
+	assert_null(find_offer(&run, "1x_NVIDIA H100 PCIe_SECURE"));
+	assert_null(find_offer(&run, "1x_NVIDIA H100 NVL_COMMUNITY"));
+	/* maxGpuCount 6 stops at 4, maxGpuCount 2 at 2. */
+	assert_null(find_offer(&run, "8x_NVIDIA GeForce RTX 4090_SECURE"));
+	assert_null(find_offer(&run, "4x_NVIDIA H100 NVL_SECURE"));
+	assert_int_equal(run.skipped, 2);
+	assert_int_equal(run.unknown_gpu, 1);
+	assert_string_equal(run.note,
+	    "skipped 1 type with no price; skipped 1 MIG slice");
+	provider_run_done(&run);
+}
+
+/* A price as a string; a stock word RunPod has not used: unknown. */
+static void
+test_stock_other(void **state)
+{
+	struct provider_run run;
+	struct err err;
+	const struct offer *o;
+
+	(void)state;
+	assert_int_equal(run_file(&run, "stock-other.json", NULL, NULL, NULL,
+	    &err), 0);
+	assert_int_equal(run.offers.n, 4);
+	o = find_offer(&run, "8x_NVIDIA H100 PCIe_COMMUNITY");
+	assert_non_null(o);
+	assert_int_equal(o->price, 15920000);
+	assert_true(o->spot_price == MONEY_NONE);
+	assert_int_equal(o->availability, AV_UNKNOWN);
+	assert_string_equal(o->region, "community");
+	provider_run_done(&run);
+}
+
+/* A broken document and the whole message it must fail with. */
+struct bad {
+	const char	*file;
+	const char	*msg;
+};
+
+static const struct bad bad_files[] = {
+	{ "graphql-error.json", "GraphQL error: Cannot query field "
+	    "\"secureSpotPrise\" on type \"GpuType\". Did you mean "
+	    "\"secureSpotPrice\"? (and 1 more)" },
+	{ "price-bool.json", "data.gpuTypes[\"NVIDIA H100 PCIe\"]."
+	    "securePrice: expected a price in USD, got boolean" },
+	{ "price-absurd.json", "data.gpuTypes[\"NVIDIA H100 PCIe\"]."
+	    "communityPrice: 250000.00 USD per GPU-hour is absurd" },
+	{ "price-negative.json", "data.gpuTypes[\"NVIDIA H100 PCIe\"]."
+	    "communityPrice: price -1.99 is negative, not finite or absurd" },
+	{ "spot-absurd.json", "data.gpuTypes[\"NVIDIA H100 PCIe\"]."
+	    "communitySpotPrice: 999.50 USD per GPU-hour is absurd" },
+	{ "maxgpu-absurd.json", "data.gpuTypes[\"NVIDIA H100 PCIe\"]."
+	    "maxGpuCount: 1e+06 is not a whole number in 0..64" },
+	{ "vram-absurd.json", "data.gpuTypes[\"NVIDIA H100 PCIe\"]."
+	    "memoryInGb: 2048 is not a whole number in 0..1024" },
+	{ "stock-wrong.json", "data.gpuTypes[\"NVIDIA H100 PCIe\"]."
+	    "lowestPrice: expected an object, got string" },
+	{ "stock-number.json", "data.gpuTypes[\"NVIDIA H100 PCIe\"]."
+	    "lowestPrice.stockStatus: expected a string, got number" },
+	{ "id-missing.json", "data.gpuTypes[0].id: missing" },
+	/* An id that is only an escape sequence is empty once sanitised. */
+	{ "id-empty.json", "data.gpuTypes[0].id: empty" },
+	{ "duplicate.json", "data.gpuTypes[\"NVIDIA L40S\"].id: duplicate "
+	    "GPU type (offer 1x_NVIDIA L40S_SECURE)" },
+	{ "unpriced.json", "data.gpuTypes: no priced GPU among 2 types" },
+	{ "empty.json", "data.gpuTypes: empty" },
+	{ "no-data.json", "response.data: expected an object, got null" },
+	{ "html.json", "expected JSON, got HTML or XML "
+	    "(\"<html> <head><title>...\")" },
+};
+
+/* Each broken document fails with a message naming record and field. */
+static void
+test_errors(void **state)
+{
+	struct provider_run run;
+	struct err err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof bad_files / sizeof bad_files[0]; i++) {
+		if (run_file(&run, bad_files[i].file, TEST_KEY, NULL, NULL,
+		    &err) != -1)
+			fail_msg("%s: parsed", bad_files[i].file);
+		if (strcmp(err.msg, bad_files[i].msg) != 0)
+			fail_msg("%s: got \"%s\"", bad_files[i].file, err.msg);
+		provider_run_done(&run);
+	}
+}
+
+/* A GraphQL message that echoes the key has it masked. */
+static void
+test_error_redacts_key(void **state)
+{
+	struct provider_run run;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(run_file(&run, "graphql-error-key.json", TEST_KEY,
+	    NULL, NULL, &err), -1);
+	assert_string_equal(err.msg,
+	    "GraphQL error: Unauthorized: api key *** is not valid");
+	provider_run_done(&run);
+	/* Without a key configured there is nothing to mask. */
+	assert_int_equal(run_file(&run, "graphql-error-key.json", NULL,
+	    NULL, NULL, &err), -1);
+	assert_string_equal(err.msg, "GraphQL error: Unauthorized: api key "
+	    TEST_KEY " is not valid");
+	provider_run_done(&run);
+}
+
+/* A body cut short between two records fails as malformed JSON. */
+static void
+test_truncated(void **state)
+{
+	static const char want[] = "malformed JSON at byte ";
+	struct provider_run run;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(run_file(&run, "truncated.json", NULL, NULL, NULL,
+	    &err), -1);
+	/* The byte offset is cJSON's to pick (it points at the last byte). */
+	if (strncmp(err.msg, want, sizeof want - 1) != 0 ||
+	    strstr(err.msg, " of 372") == NULL)
+		fail_msg("got \"%s\"", err.msg);
+	provider_run_done(&run);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_request_no_key),
+		cmocka_unit_test(test_request_key),
+		cmocka_unit_test(test_base_url),
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_stock_other),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_redacts_key),
+		cmocka_unit_test(test_truncated),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
