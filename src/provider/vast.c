@@ -1,11 +1,403 @@
-/* vast.c: the Vast.ai adapter (identity only until its fetcher lands). */
+/*
+ * vast.c: the Vast.ai adapter.
+ *
+ * One request: POST https://console.vast.ai/api/v0/bundles/ with a JSON
+ * filter asking for every verified, rentable, not rented, non-external
+ * on-demand offer (VAST_LIMIT of them at most; Vast has no pagination).
+ * The answer is {"offers":[...]}, buffered (about 1.3 KB per offer) and
+ * parsed whole. A key is sent as "Authorization: Bearer" when one is set:
+ * the search works without one.
+ *
+ * Every offer is one record. Key and instance type are the offer id in
+ * decimal ("11684738"): what `vastai create instance` takes, and stable
+ * for as long as the host keeps the listing. Fields:
+ *
+ *	price		dph_total (USD/h, whole offer, includes the
+ *			VAST_STORAGE_GB of disk the query prices)
+ *	spot		min_bid; 0 or missing is unknown, never 0
+ *	gpu		gpu_name, resolved with gpu_ram (MB per GPU) / 1024
+ *			as the VRAM hint; vram_gb = the model's VRAM, or the
+ *			rounded hint when the name is not in the catalogue
+ *	interconnect	bw_nvlink > 0 or SXM in the name: nvlink; PCIE in
+ *			the name: pcie; else unknown
+ *	region		geolocation, "unknown" when null or empty
+ *	vcpus		cpu_cores_effective, rounded
+ *	ram_gb		cpu_ram (MB, whole machine) / 1000, times
+ *			cpu_cores_effective / cpu_cores when both are there
+ *			(the offer's share of the machine, as gpuhunt does)
+ *	reliability	reliability2, else reliability (0..1)
+ *	availability	available, unless rentable is false or rented true
+ *
+ * An offer priced 0 is skipped and counted; a NaN, negative or absurd
+ * price, or a GPU count outside 1..VAST_GPUS_MAX, fails the provider.
+ */
 #include "config.h"
-
 #include "provider.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "http.h"
+#include "json.h"
+#include "money.h"
+#include "str.h"
+#include "xalloc.h"
+
+#define VAST_ORIGIN	"https://console.vast.ai"
+#define VAST_PATH	"/api/v0/bundles/"
+#define VAST_LIMIT	10000		/* offers asked for */
+#define VAST_STORAGE_GB	5		/* GB of disk in dph_total (as the CLI) */
+#define VAST_MAX_BODY	((size_t)64 << 20)	/* 20k offers are ~25 MB */
+#define VAST_PRICE_MAX	5000.0		/* USD per hour: more is absurd */
+#define VAST_GPUS_MAX	64		/* offer_check()'s limit */
+#define VAST_GPU_RAM_MAX 1048576.0	/* MB per GPU: 1 TB */
+#define VAST_CORES_MAX	100000.0
+
+/* An optional number in 0..max: -1 when absent or null, else checked. */
+static int
+get_optional(const cJSON *obj, const char *key, const char *path,
+    double max, double *out, struct err *err)
+{
+	bool found;
+
+	*out = -1;
+	if (json_get_number(obj, key, path, out, &found, err) < 0)
+		return -1;
+	if (!found)
+		*out = -1;
+	else if (*out < 0 || *out > max) {
+		err_set(err, "%s %g is out of range 0..%g", key, *out, max);
+		return -1;
+	}
+	return 0;
+}
+
+/* A price in USD per hour: -1 if NaN, negative or absurd. */
+static int
+get_price(const cJSON *obj, const char *key, const char *path, double *out,
+    bool *found, struct err *err)
+{
+	if (json_get_number(obj, key, path, out, found, err) < 0)
+		return -1;
+	if (found != NULL && !*found)
+		return 0;
+	if (!(*out >= 0 && *out <= VAST_PRICE_MAX)) {
+		err_set(err, "%s %g is out of range 0..%g USD/h", key, *out,
+		    VAST_PRICE_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* nvlink for an NVLink bridge or an SXM board, pcie for a PCIe card. */
+static enum interconnect
+vast_interconnect(const char *gpu_name, double bw_nvlink)
+{
+	if (bw_nvlink > 0 || str_find_nocase(gpu_name, "SXM") != NULL)
+		return IC_NVLINK;
+	if (str_find_nocase(gpu_name, "PCIE") != NULL)
+		return IC_PCIE;
+	return IC_UNKNOWN;
+}
+
+/* rentable false or rented true: unavailable; anything else available. */
+static enum availability
+vast_availability(const cJSON *offer)
+{
+	const cJSON *rentable, *rented;
+
+	rentable = cJSON_GetObjectItemCaseSensitive(offer, "rentable");
+	rented = cJSON_GetObjectItemCaseSensitive(offer, "rented");
+	if (cJSON_IsFalse(rentable) || cJSON_IsTrue(rented))
+		return AV_UNAVAILABLE;
+	return AV_AVAILABLE;
+}
+
+/*
+ * Fill o from one offer (path "offers[i]"). Returns 0, or -1 with err;
+ * *zero is set when the offer has a zero price and is to be skipped.
+ */
+static int
+vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
+    const char *path, bool *zero, struct err *err)
+{
+	char name[OFFER_NAME_MAX];
+	double dph, bid, ngpus, gpu_ram, bw, cores, eff, ram, rel;
+	bool found;
+	int hint;
+
+	*zero = false;
+	if (get_price(item, "dph_total", path, &dph, NULL, err) < 0 ||
+	    get_price(item, "min_bid", path, &bid, &found, err) < 0)
+		return -1;
+	if (!(dph > 0)) {
+		*zero = true;
+		return 0;
+	}
+	if (money_from_double(dph, &o->price) < 0) {
+		err_set(err, "dph_total %g is not a price", dph);
+		return -1;
+	}
+	if (found && bid > 0 && money_from_double(bid, &o->spot_price) < 0) {
+		err_set(err, "min_bid %g is not a price", bid);
+		return -1;
+	}
+
+	if (json_get_number(item, "num_gpus", path, &ngpus, NULL, err) < 0)
+		return -1;
+	if (ngpus > floor(ngpus) || ngpus < 1 || ngpus > VAST_GPUS_MAX) {
+		err_set(err, "num_gpus %g is out of range 1..%d", ngpus,
+		    VAST_GPUS_MAX);
+		return -1;
+	}
+	o->gpu_count = (int)ngpus;
+
+	if (json_get_string(item, "gpu_name", path, name, sizeof name, NULL,
+	    err) < 0)
+		return -1;
+	if (name[0] == '\0') {
+		err_set(err, "gpu_name is empty");
+		return -1;
+	}
+	if (get_optional(item, "gpu_ram", path, VAST_GPU_RAM_MAX, &gpu_ram,
+	    err) < 0 ||
+	    get_optional(item, "bw_nvlink", path, 1e9, &bw, err) < 0)
+		return -1;
+	hint = gpu_ram > 0 ? (int)lround(gpu_ram / 1024) : 0;
+	o->vram_gb = 0;
+	provider_set_gpu(run, o, name, hint);
+	if (o->gpu[0] == '\0')
+		o->vram_gb = hint;
+	o->interconnect = vast_interconnect(o->gpu_raw, bw);
+
+	if (get_optional(item, "cpu_cores", path, VAST_CORES_MAX, &cores,
+	    err) < 0 ||
+	    get_optional(item, "cpu_cores_effective", path, VAST_CORES_MAX,
+	    &eff, err) < 0 ||
+	    get_optional(item, "cpu_ram", path, 1e9, &ram, err) < 0)
+		return -1;
+	if (eff >= 0)
+		o->vcpus = (int)lround(eff);
+	if (ram > 0) {
+		ram /= 1000;
+		if (eff > 0 && cores > 0)
+			ram *= eff / cores;
+		o->ram_gb = round(ram * 100) / 100;
+	}
+
+	if (json_get_number(item, "reliability2", path, &rel, &found,
+	    err) < 0)
+		return -1;
+	if (!found && json_get_number(item, "reliability", path, &rel,
+	    &found, err) < 0)
+		return -1;
+	o->reliability = found && rel >= 0 && rel <= 1 ? rel : -1;
+
+	if (json_get_string(item, "geolocation", path, o->region,
+	    sizeof o->region, &found, err) < 0)
+		return -1;
+	if (o->region[0] == '\0')
+		str_copy(o->region, sizeof o->region, "unknown");
+	o->availability = vast_availability(item);
+	return 0;
+}
+
+/* Parse offers[index] into a new offer. */
+static int
+vast_offer(struct provider_run *run, const cJSON *item, size_t index,
+    size_t *zero_priced, struct err *err)
+{
+	char path[40], msg[ERR_MSG_MAX];
+	struct offer *o;
+	long long id;
+	bool zero;
+
+	snprintf(path, sizeof path, "offers[%zu]", index);
+	if (!cJSON_IsObject(item)) {
+		err_set(err, "%s: expected an object, got %s", path,
+		    json_type_name(item));
+		return -1;
+	}
+	if (json_get_int(item, "id", path, 0, 9007199254740991LL, &id, NULL,
+	    err) < 0)
+		return -1;
+	o = offer_list_add(&run->offers);
+	snprintf(o->key, sizeof o->key, "%lld", id);
+	snprintf(o->instance_type, sizeof o->instance_type, "%lld", id);
+	if (vast_fill(run, o, item, path, &zero, err) < 0) {
+		offer_list_pop(&run->offers);
+		err_prefix(err, "offer %lld", id);
+		return -1;
+	}
+	if (zero) {
+		offer_list_pop(&run->offers);
+		run->skipped++;
+		(*zero_priced)++;
+		return 0;
+	}
+	if (provider_offer_done(run, err) < 0) {
+		/* offer_check() starts with the key: "4100001: ..." */
+		if (err != NULL) {
+			memcpy(msg, err->msg, sizeof msg);
+			err_set(err, "offer %s", msg);
+		}
+		return -1;
+	}
+	return 0;
+}
+
+/* The body is not {"offers":[...]}: say so, with Vast's own message if any. */
+static void
+vast_no_offers(const cJSON *root, struct err *err)
+{
+	static const char *const keys[] = { "msg", "error", "detail", NULL };
+	char why[128];
+	size_t i;
+	bool found;
+
+	if (!cJSON_IsObject(root)) {
+		err_set(err, "expected a JSON object with \"offers\", got %s",
+		    json_type_name(root));
+		return;
+	}
+	for (i = 0; keys[i] != NULL; i++) {
+		if (json_get_string(root, keys[i], "response", why, sizeof why,
+		    &found, NULL) == 0 && found && why[0] != '\0') {
+			err_prefix(err, "Vast says \"%s\"", why);
+			return;
+		}
+	}
+}
+
+/*
+ * json.c's messages quote provider text as it came ("got \"...\""):
+ * strip escape sequences from a failure before it reaches a terminal.
+ */
+static int
+clean_error(int rc, struct err *err)
+{
+	char msg[ERR_MSG_MAX];
+
+	if (rc < 0 && err != NULL) {
+		str_sanitize(msg, sizeof msg, err->msg, strlen(err->msg));
+		memcpy(err->msg, msg, sizeof msg);
+	}
+	return rc;
+}
+
+/* The offer keys are unique (the cache would merge duplicates silently). */
+static int
+compare_keys(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int
+check_unique(const struct offer_list *offers, struct err *err)
+{
+	const char **keys;
+	size_t i;
+	int rc = 0;
+
+	if (offers->n < 2)
+		return 0;
+	keys = xreallocarray(NULL, offers->n, sizeof *keys);
+	for (i = 0; i < offers->n; i++)
+		keys[i] = offers->v[i].key;
+	qsort(keys, offers->n, sizeof *keys, compare_keys);
+	for (i = 1; i < offers->n; i++) {
+		if (strcmp(keys[i - 1], keys[i]) == 0) {
+			err_set(err, "offer %s is listed twice", keys[i]);
+			rc = -1;
+			break;
+		}
+	}
+	free(keys);
+	return rc;
+}
+
+/* Queue the search. */
+static int
+vast_start(struct provider_run *run, struct err *err)
+{
+	struct http_request *req;
+	char *auth;
+
+	(void)err;
+	req = provider_queue(run, provider_url(run, VAST_ORIGIN, VAST_PATH),
+	    "POST", 0);
+	req->body = xasprintf("{\"verified\":{\"eq\":true},"
+	    "\"external\":{\"eq\":false},\"rentable\":{\"eq\":true},"
+	    "\"rented\":{\"eq\":false},\"type\":\"on-demand\","
+	    "\"allocated_storage\":%d,\"limit\":%d}", VAST_STORAGE_GB,
+	    VAST_LIMIT);
+	req->body_len = strlen(req->body);
+	req->max_body = VAST_MAX_BODY;
+	http_request_header(req, "Content-Type", "application/json");
+	http_request_header(req, "Accept", "application/json");
+	if (run->api_key != NULL && run->api_key[0] != '\0') {
+		auth = xasprintf("Bearer %s", run->api_key);
+		http_request_header(req, "Authorization", auth);
+		memset(auth, 0, strlen(auth));
+		free(auth);
+	}
+	return 0;
+}
+
+/* Parse {"offers":[...]}. */
+static int
+vast_response(struct provider_run *run, const struct http_result *result,
+    struct err *err)
+{
+	const cJSON *offers, *item;
+	size_t index = 0, zero = 0;
+	cJSON *root;
+	int rc = 0;
+
+	if (json_parse(result->body, result->body_len, &root, err) < 0)
+		return -1;
+	if ((offers = json_get_array(root, "offers", "response", err)) ==
+	    NULL) {
+		vast_no_offers(root, err);
+		cJSON_Delete(root);
+		return -1;
+	}
+	cJSON_ArrayForEach(item, offers) {
+		if ((rc = vast_offer(run, item, index, &zero, err)) < 0)
+			break;
+		index++;
+	}
+	cJSON_Delete(root);
+	if (rc < 0)
+		return clean_error(rc, err);
+	if (zero > 0)
+		snprintf(run->note, sizeof run->note,
+		    "%zu zero-priced offer%s skipped", zero,
+		    zero == 1 ? "" : "s");
+	if (index >= VAST_LIMIT)
+		snprintf(run->note + strlen(run->note),
+		    sizeof run->note - strlen(run->note),
+		    "%s%zu offers: the search limit, more may exist",
+		    run->note[0] != '\0' ? "; " : "", index);
+	return 0;
+}
+
+/* Every offer is in: check the keys. */
+static int
+vast_finish(struct provider_run *run, struct err *err)
+{
+	return check_unique(&run->offers, err);
+}
 
 const struct provider provider_vast = {
 	.id = "vast",
 	.name = "Vast.ai",
 	.key_env = "VAST_API_KEY",
 	.key_required = false,
+	.start = vast_start,
+	.response = vast_response,
+	.finish = vast_finish,
 };
