@@ -24,6 +24,7 @@
 #include "paths.h"
 #include "provider.h"
 #include "query.h"
+#include "refresh.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -31,6 +32,7 @@
 #define IN_QUERY	0x01
 #define IN_GPUS		0x02
 #define IN_PROVIDERS	0x04
+#define IN_REFRESH	0x08
 #define IN_ALL		0xff
 
 enum {
@@ -42,7 +44,9 @@ enum {
 	OPT_HOURS,
 	OPT_DB,
 	OPT_MULTI_NODE,
-	OPT_REVERSE
+	OPT_REVERSE,
+	OPT_TIMEOUT,
+	OPT_WAIT
 };
 
 static const struct option long_options[] = {
@@ -63,6 +67,8 @@ static const struct option long_options[] = {
 	{ "format",		required_argument,	NULL, 'f' },
 	{ "db",			required_argument,	NULL, OPT_DB },
 	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "timeout",		required_argument,	NULL, OPT_TIMEOUT },
+	{ "wait",		required_argument,	NULL, OPT_WAIT },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -74,7 +80,7 @@ static const unsigned char option_scope[] = {
 	IN_QUERY,		/* count */
 	IN_QUERY,		/* min-vram */
 	IN_QUERY,		/* interconnect */
-	IN_QUERY,		/* provider */
+	IN_QUERY | IN_REFRESH,	/* provider */
 	IN_QUERY,		/* region */
 	IN_QUERY,		/* max-price */
 	IN_QUERY,		/* spot */
@@ -86,7 +92,9 @@ static const unsigned char option_scope[] = {
 	IN_QUERY,		/* hours */
 	IN_ALL,			/* format */
 	IN_ALL,			/* db */
-	IN_QUERY,		/* quiet */
+	IN_QUERY | IN_REFRESH,	/* quiet */
+	IN_REFRESH,		/* timeout */
+	IN_REFRESH,		/* wait */
 	IN_ALL,			/* help */
 	IN_ALL,			/* version */
 };
@@ -98,6 +106,7 @@ static const struct {
 } commands[] = {
 	{ "gpus",	CMD_GPUS,	IN_GPUS },
 	{ "providers",	CMD_PROVIDERS,	IN_PROVIDERS },
+	{ "refresh",	CMD_REFRESH,	IN_REFRESH },
 	{ "help",	CMD_HELP,	IN_ALL },
 	{ "version",	CMD_VERSION,	IN_ALL },
 };
@@ -110,6 +119,8 @@ cli_usage(FILE *out)
 "                                          when no option is given)\n"
 "       gpucost gpus [--gpu NAME]          list the GPU catalogue\n"
 "       gpucost providers                  data source, age and errors per provider\n"
+"       gpucost refresh [--provider LIST] [--timeout S] [--quiet]\n"
+"                                          fetch live prices into the cache\n"
 "\n"
 "query options:\n"
 "  -g, --gpu NAME          GPU model or family (A100-80, A100, \"RTX 4090\" ...)\n"
@@ -128,7 +139,12 @@ cli_usage(FILE *out)
 "  -l, --limit N           print at most N offers\n"
 "      --hours H           add the total cost of an H-hour job\n"
 "  -f, --format FORMAT     table (default), csv, tsv or json\n"
-"  -q, --quiet             no data-age line on stderr\n"
+"  -q, --quiet             no data-age line (refresh: only errors)\n"
+"\n"
+"refresh options:\n"
+"  -p, --provider LIST     only these providers\n"
+"      --timeout SECONDS   per transfer (default 600)\n"
+"      --wait SECONDS      wait for another refresh to finish (default 60)\n"
 "\n"
 "common options:\n"
 "      --db PATH           cache file (default $XDG_DATA_HOME/gpucost/gpucost.db)\n"
@@ -346,6 +362,12 @@ cli_option(int c, const char *arg, struct cli_options *o, struct err *err)
 	case 'q':
 		o->quiet = true;
 		return 0;
+	case OPT_TIMEOUT:
+		return parse_int("--timeout", arg, 1, 86400,
+		    "a number of seconds from 1 to 86400", &o->timeout, err);
+	case OPT_WAIT:
+		return parse_int("--wait", arg, 0, 86400,
+		    "a number of seconds from 0 to 86400", &o->lock_wait, err);
 	case 'h':
 		o->command = CMD_HELP;
 		return 0;
@@ -383,6 +405,7 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 	o->sort = SORT_GPU_PRICE;
 	o->hours = -1;
 	o->format = OUTPUT_TABLE;
+	o->lock_wait = 60;
 
 	optind = 0;	/* GNU: start a fresh scan (tests parse many times) */
 	opterr = 0;
@@ -415,7 +438,7 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 				break;
 		if (i == sizeof commands / sizeof commands[0]) {
 			err_set(err, "unknown command %s (commands: gpus, "
-			    "providers, help)", quoted(argv[optind], q,
+			    "providers, refresh, help)", quoted(argv[optind], q,
 			    sizeof q));
 			return -1;
 		}
@@ -437,7 +460,8 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 			    long_options[i].name, argv[optind]);
 			return -1;
 		}
-		if (option_scope[i] == IN_QUERY || long_options[i].val == 'g')
+		if ((option_scope[i] & IN_QUERY) != 0 &&
+		    option_scope[i] != IN_ALL && long_options[i].val != 'q')
 			o->query_given = true;
 	}
 	if (o->command == CMD_QUERY && o->filter.spot && !o->sort_given)
@@ -769,4 +793,122 @@ cli_run_providers(const struct cli_options *o)
 	free(status);
 	db_close(db);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_DATA;
+}
+
+/* "12.3 MB" */
+static void
+human_bytes(size_t bytes, char *buf, size_t size)
+{
+	if (bytes >= 1000 * 1000)
+		snprintf(buf, size, "%.1f MB", (double)bytes / 1e6);
+	else if (bytes >= 1000)
+		snprintf(buf, size, "%.0f kB", (double)bytes / 1e3);
+	else
+		snprintf(buf, size, "%zu B", bytes);
+}
+
+/* One live status line on a terminal: every provider's progress. */
+static void
+draw_progress(const struct refresh_progress *pr, size_t n)
+{
+	char line[512], bytes[32];
+	size_t i, len = 0;
+
+	for (i = 0; i < n && len < sizeof line; i++) {
+		const char *state = "";
+
+		switch (pr[i].state) {
+		case REFRESH_RUNNING:
+			human_bytes(pr[i].bytes, bytes, sizeof bytes);
+			len += (size_t)snprintf(line + len, sizeof line - len,
+			    "%s%s %s %zu", i == 0 ? "" : " | ", pr[i].provider,
+			    bytes, pr[i].offers);
+			continue;
+		case REFRESH_OK:
+			state = "done";
+			break;
+		case REFRESH_FAILED:
+			state = "FAILED";
+			break;
+		case REFRESH_SKIPPED:
+			state = "skipped";
+			break;
+		}
+		len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %s",
+		    i == 0 ? "" : " | ", pr[i].provider, state);
+	}
+	fprintf(stderr, "\r\033[K%.*s", 200, line);
+	fflush(stderr);
+}
+
+int
+cli_run_refresh(const struct cli_options *o)
+{
+	const struct refresh_progress *pr;
+	struct refresh_options ropts;
+	struct refresh *r;
+	char path[4096], bytes[32];
+	bool tty = !o->quiet && isatty(fileno(stderr));
+	struct err err;
+	size_t n, i, failed;
+	int rc;
+
+	memset(&ropts, 0, sizeof ropts);
+	if (paths_db(o->db, path, sizeof path, &err) < 0) {
+		fprintf(stderr, "gpucost: %s\n", err.msg);
+		return EXIT_DATA;
+	}
+	ropts.db_path = path;
+	ropts.timeout = o->timeout;
+	ropts.lock_wait = o->lock_wait;
+	for (i = 0; i < o->filter.nproviders; i++)
+		str_copy(ropts.providers[i], sizeof ropts.providers[i],
+		    o->filter.providers[i]);
+	ropts.nproviders = o->filter.nproviders;
+	rc = refresh_begin(&ropts, &r, &err);
+	if (rc < 0) {
+		fprintf(stderr, "gpucost: refresh: %s\n", err.msg);
+		return rc == REFRESH_BUSY ? EXIT_REFRESH : EXIT_DATA;
+	}
+	while (refresh_poll(r, -1, 200) > 0) {
+		if (tty) {
+			n = refresh_progress(r, &pr);
+			draw_progress(pr, n);
+		}
+	}
+	if (tty)
+		fputs("\r\033[K", stderr);
+	n = refresh_progress(r, &pr);
+	for (i = 0; i < n; i++) {
+		switch (pr[i].state) {
+		case REFRESH_OK:
+			if (!tty)
+				break;
+			human_bytes(pr[i].bytes, bytes, sizeof bytes);
+			fprintf(stderr, "%s: %zu offers, %zu price changes, %s "
+			    "in %.1f s", pr[i].provider, pr[i].offers,
+			    pr[i].history, bytes, pr[i].seconds);
+			if (pr[i].unknown_gpu > 0)
+				fprintf(stderr, ", %zu with a GPU not in the "
+				    "catalogue", pr[i].unknown_gpu);
+			if (pr[i].message[0] != '\0')
+				fprintf(stderr, "; %s", pr[i].message);
+			fputc('\n', stderr);
+			break;
+		case REFRESH_SKIPPED:
+			if (!o->quiet)
+				fprintf(stderr, "%s: %s\n", pr[i].provider,
+				    pr[i].message);
+			break;
+		case REFRESH_FAILED:
+			fprintf(stderr, "gpucost: %s: %s\n", pr[i].provider,
+			    pr[i].message);
+			break;
+		case REFRESH_RUNNING:
+			break;
+		}
+	}
+	failed = refresh_failures(r);
+	refresh_end(r);
+	return failed > 0 ? EXIT_REFRESH : EXIT_OK;
 }

@@ -34,6 +34,7 @@ enum cli_command {
 	CMD_QUERY = 0,		/* no command word: query (or the TUI) */
 	CMD_GPUS,
 	CMD_PROVIDERS,
+	CMD_REFRESH,
 	CMD_HELP,
 	CMD_VERSION
 };
@@ -52,6 +53,8 @@ struct cli_options {
 	double	hours;			/* < 0: not given */
 	enum output_format format;
 	bool	quiet;
+	long	timeout;		/* refresh --timeout; 0: default */
+	long	lock_wait;		/* refresh --wait, seconds */
 };
 
 /*
@@ -69,5 +72,6 @@ void	cli_usage(FILE *out);
 int	cli_run_query(const struct cli_options *opts);
 int	cli_run_gpus(const struct cli_options *opts);
 int	cli_run_providers(const struct cli_options *opts);
+int	cli_run_refresh(const struct cli_options *opts);
 
 #endif

@@ -750,3 +750,39 @@ db_meta_set(struct db *db, const char *provider, const char *name,
 	}
 	return 0;
 }
+
+int
+db_meta_list(struct db *db, const char *provider, struct db_meta **out,
+    size_t *n, struct err *err)
+{
+	struct db_meta *v = NULL;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	st = db_prepare(db, "SELECT name, value FROM provider_meta WHERE "
+	    "provider = ? ORDER BY name", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		column_text(st, 0, v[*n].name, sizeof v[*n].name);
+		column_text(st, 1, v[*n].value, sizeof v[*n].value);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_open_error(db, err);
+		free(v);
+		*n = 0;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

@@ -100,6 +100,16 @@ int	db_status(struct db *db, struct provider_status **out, size_t *n,
 int	db_history(struct db *db, const char *provider, const char *key,
 	    struct price_point **out, size_t *n, struct err *err);
 
+/* A small per-provider setting (e.g. an AWS region's published version). */
+struct db_meta {
+	char	name[64];
+	char	value[128];
+};
+
+/* Every setting of provider; *out freed with free(). */
+int	db_meta_list(struct db *db, const char *provider, struct db_meta **out,
+	    size_t *n, struct err *err);
+
 /* Small per-provider settings (e.g. AWS region versions). */
 int	db_meta_get(struct db *db, const char *provider, const char *name,
 	    char *value, size_t size, bool *found, struct err *err);

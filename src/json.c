@@ -37,7 +37,8 @@ json_parse(const char *body, size_t len, cJSON **out, struct err *err)
 		if (where != NULL && where >= body && where <= end)
 			err_set(err, "malformed JSON at byte %zu of %zu%s",
 			    (size_t)(where - body), len,
-			    where >= end ? " (body truncated?)" : "");
+			    where + 1 >= end ? " (the body ends early: "
+			    "truncated?)" : "");
 		else
 			err_set(err, "malformed JSON");
 		return -1;
@@ -61,6 +62,14 @@ json_type_name(const cJSON *item)
 	if (cJSON_IsObject(item))
 		return "object";
 	return "invalid";
+}
+
+/* Provider text for a message: sanitised and cut to fit buf. */
+static const char *
+quote(const char *s, char *buf, size_t size)
+{
+	str_sanitize(buf, size, s, strlen(s));
+	return buf;
 }
 
 /* The member, or NULL with *found false / an error for missing. */
@@ -110,7 +119,7 @@ json_get_number(const cJSON *obj, const char *key, const char *path,
     double *out, bool *found, struct err *err)
 {
 	const cJSON *item;
-	char *end;
+	char *end, clean[24];
 	int rc;
 
 	if ((item = member(obj, key, path, found, err, &rc)) == NULL)
@@ -120,8 +129,9 @@ json_get_number(const cJSON *obj, const char *key, const char *path,
 	else if (cJSON_IsString(item) && item->valuestring[0] != '\0') {
 		*out = strtod(item->valuestring, &end);
 		if (*end != '\0') {
-			err_set(err, "%s.%s: expected a number, got \"%.20s\"",
-			    path, key, item->valuestring);
+			err_set(err, "%s.%s: expected a number, got \"%s\"",
+			    path, key, quote(item->valuestring, clean,
+			    sizeof clean));
 			return -1;
 		}
 	} else {
@@ -161,6 +171,7 @@ json_get_money(const cJSON *obj, const char *key, const char *path,
     int64_t *out, bool *found, struct err *err)
 {
 	const cJSON *item;
+	char clean[24];
 	int rc;
 
 	*out = MONEY_NONE;
@@ -170,7 +181,8 @@ json_get_money(const cJSON *obj, const char *key, const char *path,
 		if (money_parse(item->valuestring, strlen(item->valuestring),
 		    out) < 0) {
 			err_set(err, "%s.%s: expected a price in USD, got "
-			    "\"%.20s\"", path, key, item->valuestring);
+			    "\"%s\"", path, key, quote(item->valuestring, clean,
+			    sizeof clean));
 			return -1;
 		}
 		return 0;

@@ -5,16 +5,27 @@
 
 #include "cli.h"
 #include "err.h"
+#include "http.h"
 
 int
 main(int argc, char **argv)
 {
 	struct cli_options opts;
 	struct err err;
+	int status;
 
 	if (cli_parse(argc, argv, &opts, &err) < 0) {
 		fprintf(stderr, "gpucost: %s\nTry 'gpucost --help'.\n", err.msg);
 		return EXIT_USAGE;
+	}
+	if (opts.command == CMD_REFRESH) {
+		if (http_global_init() < 0) {
+			fprintf(stderr, "gpucost: cannot initialise libcurl\n");
+			return EXIT_DATA;
+		}
+		status = cli_run_refresh(&opts);
+		http_global_cleanup();
+		return status;
 	}
 	switch (opts.command) {
 	case CMD_HELP:
@@ -27,6 +38,8 @@ main(int argc, char **argv)
 		return cli_run_gpus(&opts);
 	case CMD_PROVIDERS:
 		return cli_run_providers(&opts);
+	case CMD_REFRESH:
+		break;
 	case CMD_QUERY:
 		break;
 	}

@@ -56,10 +56,13 @@ struct refresh_options {
 
 struct refresh;
 
+#define REFRESH_BUSY	(-2)	/* refresh_begin: another refresh holds the lock */
+
 /*
  * Take the refresh lock (waiting up to opts->lock_wait seconds), open the
- * cache and start every selected provider. Returns 0, or -1 with err set
- * (lock held by another refresh, cache unusable, bad configuration).
+ * cache and start every selected provider. Returns 0; REFRESH_BUSY when
+ * another refresh kept the lock; or -1 with err set (cache unusable, bad
+ * configuration file).
  */
 int	refresh_begin(const struct refresh_options *opts, struct refresh **out,
 	    struct err *err);
@@ -72,7 +75,7 @@ int	refresh_begin(const struct refresh_options *opts, struct refresh **out,
 int	refresh_poll(struct refresh *r, int extra_fd, int timeout_ms);
 
 /* Per-provider progress, in provider order; valid until the next poll. */
-size_t	refresh_progress(const struct refresh *r,
+size_t	refresh_progress(struct refresh *r,
 	    const struct refresh_progress **out);
 
 /* Providers that ended REFRESH_FAILED. */

@@ -87,12 +87,13 @@ xstrndup(const char *s, size_t n)
 char *
 xasprintf(const char *fmt, ...)
 {
+	char probe[1];
 	va_list ap;
 	char *p;
 	int len;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
+	len = vsnprintf(probe, sizeof probe, fmt, ap);
 	va_end(ap);
 	if (len < 0)
 		xalloc_fail(0);

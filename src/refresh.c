@@ -1,0 +1,575 @@
+/* refresh.c: run provider adapters through one HTTP batch into the cache. */
+#include "config.h"
+#include "refresh.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "db.h"
+#include "err.h"
+#include "http.h"
+#include "provider.h"
+#include "settings.h"
+#include "str.h"
+#include "xalloc.h"
+
+#define REFRESH_PROVIDERS_MAX	8
+#define INFLIGHT_MAX		64
+
+/* One provider's part of a refresh. */
+struct refresh_provider {
+	struct refresh	*r;
+	const struct provider *p;
+	struct provider_run run;
+	struct provider_meta *old_meta;
+	char		*base_url;	/* copy of GPUCOST_<ID>_URL */
+	char		*api_key;	/* copy; wiped on free */
+	char		*regions;
+	int		 pending;	/* requests not yet done */
+	bool		 finished;	/* no more requests: ready to write */
+	bool		 written;	/* result is in the cache */
+	double		 started;
+	size_t		 bytes_done;	/* bytes of finished requests */
+	struct {
+		const struct http_request *req;
+		size_t	 bytes;
+	} inflight[INFLIGHT_MAX];
+	struct refresh_progress progress;
+};
+
+struct refresh {
+	struct db	*db;
+	struct http_batch *batch;
+	int		 lock_fd;
+	char		*lock_path;
+	struct settings	 settings;
+	struct refresh_provider prov[REFRESH_PROVIDERS_MAX];
+	size_t		 nprov;
+	struct refresh_progress progress[REFRESH_PROVIDERS_MAX];
+};
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Take the lock next to the cache, waiting up to wait_s seconds. */
+static int
+refresh_lock(struct refresh *r, const char *db_path, long wait_s,
+    struct err *err)
+{
+	double deadline = now_seconds() + (double)wait_s;
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+
+	r->lock_path = xasprintf("%s.lock", db_path);
+	r->lock_fd = open(r->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (r->lock_fd < 0) {
+		err_set(err, "cannot open the lock file %s: %s", r->lock_path,
+		    strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (flock(r->lock_fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			err_set(err, "cannot lock %s: %s", r->lock_path,
+			    strerror(errno));
+			return -1;
+		}
+		if (now_seconds() >= deadline)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	err_set(err, "another refresh is running (it holds %s); waited %ld s, "
+	    "try again later", r->lock_path, wait_s);
+	return REFRESH_BUSY;
+}
+
+/* Mark a provider failed with a message (the first failure wins). */
+static void
+provider_fail(struct refresh_provider *rp, const char *msg)
+{
+	if (rp->progress.state != REFRESH_RUNNING)
+		return;
+	rp->progress.state = REFRESH_FAILED;
+	str_copy(rp->progress.message, sizeof rp->progress.message, msg);
+	rp->finished = true;
+	if (rp->pending > 0 && rp->r->batch != NULL)
+		http_batch_cancel(rp->r->batch, rp);
+}
+
+static int on_chunk(void *, const struct http_request *, const char *, size_t);
+static void on_done(void *, const struct http_result *);
+static void on_progress(void *, const struct http_request *, size_t);
+
+static const struct http_callbacks refresh_callbacks = {
+	.on_chunk = on_chunk,
+	.on_done = on_done,
+	.on_progress = on_progress,
+};
+
+/* Hand the requests the adapter queued to the HTTP batch. */
+static void
+submit_queued(struct refresh_provider *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->run.nqueue; i++) {
+		rp->pending++;
+		http_batch_add(rp->r->batch, rp->run.queue[i],
+		    &refresh_callbacks, rp);
+	}
+	rp->run.nqueue = 0;
+}
+
+/* The path of a request's URL, for messages (never the query string). */
+static void
+request_label(const struct http_request *req, char *buf, size_t size)
+{
+	const char *p = strstr(req->url, "://"), *q;
+	size_t len;
+
+	p = p != NULL ? strchr(p + 3, '/') : NULL;
+	if (p == NULL)
+		p = "/";
+	q = strchr(p, '?');
+	len = q != NULL ? (size_t)(q - p) : strlen(p);
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+}
+
+/* Which inflight slot tracks req (allocating one). */
+static size_t *
+inflight_bytes(struct refresh_provider *rp, const struct http_request *req)
+{
+	size_t i, free_slot = INFLIGHT_MAX;
+
+	for (i = 0; i < INFLIGHT_MAX; i++) {
+		if (rp->inflight[i].req == req)
+			return &rp->inflight[i].bytes;
+		if (rp->inflight[i].req == NULL && free_slot == INFLIGHT_MAX)
+			free_slot = i;
+	}
+	if (free_slot == INFLIGHT_MAX)
+		return NULL;
+	rp->inflight[free_slot].req = req;
+	rp->inflight[free_slot].bytes = 0;
+	return &rp->inflight[free_slot].bytes;
+}
+
+/* Sum the bytes received so far into the progress record. */
+static void
+update_bytes(struct refresh_provider *rp)
+{
+	size_t i, total = rp->bytes_done;
+
+	for (i = 0; i < INFLIGHT_MAX; i++)
+		if (rp->inflight[i].req != NULL)
+			total += rp->inflight[i].bytes;
+	rp->progress.bytes = total;
+	rp->progress.offers = rp->run.offers.n;
+}
+
+static void
+on_progress(void *udata, const struct http_request *req, size_t bytes)
+{
+	struct refresh_provider *rp = udata;
+	size_t *slot = inflight_bytes(rp, req);
+
+	if (slot != NULL)
+		*slot = bytes;
+	update_bytes(rp);
+}
+
+static int
+on_chunk(void *udata, const struct http_request *req, const char *data,
+    size_t len)
+{
+	struct refresh_provider *rp = udata;
+	struct err err;
+	char label[128], msg[ERR_MSG_MAX + 160];
+
+	if (rp->progress.state != REFRESH_RUNNING)
+		return 1;
+	if (rp->p->chunk == NULL) {
+		provider_fail(rp, "adapter cannot stream a body");
+		return 1;
+	}
+	err_clear(&err);
+	if (rp->p->chunk(&rp->run, req, data, len, &err) < 0) {
+		request_label(req, label, sizeof label);
+		snprintf(msg, sizeof msg, "%s: %s", label, err.msg);
+		provider_fail(rp, msg);
+		return 1;
+	}
+	return 0;
+}
+
+static void
+on_done(void *udata, const struct http_result *res)
+{
+	struct refresh_provider *rp = udata;
+	char label[128], msg[ERR_MSG_MAX + 160], *clean;
+	struct err err;
+	size_t *slot, i;
+
+	rp->pending--;
+	slot = inflight_bytes(rp, res->req);
+	if (slot != NULL) {
+		for (i = 0; i < INFLIGHT_MAX; i++)
+			if (rp->inflight[i].req == res->req)
+				rp->inflight[i].req = NULL;
+	}
+	rp->bytes_done += res->body_len;
+	update_bytes(rp);
+	if (rp->progress.state != REFRESH_RUNNING)
+		return;
+	request_label(res->req, label, sizeof label);
+	if (!res->ok) {
+		char detail[160] = "";
+
+		/* An API's error body often says why (bad key, bad query). */
+		if (res->status >= 400 && res->body != NULL && res->body_len > 0) {
+			char snippet[120];
+
+			str_sanitize(snippet, sizeof snippet, res->body,
+			    res->body_len < 200 ? res->body_len : 200);
+			if (snippet[0] != '\0' && snippet[0] != '<')
+				snprintf(detail, sizeof detail, ": %s", snippet);
+		}
+		snprintf(msg, sizeof msg, "%s: %s%s", label, res->error, detail);
+		clean = http_redact(msg, rp->api_key);
+		provider_fail(rp, clean);
+		free(clean);
+		return;
+	}
+	err_clear(&err);
+	if (rp->p->response(&rp->run, res, &err) < 0) {
+		clean = http_redact(err.msg, rp->api_key);
+		snprintf(msg, sizeof msg, "%s: %s", label, clean);
+		free(clean);
+		provider_fail(rp, msg);
+		return;
+	}
+	submit_queued(rp);
+	update_bytes(rp);
+	if (rp->pending == 0)
+		rp->finished = true;
+}
+
+/* GPUCOST_<ID>_URL for a provider id. */
+static const char *
+url_override(const struct provider *p)
+{
+	char name[64];
+	size_t i;
+
+	snprintf(name, sizeof name, "GPUCOST_%s_URL", p->id);
+	for (i = 0; name[i] != '\0'; i++)
+		name[i] = (char)toupper((unsigned char)name[i]);
+	return getenv(name);
+}
+
+/* Prepare and start one provider. */
+static void
+provider_begin(struct refresh *r, struct refresh_provider *rp,
+    const struct provider *p, int64_t now)
+{
+	struct db_meta *meta = NULL;
+	const char *key = NULL, *v;
+	char setting[64], msg[ERR_MSG_MAX + 32];
+	struct err err;
+	size_t nmeta = 0, i;
+
+	rp->r = r;
+	rp->p = p;
+	rp->started = now_seconds();
+	rp->progress.provider = p->id;
+	rp->progress.state = REFRESH_RUNNING;
+	provider_run_init(&rp->run, p);
+	if (p->key_env != NULL) {
+		snprintf(setting, sizeof setting, "%s_api_key", p->id);
+		key = settings_get(&r->settings, p->key_env, setting);
+	}
+	if (p->key_required && key == NULL) {
+		rp->progress.state = REFRESH_SKIPPED;
+		snprintf(rp->progress.message, sizeof rp->progress.message,
+		    "skipped: set %s", p->key_env);
+		rp->finished = rp->written = true;
+		return;
+	}
+	if (key != NULL)
+		rp->api_key = xstrdup(key);
+	if ((v = url_override(p)) != NULL && v[0] != '\0')
+		rp->base_url = xstrdup(v);
+	if (strcmp(p->id, "aws") == 0 &&
+	    (v = settings_get(&r->settings, "GPUCOST_AWS_REGIONS",
+	    "aws_regions")) != NULL)
+		rp->regions = xstrdup(v);
+	if (db_meta_list(r->db, p->id, &meta, &nmeta, &err) < 0) {
+		provider_fail(rp, err.msg);
+		return;
+	}
+	if (nmeta > 0) {
+		rp->old_meta = xcalloc(nmeta, sizeof *rp->old_meta);
+		for (i = 0; i < nmeta; i++) {
+			str_copy(rp->old_meta[i].name,
+			    sizeof rp->old_meta[i].name, meta[i].name);
+			str_copy(rp->old_meta[i].value,
+			    sizeof rp->old_meta[i].value, meta[i].value);
+		}
+	}
+	free(meta);
+	rp->run.base_url = rp->base_url;
+	rp->run.api_key = rp->api_key;
+	rp->run.regions = rp->regions;
+	rp->run.now = now;
+	rp->run.old_meta = rp->old_meta;
+	rp->run.nold_meta = nmeta;
+	if (p->start == NULL || p->response == NULL) {
+		provider_fail(rp, "no live price adapter");
+		return;
+	}
+	err_clear(&err);
+	if (p->start(&rp->run, &err) < 0) {
+		char *clean = http_redact(err.msg, rp->api_key);
+
+		snprintf(msg, sizeof msg, "%s", clean);
+		free(clean);
+		provider_fail(rp, msg);
+		return;
+	}
+	submit_queued(rp);
+	if (rp->pending == 0)
+		rp->finished = true;
+}
+
+/* Append the cached offers of the regions the adapter kept unchanged. */
+static int
+add_kept_offers(struct refresh *r, struct refresh_provider *rp,
+    struct err *err)
+{
+	struct offer_filter f;
+	struct offer_list old;
+	size_t i, j;
+
+	if (rp->run.nkeep_regions == 0)
+		return 0;
+	offer_filter_init(&f);
+	str_copy(f.providers[0], sizeof f.providers[0], rp->p->id);
+	f.nproviders = 1;
+	offer_list_init(&old);
+	if (db_query(r->db, &f, &old, err) < 0) {
+		offer_list_done(&old);
+		return -1;
+	}
+	for (i = 0; i < old.n; i++)
+		for (j = 0; j < rp->run.nkeep_regions; j++)
+			if (strcmp(old.v[i].region, rp->run.keep_regions[j]) == 0) {
+				*offer_list_add(&rp->run.offers) = old.v[i];
+				break;
+			}
+	offer_list_done(&old);
+	return 0;
+}
+
+/* Finish a provider whose requests are all done and write its result. */
+static void
+provider_write(struct refresh *r, struct refresh_provider *rp)
+{
+	struct db_replace_stats stats;
+	char *clean;
+	struct err err;
+	size_t i;
+	int64_t now = rp->run.now;
+
+	rp->written = true;
+	rp->progress.seconds = now_seconds() - rp->started;
+	if (rp->progress.state == REFRESH_RUNNING && rp->p->finish != NULL) {
+		err_clear(&err);
+		if (rp->p->finish(&rp->run, &err) < 0) {
+			clean = http_redact(err.msg, rp->api_key);
+			provider_fail(rp, clean);
+			free(clean);
+		}
+	}
+	rp->progress.skipped = rp->run.skipped;
+	rp->progress.unknown_gpu = rp->run.unknown_gpu;
+	if (rp->progress.state == REFRESH_RUNNING &&
+	    add_kept_offers(r, rp, &err) < 0)
+		provider_fail(rp, err.msg);
+	if (rp->progress.state == REFRESH_RUNNING && rp->run.offers.n == 0)
+		provider_fail(rp, "no GPU offers in the response; keeping the "
+		    "cached offers");
+	if (rp->progress.state == REFRESH_RUNNING) {
+		if (db_replace_offers(r->db, rp->p->id, rp->run.offers.v,
+		    rp->run.offers.n, SRC_LIVE, NULL, now, &stats, &err) < 0) {
+			provider_fail(rp, err.msg);
+		} else {
+			for (i = 0; i < rp->run.nnew_meta; i++)
+				if (db_meta_set(r->db, rp->p->id,
+				    rp->run.new_meta[i].name,
+				    rp->run.new_meta[i].value, &err) < 0)
+					break;
+			rp->progress.state = REFRESH_OK;
+			rp->progress.offers = stats.offers;
+			rp->progress.history = stats.history_rows;
+			str_copy(rp->progress.message,
+			    sizeof rp->progress.message, rp->run.note);
+		}
+	}
+	if (rp->progress.state == REFRESH_FAILED &&
+	    db_record_failure(r->db, rp->p->id, now, rp->progress.message,
+	    &err) < 0) {
+		/* The failure stands; only its record could not be kept. */
+		snprintf(rp->progress.message + strlen(rp->progress.message),
+		    sizeof rp->progress.message - strlen(rp->progress.message),
+		    " (and recording it failed)");
+	}
+}
+
+int
+refresh_begin(const struct refresh_options *opts, struct refresh **out,
+    struct err *err)
+{
+	struct http_options hopts;
+	struct refresh *r;
+	const struct provider *sel[REFRESH_PROVIDERS_MAX];
+	size_t nsel = 0, i;
+	int64_t now = (int64_t)time(NULL);
+	int rc = -1;
+
+	*out = NULL;
+	r = xcalloc(1, sizeof *r);
+	r->lock_fd = -1;
+	if (settings_load(&r->settings, err) < 0)
+		goto fail;
+	if ((rc = refresh_lock(r, opts->db_path, opts->lock_wait, err)) < 0)
+		goto fail;
+	if (cache_open(opts->db_path, &r->db, err) < 0)
+		goto fail;
+	http_options_default(&hopts);
+	if (opts->timeout > 0) {
+		hopts.timeout = opts->timeout;
+		if (hopts.connect_timeout > opts->timeout)
+			hopts.connect_timeout = opts->timeout;
+	}
+	r->batch = http_batch_new(&hopts);
+	if (opts->nproviders == 0) {
+		for (i = 0; providers[i] != NULL && nsel < REFRESH_PROVIDERS_MAX; i++)
+			sel[nsel++] = providers[i];
+	} else {
+		/* Keep registry order whatever order the user typed. */
+		for (i = 0; providers[i] != NULL; i++) {
+			size_t j;
+
+			for (j = 0; j < opts->nproviders; j++)
+				if (strcmp(opts->providers[j], providers[i]->id) == 0)
+					break;
+			if (j < opts->nproviders && nsel < REFRESH_PROVIDERS_MAX)
+				sel[nsel++] = providers[i];
+		}
+	}
+	r->nprov = nsel;
+	for (i = 0; i < nsel; i++)
+		provider_begin(r, &r->prov[i], sel[i], now);
+	*out = r;
+	return 0;
+fail:
+	refresh_end(r);
+	return rc;
+}
+
+int
+refresh_poll(struct refresh *r, int extra_fd, int timeout_ms)
+{
+	size_t i;
+	int running = 0;
+
+	for (i = 0; i < r->nprov; i++)
+		if (!r->prov[i].finished)
+			running++;
+	if (running > 0)
+		http_batch_poll(r->batch, extra_fd, timeout_ms);
+	running = 0;
+	for (i = 0; i < r->nprov; i++) {
+		struct refresh_provider *rp = &r->prov[i];
+
+		if (rp->finished && rp->pending == 0 && !rp->written)
+			provider_write(r, rp);
+		if (!rp->written)
+			running++;
+		else if (rp->progress.seconds <= 0)
+			rp->progress.seconds = now_seconds() - rp->started;
+	}
+	return running;
+}
+
+size_t
+refresh_progress(struct refresh *r, const struct refresh_progress **out)
+{
+	size_t i;
+
+	for (i = 0; i < r->nprov; i++) {
+		r->progress[i] = r->prov[i].progress;
+		if (r->prov[i].progress.state == REFRESH_RUNNING)
+			r->progress[i].seconds = now_seconds() -
+			    r->prov[i].started;
+	}
+	*out = r->progress;
+	return r->nprov;
+}
+
+size_t
+refresh_failures(const struct refresh *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nprov; i++)
+		if (r->prov[i].progress.state == REFRESH_FAILED)
+			n++;
+	return n;
+}
+
+void
+refresh_end(struct refresh *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	/* Free the batch first: it may still call back into providers. */
+	http_batch_free(r->batch);
+	for (i = 0; i < r->nprov; i++) {
+		struct refresh_provider *rp = &r->prov[i];
+
+		provider_run_done(&rp->run);
+		free(rp->old_meta);
+		free(rp->base_url);
+		free(rp->regions);
+		if (rp->api_key != NULL) {
+			memset(rp->api_key, 0, strlen(rp->api_key));
+			free(rp->api_key);
+		}
+	}
+	db_close(r->db);
+	if (r->lock_fd >= 0)
+		close(r->lock_fd);	/* releases the flock */
+	free(r->lock_path);
+	memset(&r->settings, 0, sizeof r->settings);
+	free(r);
+}
