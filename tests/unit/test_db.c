@@ -1,0 +1,1950 @@
+/*
+ * test_db.c: unit tests for db.c (the SQLite cache) and cache.c (seeding
+ * it from the snapshot), on real files in a temporary directory.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "cache.h"
+#include "db.h"
+#include "err.h"
+#include "gpu.h"
+#include "money.h"
+#include "offer.h"
+#include "provider.h"
+#include "snapshot.h"
+
+/* 'gpuc', the application_id of a gpucost cache. */
+#define APP_ID		0x67707563
+
+/* The version-1 schema, exactly as migrations[0] of src/db.c. */
+static const char v1_schema[] =
+	"CREATE TABLE offers ("
+	"  provider TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  instance_type TEXT NOT NULL,"
+	"  region TEXT NOT NULL,"
+	"  gpu TEXT NOT NULL,"
+	"  gpu_raw TEXT NOT NULL,"
+	"  gpu_count INTEGER NOT NULL,"
+	"  vram_gb INTEGER NOT NULL,"
+	"  interconnect TEXT NOT NULL,"
+	"  vcpus INTEGER NOT NULL,"
+	"  ram_gb REAL NOT NULL,"
+	"  price INTEGER,"
+	"  spot_price INTEGER,"
+	"  availability TEXT NOT NULL,"
+	"  spot_interruption INTEGER,"
+	"  reliability REAL,"
+	"  fetched_at INTEGER NOT NULL,"
+	"  source TEXT NOT NULL,"
+	"  PRIMARY KEY (provider, key)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX offers_gpu ON offers (gpu, gpu_count);"
+	"CREATE TABLE price_history ("
+	"  provider TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  observed_at INTEGER NOT NULL,"
+	"  price INTEGER,"
+	"  spot_price INTEGER,"
+	"  availability TEXT NOT NULL"
+	");"
+	"CREATE INDEX price_history_offer ON price_history (provider, key,"
+	"  observed_at);"
+	"CREATE TABLE provider_status ("
+	"  provider TEXT PRIMARY KEY,"
+	"  source TEXT NOT NULL,"
+	"  last_attempt INTEGER,"
+	"  last_success INTEGER,"
+	"  offer_count INTEGER NOT NULL DEFAULT 0,"
+	"  last_error TEXT,"
+	"  data_version TEXT"
+	");";
+
+/* ------------------------------------------------------------------ */
+/* Temporary directory                                                */
+/* ------------------------------------------------------------------ */
+
+static char tmpdir[1024];
+
+static int
+setup(void **state)
+{
+	const char *base = getenv("TMPDIR");
+
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "%s/gpucost-test-db-XXXXXX",
+	    base != NULL && base[0] != '\0' ? base : "/tmp");
+	if (mkdtemp(tmpdir) == NULL) {
+		fprintf(stderr, "mkdtemp %s: %s\n", tmpdir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Remove everything in dir (one level of subdirectories), then dir. */
+static void
+remove_tree(const char *dir)
+{
+	char path[8192];
+	struct dirent *e;
+	struct stat sb;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+			remove_tree(path);
+		else
+			unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	remove_tree(tmpdir);
+	return 0;
+}
+
+/* A path in the temporary directory (static buffer per slot). */
+static const char *
+tmp_path(const char *name)
+{
+	static char buf[4][4096];
+	static int slot;
+	char *p = buf[slot++ % 4];
+
+	snprintf(p, sizeof buf[0], "%s/%s", tmpdir, name);
+	return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files                                                              */
+/* ------------------------------------------------------------------ */
+
+static void
+write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	if (len > 0)
+		assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static unsigned char *
+read_file(const char *path, size_t *len)
+{
+	unsigned char *buf;
+	struct stat sb;
+	FILE *f;
+
+	assert_int_equal(stat(path, &sb), 0);
+	buf = malloc((size_t)sb.st_size + 1);
+	assert_non_null(buf);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(buf, 1, (size_t)sb.st_size, f),
+	    (size_t)sb.st_size);
+	fclose(f);
+	*len = (size_t)sb.st_size;
+	return buf;
+}
+
+static int
+file_exists(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0;
+}
+
+/* Names in the temporary directory, sorted, joined by '|'. */
+static void
+dir_listing(char *out, size_t size)
+{
+	char names[64][256];
+	struct dirent *e;
+	size_t n = 0, i, j, len = 0;
+	DIR *d = opendir(tmpdir);
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL && n < 64) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+	}
+	closedir(d);
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+			char t[256];
+
+			memcpy(t, names[j], sizeof t);
+			memcpy(names[j], names[j - 1], sizeof t);
+			memcpy(names[j - 1], t, sizeof t);
+		}
+	out[0] = '\0';
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s",
+		    i == 0 ? "" : "|", names[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Direct SQLite access, to check what db.c wrote                     */
+/* ------------------------------------------------------------------ */
+
+static sqlite3 *
+raw_open(const char *path)
+{
+	sqlite3 *s = NULL;
+
+	if (sqlite3_open_v2(path, &s, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+		fail_msg("sqlite3_open %s: %s", path, sqlite3_errmsg(s));
+	return s;
+}
+
+static void
+raw_exec(sqlite3 *s, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(s, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		char copy[512];
+
+		snprintf(copy, sizeof copy, "%s", msg != NULL ? msg : "?");
+		sqlite3_free(msg);
+		fail_msg("%s: %s", sql, copy);
+	}
+}
+
+static long long
+raw_int(const char *path, const char *sql)
+{
+	sqlite3 *s = raw_open(path);
+	sqlite3_stmt *st;
+	long long v;
+
+	if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(s));
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	return v;
+}
+
+static void
+raw_text(const char *path, const char *sql, char *out, size_t size)
+{
+	sqlite3 *s = raw_open(path);
+	sqlite3_stmt *st;
+	const unsigned char *t;
+
+	if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(s));
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	t = sqlite3_column_text(st, 0);
+	snprintf(out, size, "%s", t != NULL ? (const char *)t : "(null)");
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+}
+
+/* The file is a current gpucost cache: version, WAL, id, tables. */
+static void
+assert_current_schema(const char *path)
+{
+	char mode[32];
+
+	assert_int_equal(raw_int(path, "PRAGMA user_version"),
+	    DB_SCHEMA_VERSION);
+	assert_int_equal(DB_SCHEMA_VERSION, 2);
+	assert_int_equal(raw_int(path, "PRAGMA application_id"), APP_ID);
+	raw_text(path, "PRAGMA journal_mode", mode, sizeof mode);
+	assert_string_equal(mode, "wal");
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'table' AND name IN ('offers', 'price_history', "
+	    "'provider_status', 'provider_meta')"), 4);
+}
+
+/* ------------------------------------------------------------------ */
+/* Offers                                                             */
+/* ------------------------------------------------------------------ */
+
+static struct offer
+mk(const char *provider, const char *key, const char *gpu, int count,
+    int vram, enum interconnect ic, int64_t price, int64_t spot,
+    enum availability av, int64_t at)
+{
+	struct offer o;
+
+	offer_init(&o);
+	snprintf(o.provider, sizeof o.provider, "%s", provider);
+	snprintf(o.key, sizeof o.key, "%s", key);
+	snprintf(o.instance_type, sizeof o.instance_type, "%s-type", key);
+	snprintf(o.region, sizeof o.region, "region-%s", key);
+	snprintf(o.gpu, sizeof o.gpu, "%s", gpu);
+	snprintf(o.gpu_raw, sizeof o.gpu_raw, "raw %s", gpu);
+	o.gpu_count = count;
+	o.vram_gb = vram;
+	o.interconnect = ic;
+	o.vcpus = 8 * count;
+	o.ram_gb = 64.5 * count;
+	o.price = price;
+	o.spot_price = spot;
+	o.availability = av;
+	o.fetched_at = at;
+	o.source = SRC_LIVE;
+	return o;
+}
+
+static int
+cmp_offer_key(const void *a, const void *b)
+{
+	const struct offer *x = a, *y = b;
+	int c = strcmp(x->provider, y->provider);
+
+	return c != 0 ? c : strcmp(x->key, y->key);
+}
+
+/* Every field equal. */
+static void
+assert_offer_equal(const struct offer *got, const struct offer *want)
+{
+	assert_string_equal(got->provider, want->provider);
+	assert_string_equal(got->key, want->key);
+	assert_string_equal(got->instance_type, want->instance_type);
+	assert_string_equal(got->region, want->region);
+	assert_string_equal(got->gpu, want->gpu);
+	assert_string_equal(got->gpu_raw, want->gpu_raw);
+	assert_int_equal(got->gpu_count, want->gpu_count);
+	assert_int_equal(got->vram_gb, want->vram_gb);
+	assert_int_equal(got->interconnect, want->interconnect);
+	assert_int_equal(got->vcpus, want->vcpus);
+	assert_true(got->ram_gb - want->ram_gb < 1e-9 &&
+	    want->ram_gb - got->ram_gb < 1e-9);
+	assert_int_equal(got->price, want->price);
+	assert_int_equal(got->spot_price, want->spot_price);
+	assert_int_equal(got->availability, want->availability);
+	assert_int_equal(got->spot_interruption, want->spot_interruption);
+	if (want->reliability < 0)
+		assert_true(got->reliability < 0);
+	else
+		assert_true(got->reliability - want->reliability < 1e-9 &&
+		    want->reliability - got->reliability < 1e-9);
+	assert_int_equal(got->fetched_at, want->fetched_at);
+	assert_int_equal(got->source, want->source);
+}
+
+/* Open path or fail with the message. */
+static struct db *
+open_ok(const char *path)
+{
+	struct db *db = NULL;
+	struct err err;
+
+	err_clear(&err);
+	if (db_open(path, &db, &err) != 0)
+		fail_msg("db_open(%s): %s", path, err.msg);
+	assert_non_null(db);
+	return db;
+}
+
+static void
+replace_ok(struct db *db, const char *provider, const struct offer *v,
+    size_t n, enum offer_source src, const char *version, int64_t now,
+    struct db_replace_stats *stats)
+{
+	struct err err;
+
+	err_clear(&err);
+	if (db_replace_offers(db, provider, v, n, src, version, now, stats,
+	    &err) != 0)
+		fail_msg("db_replace_offers(%s): %s", provider, err.msg);
+}
+
+/* db_query with filter f, sorted by (provider, key). */
+static void
+query_ok(struct db *db, const struct offer_filter *f, struct offer_list *out)
+{
+	struct err err;
+
+	offer_list_init(out);
+	err_clear(&err);
+	if (db_query(db, f, out, &err) != 0)
+		fail_msg("db_query: %s", err.msg);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof out->v[0], cmp_offer_key);
+}
+
+static struct offer *
+find_offer(struct offer_list *l, const char *provider, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].provider, provider) == 0 &&
+		    strcmp(l->v[i].key, key) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+/* The status row of provider (fails if absent). */
+static struct provider_status
+status_of(struct db *db, const char *provider)
+{
+	struct provider_status *v, s;
+	struct err err;
+	size_t n, i;
+
+	assert_int_equal(db_status(db, &v, &n, &err), 0);
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].provider, provider) == 0)
+			break;
+	if (i == n) {
+		free(v);
+		fail_msg("no status row for %s", provider);
+	}
+	s = v[i];
+	free(v);
+	return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening and migrations                                             */
+/* ------------------------------------------------------------------ */
+
+static void
+test_open_new(void **state)
+{
+	const char *path = tmp_path("new.db");
+	struct db *db;
+	bool is_new;
+	struct err err;
+
+	(void)state;
+	assert_false(file_exists(path));
+	db = open_ok(path);
+	assert_string_equal(db_path(db), path);
+	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
+	assert_true(is_new);
+	db_close(db);
+	assert_true(file_exists(path));
+	assert_current_schema(path);
+	/* WAL files are gone after the last close. */
+	assert_false(file_exists(tmp_path("new.db-wal")));
+
+	/* Opening again is a no-op on the schema. */
+	db = open_ok(path);
+	db_close(db);
+	assert_current_schema(path);
+	db_close(NULL);
+}
+
+static void
+test_open_missing_dir(void **state)
+{
+	const char *path = tmp_path("no/such/dir/c.db");
+	struct db *db = (struct db *)&db;
+	struct err err;
+
+	(void)state;
+	err_clear(&err);
+	assert_int_equal(db_open(path, &db, &err), -1);
+	assert_null(db);
+	assert_non_null(strstr(err.msg, path));
+}
+
+/* Version 0: an empty file (e.g. made by touch). */
+static void
+test_migrate_from_empty_file(void **state)
+{
+	const char *path = tmp_path("empty.db");
+	struct db *db;
+	struct offer o = mk("aws", "k1", "H100", 8, 80, IC_NVLINK, 98320000,
+	    MONEY_NONE, AV_UNKNOWN, 1000);
+	struct offer_list l;
+	struct offer_filter f;
+
+	(void)state;
+	write_file(path, "", 0);
+	db = open_ok(path);
+	replace_ok(db, "aws", &o, 1, SRC_LIVE, NULL, 1000, NULL);
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 1);
+	offer_list_done(&l);
+	db_close(db);
+	assert_current_schema(path);
+}
+
+/* Version 1, written as gpucost 1 would have: migrated, rows kept. */
+static void
+test_migrate_from_v1(void **state)
+{
+	const char *path = tmp_path("v1.db");
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	struct offer_list l;
+	struct offer_filter f;
+	struct price_point *pts;
+	struct provider_status ps;
+	struct db *db;
+	struct err err;
+	char value[64];
+	bool found;
+	size_t n;
+	int i;
+
+	(void)state;
+	s = raw_open(path);
+	raw_exec(s, v1_schema);
+	raw_exec(s, "PRAGMA user_version=1");
+	assert_int_equal(sqlite3_prepare_v2(s, "INSERT INTO offers VALUES "
+	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL), SQLITE_OK);
+	for (i = 0; i < 3; i++) {
+		char key[32];
+
+		snprintf(key, sizeof key, "p4d.24xlarge/r%d", i);
+		sqlite3_bind_text(st, 1, "aws", -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 3, "p4d.24xlarge", -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, key + 13, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 5, "A100-40", -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, "A100", -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 7, 8);
+		sqlite3_bind_int(st, 8, 40);
+		sqlite3_bind_text(st, 9, "nvlink", -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 10, 96);
+		sqlite3_bind_double(st, 11, 1152);
+		sqlite3_bind_int64(st, 12, 21957800 + i);
+		if (i == 1)
+			sqlite3_bind_null(st, 13);
+		else
+			sqlite3_bind_int64(st, 13, 9000000 + i);
+		sqlite3_bind_text(st, 14, i == 2 ? "available" : "unknown", -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_int(st, 15, i);
+		if (i == 0)
+			sqlite3_bind_double(st, 16, 0.5);
+		else
+			sqlite3_bind_null(st, 16);
+		sqlite3_bind_int64(st, 17, 1700000000 + i);
+		sqlite3_bind_text(st, 18, "live", -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	raw_exec(s, "INSERT INTO price_history VALUES ('aws', "
+	    "'p4d.24xlarge/r0', 1700000000, 21957800, 9000000, 'unknown');"
+	    "INSERT INTO provider_status VALUES ('aws', 'live', 1700000100, "
+	    "1700000100, 3, NULL, 'etag-1');");
+	sqlite3_close(s);
+	assert_int_equal(raw_int(path, "PRAGMA user_version"), 1);
+
+	db = open_ok(path);
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 3);
+	for (i = 0; i < 3; i++) {
+		const struct offer *o = &l.v[i];
+		char key[32];
+
+		snprintf(key, sizeof key, "p4d.24xlarge/r%d", i);
+		assert_string_equal(o->provider, "aws");
+		assert_string_equal(o->key, key);
+		assert_string_equal(o->region, key + 13);
+		assert_string_equal(o->gpu, "A100-40");
+		assert_string_equal(o->gpu_raw, "A100");
+		assert_int_equal(o->gpu_count, 8);
+		assert_int_equal(o->vram_gb, 40);
+		assert_int_equal(o->interconnect, IC_NVLINK);
+		assert_int_equal(o->vcpus, 96);
+		assert_int_equal(o->price, 21957800 + i);
+		assert_int_equal(o->spot_price, i == 1 ? MONEY_NONE :
+		    9000000 + i);
+		assert_int_equal(o->availability, i == 2 ? AV_AVAILABLE :
+		    AV_UNKNOWN);
+		assert_int_equal(o->spot_interruption, i);
+		if (i == 0)
+			assert_true(o->reliability > 0.4999 &&
+			    o->reliability < 0.5001);
+		else
+			assert_true(o->reliability < 0);
+		assert_int_equal(o->fetched_at, 1700000000 + i);
+		assert_int_equal(o->source, SRC_LIVE);
+	}
+	offer_list_done(&l);
+	assert_int_equal(db_history(db, "aws", "p4d.24xlarge/r0", &pts, &n,
+	    &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(pts[0].at, 1700000000);
+	assert_int_equal(pts[0].price, 21957800);
+	free(pts);
+	ps = status_of(db, "aws");
+	assert_int_equal(ps.source, SRC_LIVE);
+	assert_int_equal(ps.last_success, 1700000100);
+	assert_string_equal(ps.data_version, "etag-1");
+	assert_int_equal(ps.offer_count, 3);
+	/* The new table works. */
+	assert_int_equal(db_meta_set(db, "aws", "us-east-1", "v20260101",
+	    &err), 0);
+	assert_int_equal(db_meta_get(db, "aws", "us-east-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(value, "v20260101");
+	db_close(db);
+	assert_current_schema(path);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers"), 3);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
+	    1);
+}
+
+/*
+ * db_open(path) must fail naming the file, with want in the message,
+ * and leave the file and the directory exactly as they were.
+ */
+static void
+refused(const char *path, const char *want)
+{
+	unsigned char *before, *after;
+	size_t blen, alen;
+	char lbefore[2048], lafter[2048];
+	struct db *db = (struct db *)&db;
+	struct err err;
+	struct stat sb;
+	int rc, isdir;
+
+	isdir = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+	before = isdir ? NULL : read_file(path, &blen);
+	dir_listing(lbefore, sizeof lbefore);
+	err_clear(&err);
+	rc = db_open(path, &db, &err);
+	if (rc == 0)
+		db_close(db);
+	dir_listing(lafter, sizeof lafter);
+	after = isdir ? NULL : read_file(path, &alen);
+	if (rc != -1) {
+		free(before);
+		free(after);
+		fail_msg("db_open(%s) accepted it, want \"%s\"", path, want);
+	}
+	assert_null(db);
+	if (strstr(err.msg, want) == NULL || strstr(err.msg, path) == NULL)
+		fail_msg("message \"%s\" lacks \"%s\" or the path", err.msg,
+		    want);
+	assert_string_equal(lafter, lbefore);
+	if (!isdir) {
+		assert_int_equal(alen, blen);
+		assert_memory_equal(after, before, blen);
+	}
+	free(before);
+	free(after);
+}
+
+static void
+test_refuse_text_file(void **state)
+{
+	const char *path = tmp_path("notes.txt");
+	char text[4096];
+	size_t i, len = 0;
+
+	(void)state;
+	for (i = 0; i < 60; i++)
+		len += (size_t)snprintf(text + len, sizeof text - len,
+		    "line %zu: this is not a database, it is a text file\n", i);
+	write_file(path, text, len);
+	refused(path, "not an SQLite database");
+	/* Short text too (shorter than an SQLite header). */
+	write_file(path, "hello\n", 6);
+	refused(path, "not an SQLite database");
+}
+
+static void
+test_refuse_foreign_db(void **state)
+{
+	const char *path = tmp_path("foreign.db");
+	const char *path2 = tmp_path("foreign2.db");
+	sqlite3 *s;
+
+	(void)state;
+	s = raw_open(path);
+	raw_exec(s, "CREATE TABLE people (name TEXT, age INTEGER);"
+	    "INSERT INTO people VALUES ('ada', 36), ('alan', 41);");
+	sqlite3_close(s);
+	assert_int_equal(raw_int(path, "PRAGMA user_version"), 0);
+	refused(path, "not a gpucost cache");
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM people"), 2);
+
+	/* Another program's application_id, at our version. */
+	s = raw_open(path2);
+	raw_exec(s, "CREATE TABLE t (x); PRAGMA application_id = 305419896;"
+	    "PRAGMA user_version = 2;");
+	sqlite3_close(s);
+	refused(path2, "not a gpucost cache");
+}
+
+static void
+test_refuse_newer(void **state)
+{
+	const char *path = tmp_path("newer.db");
+	struct db *db;
+	sqlite3 *s;
+
+	(void)state;
+	db = open_ok(path);
+	db_close(db);
+	s = raw_open(path);
+	raw_exec(s, "PRAGMA user_version = 99");
+	sqlite3_close(s);
+	assert_false(file_exists(tmp_path("newer.db-wal")));
+	refused(path, "newer");
+	assert_int_equal(raw_int(path, "PRAGMA user_version"), 99);
+}
+
+static void
+test_refuse_directory(void **state)
+{
+	const char *path = tmp_path("adir");
+
+	(void)state;
+	assert_int_equal(mkdir(path, 0700), 0);
+	refused(path, "is a directory");
+}
+
+/*
+ * A foreign database in WAL mode whose last writer did not checkpoint
+ * (it crashed, or it is a copy): refusing it must not checkpoint that
+ * WAL into the file on close, which would rewrite the other program's
+ * database.
+ */
+static void
+test_refuse_foreign_hot_wal(void **state)
+{
+	const char *src = tmp_path("app.db");
+	const char *path = tmp_path("copy.db");
+	const char *wal = tmp_path("copy.db-wal");
+	unsigned char *db_before, *wal_before, *db_after, *wal_after;
+	size_t dlen, wlen, dlen2, wlen2;
+	int db_same, wal_same;
+	struct db *db = NULL;
+	struct err err;
+	sqlite3 *s;
+
+	(void)state;
+	s = raw_open(src);
+	raw_exec(s, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+	    "CREATE TABLE people (name TEXT);"
+	    "INSERT INTO people VALUES ('ada'), ('alan');");
+	/* Copy the file and its WAL while the writer still has them open. */
+	db_before = read_file(src, &dlen);
+	wal_before = read_file(tmp_path("app.db-wal"), &wlen);
+	assert_true(wlen > 0);
+	write_file(path, db_before, dlen);
+	write_file(wal, wal_before, wlen);
+	sqlite3_close(s);
+
+	err_clear(&err);
+	assert_int_equal(db_open(path, &db, &err), -1);
+	assert_null(db);
+	assert_non_null(strstr(err.msg, "not a gpucost cache"));
+	db_after = read_file(path, &dlen2);
+	db_same = dlen2 == dlen && memcmp(db_after, db_before, dlen) == 0;
+	wal_same = file_exists(wal);
+	if (wal_same) {
+		wal_after = read_file(wal, &wlen2);
+		wal_same = wlen2 == wlen &&
+		    memcmp(wal_after, wal_before, wlen) == 0;
+		free(wal_after);
+	}
+	free(db_before);
+	free(wal_before);
+	free(db_after);
+	if (!db_same)
+		fail_msg("refusing %s rewrote it (%zu -> %zu bytes)", path,
+		    dlen, dlen2);
+	if (!wal_same)
+		fail_msg("refusing %s changed or removed its WAL", path);
+}
+
+/* A small LCG, so the garbage is the same on every run. */
+static unsigned char
+garbage(uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (unsigned char)(*seed >> 16);
+}
+
+static int
+mentions_corruption(const char *msg)
+{
+	return strstr(msg, "corrupt") != NULL ||
+	    strstr(msg, "malformed") != NULL;
+}
+
+/* A damaged cache is reported as such and left untouched. */
+static void
+test_corrupt_cache(void **state)
+{
+	const char *path = tmp_path("corrupt.db");
+	struct offer *v;
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+	struct err err;
+	unsigned char *bytes, *after;
+	size_t len, alen, i, n = 3000;
+	uint32_t seed = 42;
+	int rc, open_rc;
+
+	(void)state;
+	v = calloc(n, sizeof *v);
+	assert_non_null(v);
+	for (i = 0; i < n; i++) {
+		char key[64];
+
+		snprintf(key, sizeof key, "g5.%zuxlarge/region-%zu", i % 7, i);
+		v[i] = mk("aws", key, i % 2 ? "A10G" : "H100", 1 + (int)(i % 8),
+		    24, IC_PCIE, 1000000 + (int64_t)i, MONEY_NONE,
+		    AV_UNKNOWN, 1000);
+	}
+	db = open_ok(path);
+	replace_ok(db, "aws", v, n, SRC_LIVE, NULL, 1000, NULL);
+	replace_ok(db, "gcp", v, 500, SRC_LIVE, NULL, 1000, NULL);
+	db_close(db);
+	free(v);
+	assert_false(file_exists(tmp_path("corrupt.db-wal")));
+
+	/* Garbage over the middle half of the file. */
+	bytes = read_file(path, &len);
+	assert_true(len > 100000);
+	for (i = len / 4; i < 3 * len / 4; i++)
+		bytes[i] = garbage(&seed);
+	write_file(path, bytes, len);
+
+	err_clear(&err);
+	db = NULL;
+	open_rc = db_open(path, &db, &err);
+	if (open_rc == 0) {
+		/* Opening reads only the header; reading the offers fails. */
+		offer_filter_init(&f);
+		offer_list_init(&l);
+		err_clear(&err);
+		rc = db_query(db, &f, &l, &err);
+		offer_list_done(&l);
+		db_close(db);
+		if (rc != -1)
+			fail_msg("db_query on a corrupt cache succeeded");
+	} else {
+		assert_int_equal(open_rc, -1);
+		assert_null(db);
+	}
+	if (getenv("TEST_DB_VERBOSE") != NULL)
+		fprintf(stderr, "corrupt (db_open %d): %s\n", open_rc, err.msg);
+	if (!mentions_corruption(err.msg))
+		fail_msg("message \"%s\" does not say corrupt/malformed",
+		    err.msg);
+	assert_non_null(strstr(err.msg, path));
+
+	after = read_file(path, &alen);
+	assert_int_equal(alen, len);
+	assert_memory_equal(after, bytes, len);
+	free(after);
+	free(bytes);
+}
+
+/* ------------------------------------------------------------------ */
+/* Replacing offers                                                   */
+/* ------------------------------------------------------------------ */
+
+static void
+test_replace_roundtrip(void **state)
+{
+	const char *path = tmp_path("rt.db");
+	struct offer in[3];
+	struct offer_list l;
+	struct offer_filter f;
+	struct db_replace_stats stats;
+	struct db *db;
+	size_t i;
+
+	(void)state;
+	in[0] = mk("vast", "1x-H100_NVL-32-65536/Quebec, CA", "H100-NVL", 1,
+	    94, IC_PCIE, 2670000, 1200000, AV_AVAILABLE, 1777420800);
+	in[0].reliability = 0.9871;
+	snprintf(in[0].region, sizeof in[0].region, "Qu\xc3\xa9" "bec, CA");
+	in[1] = mk("vast", "2x-RTX_4090/\"quoted\" 'key'", "RTX4090", 2, 24,
+	    IC_UNKNOWN, MONEY_NONE, 700000, AV_LIMITED, 1777420801);
+	in[1].spot_interruption = 4;
+	in[1].source = SRC_SNAPSHOT;
+	in[2] = mk("vast", "unknown-gpu", "", 4, 0, IC_NVLINK, 1, MONEY_NONE,
+	    AV_UNAVAILABLE, 1777420802);
+	snprintf(in[2].gpu_raw, sizeof in[2].gpu_raw, "Mystery 9000");
+	in[2].vcpus = 0;
+	in[2].ram_gb = 0;
+	in[2].spot_interruption = 0;
+
+	db = open_ok(path);
+	replace_ok(db, "vast", in, 3, SRC_LIVE, "v1", 5000, &stats);
+	assert_int_equal(stats.offers, 3);
+	assert_int_equal(stats.history_rows, 3);
+	assert_int_equal(stats.removed, 0);
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 3);
+	qsort(in, 3, sizeof in[0], cmp_offer_key);
+	for (i = 0; i < 3; i++)
+		assert_offer_equal(&l.v[i], &in[i]);
+	offer_list_done(&l);
+	db_close(db);
+}
+
+static void
+test_replace_status(void **state)
+{
+	const char *path = tmp_path("st.db");
+	struct offer in[2];
+	struct provider_status s;
+	struct db *db;
+	struct err err;
+
+	(void)state;
+	in[0] = mk("lambda", "a", "H100", 1, 80, IC_PCIE, 2490000, MONEY_NONE,
+	    AV_AVAILABLE, 100);
+	in[1] = mk("lambda", "b", "H100", 8, 80, IC_NVLINK, 23920000,
+	    MONEY_NONE, AV_LIMITED, 300);
+	db = open_ok(path);
+	replace_ok(db, "lambda", in, 2, SRC_LIVE, "etag-7", 1000, NULL);
+	s = status_of(db, "lambda");
+	assert_string_equal(s.provider, "lambda");
+	assert_int_equal(s.source, SRC_LIVE);
+	assert_int_equal(s.last_attempt, 1000);
+	assert_int_equal(s.last_success, 1000);
+	assert_int_equal(s.offer_count, 2);
+	assert_int_equal(s.oldest, 100);
+	assert_int_equal(s.newest, 300);
+	assert_string_equal(s.last_error, "");
+	assert_string_equal(s.data_version, "etag-7");
+
+	/* A failure, then a success: the error is cleared. */
+	assert_int_equal(db_record_failure(db, "lambda", 1500, "HTTP 500",
+	    &err), 0);
+	assert_string_equal(status_of(db, "lambda").last_error, "HTTP 500");
+	replace_ok(db, "lambda", in, 1, SRC_LIVE, NULL, 2000, NULL);
+	s = status_of(db, "lambda");
+	assert_int_equal(s.last_attempt, 2000);
+	assert_int_equal(s.last_success, 2000);
+	assert_int_equal(s.offer_count, 1);
+	assert_string_equal(s.last_error, "");
+	/* data_version NULL stores none. */
+	assert_string_equal(s.data_version, "");
+	assert_int_equal(s.oldest, 100);
+	assert_int_equal(s.newest, 100);
+	db_close(db);
+}
+
+/* The second replace: history only for changed price/spot/availability. */
+static void
+test_replace_history_changes(void **state)
+{
+	const char *path = tmp_path("hist.db");
+	struct offer first[6], second[6];
+	struct db_replace_stats stats;
+	struct price_point *pts;
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+	struct err err;
+	size_t n;
+
+	(void)state;
+	first[0] = mk("aws", "same", "L4", 1, 24, IC_PCIE, 800000, 300000,
+	    AV_UNKNOWN, 100);
+	first[1] = mk("aws", "price", "L4", 1, 24, IC_PCIE, 800000, 300000,
+	    AV_UNKNOWN, 100);
+	first[2] = mk("aws", "spot", "L4", 1, 24, IC_PCIE, 800000, 300000,
+	    AV_UNKNOWN, 100);
+	first[3] = mk("aws", "avail", "L4", 1, 24, IC_PCIE, 800000, 300000,
+	    AV_UNKNOWN, 100);
+	first[4] = mk("aws", "gone", "L4", 1, 24, IC_PCIE, 800000, 300000,
+	    AV_UNKNOWN, 100);
+	first[5] = mk("aws", "spot-gone", "L4", 1, 24, IC_PCIE, 800000, 300000,
+	    AV_UNKNOWN, 100);
+	db = open_ok(path);
+	replace_ok(db, "aws", first, 6, SRC_LIVE, NULL, 100, &stats);
+	assert_int_equal(stats.offers, 6);
+	assert_int_equal(stats.history_rows, 6);
+	assert_int_equal(stats.removed, 0);
+
+	memcpy(second, first, sizeof second);
+	second[0].fetched_at = 200;			/* unchanged prices */
+	snprintf(second[0].region, sizeof second[0].region, "moved");
+	second[0].vcpus = 99;				/* not history */
+	second[1].price = 810000;
+	second[1].fetched_at = 200;
+	second[2].spot_price = 290000;
+	second[2].fetched_at = 200;
+	second[3].availability = AV_AVAILABLE;
+	second[3].fetched_at = 200;
+	second[4] = mk("aws", "new", "L4", 1, 24, IC_PCIE, 700000, MONEY_NONE,
+	    AV_UNKNOWN, 200);
+	second[5].spot_price = MONEY_NONE;		/* known -> unknown */
+	second[5].fetched_at = 200;
+	replace_ok(db, "aws", second, 6, SRC_LIVE, NULL, 200, &stats);
+	assert_int_equal(stats.offers, 6);
+	/* price, spot, avail, new, spot-gone */
+	assert_int_equal(stats.history_rows, 5);
+	assert_int_equal(stats.removed, 1);
+
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 6);
+	assert_null(find_offer(&l, "aws", "gone"));
+	assert_non_null(find_offer(&l, "aws", "new"));
+	assert_string_equal(find_offer(&l, "aws", "same")->region, "moved");
+	assert_int_equal(find_offer(&l, "aws", "same")->vcpus, 99);
+	assert_int_equal(find_offer(&l, "aws", "price")->price, 810000);
+	offer_list_done(&l);
+
+	assert_int_equal(db_history(db, "aws", "same", &pts, &n, &err), 0);
+	assert_int_equal(n, 1);
+	free(pts);
+	assert_int_equal(db_history(db, "aws", "price", &pts, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(pts[0].at, 100);
+	assert_int_equal(pts[0].price, 800000);
+	assert_int_equal(pts[1].at, 200);
+	assert_int_equal(pts[1].price, 810000);
+	assert_int_equal(pts[1].spot_price, 300000);
+	free(pts);
+	assert_int_equal(db_history(db, "aws", "spot-gone", &pts, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(pts[1].spot_price, MONEY_NONE);
+	assert_int_equal(pts[1].price, 800000);
+	free(pts);
+	assert_int_equal(db_history(db, "aws", "avail", &pts, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(pts[0].availability, AV_UNKNOWN);
+	assert_int_equal(pts[1].availability, AV_AVAILABLE);
+	free(pts);
+	/* The removed offer keeps its history. */
+	assert_int_equal(db_history(db, "aws", "gone", &pts, &n, &err), 0);
+	assert_int_equal(n, 1);
+	free(pts);
+
+	/* The same set again changes nothing. */
+	replace_ok(db, "aws", second, 6, SRC_LIVE, NULL, 300, &stats);
+	assert_int_equal(stats.offers, 6);
+	assert_int_equal(stats.history_rows, 0);
+	assert_int_equal(stats.removed, 0);
+	db_close(db);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
+	    11);
+}
+
+static void
+test_replace_duplicates(void **state)
+{
+	const char *path = tmp_path("dup.db");
+	struct offer in[4];
+	struct db_replace_stats stats;
+	struct offer_list l;
+	struct offer_filter f;
+	struct provider_status s;
+	struct db *db;
+
+	(void)state;
+	in[0] = mk("runpod", "a", "A40", 1, 48, IC_PCIE, 400000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	in[1] = mk("runpod", "b", "A40", 2, 48, IC_PCIE, 800000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	in[2] = in[0];
+	in[2].price = 450000;
+	in[3] = in[0];
+	in[3].price = 470000;
+	db = open_ok(path);
+	replace_ok(db, "runpod", in, 4, SRC_LIVE, NULL, 100, &stats);
+	assert_int_equal(stats.offers, 2);
+	assert_int_equal(stats.history_rows, 2);
+	assert_int_equal(stats.removed, 0);
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 2);
+	/* The last one wins. */
+	assert_int_equal(find_offer(&l, "runpod", "a")->price, 470000);
+	offer_list_done(&l);
+	s = status_of(db, "runpod");
+	assert_int_equal(s.offer_count, 2);
+	db_close(db);
+}
+
+static void
+test_replace_other_providers(void **state)
+{
+	const char *path = tmp_path("multi.db");
+	struct offer a[2], g[3];
+	struct db_replace_stats stats;
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+
+	(void)state;
+	a[0] = mk("aws", "shared-key", "T4", 1, 16, IC_PCIE, 526000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	a[1] = mk("aws", "a2", "T4", 4, 16, IC_PCIE, 3912000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	g[0] = mk("gcp", "shared-key", "L4", 1, 24, IC_PCIE, 700000, 280000,
+	    AV_UNKNOWN, 100);
+	g[1] = mk("gcp", "g2", "L4", 2, 24, IC_PCIE, 1400000, 560000,
+	    AV_UNKNOWN, 100);
+	g[2] = mk("gcp", "g3", "L4", 4, 24, IC_PCIE, 2800000, 1120000,
+	    AV_UNKNOWN, 100);
+	db = open_ok(path);
+	replace_ok(db, "aws", a, 2, SRC_LIVE, NULL, 100, NULL);
+	replace_ok(db, "gcp", g, 3, SRC_LIVE, NULL, 100, &stats);
+	assert_int_equal(stats.history_rows, 3);
+	/* Emptying aws leaves gcp alone, even its offer with the same key. */
+	replace_ok(db, "aws", NULL, 0, SRC_LIVE, NULL, 200, &stats);
+	assert_int_equal(stats.offers, 0);
+	assert_int_equal(stats.history_rows, 0);
+	assert_int_equal(stats.removed, 2);
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 3);
+	assert_non_null(find_offer(&l, "gcp", "shared-key"));
+	assert_int_equal(find_offer(&l, "gcp", "shared-key")->price, 700000);
+	offer_list_done(&l);
+	assert_int_equal(status_of(db, "aws").offer_count, 0);
+	assert_int_equal(status_of(db, "gcp").offer_count, 3);
+	/* The offers' provider field does not matter: the argument does. */
+	replace_ok(db, "aws", g, 1, SRC_LIVE, NULL, 300, &stats);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 4);
+	assert_int_equal(find_offer(&l, "aws", "shared-key")->price, 700000);
+	assert_int_equal(find_offer(&l, "gcp", "shared-key")->price, 700000);
+	offer_list_done(&l);
+	db_close(db);
+}
+
+/* A replace that fails half-way changes nothing at all. */
+static void
+test_replace_failure_rolls_back(void **state)
+{
+	const char *path = tmp_path("rollback.db");
+	struct offer first[2], second[3];
+	struct db_replace_stats stats;
+	struct provider_status s;
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+	struct err err;
+	sqlite3 *raw;
+
+	(void)state;
+	first[0] = mk("aws", "a", "T4", 1, 16, IC_PCIE, 526000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	first[1] = mk("aws", "b", "T4", 4, 16, IC_PCIE, 3912000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	db = open_ok(path);
+	replace_ok(db, "aws", first, 2, SRC_LIVE, "v1", 100, NULL);
+	/* Make the final insert fail for one key. */
+	raw = raw_open(path);
+	raw_exec(raw, "CREATE TRIGGER boom BEFORE INSERT ON offers "
+	    "WHEN NEW.key = 'bad' BEGIN SELECT RAISE(ABORT, 'boom'); END;");
+	sqlite3_close(raw);
+
+	second[0] = first[0];
+	second[0].price = 999000;			/* a history row */
+	second[1] = mk("aws", "bad", "T4", 1, 16, IC_PCIE, 1, MONEY_NONE,
+	    AV_UNKNOWN, 200);
+	second[2] = mk("aws", "c", "T4", 1, 16, IC_PCIE, 1, MONEY_NONE,
+	    AV_UNKNOWN, 200);
+	memset(&stats, 0xff, sizeof stats);
+	err_clear(&err);
+	assert_int_equal(db_replace_offers(db, "aws", second, 3, SRC_LIVE,
+	    "v2", 200, &stats, &err), -1);
+	assert_int_equal(strncmp(err.msg, "aws: ", 5), 0);
+	assert_non_null(strstr(err.msg, "boom"));
+
+	/* Offers, history and status as before. */
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(find_offer(&l, "aws", "a")->price, 526000);
+	assert_non_null(find_offer(&l, "aws", "b"));
+	offer_list_done(&l);
+	s = status_of(db, "aws");
+	assert_int_equal(s.last_success, 100);
+	assert_int_equal(s.last_attempt, 100);
+	assert_string_equal(s.data_version, "v1");
+	assert_int_equal(s.offer_count, 2);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
+	    2);
+
+	/* And the next replace works normally. */
+	second[1] = second[2];
+	replace_ok(db, "aws", second, 2, SRC_LIVE, "v3", 300, &stats);
+	assert_int_equal(stats.offers, 2);
+	assert_int_equal(stats.history_rows, 2);	/* a's price, new c */
+	assert_int_equal(stats.removed, 1);		/* b */
+	db_close(db);
+}
+
+/* Readers never wait for a writer (WAL): a query during a write. */
+static void
+test_reader_not_blocked(void **state)
+{
+	const char *path = tmp_path("wal.db");
+	struct offer o = mk("aws", "k", "T4", 1, 16, IC_PCIE, 526000,
+	    MONEY_NONE, AV_UNKNOWN, 100);
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+	sqlite3 *w;
+	time_t t0;
+
+	(void)state;
+	db = open_ok(path);
+	replace_ok(db, "aws", &o, 1, SRC_LIVE, NULL, 100, NULL);
+	w = raw_open(path);
+	raw_exec(w, "BEGIN IMMEDIATE; DELETE FROM offers;");
+	t0 = time(NULL);
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);		/* sees the last committed state */
+	assert_int_equal(l.n, 1);
+	offer_list_done(&l);
+	assert_true(time(NULL) - t0 <= 1);
+	raw_exec(w, "ROLLBACK");
+	sqlite3_close(w);
+	db_close(db);
+}
+
+/* Over-long text in the file is cut to the record's buffers. */
+static void
+test_long_text_truncated(void **state)
+{
+	const char *path = tmp_path("long.db");
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+	sqlite3 *raw;
+	char sql[1024], longname[201];
+
+	(void)state;
+	db = open_ok(path);
+	memset(longname, 'r', 200);
+	longname[200] = '\0';
+	raw = raw_open(path);
+	snprintf(sql, sizeof sql, "INSERT INTO offers VALUES ('aws', 'k', "
+	    "'%s', '%s', 'T4', '%s', 1, 16, 'pcie', 4, 16.0, 526000, NULL, "
+	    "'unknown', NULL, NULL, 100, 'live')", longname, longname,
+	    longname);
+	raw_exec(raw, sql);
+	sqlite3_close(raw);
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(strlen(l.v[0].instance_type), OFFER_NAME_MAX - 1);
+	assert_int_equal(strlen(l.v[0].region), OFFER_NAME_MAX - 1);
+	assert_int_equal(strlen(l.v[0].gpu_raw), OFFER_NAME_MAX - 1);
+	assert_int_equal(l.v[0].price, 526000);
+	offer_list_done(&l);
+	db_close(db);
+}
+
+/* A failed refresh keeps the offers and records the error. */
+static void
+test_record_failure(void **state)
+{
+	const char *path = tmp_path("fail.db");
+	struct offer in[2];
+	struct provider_status s;
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+	struct err err;
+	bool is_new;
+
+	(void)state;
+	in[0] = mk("vultr", "a", "H100", 8, 80, IC_NVLINK, 23920000, 18400000,
+	    AV_UNKNOWN, 100);
+	in[1] = mk("vultr", "b", "L40S", 1, 48, IC_PCIE, 2090000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	db = open_ok(path);
+	replace_ok(db, "vultr", in, 2, SRC_LIVE, "v9", 1000, NULL);
+	assert_int_equal(db_record_failure(db, "vultr", 2000,
+	    "vultr: plans[3].monthly_cost: expected a number", &err), 0);
+	s = status_of(db, "vultr");
+	assert_int_equal(s.last_attempt, 2000);
+	assert_int_equal(s.last_success, 1000);
+	assert_int_equal(s.offer_count, 2);
+	assert_int_equal(s.source, SRC_LIVE);
+	assert_string_equal(s.data_version, "v9");
+	assert_string_equal(s.last_error,
+	    "vultr: plans[3].monthly_cost: expected a number");
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(find_offer(&l, "vultr", "a")->price, 23920000);
+	offer_list_done(&l);
+
+	/* A provider never seen before gets a status row, and no offers. */
+	assert_int_equal(db_provider_is_new(db, "vast", &is_new, &err), 0);
+	assert_true(is_new);
+	assert_int_equal(db_record_failure(db, "vast", 3000, "timeout", &err),
+	    0);
+	assert_int_equal(db_provider_is_new(db, "vast", &is_new, &err), 0);
+	assert_false(is_new);
+	s = status_of(db, "vast");
+	assert_int_equal(s.last_attempt, 3000);
+	assert_int_equal(s.last_success, 0);
+	assert_int_equal(s.offer_count, 0);
+	assert_int_equal(s.oldest, 0);
+	assert_string_equal(s.last_error, "timeout");
+	db_close(db);
+}
+
+/* ------------------------------------------------------------------ */
+/* Queries                                                            */
+/* ------------------------------------------------------------------ */
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "provider\tkey" of each offer, sorted. */
+static char **
+keys_of(const struct offer *v, size_t n)
+{
+	char **k = calloc(n + 1, sizeof *k);
+	size_t i;
+
+	assert_non_null(k);
+	for (i = 0; i < n; i++) {
+		k[i] = malloc(OFFER_PROVIDER_MAX + OFFER_KEY_MAX + 2);
+		assert_non_null(k[i]);
+		snprintf(k[i], OFFER_PROVIDER_MAX + OFFER_KEY_MAX + 2, "%s\t%s",
+		    v[i].provider, v[i].key);
+	}
+	qsort(k, n, sizeof *k, cmp_str);
+	return k;
+}
+
+static void
+keys_free(char **k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(k[i]);
+	free(k);
+}
+
+/*
+ * db_query(f) returns exactly the offers of all[] that offer_matches()
+ * accepts; returns how many, which must be > 0 and, unless every, < n.
+ */
+static size_t
+query_matches_c(struct db *db, const struct offer_list *all,
+    const struct offer_filter *f, const char *what, bool every)
+{
+	struct offer_list got, want;
+	char **gk, **wk;
+	size_t i, n;
+
+	offer_list_init(&want);
+	for (i = 0; i < all->n; i++)
+		if (offer_matches(f, &all->v[i], NULL))
+			*offer_list_add(&want) = all->v[i];
+	query_ok(db, f, &got);
+	if (got.n != want.n)
+		fail_msg("%s: db_query gave %zu offers, offer_matches %zu",
+		    what, got.n, want.n);
+	gk = keys_of(got.v, got.n);
+	wk = keys_of(want.v, want.n);
+	for (i = 0; i < got.n; i++)
+		if (strcmp(gk[i], wk[i]) != 0)
+			fail_msg("%s: db_query has \"%s\" where C has \"%s\"",
+			    what, gk[i], wk[i]);
+	/* What SQL returned also matches in C. */
+	for (i = 0; i < got.n; i++)
+		assert_true(offer_matches(f, &got.v[i], NULL));
+	n = got.n;
+	keys_free(gk, got.n);
+	keys_free(wk, want.n);
+	offer_list_done(&got);
+	offer_list_done(&want);
+	if (n == 0)
+		fail_msg("%s: nothing matched; the test would prove nothing",
+		    what);
+	if (!every && n == all->n)
+		fail_msg("%s: everything matched; the filter did nothing",
+		    what);
+	return n;
+}
+
+/* The snapshot, varied, per provider in the cache; all of it in *all. */
+static struct db *
+query_fixture(const char *path, struct offer_list *all)
+{
+	struct offer_list per;
+	struct err err;
+	struct db *db;
+	size_t i, k, start;
+
+	offer_list_init(all);
+	assert_int_equal(snapshot_load(NULL, all, &err), 0);
+	for (i = 0; i < all->n; i++) {
+		struct offer *o = &all->v[i];
+
+		o->availability = (enum availability)(i % 4);
+		if (i % 5 == 0)
+			o->spot_price = MONEY_NONE;
+		if (!money_known(o->price) && !money_known(o->spot_price))
+			o->price = 1000000;
+	}
+	/* An unknown GPU, kept with its raw name. */
+	*offer_list_add(all) = mk("vast", "odd", "", 2, 12, IC_UNKNOWN,
+	    500000, MONEY_NONE, AV_AVAILABLE, 100);
+	db = open_ok(path);
+	for (k = 0; providers[k] != NULL; k++) {
+		offer_list_init(&per);
+		for (start = 0; start < all->n; start++)
+			if (strcmp(all->v[start].provider, providers[k]->id)
+			    == 0)
+				*offer_list_add(&per) = all->v[start];
+		assert_true(per.n > 0);
+		replace_ok(db, providers[k]->id, per.v, per.n, SRC_LIVE, NULL,
+		    1000, NULL);
+		offer_list_done(&per);
+	}
+	return db;
+}
+
+static void
+test_query_filters(void **state)
+{
+	const char *path = tmp_path("query.db");
+	struct offer_list all, l;
+	struct offer_filter f;
+	struct db *db;
+	size_t n, i;
+
+	(void)state;
+	db = query_fixture(path, &all);
+
+	offer_filter_init(&f);
+	assert_int_equal(query_matches_c(db, &all, &f, "no filter", true),
+	    all.n);
+
+	/* GPU set: a family, and one model. */
+	offer_filter_init(&f);
+	f.ngpus = gpu_query("A100", f.gpus, GPU_MATCH_MAX);
+	assert_int_equal(f.ngpus, 2);
+	query_matches_c(db, &all, &f, "gpu A100", false);
+	offer_filter_init(&f);
+	f.ngpus = gpu_query("A100-80", f.gpus, GPU_MATCH_MAX);
+	query_matches_c(db, &all, &f, "gpu A100-80", false);
+	offer_filter_init(&f);
+	f.gpus[0] = gpu_find("H100");
+	f.gpus[1] = gpu_find("H200");
+	f.gpus[2] = gpu_find("B200");
+	f.ngpus = 3;
+	query_matches_c(db, &all, &f, "gpu H100,H200,B200", false);
+
+	/* Count: exact, and with --multi-node (count/k per instance). */
+	offer_filter_init(&f);
+	f.count = 8;
+	n = query_matches_c(db, &all, &f, "count 8", false);
+	query_ok(db, &f, &l);
+	for (i = 0; i < l.n; i++)
+		assert_int_equal(l.v[i].gpu_count, 8);
+	assert_int_equal(l.n, n);
+	offer_list_done(&l);
+	f.multi_node = true;
+	assert_true(query_matches_c(db, &all, &f, "count 8 multi", false) > n);
+	f.count = 16;
+	query_matches_c(db, &all, &f, "count 16 multi", false);
+	f.count = 3;
+	query_matches_c(db, &all, &f, "count 3 multi", false);
+	f.multi_node = false;
+	f.count = 16;
+	query_matches_c(db, &all, &f, "count 16", false);
+
+	offer_filter_init(&f);
+	f.min_vram_gb = 80;
+	query_matches_c(db, &all, &f, "min vram 80", false);
+	f.min_vram_gb = 141;
+	query_matches_c(db, &all, &f, "min vram 141", false);
+
+	offer_filter_init(&f);
+	f.interconnect = IC_NVLINK;
+	query_matches_c(db, &all, &f, "nvlink", false);
+	f.interconnect = IC_PCIE;
+	query_matches_c(db, &all, &f, "pcie", false);
+
+	offer_filter_init(&f);
+	strcpy(f.providers[0], "aws");
+	strcpy(f.providers[1], "vast");
+	f.nproviders = 2;
+	query_matches_c(db, &all, &f, "providers aws,vast", false);
+	f.nproviders = 1;
+	strcpy(f.providers[0], "vultr");
+	query_matches_c(db, &all, &f, "provider vultr", false);
+
+	offer_filter_init(&f);
+	f.available = true;
+	query_matches_c(db, &all, &f, "available", false);
+	offer_filter_init(&f);
+	f.spot = true;
+	query_matches_c(db, &all, &f, "spot", false);
+
+	/* Conditions checked in C only. */
+	offer_filter_init(&f);
+	strcpy(f.region, "us-east");
+	query_matches_c(db, &all, &f, "region us-east", false);
+	strcpy(f.region, "europe-*");
+	query_matches_c(db, &all, &f, "region europe-*", false);
+	offer_filter_init(&f);
+	strcpy(f.text, "h100 aws");
+	query_matches_c(db, &all, &f, "text", false);
+
+	/* Everything at once. */
+	offer_filter_init(&f);
+	f.ngpus = gpu_query("A100", f.gpus, GPU_MATCH_MAX);
+	f.count = 8;
+	f.multi_node = true;
+	f.min_vram_gb = 40;
+	f.interconnect = IC_NVLINK;
+	strcpy(f.providers[0], "aws");
+	strcpy(f.providers[1], "gcp");
+	strcpy(f.providers[2], "lambda");
+	f.nproviders = 3;
+	query_matches_c(db, &all, &f, "combined", false);
+	f.spot = true;
+	query_matches_c(db, &all, &f, "combined spot", false);
+
+	/* The widest filter the CLI can build still prepares. */
+	offer_filter_init(&f);
+	for (i = 0; i < GPU_MATCH_MAX; i++)
+		f.gpus[i] = &gpu_models[i];
+	f.ngpus = GPU_MATCH_MAX;
+	for (i = 0; i < FILTER_PROVIDERS_MAX; i++)
+		strcpy(f.providers[i], i < 6 ? providers[i]->id : "aws");
+	f.nproviders = FILTER_PROVIDERS_MAX;
+	f.count = 8;
+	f.multi_node = true;
+	f.min_vram_gb = 1;
+	f.interconnect = IC_NVLINK;
+	f.spot = true;
+	query_matches_c(db, &all, &f, "widest", false);
+
+	/* No match is an empty result, not an error. */
+	offer_filter_init(&f);
+	f.min_vram_gb = 1000;
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 0);
+	offer_list_done(&l);
+
+	offer_list_done(&all);
+	db_close(db);
+}
+
+/* db_query appends to what the list holds. */
+static void
+test_query_appends(void **state)
+{
+	const char *path = tmp_path("append.db");
+	struct offer o = mk("aws", "k", "T4", 1, 16, IC_PCIE, 526000,
+	    MONEY_NONE, AV_UNKNOWN, 100);
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+	struct err err;
+
+	(void)state;
+	db = open_ok(path);
+	replace_ok(db, "aws", &o, 1, SRC_LIVE, NULL, 100, NULL);
+	offer_list_init(&l);
+	snprintf(offer_list_add(&l)->key, OFFER_KEY_MAX, "already");
+	offer_filter_init(&f);
+	assert_int_equal(db_query(db, &f, &l, &err), 0);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0].key, "already");
+	assert_string_equal(l.v[1].key, "k");
+	offer_list_done(&l);
+	db_close(db);
+}
+
+/* ------------------------------------------------------------------ */
+/* Status, history, settings                                          */
+/* ------------------------------------------------------------------ */
+
+static void
+test_status(void **state)
+{
+	const char *path = tmp_path("status.db");
+	struct offer v[3];
+	struct provider_status *st;
+	struct db *db;
+	struct err err;
+	size_t n;
+
+	(void)state;
+	db = open_ok(path);
+	assert_int_equal(db_status(db, &st, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(st);
+	v[0] = mk("x", "a", "T4", 1, 16, IC_PCIE, 1, MONEY_NONE, AV_UNKNOWN,
+	    500);
+	v[1] = mk("x", "b", "T4", 1, 16, IC_PCIE, 1, MONEY_NONE, AV_UNKNOWN,
+	    200);
+	v[2] = mk("x", "c", "T4", 1, 16, IC_PCIE, 1, MONEY_NONE, AV_UNKNOWN,
+	    900);
+	replace_ok(db, "vast", v, 3, SRC_LIVE, NULL, 1000, NULL);
+	replace_ok(db, "aws", v, 1, SRC_SNAPSHOT, NULL, 1000, NULL);
+	assert_int_equal(db_record_failure(db, "gcp", 1100, "down", &err), 0);
+	assert_int_equal(db_status(db, &st, &n, &err), 0);
+	/* Sorted by provider. */
+	assert_int_equal(n, 3);
+	assert_string_equal(st[0].provider, "aws");
+	assert_string_equal(st[1].provider, "gcp");
+	assert_string_equal(st[2].provider, "vast");
+	assert_int_equal(st[0].offer_count, 1);
+	assert_int_equal(st[0].source, SRC_SNAPSHOT);
+	assert_int_equal(st[0].oldest, 500);
+	assert_int_equal(st[0].newest, 500);
+	assert_int_equal(st[1].offer_count, 0);
+	assert_int_equal(st[1].oldest, 0);
+	assert_int_equal(st[1].newest, 0);
+	assert_string_equal(st[1].last_error, "down");
+	assert_int_equal(st[2].offer_count, 3);
+	assert_int_equal(st[2].oldest, 200);
+	assert_int_equal(st[2].newest, 900);
+	assert_int_equal(st[2].source, SRC_LIVE);
+	assert_int_equal(st[2].last_success, 1000);
+	free(st);
+	db_close(db);
+}
+
+static void
+test_history(void **state)
+{
+	const char *path = tmp_path("history.db");
+	struct offer o = mk("gcp", "a2-ultragpu-8g/us-central1", "A100-80", 8,
+	    80, IC_NVLINK, 40550000, 16500000, AV_UNKNOWN, 100);
+	struct price_point *pts;
+	struct db *db;
+	struct err err;
+	size_t n;
+
+	(void)state;
+	db = open_ok(path);
+	assert_int_equal(db_history(db, "gcp", o.key, &pts, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(pts);
+	replace_ok(db, "gcp", &o, 1, SRC_LIVE, NULL, 100, NULL);
+	o.fetched_at = 300;
+	o.price = 39000000;
+	replace_ok(db, "gcp", &o, 1, SRC_LIVE, NULL, 300, NULL);
+	o.fetched_at = 200;		/* older observation, added last */
+	o.price = MONEY_NONE;
+	o.availability = AV_UNAVAILABLE;
+	replace_ok(db, "gcp", &o, 1, SRC_LIVE, NULL, 400, NULL);
+	o.fetched_at = 400;
+	o.price = 41000000;
+	replace_ok(db, "gcp", &o, 1, SRC_LIVE, NULL, 500, NULL);
+
+	assert_int_equal(db_history(db, "gcp", o.key, &pts, &n, &err), 0);
+	assert_int_equal(n, 4);
+	/* Oldest first by time observed. */
+	assert_int_equal(pts[0].at, 100);
+	assert_int_equal(pts[0].price, 40550000);
+	assert_int_equal(pts[0].spot_price, 16500000);
+	assert_int_equal(pts[0].availability, AV_UNKNOWN);
+	assert_int_equal(pts[1].at, 200);
+	assert_int_equal(pts[1].price, MONEY_NONE);
+	assert_int_equal(pts[1].availability, AV_UNAVAILABLE);
+	assert_int_equal(pts[2].at, 300);
+	assert_int_equal(pts[2].price, 39000000);
+	assert_int_equal(pts[3].at, 400);
+	assert_int_equal(pts[3].price, 41000000);
+	assert_int_equal(pts[3].availability, AV_UNAVAILABLE);
+	free(pts);
+	/* Another provider's offer with the same key has its own history. */
+	assert_int_equal(db_history(db, "aws", o.key, &pts, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(pts);
+	db_close(db);
+}
+
+static void
+test_meta(void **state)
+{
+	const char *path = tmp_path("meta.db");
+	struct db *db;
+	struct err err;
+	char value[128], small[4];
+	bool found = true;
+
+	(void)state;
+	db = open_ok(path);
+	memset(value, 'X', sizeof value);
+	assert_int_equal(db_meta_get(db, "aws", "us-east-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_false(found);
+	assert_string_equal(value, "");
+	assert_int_equal(db_meta_set(db, "aws", "us-east-1", "20260101",
+	    &err), 0);
+	assert_int_equal(db_meta_set(db, "aws", "eu-west-1", "20251201",
+	    &err), 0);
+	assert_int_equal(db_meta_set(db, "gcp", "us-east-1", "other", &err),
+	    0);
+	assert_int_equal(db_meta_get(db, "aws", "us-east-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(value, "20260101");
+	assert_int_equal(db_meta_get(db, "gcp", "us-east-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_string_equal(value, "other");
+	/* Overwrite. */
+	assert_int_equal(db_meta_set(db, "aws", "us-east-1", "20260201",
+	    &err), 0);
+	assert_int_equal(db_meta_get(db, "aws", "us-east-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_string_equal(value, "20260201");
+	assert_int_equal(db_meta_get(db, "aws", "eu-west-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_string_equal(value, "20251201");
+	/* Empty value is a value. */
+	assert_int_equal(db_meta_set(db, "aws", "empty", "", &err), 0);
+	assert_int_equal(db_meta_get(db, "aws", "empty", value, sizeof value,
+	    &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(value, "");
+	/* A small buffer gets a terminated prefix. */
+	assert_int_equal(db_meta_get(db, "aws", "us-east-1", small,
+	    sizeof small, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(small, "202");
+	db_close(db);
+	/* Kept across opens. */
+	db = open_ok(path);
+	assert_int_equal(db_meta_get(db, "aws", "eu-west-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(value, "20251201");
+	db_close(db);
+}
+
+static void
+test_provider_is_new(void **state)
+{
+	const char *path = tmp_path("isnew.db");
+	struct offer o = mk("aws", "k", "T4", 1, 16, IC_PCIE, 526000,
+	    MONEY_NONE, AV_UNKNOWN, 100);
+	struct db *db;
+	struct err err;
+	bool is_new = false;
+
+	(void)state;
+	db = open_ok(path);
+	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
+	assert_true(is_new);
+	replace_ok(db, "aws", &o, 1, SRC_SNAPSHOT, NULL, 100, NULL);
+	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
+	assert_false(is_new);
+	/* An empty replace still makes the provider known. */
+	replace_ok(db, "gcp", NULL, 0, SRC_LIVE, NULL, 100, NULL);
+	assert_int_equal(db_provider_is_new(db, "gcp", &is_new, &err), 0);
+	assert_false(is_new);
+	assert_int_equal(db_provider_is_new(db, "lambda", &is_new, &err), 0);
+	assert_true(is_new);
+	db_close(db);
+}
+
+/* ------------------------------------------------------------------ */
+/* Seeding from the snapshot                                          */
+/* ------------------------------------------------------------------ */
+
+static void
+test_cache_open_seeds(void **state)
+{
+	const char *path = tmp_path("seed.db");
+	struct provider_status *st;
+	struct offer_list snap, l;
+	struct offer_filter f;
+	struct db *db = NULL;
+	struct err err;
+	size_t n, i, k, total = 0;
+	long long history;
+
+	(void)state;
+	err_clear(&err);
+	if (cache_open(path, &db, &err) != 0)
+		fail_msg("cache_open: %s", err.msg);
+	assert_int_equal(db_status(db, &st, &n, &err), 0);
+	for (k = 0; providers[k] != NULL; k++) {
+		offer_list_init(&snap);
+		assert_int_equal(snapshot_load(providers[k]->id, &snap, &err),
+		    0);
+		assert_true(snap.n > 0);
+		for (i = 0; i < n; i++)
+			if (strcmp(st[i].provider, providers[k]->id) == 0)
+				break;
+		if (i == n)
+			fail_msg("%s not seeded", providers[k]->id);
+		if ((size_t)st[i].offer_count != snap.n)
+			fail_msg("%s: %ld offers, snapshot has %zu",
+			    providers[k]->id, st[i].offer_count, snap.n);
+		assert_int_equal(st[i].source, SRC_SNAPSHOT);
+		assert_string_equal(st[i].last_error, "");
+		total += snap.n;
+
+		/* The very offers of the snapshot. */
+		offer_filter_init(&f);
+		strcpy(f.providers[0], providers[k]->id);
+		f.nproviders = 1;
+		query_ok(db, &f, &l);
+		assert_int_equal(l.n, snap.n);
+		qsort(snap.v, snap.n, sizeof snap.v[0], cmp_offer_key);
+		for (i = 0; i < l.n; i++)
+			assert_offer_equal(&l.v[i], &snap.v[i]);
+		offer_list_done(&l);
+		offer_list_done(&snap);
+	}
+	assert_int_equal(n, k);
+	free(st);
+	db_close(db);
+	history = raw_int(path, "SELECT count(*) FROM price_history");
+	assert_int_equal(history, (long long)total);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers"),
+	    (long long)total);
+
+	/* Again: nothing is seeded twice. */
+	db = NULL;
+	if (cache_open(path, &db, &err) != 0)
+		fail_msg("cache_open again: %s", err.msg);
+	db_close(db);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
+	    history);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers"),
+	    (long long)total);
+}
+
+/* A provider refreshed live is not overwritten by the snapshot. */
+static void
+test_cache_open_keeps_live(void **state)
+{
+	const char *path = tmp_path("live.db");
+	struct offer o = mk("aws", "live-only", "H100", 8, 80, IC_NVLINK,
+	    55040000, MONEY_NONE, AV_AVAILABLE, 1800000000);
+	struct offer_list l, snap;
+	struct offer_filter f;
+	struct db *db;
+	struct err err;
+
+	(void)state;
+	db = open_ok(path);
+	replace_ok(db, "aws", &o, 1, SRC_LIVE, "live", 1800000000, NULL);
+	db_close(db);
+	db = NULL;
+	if (cache_open(path, &db, &err) != 0)
+		fail_msg("cache_open: %s", err.msg);
+	offer_filter_init(&f);
+	strcpy(f.providers[0], "aws");
+	f.nproviders = 1;
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].key, "live-only");
+	offer_list_done(&l);
+	/* The others were seeded. */
+	strcpy(f.providers[0], "gcp");
+	query_ok(db, &f, &l);
+	offer_list_init(&snap);
+	assert_int_equal(snapshot_load("gcp", &snap, &err), 0);
+	assert_int_equal(l.n, snap.n);
+	offer_list_done(&snap);
+	offer_list_done(&l);
+	db_close(db);
+}
+
+/* cache_open refuses what db_open refuses. */
+static void
+test_cache_open_refuses(void **state)
+{
+	const char *path = tmp_path("text.db");
+	struct db *db = (struct db *)&db;
+	struct err err;
+
+	(void)state;
+	write_file(path, "not a database at all, just some words\n", 39);
+	assert_int_equal(cache_open(path, &db, &err), -1);
+	assert_non_null(strstr(err.msg, "not an SQLite database"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(test_open_new),
+		T(test_open_missing_dir),
+		T(test_migrate_from_empty_file),
+		T(test_migrate_from_v1),
+		T(test_refuse_text_file),
+		T(test_refuse_foreign_db),
+		T(test_refuse_newer),
+		T(test_refuse_directory),
+		T(test_refuse_foreign_hot_wal),
+		T(test_corrupt_cache),
+		T(test_replace_roundtrip),
+		T(test_replace_status),
+		T(test_replace_history_changes),
+		T(test_replace_duplicates),
+		T(test_replace_other_providers),
+		T(test_replace_failure_rolls_back),
+		T(test_reader_not_blocked),
+		T(test_long_text_truncated),
+		T(test_record_failure),
+		T(test_query_filters),
+		T(test_query_appends),
+		T(test_status),
+		T(test_history),
+		T(test_meta),
+		T(test_provider_is_new),
+		T(test_cache_open_seeds),
+		T(test_cache_open_keeps_live),
+		T(test_cache_open_refuses),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
