@@ -55,3 +55,93 @@ finish() {
 	[ "$failures" -eq 0 ]
 	exit $?
 }
+
+# ---------------------------------------------------------------------
+# The fixture server (tests/server): serve NAME DIR [ROUTES] starts one
+# in the background and sets $url to its http://127.0.0.1:PORT origin.
+# Servers stop when the script exits.
+# ---------------------------------------------------------------------
+server_pids=
+trap 'for p in $server_pids; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+
+serve() {
+	name=$1
+	dir=$2
+	routes=${3:-$dir/routes}
+	: "${FIXTURE_SERVER:?FIXTURE_SERVER must name the fixture server}"
+	rm -f "$T/$name.port"
+	"$FIXTURE_SERVER" --dir "$dir" --routes "$routes" \
+	    --port-file "$T/$name.port" --log "$T/$name.log" \
+	    --idle-timeout 300 2>>"$T/$name.stderr" &
+	server_pids="$server_pids $!"
+	i=0
+	while [ ! -s "$T/$name.port" ]; do
+		i=$((i + 1))
+		if [ "$i" -gt 100 ]; then
+			echo "fixture server $name did not start" >&2
+			cat "$T/$name.stderr" >&2
+			exit 99
+		fi
+		sleep 0.05
+	done
+	url=http://127.0.0.1:$(cat "$T/$name.port")
+}
+
+# The GPUCOST_<ID>_URL variable name of provider id.
+url_var() {
+	echo "GPUCOST_$(echo "$1" | tr '[:lower:]' '[:upper:]')_URL"
+}
+
+# fault_dir PROVIDER KIND: a copy of the provider's fixtures whose routes
+# answer every request with the fault; prints the directory.
+#   500, 429 (Retry-After: 1), html, malformed (half the body then junk),
+#   truncated (connection closed halfway), empty, stall (no answer).
+fault_dir() {
+	src=$TOP_SRCDIR/tests/fixtures/$1
+	dst=$T/fx-$1-$2
+	rm -rf "$dst"
+	mkdir -p "$dst"
+	cp "$src"/* "$dst"/
+	printf '<!DOCTYPE html>\n<html><body><h1>502 Bad Gateway</h1></body></html>\n' \
+	    > "$dst/error.html"
+	for f in "$dst"/*.json "$dst"/*.csv "$dst"/*.js; do
+		[ -f "$f" ] || continue
+		size=$(wc -c < "$f")
+		head -c $((size / 2)) "$f" > "$f.bad"
+		printf '\n@@ not what the API sends @@\n' >> "$f.bad"
+	done
+	awk -v kind="$2" -v dir="$dst" '
+	/^[ \t]*#/ || NF < 3 { next }
+	{
+		keep = ""
+		for (i = 4; i <= NF; i++)
+			if ($i ~ /^body~=/)
+				keep = keep " " $i
+		file = $3
+		if (kind == "500")
+			print $1, $2, "-", "status=500" keep
+		else if (kind == "429")
+			print $1, $2, "-", "status=429 header=Retry-After:%201" keep
+		else if (kind == "html")
+			print $1, $2, "error.html", "type=text/html" keep
+		else if (kind == "malformed")
+			print $1, $2, file ".bad" keep
+		else if (kind == "truncated") {
+			cmd = "wc -c < \"" dir "/" file "\""
+			cmd | getline size
+			close(cmd)
+			print $1, $2, file, "truncate=" int(size / 2) keep
+		} else if (kind == "empty")
+			print $1, $2, "-" keep
+		else if (kind == "stall")
+			print $1, $2, file, "delay=60000" keep
+		else if (kind == "slow2s")
+			print $1, $2, file, "delay=2000" keep
+	}' "$src/routes" > "$dst/routes"
+	echo "$dst"
+}
+
+# A stable fingerprint of one provider's cached offers.
+offers_sum() {
+	sqlite3 "$DB" "select * from offers where provider = '$1' order by key" | cksum
+}

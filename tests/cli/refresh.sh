@@ -1,0 +1,172 @@
+#!/bin/sh
+# gpucost refresh against recorded responses on a local server: a good
+# refresh per provider, every fault per provider (old data kept, exit 4,
+# one line naming provider and cause), failure isolation, keys never
+# leaking, skipped providers, the lock, and parallel fetching.
+. "$(dirname "$0")/../lib.sh"
+
+command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
+
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr"}
+GCP_API_KEY=gcp-SECRET-key-0001
+LAMBDA_API_KEY=lambda-SECRET-key-0002
+RUNPOD_API_KEY=runpod-SECRET-key-0003
+VAST_API_KEY=vast-SECRET-key-0004
+VULTR_API_KEY=vultr-SECRET-key-0005
+export GCP_API_KEY LAMBDA_API_KEY RUNPOD_API_KEY VAST_API_KEY VULTR_API_KEY
+
+# The providers under test, as a --provider list.
+plist() { echo $PROVIDERS | tr ' ' ','; }
+
+# Point every provider at a server on DIR-per-provider (fixture dir of kind).
+point_all() {
+	kind=$1
+	for p in $PROVIDERS; do
+		if [ "$kind" = good ]; then
+			serve "$p-good" "$TOP_SRCDIR/tests/fixtures/$p"
+		else
+			d=$(fault_dir "$p" "$kind")
+			serve "$p-$kind" "$d"
+		fi
+		export "$(url_var "$p")=$url"
+	done
+}
+
+# Seed from the snapshot, then refresh everything from good fixtures.
+run --db "$DB" providers
+point_all good
+run --db "$DB" refresh --provider "$(plist)"
+check "good refresh exits 0" status_is 0
+check "good refresh prints nothing off a terminal" [ ! -s "$T/err" ]
+run --db "$DB" providers --format csv
+for p in $PROVIDERS; do
+	line=$(tr -d '\r' < "$T/out" | grep "^$p,")
+	check "$p: source live after refresh ($line)" [ "$(echo "$line" | cut -d, -f3)" = live ]
+	check "$p: live offers stored" [ "$(echo "$line" | cut -d, -f4)" -gt 0 ]
+	check "$p: last error cleared" [ -z "$(echo "$line" | cut -d, -f9)" ]
+	check "$p: no snapshot offers left" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = '$p' and source = 'snapshot'")" -eq 0 ]
+done
+check "history has live rows" [ "$(sqlite3 "$DB" "select count(*) from price_history h join offers o using (provider, key) where o.source = 'live'")" -gt 0 ]
+
+# A second identical refresh changes no prices: no new history rows.
+h1=$(sqlite3 "$DB" 'select count(*) from price_history')
+run --db "$DB" refresh --provider "$(plist)"
+check "second good refresh exits 0" status_is 0
+h2=$(sqlite3 "$DB" 'select count(*) from price_history')
+check "unchanged prices add no history ($h1 -> $h2)" [ "$h1" -eq "$h2" ]
+
+# Queries see the live data.
+run --db "$DB" --provider vast --format json --quiet
+check "query after refresh: vast offers are live" [ "$(jq -r '[.offers[].source] | unique | join(",")' "$T/out")" = live ]
+
+# Every fault, for every provider at once: exit 4, one line each, data kept.
+for kind in 500 429 html malformed truncated empty; do
+	for p in $PROVIDERS; do
+		eval "before_$p=\$(offers_sum $p)"
+	done
+	point_all "$kind"
+	run --db "$DB" refresh --provider "$(plist)" --timeout 5
+	check "$kind: exit 4" status_is 4
+	check "$kind: one line per provider" err_lines_are "$(echo $PROVIDERS | wc -w)"
+	for p in $PROVIDERS; do
+		check "$kind: $p named in its line" err_has "^gpucost: $p: "
+		eval "b=\$before_$p"
+		check "$kind: $p offers unchanged" [ "$(offers_sum "$p")" = "$b" ]
+		check "$kind: $p status records the error" [ -n "$(sqlite3 "$DB" "select last_error from provider_status where provider = '$p'")" ]
+	done
+	case $kind in
+	500) check "500: cause named" err_has 'HTTP 500' ;;
+	429) check "429: cause named" err_has 'HTTP 429' ;;
+	html) check "html: cause named" err_has 'HTML' ;;
+	truncated) check "truncated: cause named" err_has 'closed early\|truncated\|ends early' ;;
+	empty) check "empty: cause named" err_has 'empty' ;;
+	esac
+done
+for p in $PROVIDERS; do
+	run --db "$DB" providers --format csv
+	check "providers shows $p's last error" [ -n "$(tr -d '\r' < "$T/out" | grep "^$p," | cut -d, -f9-)" ]
+done
+
+# 429 then 200: retried (Retry-After honoured) and the refresh succeeds.
+mkdir -p "$T/retry"
+cp "$TOP_SRCDIR/tests/fixtures/vultr"/* "$T/retry/"
+{
+	echo "* /v2/plans - status=429 header=Retry-After:%201 times=1"
+	cat "$TOP_SRCDIR/tests/fixtures/vultr/routes"
+} > "$T/retry/routes"
+serve vultr-retry "$T/retry"
+GPUCOST_VULTR_URL=$url run --db "$DB" refresh --provider vultr
+check "429 once then 200: refresh succeeds" status_is 0
+check "429 once then 200: the request was retried" [ "$(grep -c '^REQ GET /v2/plans?' "$T/vultr-retry.log")" -ge 3 ]
+
+# Isolation: faulty providers fail, good ones in the same run succeed.
+serve vast-bad "$(fault_dir vast 500)"
+export GPUCOST_VAST_URL=$url
+serve lambda-bad "$(fault_dir lambda html)"
+export GPUCOST_LAMBDA_URL=$url
+serve vultr-ok "$TOP_SRCDIR/tests/fixtures/vultr"
+export GPUCOST_VULTR_URL=$url
+serve runpod-ok "$TOP_SRCDIR/tests/fixtures/runpod"
+export GPUCOST_RUNPOD_URL=$url
+sqlite3 "$DB" "update provider_status set last_success = 1 where provider in ('vultr', 'runpod')"
+run --db "$DB" refresh --provider vast,lambda,vultr,runpod
+check "mixed run: exit 4" status_is 4
+check "mixed run: two failure lines" err_lines_are 2
+check "mixed run: good providers were refreshed" [ "$(sqlite3 "$DB" "select count(*) from provider_status where provider in ('vultr', 'runpod') and last_success > 1")" -eq 2 ]
+
+# Stalls: every provider stalls; the refresh gives up within the timeout
+# plus retries (3 attempts of 1 s and 1 s + 2 s of backoff: ~6 s).
+point_all stall
+start=$(date +%s)
+run --db "$DB" refresh --provider "$(plist)" --timeout 1
+elapsed=$(($(date +%s) - start))
+check "stall: exit 4" status_is 4
+check "stall: gave up in ${elapsed}s (< 20 s)" [ "$elapsed" -lt 20 ]
+check "stall: says it timed out" err_has 'timed out\|Timeout\|timeout'
+
+# Parallel: three providers each answering after 2 s finish well under 4 s
+# (one request each, so the 2 s are the whole of each provider's time).
+PROVIDERS="vast runpod lambda"
+point_all slow2s
+start=$(date +%s.%N)
+run --db "$DB" refresh --provider vast,runpod,lambda
+elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+check "parallel: three 2-second providers succeed" status_is 0
+check "parallel: done in ${elapsed}s (< 3.5 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 3.5) }'
+check "parallel: each took 2 s (>= 2)" awk -v e="$elapsed" 'BEGIN { exit !(e >= 2) }'
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr"}
+
+# Keys: sent only in headers, never in a URL, the cache, output or errors.
+for p in gcp lambda; do
+	check "$p key sent in a header" grep -q "SECRET-key" "$T/$p-good.log"
+	check "$p key never in a request target" [ -z "$(grep '^REQ' "$T/$p-good.log" | grep 'SECRET')" ]
+done
+check "no key in the cache" [ "$(grep -c SECRET "$DB" "$DB-wal" 2>/dev/null | awk -F: '{ s += $NF } END { print s + 0 }')" -eq 0 ]
+check "no key in any error output so far" [ -z "$(grep -l SECRET "$T/err" "$T/out")" ]
+
+# A provider whose key is missing is skipped with one line; exit unaffected.
+serve vultr-ok2 "$TOP_SRCDIR/tests/fixtures/vultr"
+GPUCOST_VULTR_URL=$url
+export GPUCOST_VULTR_URL
+unset LAMBDA_API_KEY GCP_API_KEY
+run --db "$DB" refresh --provider lambda,gcp,vultr
+check "missing keys: exit 0" status_is 0
+check "missing keys: lambda line" err_has '^lambda: skipped: set LAMBDA_API_KEY$'
+check "missing keys: gcp line" err_has '^gcp: skipped: set GCP_API_KEY$'
+run --db "$DB" refresh --provider lambda --quiet
+check "--quiet: no skip line" [ ! -s "$T/err" ]
+
+# The lock: a second refresh waits, then gives up with its own message.
+if command -v flock >/dev/null 2>&1; then
+	flock "$DB.lock" sleep 3 &
+	holder=$!
+	sleep 0.3
+	run --db "$DB" refresh --provider vultr --wait 1
+	check "locked: exit 4" status_is 4
+	check "locked: says another refresh is running" err_has 'another refresh is running'
+	run --db "$DB" refresh --provider vultr --wait 10
+	check "locked: a longer wait succeeds after the holder ends" status_is 0
+	wait "$holder"
+fi
+
+finish
