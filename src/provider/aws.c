@@ -1,11 +1,1435 @@
-/* aws.c: the AWS adapter (identity only until its fetcher lands). */
+/*
+ * aws.c: the AWS adapter: EC2 on-demand prices from the public bulk price
+ * list, spot prices from the EC2 website feed, interruption buckets from
+ * the Spot Instance Advisor. No key.
+ *
+ * Requests, all through provider_url() so GPUCOST_AWS_URL redirects the
+ * three hosts and keeps the paths:
+ *
+ *	region_index.json	buffered: the published version of each region
+ *	spot.json		buffered: spot prices, every region (~3 MB)
+ *	spot-advisor-data.json	buffered: interruption buckets (~1 MB)
+ *	<region>/index.csv	streamed, one per region whose version changed
+ *				(hundreds of MB each, parsed chunk by chunk)
+ *
+ * A region whose version equals the one stored by the last successful
+ * refresh is not downloaded again: provider_keep_region() keeps its
+ * cached offers. The price list has no GPU model, so a static table maps
+ * instance families to GPUs. Spot prices and buckets are matched to the
+ * offers in finish(), whatever order the responses arrive in.
+ *
+ * Failures are all or nothing: refresh.c fails the provider when any
+ * request fails (a spot feed that does not answer included), and this
+ * adapter does the same for a feed that answers but cannot be read. A
+ * refresh without spot data would replace the cached offers with copies
+ * whose spot prices are unknown; keeping the last good data is better.
+ *
+ * Memory stays constant in the size of a price list: a region's CSV is
+ * never held whole, only the partial line carried from one chunk to the
+ * next (at most CSV_LINE_MAX bytes: a longer line is an error) and one
+ * shared array of field slices. Complete lines inside a chunk are parsed
+ * in place, without copying; nothing is allocated per row.
+ */
 #include "config.h"
 
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "http.h"
+#include "json.h"
+#include "money.h"
+#include "offer.h"
 #include "provider.h"
+#include "str.h"
+#include "xalloc.h"
+
+#define PRICING_ORIGIN	"https://pricing.us-east-1.amazonaws.com"
+#define SPOT_ORIGIN	"https://website.spot.ec2.aws.a2z.com"
+#define ADVISOR_ORIGIN	"https://spot-bid-advisor.s3.amazonaws.com"
+#define EC2_OFFERS	"/offers/v1.0/aws/AmazonEC2"
+#define INDEX_PATH	EC2_OFFERS "/current/region_index.json"
+#define SPOT_PATH	"/spot.json"
+#define ADVISOR_PATH	"/spot-advisor-data.json"
+
+#define REGION_MAX	32		/* region code, NUL included */
+#define VERSION_MAX	64		/* "20250912225308", NUL included */
+#define CSV_LINE_MAX	(64 * 1024)	/* longest CSV line accepted, bytes */
+#define CSV_FIELDS_MAX	1024		/* most columns accepted (91 real) */
+#define CSV_PREAMBLE_MAX 16		/* lines allowed before the header */
+#define FIELD_TEXT_MAX	256		/* one decoded field we read */
+
+#define INDEX_BODY_MAX	((size_t)1 << 20)
+#define SPOT_BODY_MAX	((size_t)16 << 20)
+#define ADVISOR_BODY_MAX ((size_t)8 << 20)
+
+/* Request tags; a regional CSV is TAG_CSV + its index in state->csv. */
+enum {
+	TAG_INDEX = 1,
+	TAG_SPOT,
+	TAG_ADVISOR,
+	TAG_CSV = 100
+};
+
+/* An EC2 instance family with GPUs: what the price list cannot say. */
+struct gpu_family {
+	const char	*family;	/* instance type before the '.' */
+	const char	*gpu;		/* the GPU as AWS names it */
+	int		 vram_gb;	/* memory per GPU, GB */
+	enum interconnect interconnect;
+	bool		 fractional;	/* sizes are slices of one GPU */
+};
+
+/*
+ * Every EC2 family with GPUs (AWS GpuInfo names). VRAM is the card's,
+ * not AWS's MiB figure (22888 MiB for L4 and A10G is a 24 GB card).
+ * Interconnect is the board's: the p families carry SXM modules on
+ * NVLink/NVSwitch, the g families PCIe cards. p3.2xlarge and p5.4xlarge
+ * hold a single SXM module: they stay nvlink, which is the form factor
+ * (and the SXM TFLOPS figure the cost model picks), not a claim of a
+ * GPU-to-GPU link inside a one-GPU instance. g6f and gr6f sell fractions
+ * of an L4: their rows are skipped.
+ */
+static const struct gpu_family gpu_families[] = {
+	{ "g4ad",     "AMD Radeon Pro V520",        8,   IC_PCIE, false },
+	{ "g4dn",     "NVIDIA T4",                  16,  IC_PCIE, false },
+	{ "g5",       "NVIDIA A10G",                24,  IC_PCIE, false },
+	{ "g5g",      "NVIDIA T4g",                 16,  IC_PCIE, false },
+	{ "g6",       "NVIDIA L4",                  24,  IC_PCIE, false },
+	{ "g6e",      "NVIDIA L40S",                48,  IC_PCIE, false },
+	{ "g6f",      "NVIDIA L4",                  24,  IC_PCIE, true },
+	{ "g7e",      "NVIDIA RTX PRO Server 6000", 96,  IC_PCIE, false },
+	{ "gr6",      "NVIDIA L4",                  24,  IC_PCIE, false },
+	{ "gr6f",     "NVIDIA L4",                  24,  IC_PCIE, true },
+	{ "p3",       "NVIDIA V100",                16,  IC_NVLINK, false },
+	{ "p3dn",     "NVIDIA V100",                32,  IC_NVLINK, false },
+	{ "p4d",      "NVIDIA A100",                40,  IC_NVLINK, false },
+	{ "p4de",     "NVIDIA A100",                80,  IC_NVLINK, false },
+	{ "p5",       "NVIDIA H100",                80,  IC_NVLINK, false },
+	{ "p5e",      "NVIDIA H200",                141, IC_NVLINK, false },
+	{ "p5en",     "NVIDIA H200",                141, IC_NVLINK, false },
+	{ "p6-b200",  "NVIDIA B200",                180, IC_NVLINK, false },
+	{ "p6-b300",  "NVIDIA B300",                288, IC_NVLINK, false },
+};
+
+/*
+ * Regions searched by default: every region with GPU instance types in
+ * the SkyPilot AWS catalogue the snapshot comes from (data/README.md).
+ * run->regions overrides it.
+ */
+static const char *const default_regions[] = {
+	"us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1",
+	"eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1", "eu-north-1",
+	"eu-south-1", "eu-south-2", "ap-northeast-1", "ap-northeast-2",
+	"ap-northeast-3", "ap-south-1", "ap-southeast-1", "ap-southeast-2",
+	"ap-southeast-3", "ap-east-1", "af-south-1", "me-south-1",
+	"me-central-1",
+};
+
+/* Region names of the legacy spot.js feed, should a mirror serve it. */
+static const struct {
+	const char	*legacy;
+	const char	*code;
+} legacy_regions[] = {
+	{ "us-east", "us-east-1" },
+	{ "us-west", "us-west-1" },
+	{ "eu-ireland", "eu-west-1" },
+	{ "apac-sin", "ap-southeast-1" },
+	{ "apac-syd", "ap-southeast-2" },
+	{ "apac-tokyo", "ap-northeast-1" },
+};
+
+/* Columns read from the price list, located by name in the header. */
+enum column {
+	COL_TERM_TYPE,
+	COL_UNIT,
+	COL_PRICE,
+	COL_CURRENCY,
+	COL_INSTANCE_TYPE,
+	COL_VCPU,
+	COL_MEMORY,
+	COL_TENANCY,
+	COL_OS,
+	COL_CAPACITY,
+	COL_GPU,
+	COL_GPU_MEMORY,
+	COL_MARKET,
+	COL_PREINSTALLED,
+	COL_REGION,
+	COL_COUNT
+};
+
+static const struct {
+	const char	*name;		/* header text */
+	bool		 required;	/* a price list without it fails */
+} columns[COL_COUNT] = {
+	[COL_TERM_TYPE] =	{ "TermType", true },
+	[COL_UNIT] =		{ "Unit", true },
+	[COL_PRICE] =		{ "PricePerUnit", true },
+	[COL_CURRENCY] =	{ "Currency", true },
+	[COL_INSTANCE_TYPE] =	{ "Instance Type", true },
+	[COL_VCPU] =		{ "vCPU", true },
+	[COL_MEMORY] =		{ "Memory", true },
+	[COL_TENANCY] =		{ "Tenancy", true },
+	[COL_OS] =		{ "Operating System", true },
+	[COL_CAPACITY] =	{ "CapacityStatus", true },
+	[COL_GPU] =		{ "GPU", true },
+	[COL_GPU_MEMORY] =	{ "GPU Memory", false },
+	[COL_MARKET] =		{ "MarketOption", false },
+	[COL_PREINSTALLED] =	{ "Pre Installed S/W", true },
+	[COL_REGION] =		{ "Region Code", true },
+};
+
+/* One CSV field: a slice of the line, quotes removed. */
+struct field {
+	const char	*p;		/* first byte of the value */
+	size_t		 len;		/* bytes, "" pairs not yet undoubled */
+	bool		 escaped;	/* holds "" pairs */
+};
+
+/* One region's price list, and its stream in progress. */
+struct csv {
+	char	 region[REGION_MAX];
+	char	 version[VERSION_MAX];		/* from region_index.json */
+	char	 file_version[VERSION_MAX];	/* "Version" preamble line */
+	bool	 queued;		/* CSV requested */
+	bool	 done;			/* CSV parsed to its end */
+	bool	 header;		/* header row seen */
+	size_t	 ncols;			/* header columns */
+	int	 col[COL_COUNT];	/* column of each, -1 absent */
+	size_t	 line;			/* lines read so far */
+	char	*buf;			/* partial line carried over */
+	size_t	 len;			/* bytes in buf */
+	size_t	 cap;			/* size of buf, <= CSV_LINE_MAX */
+};
+
+/* A spot price or interruption bucket for one type in one region. */
+struct spot_entry {
+	char	 region[REGION_MAX];
+	char	 type[OFFER_NAME_MAX];
+	int64_t	 price;			/* micro-USD per instance-hour */
+	int	 bucket;		/* Spot Advisor "r", 0..4 */
+};
+
+struct spot_list {
+	struct spot_entry *v;
+	size_t	 n;
+	size_t	 cap;
+};
+
+/* The adapter's state for one refresh (run->state). */
+struct aws_state {
+	struct csv *csv;		/* one per region searched */
+	size_t	 ncsv;
+	struct field *fields;		/* CSV_FIELDS_MAX, shared scratch */
+	struct spot_list spot;		/* spot prices */
+	struct spot_list advice;	/* interruption buckets */
+	bool	 index_done;
+	bool	 spot_done;
+	bool	 advisor_done;
+	size_t	 nkept;			/* regions unchanged since last time */
+	size_t	 nfractional;		/* skipped rows: fractional GPU */
+	size_t	 nzero;			/* skipped rows: price 0 */
+	size_t	 nzone;			/* skipped rows: other location */
+	size_t	 nduplicate;		/* skipped rows: key seen already */
+};
+
+/* The family entry for an instance type ("p4d.24xlarge"), or NULL. */
+static const struct gpu_family *
+family_find(const char *type)
+{
+	const char *dot = strchr(type, '.');
+	size_t i, len;
+
+	if (dot == NULL)
+		return NULL;
+	len = (size_t)(dot - type);
+	for (i = 0; i < sizeof gpu_families / sizeof gpu_families[0]; i++)
+		if (strlen(gpu_families[i].family) == len &&
+		    memcmp(gpu_families[i].family, type, len) == 0)
+			return &gpu_families[i];
+	return NULL;
+}
+
+/* The searched region called code, or NULL. */
+static struct csv *
+csv_find(struct aws_state *st, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < st->ncsv; i++)
+		if (strcmp(st->csv[i].region, code) == 0)
+			return &st->csv[i];
+	return NULL;
+}
+
+/* Add region code (len bytes) to the searched regions; -1 if invalid. */
+static int
+region_add(struct aws_state *st, const char *code, size_t len,
+    struct err *err)
+{
+	char shown[REGION_MAX + 8];
+	struct csv *c;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!((code[i] >= 'a' && code[i] <= 'z') ||
+		    (code[i] >= '0' && code[i] <= '9') || code[i] == '-'))
+			break;
+	if (i < len || len >= REGION_MAX) {
+		str_sanitize(shown, sizeof shown, code, len);
+		err_set(err, "bad region \"%s\" in the AWS region list "
+		    "(GPUCOST_AWS_REGIONS or the config file): expected "
+		    "lowercase letters, digits and '-', such as us-east-1",
+		    shown);
+		return -1;
+	}
+	for (i = 0; i < st->ncsv; i++)
+		if (strlen(st->csv[i].region) == len &&
+		    memcmp(st->csv[i].region, code, len) == 0)
+			return 0;	/* listed twice */
+	st->csv = xreallocarray(st->csv, st->ncsv + 1, sizeof *st->csv);
+	c = &st->csv[st->ncsv++];
+	memset(c, 0, sizeof *c);
+	memcpy(c->region, code, len);
+	c->region[len] = '\0';
+	return 0;
+}
+
+/* Fill st->csv from run->regions (comma list) or the default list. */
+static int
+regions_init(struct aws_state *st, const char *list, struct err *err)
+{
+	const char *p, *end, *comma;
+	size_t i;
+
+	if (list == NULL || list[strspn(list, " \t")] == '\0') {
+		for (i = 0; i < sizeof default_regions /
+		    sizeof default_regions[0]; i++)
+			if (region_add(st, default_regions[i],
+			    strlen(default_regions[i]), err) < 0)
+				return -1;
+		return 0;
+	}
+	for (p = list; ; p = comma + 1) {
+		comma = strchr(p, ',');
+		end = comma != NULL ? comma : p + strlen(p);
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if (end > p && region_add(st, p, (size_t)(end - p), err) < 0)
+			return -1;
+		if (comma == NULL)
+			break;
+	}
+	if (st->ncsv == 0) {
+		err_set(err, "the AWS region list (GPUCOST_AWS_REGIONS or the "
+		    "config file) names no region");
+		return -1;
+	}
+	return 0;
+}
+
+/* Queue the three buffered requests; CSVs follow region_index.json. */
+static int
+aws_start(struct provider_run *run, struct err *err)
+{
+	struct aws_state *st;
+	struct http_request *req;
+
+	st = xcalloc(1, sizeof *st);
+	run->state = st;
+	if (regions_init(st, run->regions, err) < 0)
+		return -1;
+	st->fields = xreallocarray(NULL, CSV_FIELDS_MAX, sizeof *st->fields);
+	req = provider_queue(run, provider_url(run, PRICING_ORIGIN,
+	    INDEX_PATH), NULL, TAG_INDEX);
+	req->max_body = INDEX_BODY_MAX;
+	req = provider_queue(run, provider_url(run, SPOT_ORIGIN, SPOT_PATH),
+	    NULL, TAG_SPOT);
+	req->max_body = SPOT_BODY_MAX;
+	req = provider_queue(run, provider_url(run, ADVISOR_ORIGIN,
+	    ADVISOR_PATH), NULL, TAG_ADVISOR);
+	req->max_body = ADVISOR_BODY_MAX;
+	return 0;
+}
+
+/*
+ * The version in region's currentVersionUrl
+ * ("/offers/v1.0/aws/AmazonEC2/20250912225308/us-east-1/index.json"):
+ * digits only, so a "current" link can never pass for a version.
+ */
+static int
+version_from_url(const char *url, const char *region, char *out,
+    size_t size)
+{
+	const char *p = strstr(url, "/AmazonEC2/");
+	size_t len, rlen = strlen(region);
+
+	if (p == NULL)
+		return -1;
+	p += strlen("/AmazonEC2/");
+	len = strspn(p, "0123456789");
+	if (len == 0 || len >= size || p[len] != '/' ||
+	    strncmp(p + len + 1, region, rlen) != 0 || p[len + 1 + rlen] != '/')
+		return -1;
+	memcpy(out, p, len);
+	out[len] = '\0';
+	return 0;
+}
+
+/* The meta name under which a region's version is kept. */
+static void
+version_meta_name(char *buf, size_t size, const char *region)
+{
+	snprintf(buf, size, "version:%s", region);
+}
+
+/*
+ * region_index.json: for each searched region keep the cached offers if
+ * its version is unchanged, else queue its CSV.
+ */
+static int
+index_parse(struct provider_run *run, struct aws_state *st,
+    const struct http_result *res, struct err *err)
+{
+	const cJSON *regions, *entry;
+	cJSON *root;
+	char path[96], url[512], name[PROVIDER_META_NAME_MAX];
+	const char *old;
+	struct http_request *req;
+	struct csv *c;
+	size_t i;
+
+	if (json_parse(res->body, res->body_len, &root, err) < 0) {
+		err_prefix(err, "region_index.json");
+		goto fail;
+	}
+	if ((regions = json_get_object(root, "regions", "region_index.json",
+	    err)) == NULL)
+		goto fail;
+	for (i = 0; i < st->ncsv; i++) {
+		c = &st->csv[i];
+		entry = cJSON_GetObjectItemCaseSensitive(regions, c->region);
+		if (!cJSON_IsObject(entry)) {
+			err_set(err, "region_index.json: no region \"%s\" in "
+			    "the AWS price list (check GPUCOST_AWS_REGIONS)",
+			    c->region);
+			goto fail;
+		}
+		snprintf(path, sizeof path, "region_index.json.regions.%s",
+		    c->region);
+		if (json_get_string(entry, "currentVersionUrl", path, url,
+		    sizeof url, NULL, err) < 0)
+			goto fail;
+		if (version_from_url(url, c->region, c->version,
+		    sizeof c->version) < 0) {
+			err_set(err, "%s.currentVersionUrl: no version in "
+			    "\"%.100s\"", path, url);
+			goto fail;
+		}
+		version_meta_name(name, sizeof name, c->region);
+		old = provider_old_meta(run, name);
+		if (old != NULL && strcmp(old, c->version) == 0) {
+			/* Unchanged: keep its offers, and its version. */
+			st->nkept++;
+			provider_keep_region(run, c->region);
+			provider_set_meta(run, name, c->version);
+			continue;
+		}
+		snprintf(url, sizeof url, EC2_OFFERS "/current/%s/index.csv",
+		    c->region);
+		req = provider_queue(run, provider_url(run, PRICING_ORIGIN,
+		    url), NULL, TAG_CSV + (int)i);
+		req->stream = true;
+		c->queued = true;
+	}
+	cJSON_Delete(root);
+	st->index_done = true;
+	return 0;
+fail:
+	cJSON_Delete(root);
+	return -1;
+}
+
+/* Append an entry to a spot list. */
+static void
+spot_add(struct spot_list *list, const char *region, const char *type,
+    int64_t price, int bucket)
+{
+	struct spot_entry *e;
+
+	if (list->n == list->cap) {
+		list->cap = list->cap == 0 ? 256 : list->cap * 2;
+		list->v = xreallocarray(list->v, list->cap, sizeof *list->v);
+	}
+	e = &list->v[list->n++];
+	str_copy(e->region, sizeof e->region, region);
+	str_copy(e->type, sizeof e->type, type);
+	e->price = price;
+	e->bucket = bucket;
+}
+
+/* Order spot entries by region, type, then price (cheapest first). */
+static int
+spot_cmp(const void *a, const void *b)
+{
+	const struct spot_entry *x = a, *y = b;
+	int c;
+
+	if ((c = strcmp(x->region, y->region)) != 0)
+		return c;
+	if ((c = strcmp(x->type, y->type)) != 0)
+		return c;
+	return x->price < y->price ? -1 : x->price > y->price;
+}
+
+/* The first (cheapest) entry for region and type in a sorted list. */
+static const struct spot_entry *
+spot_find(const struct spot_list *list, const char *region, const char *type)
+{
+	size_t lo = 0, hi = list->n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(list->v[mid].region, region);
+		if (c == 0)
+			c = strcmp(list->v[mid].type, type);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < list->n && strcmp(list->v[lo].region, region) == 0 &&
+	    strcmp(list->v[lo].type, type) == 0)
+		return &list->v[lo];
+	return NULL;
+}
+
+/*
+ * The JSON inside a JSONP body ("callback({...});"), or the body itself.
+ * Sets *start and *len to the slice to parse.
+ */
+static void
+jsonp_unwrap(const char *body, size_t body_len, size_t *start, size_t *len)
+{
+	size_t i = 0, j = body_len, open;
+
+	*start = 0;
+	*len = body_len;
+	while (i < body_len && (body[i] == ' ' || body[i] == '\t' ||
+	    body[i] == '\r' || body[i] == '\n'))
+		i++;
+	for (open = i; open < body_len && open - i < 64; open++)
+		if (!((body[open] >= 'a' && body[open] <= 'z') ||
+		    (body[open] >= 'A' && body[open] <= 'Z') ||
+		    (body[open] >= '0' && body[open] <= '9') ||
+		    body[open] == '_' || body[open] == '$' ||
+		    body[open] == '.'))
+			break;
+	if (open == i || open >= body_len || body[open] != '(')
+		return;
+	while (j > open && (body[j - 1] == ' ' || body[j - 1] == '\t' ||
+	    body[j - 1] == '\r' || body[j - 1] == '\n' || body[j - 1] == ';'))
+		j--;
+	if (j <= open + 1 || body[j - 1] != ')')
+		return;
+	*start = open + 1;
+	*len = j - 1 - *start;
+}
+
+/* The region code a spot feed region name stands for. */
+static const char *
+spot_region_code(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof legacy_regions / sizeof legacy_regions[0]; i++)
+		if (strcmp(legacy_regions[i].legacy, name) == 0)
+			return legacy_regions[i].code;
+	return name;
+}
+
+/* The Linux spot price of one size entry of the spot feed. */
+static int
+spot_size_parse(struct aws_state *st, const char *region,
+    const cJSON *size, const char *path, struct err *err)
+{
+	const cJSON *cols, *col, *prices;
+	char type[OFFER_NAME_MAX], name[16], usd[32], cpath[224];
+	int64_t price;
+	size_t k = 0;
+	bool found;
+
+	if (json_get_string(size, "size", path, type, sizeof type, NULL,
+	    err) < 0)
+		return -1;
+	if (family_find(type) == NULL)
+		return 0;
+	if ((cols = json_get_array(size, "valueColumns", path, err)) == NULL)
+		return -1;
+	cJSON_ArrayForEach(col, cols) {
+		snprintf(cpath, sizeof cpath, "%s.valueColumns[%zu]", path,
+		    k++);
+		if (json_get_string(col, "name", cpath, name, sizeof name, NULL,
+		    err) < 0)
+			return -1;
+		if (strcmp(name, "linux") != 0)
+			continue;
+		if ((prices = json_get_object(col, "prices", cpath,
+		    err)) == NULL)
+			return -1;
+		strncat(cpath, ".prices", sizeof cpath - strlen(cpath) - 1);
+		if (json_get_string(prices, "USD", cpath, usd, sizeof usd,
+		    &found, err) < 0)
+			return -1;
+		/* "N/A*": not offered as spot here. */
+		if (!found || strncmp(usd, "N/A", 3) == 0)
+			return 0;
+		if (money_parse(usd, strlen(usd), &price) < 0) {
+			err_set(err, "%s.USD: expected a price in USD, got "
+			    "\"%s\" (%s)", cpath, usd, type);
+			return -1;
+		}
+		/* The feed shows 0 for types it has no price for. */
+		if (price > 0)
+			spot_add(&st->spot, region, type, price, -1);
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * spot.json (or the spot.js JSONP form): the Linux spot price of every
+ * GPU type in the searched regions. Group names ("gpuCurrentGen",
+ * "uI" ...) are free-form, so every group is read.
+ */
+static int
+spot_parse(struct aws_state *st, const struct http_result *res,
+    struct err *err)
+{
+	const cJSON *config, *regions, *reg, *groups, *group, *sizes, *size;
+	cJSON *root = NULL;
+	char rate[16], name[REGION_MAX + 32], path[160];
+	const char *code;
+	size_t start, len, i, j, k;
+	bool found;
+
+	jsonp_unwrap(res->body, res->body_len, &start, &len);
+	if (json_parse(res->body + start, len, &root, err) < 0) {
+		err_prefix(err, "spot.json");
+		goto fail;
+	}
+	if ((config = json_get_object(root, "config", "spot.json",
+	    err)) == NULL)
+		goto fail;
+	if (json_get_string(config, "rate", "spot.json.config", rate,
+	    sizeof rate, &found, err) < 0)
+		goto fail;
+	if (found && strcmp(rate, "perhr") != 0) {
+		err_set(err, "spot.json.config.rate: expected \"perhr\", got "
+		    "\"%s\"", rate);
+		goto fail;
+	}
+	if ((regions = json_get_array(config, "regions", "spot.json.config",
+	    err)) == NULL)
+		goto fail;
+	for (i = 0, reg = regions->child; reg != NULL; i++, reg = reg->next) {
+		snprintf(path, sizeof path, "spot.json.config.regions[%zu]", i);
+		if (json_get_string(reg, "region", path, name, sizeof name,
+		    NULL, err) < 0)
+			goto fail;
+		code = spot_region_code(name);
+		if (csv_find(st, code) == NULL)
+			continue;
+		if ((groups = json_get_array(reg, "instanceTypes", path,
+		    err)) == NULL)
+			goto fail;
+		for (j = 0, group = groups->child; group != NULL;
+		    j++, group = group->next) {
+			snprintf(path, sizeof path, "spot.json.config."
+			    "regions[%zu].instanceTypes[%zu]", i, j);
+			if ((sizes = json_get_array(group, "sizes", path,
+			    err)) == NULL)
+				goto fail;
+			for (k = 0, size = sizes->child; size != NULL;
+			    k++, size = size->next) {
+				snprintf(path, sizeof path, "spot.json.config."
+				    "regions[%zu].instanceTypes[%zu]"
+				    ".sizes[%zu]", i, j, k);
+				if (spot_size_parse(st, code, size, path,
+				    err) < 0)
+					goto fail;
+			}
+		}
+	}
+	cJSON_Delete(root);
+	st->spot_done = true;
+	return 0;
+fail:
+	cJSON_Delete(root);
+	return -1;
+}
+
+/*
+ * spot-advisor-data.json: spot_advisor[region]["Linux"][type].r, the
+ * interruption bucket 0..4, for every GPU type in the searched regions.
+ */
+static int
+advisor_parse(struct aws_state *st, const struct http_result *res,
+    struct err *err)
+{
+	const cJSON *advisor, *reg, *os, *type;
+	cJSON *root = NULL;
+	char path[160], shown[OFFER_NAME_MAX];
+	long long bucket;
+	size_t i;
+
+	if (json_parse(res->body, res->body_len, &root, err) < 0) {
+		err_prefix(err, "spot-advisor-data.json");
+		goto fail;
+	}
+	if ((advisor = json_get_object(root, "spot_advisor",
+	    "spot-advisor-data.json", err)) == NULL)
+		goto fail;
+	for (i = 0; i < st->ncsv; i++) {
+		reg = cJSON_GetObjectItemCaseSensitive(advisor,
+		    st->csv[i].region);
+		if (!cJSON_IsObject(reg))
+			continue;	/* no spot market there */
+		os = cJSON_GetObjectItemCaseSensitive(reg, "Linux");
+		if (!cJSON_IsObject(os))
+			continue;
+		cJSON_ArrayForEach(type, os) {
+			if (type->string == NULL ||
+			    family_find(type->string) == NULL)
+				continue;
+			provider_copy(shown, sizeof shown, type->string);
+			snprintf(path, sizeof path, "spot-advisor-data.json."
+			    "spot_advisor.%s.Linux.%s", st->csv[i].region,
+			    shown);
+			if (!cJSON_IsObject(type)) {
+				err_set(err, "%s: expected an object, got %s",
+				    path, json_type_name(type));
+				goto fail;
+			}
+			if (json_get_int(type, "r", path, 0, 4, &bucket, NULL,
+			    err) < 0)
+				goto fail;
+			spot_add(&st->advice, st->csv[i].region, shown, 0,
+			    (int)bucket);
+		}
+	}
+	cJSON_Delete(root);
+	st->advisor_done = true;
+	return 0;
+fail:
+	cJSON_Delete(root);
+	return -1;
+}
+
+/*
+ * Split a CSV line into st->fields: quoted fields ("a ""b"", c") or bare
+ * ones. Returns the field count, or -1 with err for an unterminated
+ * quote, text after a closing quote or too many fields.
+ */
+static long
+csv_split(struct aws_state *st, const char *line, size_t len,
+    struct err *err)
+{
+	const char *q;
+	size_t i = 0, n = 0, start;
+	bool escaped;
+
+	for (;;) {
+		if (n == CSV_FIELDS_MAX) {
+			err_set(err, "more than %d fields", CSV_FIELDS_MAX);
+			return -1;
+		}
+		if (i < len && line[i] == '"') {
+			start = ++i;
+			escaped = false;
+			for (;;) {
+				q = memchr(line + i, '"', len - i);
+				if (q == NULL) {
+					err_set(err, "field %zu: quote not "
+					    "closed", n + 1);
+					return -1;
+				}
+				i = (size_t)(q - line);
+				if (i + 1 < len && line[i + 1] == '"') {
+					escaped = true;
+					i += 2;
+					continue;
+				}
+				break;
+			}
+			st->fields[n].p = line + start;
+			st->fields[n].len = i - start;
+			st->fields[n].escaped = escaped;
+			i++;
+			if (i < len && line[i] != ',') {
+				err_set(err, "field %zu: text after the "
+				    "closing quote", n + 1);
+				return -1;
+			}
+		} else {
+			q = memchr(line + i, ',', len - i);
+			start = i;
+			i = q != NULL ? (size_t)(q - line) : len;
+			st->fields[n].p = line + start;
+			st->fields[n].len = i - start;
+			st->fields[n].escaped = false;
+		}
+		n++;
+		if (i >= len)
+			return (long)n;
+		i++;		/* the comma */
+	}
+}
+
+/* Is field f exactly s? */
+static bool
+field_is(const struct field *f, const char *s)
+{
+	return !f->escaped && f->len == strlen(s) &&
+	    memcmp(f->p, s, f->len) == 0;
+}
+
+/* Decode field f ("" -> ") into buf and sanitise it. */
+static void
+field_text(const struct field *f, char *buf, size_t size)
+{
+	char raw[FIELD_TEXT_MAX];
+	size_t i, n = 0;
+
+	for (i = 0; i < f->len && n < sizeof raw; i++) {
+		raw[n++] = f->p[i];
+		if (f->escaped && f->p[i] == '"' && i + 1 < f->len &&
+		    f->p[i + 1] == '"')
+			i++;
+	}
+	str_sanitize(buf, size, raw, n);
+}
+
+/* The column of field c in this CSV's rows, or NULL when absent. */
+static const struct field *
+field_at(const struct aws_state *st, const struct csv *c, enum column col)
+{
+	return c->col[col] < 0 ? NULL : &st->fields[c->col[col]];
+}
+
+/*
+ * Parse "768 GiB", "1,152 GiB" or "192 GB" into *gb; "NA" or empty is 0
+ * (unknown). Returns -1 for anything else.
+ */
+static int
+parse_gb(const char *text, double *gb)
+{
+	char num[32], *end;
+	size_t i, n = 0;
+
+	*gb = 0;
+	if (text[0] == '\0' || strcmp(text, "NA") == 0)
+		return 0;
+	for (i = 0; text[i] != '\0' && text[i] != ' ' && n + 1 < sizeof num;
+	    i++)
+		if (text[i] != ',')
+			num[n++] = text[i];
+	num[n] = '\0';
+	if (n == 0 || !((num[0] >= '0' && num[0] <= '9') || num[0] == '.'))
+		return -1;
+	*gb = strtod(num, &end);
+	if (*end != '\0' || !isfinite(*gb) || *gb < 0)
+		return -1;
+	while (text[i] == ' ')
+		i++;
+	if (strcmp(text + i, "GiB") != 0 && strcmp(text + i, "GB") != 0)
+		return -1;
+	return 0;
+}
+
+/* Outcome of reading the GPU column. */
+enum gpu_count_kind {
+	GPUS_WHOLE,		/* *count whole GPUs */
+	GPUS_FRACTIONAL,	/* a slice of one GPU: not an offer */
+	GPUS_BAD
+};
+
+/* Read the GPU column: "8" or "8.0", or a fraction ("0.125", "1/8", "<1"). */
+static enum gpu_count_kind
+parse_gpu_count(const char *text, int *count)
+{
+	char *end;
+	double v;
+	long n;
+
+	*count = 0;
+	if (text[0] >= '0' && text[0] <= '9' &&
+	    strspn(text, "0123456789") == strlen(text)) {
+		if (strlen(text) > 6)
+			return GPUS_BAD;
+		n = strtol(text, NULL, 10);
+		if (n < 1)
+			return GPUS_BAD;
+		*count = (int)n;
+		return GPUS_WHOLE;
+	}
+	if (text[0] == '<' || (strchr(text, '/') != NULL &&
+	    strspn(text, "0123456789/") == strlen(text)))
+		return GPUS_FRACTIONAL;
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || !(v > 0))
+		return GPUS_BAD;
+	if (v < 1)
+		return GPUS_FRACTIONAL;
+	if (v > floor(v) || v > 999999)
+		return GPUS_BAD;	/* 1.5 GPUs */
+	*count = (int)v;		/* "8.0" */
+	return GPUS_WHOLE;
+}
+
+/*
+ * Is GPU Memory (gb, per instance or per GPU: the price list is not
+ * consistent) within 12 % of what the family table says? AWS counts
+ * MiB: an L4 is 22888 MiB, a 288 GB B300 275040 MiB.
+ */
+static bool
+gpu_memory_agrees(double gb, int count, int vram_gb)
+{
+	double total = (double)count * vram_gb;
+
+	return fabs(gb - total) <= 0.12 * total ||
+	    fabs(gb - vram_gb) <= 0.12 * vram_gb;
+}
+
+/* The offer already made for key, or NULL. */
+static struct offer *
+offer_find(struct provider_run *run, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->offers.n; i++)
+		if (strcmp(run->offers.v[i].key, key) == 0)
+			return &run->offers.v[i];
+	return NULL;
+}
+
+/*
+ * One data row that passed the pre-filter and has the header's field
+ * count: keep it if it is an on-demand Linux price of a GPU type.
+ */
+static int
+csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
+    struct err *err)
+{
+	const struct field *pre, *market, *gpu_memory;
+	const struct gpu_family *fam;
+	char type[OFFER_NAME_MAX], region[OFFER_NAME_MAX];
+	char text[FIELD_TEXT_MAX];
+	struct offer o, *dup;
+	int64_t price;
+	double gb;
+	long vcpus;
+	char *end;
+
+	pre = field_at(st, c, COL_PREINSTALLED);
+	market = field_at(st, c, COL_MARKET);
+	if (!field_is(field_at(st, c, COL_TERM_TYPE), "OnDemand") ||
+	    !field_is(field_at(st, c, COL_TENANCY), "Shared") ||
+	    !field_is(field_at(st, c, COL_OS), "Linux") ||
+	    !(field_is(pre, "") || field_is(pre, "NA")) ||
+	    !field_is(field_at(st, c, COL_CAPACITY), "Used") ||
+	    !field_is(field_at(st, c, COL_UNIT), "Hrs") ||
+	    !field_is(field_at(st, c, COL_CURRENCY), "USD") ||
+	    (market != NULL && !field_is(market, "OnDemand")))
+		return 0;
+	field_text(field_at(st, c, COL_INSTANCE_TYPE), type, sizeof type);
+	if ((fam = family_find(type)) == NULL)
+		return 0;	/* not a GPU type: the bulk of the file */
+
+	field_text(field_at(st, c, COL_REGION), region, sizeof region);
+	if (region[0] == '\0') {
+		err_set(err, "line %zu (%s): Region Code: empty", c->line,
+		    type);
+		return -1;
+	}
+	if (strcmp(region, c->region) != 0) {
+		/* A Local or Wavelength Zone listed in the region's file. */
+		st->nzone++;
+		run->skipped++;
+		return 0;
+	}
+	if (fam->fractional) {
+		st->nfractional++;
+		run->skipped++;
+		return 0;
+	}
+
+	offer_init(&o);
+	field_text(field_at(st, c, COL_GPU), text, sizeof text);
+	switch (parse_gpu_count(text, &o.gpu_count)) {
+	case GPUS_WHOLE:
+		break;
+	case GPUS_FRACTIONAL:
+		st->nfractional++;
+		run->skipped++;
+		return 0;
+	case GPUS_BAD:
+		err_set(err, "line %zu (%s): GPU: expected a GPU count, got "
+		    "\"%s\"", c->line, type, text);
+		return -1;
+	}
+
+	field_text(field_at(st, c, COL_PRICE), text, sizeof text);
+	if (money_parse(text, strlen(text), &price) < 0) {
+		err_set(err, "line %zu (%s): PricePerUnit: expected a price "
+		    "in USD, got \"%s\"", c->line, type, text);
+		return -1;
+	}
+	if (price == 0) {
+		st->nzero++;
+		run->skipped++;
+		return 0;
+	}
+
+	field_text(field_at(st, c, COL_VCPU), text, sizeof text);
+	vcpus = 0;
+	if (text[0] != '\0' && strcmp(text, "NA") != 0) {
+		vcpus = strtol(text, &end, 10);
+		if (*end != '\0' || vcpus < 1 || vcpus > 100000 ||
+		    !(text[0] >= '0' && text[0] <= '9')) {
+			err_set(err, "line %zu (%s): vCPU: expected a count, "
+			    "got \"%s\"", c->line, type, text);
+			return -1;
+		}
+	}
+	field_text(field_at(st, c, COL_MEMORY), text, sizeof text);
+	if (parse_gb(text, &o.ram_gb) < 0) {
+		err_set(err, "line %zu (%s): Memory: expected \"<n> GiB\", "
+		    "got \"%s\"", c->line, type, text);
+		return -1;
+	}
+	if ((gpu_memory = field_at(st, c, COL_GPU_MEMORY)) != NULL) {
+		field_text(gpu_memory, text, sizeof text);
+		if (parse_gb(text, &gb) < 0) {
+			err_set(err, "line %zu (%s): GPU Memory: expected "
+			    "\"<n> GB\", got \"%s\"", c->line, type, text);
+			return -1;
+		}
+		/* A wrong family table would name the wrong GPU: stop. */
+		if (gb > 0 && !gpu_memory_agrees(gb, o.gpu_count,
+		    fam->vram_gb)) {
+			err_set(err, "line %zu (%s): GPU Memory \"%s\" does "
+			    "not match %d x %s %d GB (the adapter's family "
+			    "table needs an update)", c->line, type, text,
+			    o.gpu_count, fam->gpu, fam->vram_gb);
+			return -1;
+		}
+	}
+
+	snprintf(o.key, sizeof o.key, "%s/%s", type, region);
+	if ((dup = offer_find(run, o.key)) != NULL) {
+		/* Two rows for one type: keep the cheaper price. */
+		if (price < dup->price)
+			dup->price = price;
+		st->nduplicate++;
+		run->skipped++;
+		return 0;
+	}
+	str_copy(o.instance_type, sizeof o.instance_type, type);
+	str_copy(o.region, sizeof o.region, region);
+	o.vcpus = (int)vcpus;
+	o.price = price;
+	o.vram_gb = fam->vram_gb;
+	o.interconnect = fam->interconnect;
+	o.availability = AV_UNKNOWN;	/* the price list has no stock */
+	provider_set_gpu(run, &o, fam->gpu, fam->vram_gb);
+	*offer_list_add(&run->offers) = o;
+	if (provider_offer_done(run, err) < 0) {
+		err_prefix(err, "line %zu", c->line);
+		return -1;
+	}
+	return 0;
+}
+
+/* Record the header's column positions; -1 if a needed one is missing. */
+static int
+csv_header(struct aws_state *st, struct csv *c, size_t n, struct err *err)
+{
+	size_t i, k;
+
+	for (k = 0; k < COL_COUNT; k++) {
+		c->col[k] = -1;
+		for (i = 0; i < n; i++)
+			if (field_is(&st->fields[i], columns[k].name)) {
+				c->col[k] = (int)i;
+				break;
+			}
+		if (c->col[k] < 0 && columns[k].required) {
+			err_set(err, "line %zu: the header has no \"%s\" "
+			    "column", c->line, columns[k].name);
+			return -1;
+		}
+	}
+	c->ncols = n;
+	c->header = true;
+	return 0;
+}
+
+/* A line before the header: the preamble, or the header itself. */
+static int
+csv_preamble(struct aws_state *st, struct csv *c, const char *line,
+    size_t len, struct err *err)
+{
+	char text[FIELD_TEXT_MAX];
+	long n;
+
+	if ((n = csv_split(st, line, len, err)) < 0) {
+		err_prefix(err, "line %zu", c->line);
+		return -1;
+	}
+	if (c->line == 1 && !field_is(&st->fields[0], "FormatVersion")) {
+		str_sanitize(text, 40, line, len);
+		err_set(err, "line 1: not an AWS price list CSV (expected "
+		    "\"FormatVersion\", got \"%s\")", text);
+		return -1;
+	}
+	if (n > 2)
+		return csv_header(st, c, (size_t)n, err);
+	if (n == 2 && field_is(&st->fields[0], "Version")) {
+		field_text(&st->fields[1], text, sizeof text);
+		if (text[0] != '\0' && strlen(text) < sizeof c->file_version)
+			str_copy(c->file_version, sizeof c->file_version,
+			    text);
+	}
+	if (c->line >= CSV_PREAMBLE_MAX) {
+		err_set(err, "no header row in the first %d lines",
+		    CSV_PREAMBLE_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Cheap pre-filter on the raw line, before any CSV parsing: well under
+ * 1 % of the rows of a regional price list are on-demand Linux GPU
+ * prices, and a row can only be one if these words occur somewhere in
+ * it (TermType, Operating System, Tenancy, CapacityStatus). Searching
+ * unquoted words keeps this true however AWS quotes its fields. "Used"
+ * does not match "Unused" (case).
+ */
+static bool
+csv_prefilter(const char *line, size_t len)
+{
+	return memmem(line, len, "Linux", 5) != NULL &&
+	    memmem(line, len, "Used", 4) != NULL &&
+	    memmem(line, len, "Shared", 6) != NULL &&
+	    memmem(line, len, "OnDemand", 8) != NULL;
+}
+
+/*
+ * One complete line (no newline) of a region's CSV; last is the final
+ * line of a body that does not end in a newline, which must be a whole
+ * record or the body was cut short.
+ */
+static int
+csv_line(struct provider_run *run, struct aws_state *st, struct csv *c,
+    const char *line, size_t len, bool last, struct err *err)
+{
+	long n;
+
+	c->line++;
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	if (len == 0)
+		return 0;
+	if (!c->header) {
+		if (last) {
+			err_set(err, "no header row (body truncated?)");
+			return -1;
+		}
+		return csv_preamble(st, c, line, len, err);
+	}
+	if (!last && !csv_prefilter(line, len))
+		return 0;
+	n = csv_split(st, line, len, err);
+	if (last && (n < 0 || (size_t)n != c->ncols)) {
+		err_set(err, "line %zu: body truncated in the middle of a "
+		    "record", c->line);
+		return -1;
+	}
+	if (n < 0) {
+		err_prefix(err, "line %zu", c->line);
+		return -1;
+	}
+	if ((size_t)n != c->ncols) {
+		err_set(err, "line %zu: %ld fields, the header has %zu",
+		    c->line, n, c->ncols);
+		return -1;
+	}
+	if (last && !csv_prefilter(line, len))
+		return 0;
+	return csv_row(run, st, c, err);
+}
+
+/* Add n bytes to the line carried over to the next chunk. */
+static int
+csv_carry(struct csv *c, const char *data, size_t n, struct err *err)
+{
+	if (n == 0)
+		return 0;
+	if (c->len + n > CSV_LINE_MAX) {
+		err_set(err, "line %zu is longer than %d bytes", c->line + 1,
+		    CSV_LINE_MAX);
+		return -1;
+	}
+	if (c->len + n > c->cap) {
+		c->cap = c->cap == 0 ? 4096 : c->cap;
+		while (c->cap < c->len + n)
+			c->cap *= 2;
+		if (c->cap > CSV_LINE_MAX)
+			c->cap = CSV_LINE_MAX;
+		c->buf = xreallocarray(c->buf, c->cap, 1);
+	}
+	memcpy(c->buf + c->len, data, n);
+	c->len += n;
+	return 0;
+}
+
+/* The region whose CSV request carries this tag, or NULL. */
+static struct csv *
+csv_for_tag(struct aws_state *st, int tag)
+{
+	if (st == NULL || tag < TAG_CSV || (size_t)(tag - TAG_CSV) >= st->ncsv)
+		return NULL;
+	return &st->csv[tag - TAG_CSV];
+}
+
+/* Parse one piece of a region's CSV: whole lines in place, the rest kept. */
+static int
+csv_chunk(struct provider_run *run, struct aws_state *st, struct csv *c,
+    const char *data, size_t len, struct err *err)
+{
+	const char *p = data, *end = data + len, *nl;
+
+	if (c->len > 0) {
+		if ((nl = memchr(p, '\n', len)) == NULL)
+			return csv_carry(c, p, len, err);
+		if (csv_carry(c, p, (size_t)(nl - p), err) < 0 ||
+		    csv_line(run, st, c, c->buf, c->len, false, err) < 0)
+			return -1;
+		c->len = 0;
+		p = nl + 1;
+	}
+	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		if (nl - p > CSV_LINE_MAX) {
+			err_set(err, "line %zu is longer than %d bytes",
+			    c->line + 1, CSV_LINE_MAX);
+			return -1;
+		}
+		if (csv_line(run, st, c, p, (size_t)(nl - p), false, err) < 0)
+			return -1;
+		p = nl + 1;
+	}
+	return csv_carry(c, p, (size_t)(end - p), err);
+}
+
+/* The chunk hook: only the regional CSVs stream. */
+static int
+aws_chunk(struct provider_run *run, const struct http_request *req,
+    const char *data, size_t len, struct err *err)
+{
+	struct aws_state *st = run->state;
+	struct csv *c = csv_for_tag(st, req->tag);
+
+	if (c == NULL || !c->queued || c->done) {
+		err_set(err, "unexpected streamed body from %s", req->url);
+		return -1;
+	}
+	if (csv_chunk(run, st, c, data, len, err) < 0) {
+		err_prefix(err, "price list %s", c->region);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A region's CSV ended: parse a last line without a newline, and record
+ * the version. The preamble's "Version" wins over region_index.json's:
+ * it names the rows actually read, so if the index was ahead the next
+ * refresh sees a difference and downloads again rather than skipping
+ * the region with older prices.
+ */
+static int
+csv_end(struct provider_run *run, struct aws_state *st, struct csv *c,
+    struct err *err)
+{
+	char name[PROVIDER_META_NAME_MAX];
+
+	if (c->len > 0 && csv_line(run, st, c, c->buf, c->len, true, err) < 0)
+		goto fail;
+	if (!c->header) {
+		err_set(err, "no header row (body empty or truncated)");
+		goto fail;
+	}
+	free(c->buf);
+	c->buf = NULL;
+	c->len = c->cap = 0;
+	c->done = true;
+	version_meta_name(name, sizeof name, c->region);
+	provider_set_meta(run, name, c->file_version[0] != '\0' ?
+	    c->file_version : c->version);
+	return 0;
+fail:
+	err_prefix(err, "price list %s", c->region);
+	return -1;
+}
+
+/* The response hook: dispatch by tag. */
+static int
+aws_response(struct provider_run *run, const struct http_result *res,
+    struct err *err)
+{
+	struct aws_state *st = run->state;
+	struct csv *c;
+
+	switch (res->req->tag) {
+	case TAG_INDEX:
+		return index_parse(run, st, res, err);
+	case TAG_SPOT:
+		return spot_parse(st, res, err);
+	case TAG_ADVISOR:
+		return advisor_parse(st, res, err);
+	default:
+		if ((c = csv_for_tag(st, res->req->tag)) == NULL ||
+		    !c->queued || c->done) {
+			err_set(err, "unexpected response from %s",
+			    res->req->url);
+			return -1;
+		}
+		return csv_end(run, st, c, err);
+	}
+}
+
+/* Append "what" to the note, separated by "; ". */
+static void
+note_add(struct provider_run *run, const char *what)
+{
+	size_t len = strlen(run->note);
+
+	snprintf(run->note + len, sizeof run->note - len, "%s%s",
+	    len > 0 ? "; " : "", what);
+}
+
+/* Say what was kept and skipped, for the summary line. */
+static void
+note_write(struct provider_run *run, const struct aws_state *st)
+{
+	char part[128];
+
+	if (st->nkept > 0) {
+		snprintf(part, sizeof part, "%zu region%s unchanged (cached "
+		    "offers kept)", st->nkept, st->nkept == 1 ? "" : "s");
+		note_add(run, part);
+	}
+	if (st->nfractional > 0) {
+		snprintf(part, sizeof part, "%zu fractional-GPU row%s skipped",
+		    st->nfractional, st->nfractional == 1 ? "" : "s");
+		note_add(run, part);
+	}
+	if (st->nzero > 0) {
+		snprintf(part, sizeof part, "%zu zero-price row%s skipped",
+		    st->nzero, st->nzero == 1 ? "" : "s");
+		note_add(run, part);
+	}
+	if (st->nzone > 0) {
+		snprintf(part, sizeof part, "%zu Local Zone row%s skipped",
+		    st->nzone, st->nzone == 1 ? "" : "s");
+		note_add(run, part);
+	}
+	if (st->nduplicate > 0) {
+		snprintf(part, sizeof part, "%zu duplicate row%s skipped",
+		    st->nduplicate, st->nduplicate == 1 ? "" : "s");
+		note_add(run, part);
+	}
+}
+
+/*
+ * Every response is in: put the spot prices and buckets on the offers.
+ * Every offer's spot fields are set from this refresh's feeds, so one
+ * that is no longer in the feed loses its old spot price.
+ */
+static int
+aws_finish(struct provider_run *run, struct err *err)
+{
+	struct aws_state *st = run->state;
+	const struct spot_entry *e;
+	struct offer *o;
+	size_t i;
+
+	if (!st->index_done || !st->spot_done || !st->advisor_done) {
+		err_set(err, "a price feed did not answer");
+		return -1;
+	}
+	for (i = 0; i < st->ncsv; i++)
+		if (st->csv[i].queued && !st->csv[i].done) {
+			err_set(err, "price list %s: no response",
+			    st->csv[i].region);
+			return -1;
+		}
+	if (st->spot.n > 0)
+		qsort(st->spot.v, st->spot.n, sizeof *st->spot.v, spot_cmp);
+	if (st->advice.n > 0)
+		qsort(st->advice.v, st->advice.n, sizeof *st->advice.v,
+		    spot_cmp);
+	for (i = 0; i < run->offers.n; i++) {
+		o = &run->offers.v[i];
+		o->spot_price = MONEY_NONE;
+		o->spot_interruption = -1;
+		if ((e = spot_find(&st->spot, o->region,
+		    o->instance_type)) != NULL)
+			o->spot_price = e->price;
+		if ((e = spot_find(&st->advice, o->region,
+		    o->instance_type)) != NULL)
+			o->spot_interruption = e->bucket;
+	}
+	note_write(run, st);
+	return 0;
+}
+
+/* Free the state. */
+static void
+aws_done(struct provider_run *run)
+{
+	struct aws_state *st = run->state;
+	size_t i;
+
+	if (st == NULL)
+		return;
+	for (i = 0; i < st->ncsv; i++)
+		free(st->csv[i].buf);
+	free(st->csv);
+	free(st->fields);
+	free(st->spot.v);
+	free(st->advice.v);
+	free(st);
+	run->state = NULL;
+}
 
 const struct provider provider_aws = {
 	.id = "aws",
 	.name = "AWS",
 	.key_env = NULL,
 	.key_required = false,
+	.start = aws_start,
+	.chunk = aws_chunk,
+	.response = aws_response,
+	.finish = aws_finish,
+	.done = aws_done,
 };
