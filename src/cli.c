@@ -246,9 +246,15 @@ static int
 parse_gpu(const char *value, struct offer_filter *f, struct err *err)
 {
 	const struct gpu_model *near[4];
-	char list[256] = "", q[80];
+	char list[256] = "", q[80], norm[GPU_NORM_MAX];
 	size_t n, i;
 
+	gpu_normalise(value, norm, sizeof norm);
+	if (norm[0] == '\0') {
+		err_set(err, "--gpu: expected a GPU name ('gpucost gpus' lists "
+		    "them)");
+		return -1;
+	}
 	f->ngpus = gpu_query(value, f->gpus, GPU_MATCH_MAX);
 	if (f->ngpus > 0)
 		return 0;
@@ -378,6 +384,18 @@ cli_option(int c, const char *arg, struct cli_options *o, struct err *err)
 	return 0;
 }
 
+/* The first command word an option of this scope belongs to. */
+static const char *
+scope_command(unsigned char opt_scope)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if ((commands[i].scope & opt_scope) != 0)
+			return commands[i].word;
+	return "?";
+}
+
 /* Index in long_options of option code c. */
 static int
 option_index(int c)
@@ -412,11 +430,19 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 	while ((c = getopt_long(argc, argv, ":g:n:p:r:s:l:f:qhV", long_options,
 	    NULL)) != -1) {
 		if (c == '?') {
-			if (optopt != 0)
-				err_set(err, "unknown option '-%c'", optopt);
-			else
+			const char *arg = argv[optind - 1];
+
+			/* glibc sets optopt to a long flag's code if given a value. */
+			if (strncmp(arg, "--", 2) == 0 && strchr(arg, '=') != NULL &&
+			    optopt != 0)
+				err_set(err, "%.*s: takes no value",
+				    (int)(strchr(arg, '=') - arg), arg);
+			else if (strncmp(arg, "--", 2) == 0 || optopt == 0 ||
+			    optopt > 127)
 				err_set(err, "unknown option %s",
-				    quoted(argv[optind - 1], q, sizeof q));
+				    quoted(arg, q, sizeof q));
+			else
+				err_set(err, "unknown option '-%c'", optopt);
 			return -1;
 		}
 		if (c == ':') {
@@ -456,8 +482,14 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 		if (!seen[i])
 			continue;
 		if ((option_scope[i] & scope) == 0) {
-			err_set(err, "--%s: not valid with the '%s' command",
-			    long_options[i].name, argv[optind]);
+			if (o->command_given)
+				err_set(err, "--%s: not valid with the '%s' "
+				    "command", long_options[i].name,
+				    argv[optind]);
+			else
+				err_set(err, "--%s: only valid with the '%s' "
+				    "command", long_options[i].name,
+				    scope_command(option_scope[i]));
 			return -1;
 		}
 		if ((option_scope[i] & IN_QUERY) != 0 &&

@@ -18,7 +18,7 @@
 	X(COL_PROVIDER,	"PROVIDER",	6, 1, false, false, SORT_PROVIDER) \
 	X(COL_INSTANCE,	"INSTANCE",	8, 4, false, true,  SORT_INSTANCE) \
 	X(COL_REGION,	"REGION",	6, 3, false, true,  SORT_REGION) \
-	X(COL_GPU,	"GPUS",		6, 1, false, true,  SORT_GPU)	\
+	X(COL_GPU,	"GPUS",		6, 1, false, false, SORT_GPU)	\
 	X(COL_VRAM,	"VRAM",		4, 5, true,  false, SORT_VRAM)	\
 	X(COL_LINK,	"LINK",		4, 6, false, false, SORT_INTERCONNECT) \
 	X(COL_PRICE,	"$/H",		3, 2, true,  false, SORT_PRICE)	\

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,12 +175,111 @@ fail:
 	return -1;
 }
 
+/* Close a database we refused or failed on, writing nothing to it. */
+static void
+db_abandon(struct db *db)
+{
+	/* A leftover -wal must not be checkpointed into a file we refuse. */
+	if (db->sql != NULL)
+		sqlite3_db_config(db->sql, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+		    (int *)NULL);
+	db_close(db);
+}
+
+/*
+ * Refuse what is not a usable gpucost cache: not SQLite, corrupt, someone
+ * else's database, or a newer schema. Reads only. *version gets the
+ * schema version on success.
+ */
+static int
+db_check_identity(struct db *db, long long *version, struct err *err)
+{
+	long long app_id, tables;
+
+	if (db_int(db, "PRAGMA user_version", version, err) < 0 ||
+	    db_int(db, "PRAGMA application_id", &app_id, err) < 0 ||
+	    db_int(db, "SELECT count(*) FROM sqlite_master", &tables, err) < 0) {
+		db_open_error(db, err);
+		return -1;
+	}
+	if (*version > DB_SCHEMA_VERSION) {
+		err_set(err, "cache %s: schema version %lld is newer than this "
+		    "gpucost supports (%d); upgrade gpucost or use another --db",
+		    db->path, *version, DB_SCHEMA_VERSION);
+		return -1;
+	}
+	if ((app_id != 0 && app_id != DB_APPLICATION_ID) ||
+	    (*version == 0 && tables > 0)) {
+		err_set(err, "cache %s: an SQLite database, but not a gpucost "
+		    "cache; choose another file with --db", db->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* A file: URI for path with the given query ("immutable=1"). */
+static char *
+db_uri(const char *path, const char *query)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	char *uri, *o;
+	const unsigned char *p;
+
+	uri = xmalloc(strlen(path) * 3 + strlen(query) + 8);
+	o = uri;
+	memcpy(o, "file:", 5);
+	o += 5;
+	for (p = (const unsigned char *)path; *p != '\0'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p) != NULL)
+			*o++ = (char)*p;
+		else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	*o++ = '?';
+	strcpy(o, query);
+	return uri;
+}
+
+/*
+ * Check an existing file before opening it for real: as an immutable
+ * database SQLite takes no lock and creates no -wal or -shm file, so a
+ * file we refuse is left exactly as it was, side files included.
+ */
+static int
+db_precheck(const char *path, struct err *err)
+{
+	struct db probe = { .sql = NULL, .path = (char *)(uintptr_t)path };
+	long long version;
+	char *uri;
+	int rc;
+
+	uri = db_uri(path, "immutable=1");
+	rc = sqlite3_open_v2(uri, &probe.sql, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
+		if (probe.sql == NULL)
+			err_set(err, "cache %s: out of memory", path);
+		else
+			db_err(&probe, err, "cannot open");
+		sqlite3_close(probe.sql);
+		return -1;
+	}
+	rc = db_check_identity(&probe, &version, err);
+	sqlite3_close(probe.sql);
+	return rc;
+}
+
 int
 db_open(const char *path, struct db **out, struct err *err)
 {
 	struct db *db;
 	struct stat sb;
-	long long version, app_id, tables;
+	long long version;
 	int exists, flags, journal_wal = 0;
 
 	*out = NULL;
@@ -192,6 +292,8 @@ db_open(const char *path, struct db **out, struct err *err)
 		err_set(err, "cache %s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (exists && db_precheck(path, err) < 0)
+		return -1;
 	db = xcalloc(1, sizeof *db);
 	db->path = xstrdup(path);
 	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
@@ -207,25 +309,9 @@ db_open(const char *path, struct db **out, struct err *err)
 	sqlite3_extended_result_codes(db->sql, 0);
 	sqlite3_busy_timeout(db->sql, DB_BUSY_TIMEOUT_MS);
 
-	/* Read-only checks first: a file we refuse must stay untouched. */
-	if (db_int(db, "PRAGMA user_version", &version, err) < 0 ||
-	    db_int(db, "PRAGMA application_id", &app_id, err) < 0 ||
-	    db_int(db, "SELECT count(*) FROM sqlite_master", &tables, err) < 0) {
-		db_open_error(db, err);
+	/* Again, now with any -wal content: a refused file stays untouched. */
+	if (db_check_identity(db, &version, err) < 0)
 		goto fail;
-	}
-	if (version > DB_SCHEMA_VERSION) {
-		err_set(err, "cache %s: schema version %lld is newer than this "
-		    "gpucost supports (%d); upgrade gpucost or use another --db",
-		    path, version, DB_SCHEMA_VERSION);
-		goto fail;
-	}
-	if ((app_id != 0 && app_id != DB_APPLICATION_ID) ||
-	    (version == 0 && tables > 0)) {
-		err_set(err, "cache %s: an SQLite database, but not a gpucost "
-		    "cache; choose another file with --db", path);
-		goto fail;
-	}
 	{
 		sqlite3_stmt *st;
 
@@ -249,7 +335,7 @@ db_open(const char *path, struct db **out, struct err *err)
 	*out = db;
 	return 0;
 fail:
-	db_close(db);
+	db_abandon(db);
 	return -1;
 }
 

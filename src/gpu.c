@@ -3,6 +3,7 @@
 #include "gpu.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,22 @@ family_members(const char *norm, const struct gpu_model **out, size_t max)
 	return n;
 }
 
+/* Drop a trailing form-factor word from a normalised name; false if none. */
+static bool
+strip_form_word(char *norm)
+{
+	size_t len = strlen(norm), w, i;
+
+	for (i = 0; form_words[i] != NULL; i++) {
+		w = strlen(form_words[i]);
+		if (len > w && strcmp(norm + len - w, form_words[i]) == 0) {
+			norm[len - w] = '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
 const struct gpu_model *
 gpu_find(const char *id)
 {
@@ -121,7 +138,7 @@ gpu_resolve(const char *raw, int vram_gb)
 {
 	const struct gpu_model *members[GPU_MATCH_MAX], *m;
 	char norm[GPU_NORM_MAX];
-	size_t n, len, w, i;
+	size_t n;
 
 	gpu_normalise(raw, norm, sizeof norm);
 	if (norm[0] == '\0')
@@ -132,18 +149,12 @@ gpu_resolve(const char *raw, int vram_gb)
 	if (n > 0)
 		return snap_vram(members, n, vram_gb);
 	/* "A100 SXM4", "Tesla V100 PCIe": drop the form word, try again. */
-	len = strlen(norm);
-	for (i = 0; form_words[i] != NULL; i++) {
-		w = strlen(form_words[i]);
-		if (len > w && strcmp(norm + len - w, form_words[i]) == 0) {
-			norm[len - w] = '\0';
-			if ((m = alias_lookup(norm)) != NULL)
-				return m;
-			n = family_members(norm, members, GPU_MATCH_MAX);
-			return n > 0 ? snap_vram(members, n, vram_gb) : NULL;
-		}
-	}
-	return NULL;
+	if (!strip_form_word(norm))
+		return NULL;
+	if ((m = alias_lookup(norm)) != NULL)
+		return m;
+	n = family_members(norm, members, GPU_MATCH_MAX);
+	return n > 0 ? snap_vram(members, n, vram_gb) : NULL;
 }
 
 size_t
@@ -156,14 +167,18 @@ gpu_query(const char *query, const struct gpu_model **out, size_t max)
 	gpu_normalise(query, norm, sizeof norm);
 	if (norm[0] == '\0' || max == 0)
 		return 0;
-	n = family_members(norm, out, max);
-	if (n > 0)
-		return n;
-	if ((m = alias_lookup(norm)) != NULL) {
-		out[0] = m;
-		return 1;
+	for (;;) {
+		n = family_members(norm, out, max);
+		if (n > 0)
+			return n;
+		if ((m = alias_lookup(norm)) != NULL) {
+			out[0] = m;
+			return 1;
+		}
+		/* "A100 PCIe" asks for the family, whatever the form. */
+		if (!strip_form_word(norm))
+			return 0;
 	}
-	return 0;
 }
 
 /* Levenshtein distance between two short strings. */

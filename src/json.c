@@ -33,6 +33,22 @@ json_parse(const char *body, size_t len, cJSON **out, struct err *err)
 		return -1;
 	}
 	*out = cJSON_ParseWithLengthOpts(body, len, &where, 0);
+	if (*out != NULL && where != NULL) {
+		/* Only whitespace may follow the value: "{} junk" is malformed. */
+		const char *rest = where;
+
+		while (rest < end && (*rest == ' ' || *rest == '\t' ||
+		    *rest == '\r' || *rest == '\n'))
+			rest++;
+		if (rest < end) {
+			err_set(err, "malformed JSON: unexpected data after the "
+			    "value at byte %zu of %zu", (size_t)(rest - body),
+			    len);
+			cJSON_Delete(*out);
+			*out = NULL;
+			return -1;
+		}
+	}
 	if (*out == NULL) {
 		if (where != NULL && where >= body && where <= end)
 			err_set(err, "malformed JSON at byte %zu of %zu%s",

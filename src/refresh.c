@@ -399,6 +399,10 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 
 	rp->written = true;
 	rp->progress.seconds = now_seconds() - rp->started;
+	/* Kept regions first, so finish() sees (and re-prices) them too. */
+	if (rp->progress.state == REFRESH_RUNNING &&
+	    add_kept_offers(r, rp, &err) < 0)
+		provider_fail(rp, err.msg);
 	if (rp->progress.state == REFRESH_RUNNING && rp->p->finish != NULL) {
 		err_clear(&err);
 		if (rp->p->finish(&rp->run, &err) < 0) {
@@ -409,9 +413,6 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 	}
 	rp->progress.skipped = rp->run.skipped;
 	rp->progress.unknown_gpu = rp->run.unknown_gpu;
-	if (rp->progress.state == REFRESH_RUNNING &&
-	    add_kept_offers(r, rp, &err) < 0)
-		provider_fail(rp, err.msg);
 	if (rp->progress.state == REFRESH_RUNNING && rp->run.offers.n == 0)
 		provider_fail(rp, "no GPU offers in the response; keeping the "
 		    "cached offers");

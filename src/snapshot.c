@@ -79,8 +79,9 @@ field_money(const struct field *f, int64_t *out)
 static int
 field_date(const struct field *f, int64_t *out)
 {
-	struct tm tm;
+	struct tm tm, want;
 	char buf[16], *end;
+	time_t t;
 
 	if (f->len != 10)
 		return -1;
@@ -90,7 +91,13 @@ field_date(const struct field *f, int64_t *out)
 	end = strptime(buf, "%Y-%m-%d", &tm);
 	if (end == NULL || *end != '\0')
 		return -1;
-	*out = (int64_t)timegm(&tm);
+	want = tm;
+	t = timegm(&tm);
+	/* timegm() normalises 2026-02-30 to March 2: refuse such dates. */
+	if (gmtime_r(&t, &tm) == NULL || tm.tm_year != want.tm_year ||
+	    tm.tm_mon != want.tm_mon || tm.tm_mday != want.tm_mday)
+		return -1;
+	*out = (int64_t)t;
 	return 0;
 }
 

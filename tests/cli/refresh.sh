@@ -14,6 +14,9 @@ RUNPOD_API_KEY=runpod-SECRET-key-0003
 VAST_API_KEY=vast-SECRET-key-0004
 VULTR_API_KEY=vultr-SECRET-key-0005
 export GCP_API_KEY LAMBDA_API_KEY RUNPOD_API_KEY VAST_API_KEY VULTR_API_KEY
+# The AWS fixtures publish these three regions.
+GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
+export GPUCOST_AWS_REGIONS
 
 # The providers under test, as a --provider list.
 plist() { echo $PROVIDERS | tr ' ' ','; }
