@@ -793,11 +793,11 @@ csv_split(struct aws_state *st, const char *line, size_t len,
 	}
 }
 
-/* Is field f exactly s? */
+/* Is field f (NULL: an absent optional column) exactly s? */
 static bool
 field_is(const struct field *f, const char *s)
 {
-	return !f->escaped && f->len == strlen(s) &&
+	return f != NULL && !f->escaped && f->len == strlen(s) &&
 	    memcmp(f->p, s, f->len) == 0;
 }
 
