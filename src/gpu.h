@@ -29,6 +29,7 @@ struct gpu_model {
 	double		 bf16_tflops;	/* dense BF16, SXM/flagship form; 0: no BF16 */
 	double		 bf16_tflops_pcie; /* PCIe form where it differs; 0: same */
 	const char	*aliases;	/* '|'-separated provider spellings */
+	const char	*form;		/* "sxm" or "pcie" when made only so; "" */
 };
 
 struct gpu_alias {

@@ -151,6 +151,31 @@ provider_keep_region(struct provider_run *run, const char *region)
 	    region);
 }
 
+enum interconnect
+provider_interconnect(const char *text, const char *gpu_id)
+{
+	const struct gpu_model *m;
+
+	if (text != NULL) {
+		if (str_find_nocase(text, "nvlink") != NULL ||
+		    str_find_nocase(text, "sxm") != NULL ||
+		    str_find_nocase(text, "hbm3") != NULL)
+			return IC_NVLINK;
+		/* NVL cards pair over bridges but sit on PCIe. */
+		if (str_find_nocase(text, "pcie") != NULL ||
+		    str_find_nocase(text, "nvl") != NULL)
+			return IC_PCIE;
+	}
+	if (gpu_id == NULL || gpu_id[0] == '\0' ||
+	    (m = gpu_find(gpu_id)) == NULL)
+		return IC_UNKNOWN;
+	if (strcmp(m->form, "sxm") == 0)
+		return IC_NVLINK;
+	if (strcmp(m->form, "pcie") == 0)
+		return IC_PCIE;
+	return IC_UNKNOWN;
+}
+
 void
 provider_copy(char *dst, size_t size, const char *src)
 {

@@ -33,7 +33,7 @@ function cstr(s) {
 function num(s) { return s == "" ? "0" : s }
 /^#/ || /^[ \t]*$/ { next }
 !header_seen {
-	if ($0 != "id\tfamily\tvendor\tvram_gb\tarch\tbf16_tflops\tbf16_tflops_pcie\taliases") {
+	if ($0 != "id\tfamily\tvendor\tvram_gb\tarch\tbf16_tflops\tbf16_tflops_pcie\taliases\tform") {
 		print FILENAME ": unexpected header: " $0 > "/dev/stderr"
 		exit 1
 	}
@@ -41,7 +41,8 @@ function num(s) { return s == "" ? "0" : s }
 	next
 }
 {
-	if (NF != 8 || $1 == "" || $2 == "" || $4 !~ /^[0-9]+$/) {
+	if (NF != 9 || $1 == "" || $2 == "" || $4 !~ /^[0-9]+$/ ||
+	    $9 !~ /^(sxm|pcie|)$/) {
 		print FILENAME ":" NR ": bad catalogue line" > "/dev/stderr"
 		exit 1
 	}
@@ -50,8 +51,9 @@ function num(s) { return s == "" ? "0" : s }
 		exit 1
 	}
 	seen[$1] = n
-	models[n] = sprintf("\t{ %s, %s, %s, %s, %d, %s, %s,\n\t    %s },", \
-	    cstr($1), cstr($2), cstr($3), cstr($5), $4, num($6), num($7), cstr($8))
+	models[n] = sprintf("\t{ %s, %s, %s, %s, %d, %s, %s,\n\t    %s, %s },", \
+	    cstr($1), cstr($2), cstr($3), cstr($5), $4, num($6), num($7), cstr($8), \
+	    cstr($9))
 	print norm($1) "\t" (n + 0) > ALIASES
 	k = split($8, a, "|")
 	for (i = 1; i <= k; i++)

@@ -27,7 +27,7 @@ HEADER = ("provider", "key", "instance_type", "region", "gpu", "gpu_raw", "gpu_c
           "vram_gb", "interconnect", "vcpus", "ram_gb", "price", "spot_price",
           "availability", "as_of")
 GPUS_HEADER = ("id", "family", "vendor", "vram_gb", "arch", "bf16_tflops",
-               "bf16_tflops_pcie", "aliases")
+               "bf16_tflops_pcie", "aliases", "form")
 
 # Date of each source (YYYY-MM-DD) and the short source named in the header.
 SOURCES = {

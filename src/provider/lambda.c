@@ -105,30 +105,11 @@ lambda_start(struct provider_run *run, struct err *err)
 static enum interconnect
 interconnect_of_model(const char *gpu, int count)
 {
-	/* Made only as SXM modules on NVLink/NVSwitch boards. */
-	static const char *const sxm_only[] = { "H200", "B200", "B300", NULL };
-	/* Made only as PCIe cards (NVL pairs and bridges still sit on PCIe). */
-	static const char *const pcie_only[] = {
-		"A10", "A10G", "A16", "A30", "A40", "A2000", "A4000", "A4500",
-		"A5000", "A6000", "L4", "L40", "L40S", "T4", "T4G", "P4",
-		"H100-NVL", "H200-NVL", "V520", "MI100", "MI210", NULL
-	};
-	size_t i;
-
 	/* Lambda's 8x V100 machines are SXM2 boards in an NVLink mesh. */
 	if (strncmp(gpu, "V100", 4) == 0 && count == 8)
 		return IC_NVLINK;
-	for (i = 0; sxm_only[i] != NULL; i++)
-		if (strcmp(gpu, sxm_only[i]) == 0)
-			return IC_NVLINK;
-	for (i = 0; pcie_only[i] != NULL; i++)
-		if (strcmp(gpu, pcie_only[i]) == 0)
-			return IC_PCIE;
-	/* GeForce, RTX A/Ada/PRO and Quadro RTX cards. */
-	if (strncmp(gpu, "RTX", 3) == 0)
-		return IC_PCIE;
 	/* H100, A100, V100 come in both forms; GH200 has no GPU peer. */
-	return IC_UNKNOWN;
+	return provider_interconnect(NULL, gpu);
 }
 
 /* Read a run of digits at *p (capped, never overflowing); -1 if none. */

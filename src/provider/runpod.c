@@ -136,47 +136,16 @@ runpod_start(struct provider_run *run, struct err *err)
 	return 0;
 }
 
-/* Interconnect implied by the model alone, when no text names a form. */
-static enum interconnect
-interconnect_of_model(const char *gpu)
-{
-	/* Made only as SXM modules on NVLink/NVSwitch boards. */
-	static const char *const sxm_only[] = { "H200", "B200", "B300", NULL };
-	/* Made only as PCIe cards (NVL pairs and bridges still sit on PCIe). */
-	static const char *const pcie_only[] = {
-		"A10", "A10G", "A16", "A30", "A40", "A2000", "A4000", "A4500",
-		"A5000", "A6000", "L4", "L40", "L40S", "T4", "T4G", "P4",
-		"H100-NVL", "H200-NVL", "V520", "MI100", "MI210", NULL
-	};
-	size_t i;
-
-	for (i = 0; sxm_only[i] != NULL; i++)
-		if (strcmp(gpu, sxm_only[i]) == 0)
-			return IC_NVLINK;
-	for (i = 0; pcie_only[i] != NULL; i++)
-		if (strcmp(gpu, pcie_only[i]) == 0)
-			return IC_PCIE;
-	/* GeForce, RTX A/Ada/PRO and Quadro RTX cards. */
-	if (strncmp(gpu, "RTX", 3) == 0)
-		return IC_PCIE;
-	/* H100, A100, V100 come in both forms; MI300X is an OAM module. */
-	return IC_UNKNOWN;
-}
-
 /* Interconnect named by RunPod's id or display name, else by model. */
 static enum interconnect
 interconnect_of(const struct gpu_type *t, const char *gpu)
 {
-	if (str_find_nocase(t->id, "sxm") != NULL ||
-	    str_find_nocase(t->name, "sxm") != NULL ||
-	    str_find_nocase(t->id, "hbm3") != NULL)
-		return IC_NVLINK;
-	if (str_find_nocase(t->id, "pcie") != NULL ||
-	    str_find_nocase(t->name, "pcie") != NULL ||
-	    str_find_nocase(t->id, " nvl") != NULL ||
-	    str_find_nocase(t->name, " nvl") != NULL)
-		return IC_PCIE;
-	return interconnect_of_model(gpu);
+	enum interconnect ic = provider_interconnect(t->id, NULL);
+
+	if (ic == IC_UNKNOWN)
+		ic = provider_interconnect(t->name, gpu);
+	/* MI300X is an OAM module on Infinity Fabric: not NVLink, not PCIe. */
+	return ic;
 }
 
 /* Is key already taken by an offer of this run? */

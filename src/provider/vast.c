@@ -92,15 +92,13 @@ get_price(const cJSON *obj, const char *key, const char *path, double *out,
 	return 0;
 }
 
-/* nvlink for an NVLink bridge or an SXM board, pcie for a PCIe card. */
+/* nvlink when the host measured NVLink bandwidth, else by name and model. */
 static enum interconnect
-vast_interconnect(const char *gpu_name, double bw_nvlink)
+vast_interconnect(const char *gpu_name, const char *gpu, double bw_nvlink)
 {
-	if (bw_nvlink > 0 || str_find_nocase(gpu_name, "SXM") != NULL)
+	if (bw_nvlink > 0)
 		return IC_NVLINK;
-	if (str_find_nocase(gpu_name, "PCIE") != NULL)
-		return IC_PCIE;
-	return IC_UNKNOWN;
+	return provider_interconnect(gpu_name, gpu);
 }
 
 /* rentable false or rented true: unavailable; anything else available. */
@@ -171,7 +169,7 @@ vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
 	provider_set_gpu(run, o, name, hint);
 	if (o->gpu[0] == '\0')
 		o->vram_gb = hint;
-	o->interconnect = vast_interconnect(o->gpu_raw, bw);
+	o->interconnect = vast_interconnect(o->gpu_raw, o->gpu, bw);
 
 	if (get_optional(item, "cpu_cores", path, VAST_CORES_MAX, &cores,
 	    err) < 0 ||

@@ -295,15 +295,18 @@ vultr_known(const char *id)
 	return NULL;
 }
 
-/* SXM in the type: nvlink; PCIE: pcie; several GPUs: pcie; one: unknown. */
+/*
+ * By the type's words or the model's only form; otherwise several GPUs
+ * in a Vultr VM are PCIe passthrough, and one GPU is unknown.
+ */
 static enum interconnect
-vultr_type_ic(const char *gpu_type, long count)
+vultr_type_ic(const char *gpu_type, const char *gpu, long count)
 {
-	if (str_find_nocase(gpu_type, "SXM") != NULL)
-		return IC_NVLINK;
-	if (str_find_nocase(gpu_type, "PCIE") != NULL)
-		return IC_PCIE;
-	return count > 1 ? IC_PCIE : IC_UNKNOWN;
+	enum interconnect ic = provider_interconnect(gpu_type, gpu);
+
+	if (ic == IC_UNKNOWN && count > 1)
+		ic = IC_PCIE;
+	return ic;
 }
 
 /* Smallest and largest VRAM of the models gpu_type may name; 0 if none. */
@@ -429,7 +432,15 @@ vultr_shape(const cJSON *plan, const char *path, const char *id, bool metal,
 		}
 	}
 	str_copy(sh->gpu_raw, sizeof sh->gpu_raw, gpu_type);
-	sh->ic = known != NULL ? known->ic : vultr_type_ic(gpu_type, count);
+	if (known != NULL)
+		sh->ic = known->ic;
+	else {
+		const struct gpu_model *model =
+		    gpu_resolve(gpu_type, sh->vram_gb);
+
+		sh->ic = vultr_type_ic(gpu_type, model != NULL ? model->id :
+		    "", count);
+	}
 	return 0;
 }
 

@@ -414,6 +414,19 @@ find_offer(struct offer_list *l, const char *provider, const char *key)
 	return NULL;
 }
 
+/* The offer, which must be there: the test fails (and stops) if not. */
+static struct offer *
+get_offer(struct offer_list *l, const char *provider, const char *key)
+{
+	struct offer *o = find_offer(l, provider, key);
+
+	if (o == NULL) {
+		fail_msg("no offer %s/%s", provider, key);
+		abort();
+	}
+	return o;
+}
+
 /* The status row of provider (fails if absent). */
 static struct provider_status
 status_of(struct db *db, const char *provider)
@@ -1026,9 +1039,9 @@ test_replace_history_changes(void **state)
 	assert_int_equal(l.n, 6);
 	assert_null(find_offer(&l, "aws", "gone"));
 	assert_non_null(find_offer(&l, "aws", "new"));
-	assert_string_equal(find_offer(&l, "aws", "same")->region, "moved");
-	assert_int_equal(find_offer(&l, "aws", "same")->vcpus, 99);
-	assert_int_equal(find_offer(&l, "aws", "price")->price, 810000);
+	assert_string_equal(get_offer(&l, "aws", "same")->region, "moved");
+	assert_int_equal(get_offer(&l, "aws", "same")->vcpus, 99);
+	assert_int_equal(get_offer(&l, "aws", "price")->price, 810000);
 	offer_list_done(&l);
 
 	assert_int_equal(db_history(db, "aws", "same", &pts, &n, &err), 0);
@@ -1096,7 +1109,7 @@ test_replace_duplicates(void **state)
 	query_ok(db, &f, &l);
 	assert_int_equal(l.n, 2);
 	/* The last one wins. */
-	assert_int_equal(find_offer(&l, "runpod", "a")->price, 470000);
+	assert_int_equal(get_offer(&l, "runpod", "a")->price, 470000);
 	offer_list_done(&l);
 	s = status_of(db, "runpod");
 	assert_int_equal(s.offer_count, 2);
@@ -1137,7 +1150,7 @@ test_replace_other_providers(void **state)
 	query_ok(db, &f, &l);
 	assert_int_equal(l.n, 3);
 	assert_non_null(find_offer(&l, "gcp", "shared-key"));
-	assert_int_equal(find_offer(&l, "gcp", "shared-key")->price, 700000);
+	assert_int_equal(get_offer(&l, "gcp", "shared-key")->price, 700000);
 	offer_list_done(&l);
 	assert_int_equal(status_of(db, "aws").offer_count, 0);
 	assert_int_equal(status_of(db, "gcp").offer_count, 3);
@@ -1145,8 +1158,8 @@ test_replace_other_providers(void **state)
 	replace_ok(db, "aws", g, 1, SRC_LIVE, NULL, 300, &stats);
 	query_ok(db, &f, &l);
 	assert_int_equal(l.n, 4);
-	assert_int_equal(find_offer(&l, "aws", "shared-key")->price, 700000);
-	assert_int_equal(find_offer(&l, "gcp", "shared-key")->price, 700000);
+	assert_int_equal(get_offer(&l, "aws", "shared-key")->price, 700000);
+	assert_int_equal(get_offer(&l, "gcp", "shared-key")->price, 700000);
 	offer_list_done(&l);
 	db_close(db);
 }
@@ -1195,7 +1208,7 @@ test_replace_failure_rolls_back(void **state)
 	offer_filter_init(&f);
 	query_ok(db, &f, &l);
 	assert_int_equal(l.n, 2);
-	assert_int_equal(find_offer(&l, "aws", "a")->price, 526000);
+	assert_int_equal(get_offer(&l, "aws", "a")->price, 526000);
 	assert_non_null(find_offer(&l, "aws", "b"));
 	offer_list_done(&l);
 	s = status_of(db, "aws");
@@ -1310,7 +1323,7 @@ test_record_failure(void **state)
 	offer_filter_init(&f);
 	query_ok(db, &f, &l);
 	assert_int_equal(l.n, 2);
-	assert_int_equal(find_offer(&l, "vultr", "a")->price, 23920000);
+	assert_int_equal(get_offer(&l, "vultr", "a")->price, 23920000);
 	offer_list_done(&l);
 
 	/* A provider never seen before gets a status row, and no offers. */

@@ -243,15 +243,16 @@ test_catalogue_matches_tsv(void **state)
 	    line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
-		nf = split_tabs(line, fl, 8);
+		nf = split_tabs(line, fl, 9);
 		if (!header) {
-			assert_int_equal(nf, 8);
+			assert_int_equal(nf, 9);
 			assert_string_equal(fl[0], "id");
 			assert_string_equal(fl[7], "aliases");
+			assert_string_equal(fl[8], "form");
 			header = 1;
 			continue;
 		}
-		if (nf != 8)
+		if (nf != 9)
 			fail_msg("gpus.tsv row %s: %zu fields", fl[0], nf);
 		/* The compiled table holds this row, in file order. */
 		assert_true(rows < gpu_model_count);
@@ -266,6 +267,7 @@ test_catalogue_matches_tsv(void **state)
 		assert_true(near(m->bf16_tflops_pcie, fl[6][0] != '\0' ?
 		    strtod(fl[6], NULL) : 0));
 		assert_string_equal(m->aliases, fl[7]);
+		assert_string_equal(m->form, fl[8]);
 
 		/* The id resolves to itself, with or without a VRAM hint. */
 		resolves_to(fl[0], 0, fl[0]);

@@ -107,7 +107,8 @@ test_parse(void **state)
 	    2350000, "Quebec, CA", 64, 515.5, AV_AVAILABLE);
 
 	o = find(&run, "4100004");
-	check_offer(o, "RTX4090", "RTX 4090", 2, 24, IC_UNKNOWN, 740000, 310000,
+	/* A GeForce card is only made for PCIe (the catalogue's form). */
+	check_offer(o, "RTX4090", "RTX 4090", 2, 24, IC_PCIE, 740000, 310000,
 	    "Sweden, SE", 16, 32.0, AV_AVAILABLE);
 
 	/* No reliability2: reliability is used. */
@@ -161,7 +162,7 @@ test_hostile_strings(void **state)
 	assert_int_equal(run_vast(&run, "offers.json", NULL, NULL, NULL, &err),
 	    0);
 	o = find(&run, "4100008");
-	check_offer(o, "RTX4090", "RTX 4090", 1, 24, IC_UNKNOWN, 350000, 250000,
+	check_offer(o, "RTX4090", "RTX 4090", 1, 24, IC_PCIE, 350000, 250000,
 	    "Oslo, NO", 4, 16.0, AV_AVAILABLE);
 	for (i = 0; i < run.offers.n; i++) {
 		o = &run.offers.v[i];

@@ -103,10 +103,10 @@ test_parse(void **state)
 	/* "ewr" listed twice gives one offer; lax has a location_cost. */
 	check_offer(find(&run, "vcg-l40s-16c-180g-48vram/ewr"),
 	    "vcg-l40s-16c-180g-48vram", "ewr", "L40S", "NVIDIA_L40S", 1, 48,
-	    IC_UNKNOWN, 1871000, 936000, 16, 180, AV_UNKNOWN);
+	    IC_PCIE, 1871000, 936000, 16, 180, AV_UNKNOWN);
 	check_offer(find(&run, "vcg-l40s-16c-180g-48vram/lax"),
 	    "vcg-l40s-16c-180g-48vram", "lax", "L40S", "NVIDIA_L40S", 1, 48,
-	    IC_UNKNOWN, 1995000, 998000, 16, 180, AV_UNKNOWN);
+	    IC_PCIE, 1995000, 998000, 16, 180, AV_UNKNOWN);
 
 	/* NVIDIA_A100 with 80 GB per GPU is the 80 GB card; spot 0: none. */
 	check_offer(find(&run, "vcg-a100-12c-120g-80vram/ewr"),
@@ -164,7 +164,7 @@ test_hostile_strings(void **state)
 	/* "nrt" + ESC[2J BEL is nrt; a location of only escapes is none. */
 	check_offer(find(&run, "vcg-l40s-8c-90g-48vram/nrt"),
 	    "vcg-l40s-8c-90g-48vram", "nrt", "L40S", "NVIDIA_L40S", 1, 48,
-	    IC_UNKNOWN, 1440000, MONEY_NONE, 8, 90, AV_UNKNOWN);
+	    IC_PCIE, 1440000, MONEY_NONE, 8, 90, AV_UNKNOWN);
 	for (i = 0; i < run.offers.n; i++) {
 		o = &run.offers.v[i];
 		assert_true(str_is_clean(o->key));
