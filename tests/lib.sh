@@ -145,3 +145,50 @@ fault_dir() {
 offers_sum() {
 	sqlite3 "$DB" "select * from offers where provider = '$1' order by key" | cksum
 }
+
+# ---------------------------------------------------------------------
+# Helpers for the fault, crash, concurrency, hostile-text and secrets
+# scripts (tests/cli/faults.sh ...).
+# ---------------------------------------------------------------------
+
+# subst_first SRC DST FROM TO [ANCHOR]: copy SRC to DST with the first
+# occurrence of the fixed string FROM replaced by TO; with ANCHOR, the
+# first occurrence at or after the first ANCHOR (FROM and TO may span
+# lines). Returns 1, leaving DST alone, when there is no such FROM: a
+# fixture that changes must fail the test, not quietly test nothing.
+# For small files: the whole file is one awk record.
+subst_first() {
+	FROM=$3 TO=$4 ANCHOR=${5:-} awk '
+	BEGIN { RS = "\001"; from = ENVIRON["FROM"]; to = ENVIRON["TO"]; anchor = ENVIRON["ANCHOR"] }
+	{ s = s sep $0; sep = RS }
+	END {
+		a = anchor == "" ? 1 : index(s, anchor)
+		i = a > 0 ? index(substr(s, a), from) : 0
+		if (i == 0)
+			exit 1
+		i += a - 1
+		printf "%s", substr(s, 1, i - 1) to substr(s, i + length(from))
+	}' "$1" > "$2.tmp" || { rm -f "$2.tmp"; return 1; }
+	mv "$2.tmp" "$2"
+}
+
+# Seconds since the epoch with a fraction, and the time since one.
+now_s() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.2f", b - a }'; }
+
+# A stable fingerprint of every offer of every provider.
+all_sums() {
+	sqlite3 "$DB" "select * from offers order by provider, key" | cksum
+}
+
+# wait_for SECONDS COMMAND...: poll (every 0.05 s) until COMMAND succeeds;
+# returns 1 after SECONDS.
+wait_for() {
+	_n=$(($1 * 20))
+	shift
+	while ! "$@"; do
+		_n=$((_n - 1))
+		[ "$_n" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}

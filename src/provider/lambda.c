@@ -346,7 +346,7 @@ parse_type(struct provider_run *run, const cJSON *rec, struct tally *t,
 	    err) < 0)
 		return -1;
 	if (cents < 0 || cents > 1e9) {
-		err_set(err, "%s.price_cents_per_hour: %.0f cents is %s", ipath,
+		err_set(err, "%s.price_cents_per_hour: %g cents is %s", ipath,
 		    cents, cents < 0 ? "negative" : "absurd");
 		return -1;
 	}

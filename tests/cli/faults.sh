@@ -1,0 +1,182 @@
+#!/bin/sh
+# Absurd values, for all six providers: each variant is a good recorded
+# response with one value made impossible (a negative, NaN, infinite or
+# 1e300 price, a million GPUs, an empty GPU name or id). A refresh of that
+# provider must exit 4 with one line naming the provider and the field,
+# change no offer of any provider, finish within the timeout plus retries,
+# and not stop the other providers of the same run from refreshing.
+#
+# The variants are made here from the good fixtures (subst_first), so they
+# follow the fixtures as these change; a pattern that no longer matches
+# fails the test instead of testing nothing.
+. "$(dirname "$0")/../lib.sh"
+
+command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
+
+ALL="aws gcp runpod vast lambda vultr"
+TIMEOUT=5
+# Timeout x 3 attempts + 1 s + 2 s of backoff (http.c), and some slack.
+BOUND=$((TIMEOUT * 3 + 3 + 5))
+GCP_API_KEY=gcp-test-key
+LAMBDA_API_KEY=lambda-test-key
+GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
+export GCP_API_KEY LAMBDA_API_KEY GPUCOST_AWS_REGIONS
+
+# One server per provider on a working copy of its fixtures; a variant
+# replaces one file of the copy (atomically) and the good file comes back
+# afterwards. The server reads files per request, so no restart is needed.
+for p in $ALL; do
+	mkdir -p "$T/work/$p"
+	cp "$TOP_SRCDIR/tests/fixtures/$p"/* "$T/work/$p/"
+	serve "$p" "$T/work/$p"
+	export "$(url_var "$p")=$url"
+done
+# AWS keeps a region whose published version did not change: give the
+# index a newer version so every refresh reads the price lists again.
+sed 's|/AmazonEC2/2025|/AmazonEC2/2099|' \
+    "$TOP_SRCDIR/tests/fixtures/aws/region_index.json" > "$T/work/aws/region_index.json"
+
+run --db "$DB" providers
+run --db "$DB" refresh --timeout "$TIMEOUT"
+check "good refresh of all six exits 0" status_is 0
+for p in $ALL; do
+	check "$p: live offers after the good refresh" \
+	    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = '$p' and source = 'live'")" -gt 0 ]
+done
+
+# provider|variant|file|from|to|field named in the message|line anchor
+# (the first occurrence of "from" on the first line holding the anchor).
+cat > "$T/table" <<'EOF'
+aws|negative price|us-east-1.csv|"Hrs","1.0060000000","USD"|"Hrs","-1.0060000000","USD"|PricePerUnit|$1.006 per On Demand Linux g5.xlarge
+aws|NaN price|us-east-1.csv|"Hrs","1.0060000000","USD"|"Hrs","NaN","USD"|PricePerUnit|$1.006 per On Demand Linux g5.xlarge
+aws|Infinity price|us-east-1.csv|"Hrs","1.0060000000","USD"|"Hrs","Infinity","USD"|PricePerUnit|$1.006 per On Demand Linux g5.xlarge
+aws|1e300 price|us-east-1.csv|"Hrs","1.0060000000","USD"|"Hrs","1e300","USD"|PricePerUnit|$1.006 per On Demand Linux g5.xlarge
+aws|huge price|us-east-1.csv|"Hrs","1.0060000000","USD"|"Hrs","99999999999999999999.5","USD"|PricePerUnit|$1.006 per On Demand Linux g5.xlarge
+aws|10^6 GPUs|us-east-1.csv|"Yes",,"1","24 GB"|"Yes",,"1000000","24000000 GB"|GPU|$1.006 per On Demand Linux g5.xlarge
+aws|empty GPU count|us-east-1.csv|"Yes",,"1","24 GB"|"Yes",,"","24 GB"|GPU|$1.006 per On Demand Linux g5.xlarge
+aws|empty region|us-east-1.csv|"us-east-1",,"Amazon Elastic|"",,"Amazon Elastic|Region Code|$1.006 per On Demand Linux g5.xlarge
+aws|negative spot|spot.json|"USD":"0.4429"|"USD":"-0.4429"|USD|
+aws|NaN spot|spot.json|"USD":"0.4429"|"USD":"NaN"|USD|
+aws|1e300 spot|spot.json|"USD":"0.4429"|"USD":"1e300"|USD|
+gcp|negative units|skus-page1.json|"units": "2"|"units": "-2"|units|
+gcp|NaN units|skus-page1.json|"units": "2"|"units": "NaN"|units|
+gcp|Infinity units|skus-page1.json|"units": "2"|"units": "Infinity"|units|
+gcp|1e300 units|skus-page1.json|"units": "2"|"units": "1e300"|units|
+gcp|int64 overflow units|skus-page1.json|"units": "2"|"units": "99999999999999999999"|units|
+gcp|negative nanos|skus-page1.json|"nanos": 950000000|"nanos": -950000000|nanos|
+gcp|1e300 nanos|skus-page1.json|"nanos": 950000000|"nanos": 1e300|nanos|
+gcp|Infinity nanos|skus-page1.json|"nanos": 950000000|"nanos": 1e999|nanos|
+gcp|empty region|skus-page1.json|"us-central1"|""|region|"skuId": "6C03-1F29-A015"
+runpod|negative price|gpu-types.json|"securePrice": 2.99|"securePrice": -2.99|securePrice|
+runpod|NaN price|gpu-types.json|"securePrice": 2.99|"securePrice": "NaN"|securePrice|
+runpod|Infinity price|gpu-types.json|"securePrice": 2.99|"securePrice": 1e999|securePrice|
+runpod|1e300 price|gpu-types.json|"securePrice": 2.99|"securePrice": 1e300|securePrice|
+runpod|negative spot|gpu-types.json|"secureSpotPrice": 1.75|"secureSpotPrice": -1.75|secureSpotPrice|
+runpod|10^6 GPUs|gpu-types.json|"maxGpuCount": 8|"maxGpuCount": 1000000|maxGpuCount|
+runpod|10^6 GB|gpu-types.json|"memoryInGb": 80|"memoryInGb": 1000000|memoryInGb|
+runpod|empty id|gpu-types.json|"id": "NVIDIA H100 80GB HBM3"|"id": ""|id|
+vast|negative price|offers.json|"dph_total": 17.2345|"dph_total": -17.2345|dph_total|
+vast|NaN price|offers.json|"dph_total": 17.2345|"dph_total": "NaN"|dph_total|
+vast|Infinity price|offers.json|"dph_total": 17.2345|"dph_total": 1e999|dph_total|
+vast|1e300 price|offers.json|"dph_total": 17.2345|"dph_total": 1e300|dph_total|
+vast|negative bid|offers.json|"min_bid": 9.6|"min_bid": -9.6|min_bid|
+vast|10^6 GPUs|offers.json|"num_gpus": 8|"num_gpus": 1000000|num_gpus|
+vast|empty gpu_name|offers.json|"gpu_name": "H100 SXM"|"gpu_name": ""|gpu_name|
+vast|empty id|offers.json|"id": 4100001|"id": ""|id|
+vast|1e300 gpu_ram|offers.json|"gpu_ram": 81559|"gpu_ram": 1e300|gpu_ram|
+lambda|negative price|instance-types.json|"price_cents_per_hour": 2392|"price_cents_per_hour": -2392|price_cents_per_hour|
+lambda|NaN price|instance-types.json|"price_cents_per_hour": "249"|"price_cents_per_hour": "NaN"|price_cents_per_hour|
+lambda|Infinity price|instance-types.json|"price_cents_per_hour": "249"|"price_cents_per_hour": "Infinity"|price_cents_per_hour|
+lambda|1e300 price|instance-types.json|"price_cents_per_hour": 2392|"price_cents_per_hour": 1e300|price_cents_per_hour|
+lambda|10^6 GPUs|instance-types.json|"description": "8x H100 (80 GB SXM5)"|"description": "1000000x H100 (80 GB SXM5)"|description|
+lambda|10^6 specs.gpus|instance-types.json|"gpus": 8|"gpus": 1000000|gpus|
+lambda|empty name|instance-types.json|"name": "gpu_8x_h100_sxm5"|"name": ""|name|
+lambda|empty region name|instance-types.json|"name": "us-east-3"|"name": ""|name|
+vultr|negative price|plans-1.json|"hourly_cost": 1.871|"hourly_cost": -1.871|hourly_cost|"id": "vcg-l40s-16c-180g-48vram"
+vultr|NaN price|plans-1.json|"hourly_cost": 1.871|"hourly_cost": "NaN"|hourly_cost|"id": "vcg-l40s-16c-180g-48vram"
+vultr|Infinity price|plans-1.json|"hourly_cost": 1.871|"hourly_cost": 1e999|hourly_cost|"id": "vcg-l40s-16c-180g-48vram"
+vultr|1e300 price|plans-1.json|"hourly_cost": 1.871|"hourly_cost": 1e300|hourly_cost|"id": "vcg-l40s-16c-180g-48vram"
+vultr|negative spot|plans-1.json|"hourly_cost_preemptible": 0.936|"hourly_cost_preemptible": -0.936|hourly_cost_preemptible|"id": "vcg-l40s-16c-180g-48vram"
+vultr|negative location price|plans-1.json|"hourly_cost": 1.995|"hourly_cost": -1.995|hourly_cost|"id": "vcg-l40s-16c-180g-48vram"
+vultr|negative metal price|plans-metal.json|"hourly_cost": 21.84|"hourly_cost": -21.84|hourly_cost|
+vultr|10^6 GPUs|plans-1.json|"gpu_count": "1"|"gpu_count": "1000000"|gpu_count|"id": "vcg-l40s-16c-180g-48vram"
+vultr|NaN GPUs|plans-1.json|"gpu_count": "1"|"gpu_count": "NaN"|gpu_count|"id": "vcg-l40s-16c-180g-48vram"
+vultr|empty id|plans-1.json|"id": "vcg-l40s-16c-180g-48vram"|"id": ""|id|
+EOF
+
+tried=0
+held=0
+worst=0
+while IFS='|' read -r p variant file from to field anchor <&3; do
+	case $p in ''|'#'*) continue ;; esac
+	tried=$((tried + 1))
+	what="$p, $variant"
+	good=$TOP_SRCDIR/tests/fixtures/$p/$file
+	if ! subst_first "$good" "$T/work/$p/$file" "$from" "$to" "$anchor"; then
+		check "$what: the pattern is still in $file" false
+		continue
+	fi
+	f0=$failures
+
+	# Alone: exit 4, one line naming provider and field, nothing changed.
+	before=$(all_sums)
+	start=$(now_s)
+	run --db "$DB" refresh --provider "$p" --timeout "$TIMEOUT"
+	took=$(since "$start")
+	check "$what: exit 4 (got $status)" status_is 4
+	check "$what: exactly one line on stderr" err_lines_are 1
+	check "$what: the line names $p and $field" err_has "^gpucost: $p: .*$field"
+	len=$(head -1 "$T/err" | wc -c)
+	check "$what: the whole line fits ($len bytes; none cut short)" [ "$len" -lt 380 ]
+	check "$what: no offer of any provider changed" [ "$(all_sums)" = "$before" ]
+	check "$what: done in ${took}s (< $BOUND s)" awk -v e="$took" -v b="$BOUND" 'BEGIN { exit !(e < b) }'
+	check "$what: the status records the error" \
+	    [ -n "$(sqlite3 "$DB" "select last_error from provider_status where provider = '$p'")" ]
+	worst=$(awk -v a="$worst" -v b="$took" 'BEGIN { print (b > a ? b : a) }')
+	msg=$(head -1 "$T/err")
+
+	# With the five others: they succeed, the bad one still changes nothing.
+	psum=$(offers_sum "$p")
+	t0=$(date +%s)
+	run --db "$DB" refresh --timeout "$TIMEOUT"
+	check "$what, all six: exit 4" status_is 4
+	check "$what, all six: one line, for $p" err_lines_are 1
+	check "$what, all six: the line names $p" err_has "^gpucost: $p: "
+	check "$what, all six: $p offers unchanged" [ "$(offers_sum "$p")" = "$psum" ]
+	check "$what, all six: the other five succeeded" \
+	    [ "$(sqlite3 "$DB" "select count(*) from provider_status where provider <> '$p' and last_error is null and last_success >= $t0")" -eq 5 ]
+
+	if [ "$failures" -eq "$f0" ]; then
+		held=$((held + 1))
+		echo "held: $what (${took}s): $msg" | cut -c1-240
+	fi
+	cp "$good" "$T/work/$p/$file.tmp" && mv "$T/work/$p/$file.tmp" "$T/work/$p/$file"
+done 3< "$T/table"
+
+# Vultr: a GPU plan without a gpu_type is what the API sends for some
+# plans (vdm); its GPUs cannot be counted, so it is skipped and counted,
+# never stored with an empty GPU. An empty gpu_type is the same case.
+l40s='"id": "vcg-l40s-16c-180g-48vram"'
+good=$TOP_SRCDIR/tests/fixtures/vultr/plans-1.json
+if subst_first "$good" "$T/work/vultr/plans-1.json" '"gpu_type": "NVIDIA_L40S"' '"gpu_type": ""' "$l40s"; then
+	run --db "$DB" refresh --provider vultr --timeout "$TIMEOUT"
+	check "vultr, empty gpu_type: the plan is skipped, the refresh works" status_is 0
+	check "vultr, empty gpu_type: no offer of that plan is stored" \
+	    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'vultr' and instance_type = 'vcg-l40s-16c-180g-48vram'")" -eq 0 ]
+	cp "$good" "$T/work/vultr/plans-1.json"
+else
+	check "vultr, empty gpu_type: the pattern is still in plans-1.json" false
+fi
+check "no offer of any provider has an empty GPU name" \
+    [ "$(sqlite3 "$DB" "select count(*) from offers where gpu = '' and gpu_raw = ''")" -eq 0 ]
+
+# Every provider is still good after all that.
+run --db "$DB" refresh --timeout "$TIMEOUT"
+check "a good refresh of all six still works" status_is 0
+for p in $ALL; do
+	n=$(grep -c "^$p|" "$T/table")
+	check "$p: at least 6 absurd variants tried ($n)" [ "$n" -ge 6 ]
+done
+echo "absurd-value faults: $tried tried, $held held; slowest refresh ${worst}s"
+check "every variant was tried" [ "$tried" -ge 50 ]
+finish
