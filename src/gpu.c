@@ -114,7 +114,7 @@ static const struct gpu_model *
 snap_vram(const struct gpu_model **members, size_t n, int vram_gb)
 {
 	const struct gpu_model *best = NULL;
-	int best_diff = 0, diff;
+	long long best_diff = 0, diff;
 	size_t i;
 
 	if (n == 1)
@@ -122,8 +122,9 @@ snap_vram(const struct gpu_model **members, size_t n, int vram_gb)
 	if (vram_gb <= 0)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		diff = abs(members[i]->vram_gb - vram_gb);
-		if (diff * 100 > members[i]->vram_gb * 7)
+		/* In long long: a hint near INT_MAX must not overflow. */
+		diff = llabs((long long)members[i]->vram_gb - vram_gb);
+		if (diff * 100 > (long long)members[i]->vram_gb * 7)
 			continue;
 		if (best == NULL || diff < best_diff) {
 			best = members[i];

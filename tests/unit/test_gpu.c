@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,6 +488,9 @@ test_vram_snapping(void **state)
 	resolves_to("A100", 37, NULL);
 	resolves_to("A100", 60, NULL);
 	resolves_to("A100", 24, NULL);
+	/* An absurd hint matches nothing, without overflow (fuzz_gpu). */
+	resolves_to("A100", 1644178608, NULL);
+	resolves_to("A100", INT_MAX, NULL);
 	/* The other two-member families. */
 	resolves_to("Tesla V100", 16, "V100-16");
 	resolves_to("V100", 32, "V100-32");
