@@ -110,7 +110,7 @@ parse_row(const struct field *fl, struct offer *o, struct err *err)
 		"gpu_count", "vram_gb", "interconnect", "vcpus", "ram_gb",
 		"price", "spot_price", "availability", "as_of"
 	};
-	char buf[16];
+	char buf[16], shown[48];
 	int bad = -1;
 
 	field_copy(o->provider, sizeof o->provider, &fl[0]);
@@ -140,8 +140,10 @@ parse_row(const struct field *fl, struct offer *o, struct err *err)
 	else if (field_date(&fl[14], &o->fetched_at) < 0)
 		bad = 14;
 	if (bad >= 0) {
-		err_set(err, "%s: bad value \"%.*s\"", names[bad],
-		    (int)(fl[bad].len > 40 ? 40 : fl[bad].len), fl[bad].p);
+		/* Sanitised: the message may reach a terminal. */
+		str_sanitize(shown, sizeof shown, fl[bad].p,
+		    fl[bad].len > 40 ? 40 : fl[bad].len);
+		err_set(err, "%s: bad value \"%s\"", names[bad], shown);
 		return -1;
 	}
 	if (o->gpu[0] != '\0' && gpu_find(o->gpu) == NULL) {

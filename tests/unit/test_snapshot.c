@@ -540,6 +540,9 @@ test_parse_bad_values(void **state)
 	field_fails(9, "9.5", "t.tsv:3: vcpus: bad value \"9.5\"");
 	field_fails(10, "lots", "t.tsv:3: ram_gb: bad value \"lots\"");
 	field_fails(10, "-1", "t.tsv:3: ram_gb: bad value \"-1\"");
+	/* The value is quoted sanitised: no escape reaches a terminal. */
+	field_fails(12, "1.1\033[2J\001", "t.tsv:3: spot_price: bad value "
+	    "\"1.1\"");
 	field_fails(4, "Z9000",
 	    "t.tsv:3: gpu: \"Z9000\" is not in the GPU catalogue");
 	field_fails(4, "A100",
