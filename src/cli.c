@@ -2,6 +2,7 @@
 #include "config.h"
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -441,6 +442,8 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 			    optopt > 127)
 				err_set(err, "unknown option %s",
 				    quoted(arg, q, sizeof q));
+			else if (!isgraph(optopt))	/* no control byte out */
+				err_set(err, "unknown option '-\\x%02x'", optopt);
 			else
 				err_set(err, "unknown option '-%c'", optopt);
 			return -1;

@@ -708,6 +708,9 @@ test_unknown_and_missing(void **state)
 	bad("unknown option \"--bogus\"", "--bogus", NULL);
 	bad("unknown option \"--bogus=1\"", "--bogus=1", NULL);
 	bad("unknown option '-x'", "-x", NULL);
+	/* A control byte is shown escaped, never sent to the terminal. */
+	bad("unknown option '-\\x1b'", "-\033", NULL);
+	bad("unknown option '-\\x06'", "-\006\001b", NULL);
 	bad("--count: expected a value", "--count", NULL);
 	bad("-n: expected a value", "-n", NULL);
 	bad("--gpu: expected a value", "--gpu", NULL);
