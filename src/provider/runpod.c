@@ -279,9 +279,10 @@ add_offer(struct provider_run *run, const struct gpu_type *t,
 	}
 	o = offer_list_add(&run->offers);
 	str_copy(o->key, sizeof o->key, key);
-	/* Through a bigger buffer: str_copy truncates at a UTF-8 boundary. */
+	/* Through a bigger buffer, then cut at a character boundary with
+	 * no blank left at the end. */
 	snprintf(itype, sizeof itype, "%dx %s", count, t->name);
-	str_copy(o->instance_type, sizeof o->instance_type, itype);
+	provider_copy(o->instance_type, sizeof o->instance_type, itype);
 	str_copy(o->region, sizeof o->region, c->region);
 	o->gpu_count = count;
 	o->vram_gb = t->vram_gb;

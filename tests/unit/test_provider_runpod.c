@@ -17,6 +17,7 @@
 #include "money.h"
 #include "offer.h"
 #include "provider.h"
+#include "str.h"
 
 extern const struct provider provider_runpod;
 
@@ -372,6 +373,30 @@ test_stock_other(void **state)
 	provider_run_done(&run);
 }
 
+/*
+ * A display name that fills the field: "1x <name>" is cut to fit, never
+ * leaving a blank at the end (found by fuzz_provider_runpod).
+ */
+static void
+test_name_long(void **state)
+{
+	char want[OFFER_NAME_MAX];
+	struct provider_run run;
+	struct err err;
+	const struct offer *o;
+
+	(void)state;
+	assert_int_equal(run_file(&run, "fuzz-name-long.json", NULL, NULL,
+	    NULL, &err), 0);
+	assert_int_equal(run.offers.n, 1);
+	o = &run.offers.v[0];
+	snprintf(want, sizeof want, "1x %059d", 0);
+	memset(want + 3, 'A', 59);
+	assert_string_equal(o->instance_type, want);
+	assert_true(str_is_clean(o->instance_type));
+	provider_run_done(&run);
+}
+
 /* A broken document and the whole message it must fail with. */
 struct bad {
 	const char	*file;
@@ -477,6 +502,7 @@ main(void)
 		cmocka_unit_test(test_base_url),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_stock_other),
+		cmocka_unit_test(test_name_long),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_redacts_key),
 		cmocka_unit_test(test_truncated),
