@@ -856,8 +856,8 @@ draw_progress(const struct refresh_progress *pr, size_t n)
 		case REFRESH_RUNNING:
 			human_bytes(pr[i].bytes, bytes, sizeof bytes);
 			len += (size_t)snprintf(line + len, sizeof line - len,
-			    "%s%s %s %zu", i == 0 ? "" : " | ", pr[i].provider,
-			    bytes, pr[i].offers);
+			    "%s%s %s, %zu offers", i == 0 ? "" : " | ",
+			    pr[i].provider, bytes, pr[i].offers);
 			continue;
 		case REFRESH_OK:
 			state = "done";
