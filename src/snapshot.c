@@ -185,8 +185,8 @@ snapshot_parse(const char *text, size_t len, const char *name,
 			continue;
 		}
 		/* Skip other providers' rows before splitting them. */
-		if (provider != NULL && (strncmp(line, provider, plen) != 0 ||
-		    line[plen] != '\t')) {
+		if (provider != NULL && ((size_t)(eol - line) <= plen ||
+		    memcmp(line, provider, plen) != 0 || line[plen] != '\t')) {
 			line = eol + 1;
 			continue;
 		}
