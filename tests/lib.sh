@@ -192,3 +192,25 @@ wait_for() {
 		sleep 0.05
 	done
 }
+
+# A fingerprint of one provider's offers without fetched_at: the same
+# data fetched at another time has the same fingerprint.
+offers_data_sum() {
+	sqlite3 "$DB" "select provider, key, instance_type, region, gpu, gpu_raw,
+	    gpu_count, vram_gb, interconnect, vcpus, ram_gb, price, spot_price,
+	    availability, spot_interruption, reliability, source
+	    from offers where provider = '$1' order by key" | cksum
+}
+
+# random_ms SEED COUNT MIN MAX: COUNT pseudo-random integers in MIN..MAX,
+# one a line, the same for the same SEED.
+random_ms() {
+	awk -v seed="$1" -v n="$2" -v lo="$3" -v hi="$4" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++)
+			print lo + int(rand() * (hi - lo + 1))
+	}'
+}
+
+# ms_sleep MS: sleep MS milliseconds.
+ms_sleep() { sleep "$(awk -v ms="$1" 'BEGIN { printf "%.3f", ms / 1000 }')"; }

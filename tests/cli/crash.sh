@@ -1,0 +1,282 @@
+#!/bin/sh
+# Crash consistency: kill -9 a refresh at random points, many times,
+#  - during a large AWS price-list download (a ~33 MB regional CSV of
+#    distractor rows and a few GPU rows, served slowly with drip=), and
+#  - during the cache write (a Vast answer of 20,000 offers, killed 0-300
+#    ms after its write transaction began),
+# and after each kill: PRAGMA integrity_check says ok; each provider's
+# offers are either all the old ones or all the new ones (fingerprints
+# recorded from uninterrupted runs); its status row agrees with its
+# offers; and the next refresh works at once (--wait 0: the lock died
+# with the process).
+#
+# CRASH_SEED=N repeats a run's kill times.
+. "$(dirname "$0")/../lib.sh"
+
+command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
+
+SEED=${CRASH_SEED:-$$}
+KILLS=20		# kills wanted in each phase
+TRIES=40		# at most this many attempts per phase
+FX=$TOP_SRCDIR/tests/fixtures
+echo "crash.sh: CRASH_SEED=$SEED"
+
+# alive PID: the process runs (not gone, not a zombie waiting for wait).
+alive() {
+	kill -0 "$1" 2>/dev/null || return 1
+	case $(ps -o stat= -p "$1" 2>/dev/null) in Z*) return 1 ;; esac
+	return 0
+}
+
+# The write lock of the cache is held (a write transaction is open).
+write_locked() { ! sqlite3 "$DB" 'BEGIN IMMEDIATE; ROLLBACK;' >/dev/null 2>&1; }
+
+# after_kill PROVIDER OLD NEW WHAT: the checks every kill must pass.
+# Sets $outcome to old or new.
+after_kill() {
+	ic=$(sqlite3 "$DB" 'PRAGMA integrity_check' 2>&1)
+	check "$4: integrity_check ok ($ic)" [ "$ic" = ok ]
+	sum=$(offers_data_sum "$1")
+	if [ "$sum" = "$2" ]; then
+		outcome=old
+	elif [ "$sum" = "$3" ]; then
+		outcome=new
+	else
+		outcome=mixed
+	fi
+	check "$4: $1 offers all old or all new (got $outcome)" [ "$outcome" != mixed ]
+	check "$4: $1 status agrees with its offers" [ \
+	    "$(sqlite3 "$DB" "select offer_count from provider_status where provider = '$1'")" = \
+	    "$(sqlite3 "$DB" "select count(*) from offers where provider = '$1'")" ]
+}
+
+run --db "$DB" providers
+check "seeded" status_is 0
+
+# ---------------------------------------------------------------------
+# AWS: old = the small recorded us-east-1 list; new = a big one with one
+# price changed and a newer version, served fast (reference) or slowly.
+# ---------------------------------------------------------------------
+mkdir -p "$T/aws"
+cp "$FX/aws/spot.json" "$FX/aws/spot-advisor-data.json" "$FX/aws/us-east-1.csv" "$T/aws/"
+cp "$FX/aws/region_index.json" "$T/aws/index-old.json"
+sed 's|/AmazonEC2/[0-9]*/us-east-1/|/AmazonEC2/20260101000000/us-east-1/|' \
+    "$FX/aws/region_index.json" > "$T/aws/index-new.json"
+check "new region index has the new version" grep -q 20260101000000 "$T/aws/index-new.json"
+subst_first "$FX/aws/us-east-1.csv" "$T/aws/gpu-rows.csv" '"Hrs","1.0060000000","USD"' \
+    '"Hrs","1.2060000000","USD"' '$1.006 per On Demand Linux g5.xlarge'
+check "new price list has the changed price" grep -q '"1.2060000000"' "$T/aws/gpu-rows.csv"
+# 60,000 distractor rows (an m5 row and an EBS row, each with its own
+# SKU), then the recorded rows with their GPU rows.
+awk -v n=60000 '
+NR <= 6 {
+	if ($0 ~ /^"Version"/)
+		$0 = "\"Version\",\"20260101000000\""
+	print
+	next
+}
+NR == 7 || NR == 8 { d[++nd] = substr($0, index($0, "\",\"")) }
+{ rows[++nr] = $0 }
+END {
+	for (i = 1; i <= n; i++)
+		print "\"DISTRACTOR" i d[i % nd + 1]
+	for (i = 1; i <= nr; i++)
+		print rows[i]
+}' "$T/aws/gpu-rows.csv" > "$T/aws/big.csv"
+size=$(wc -c < "$T/aws/big.csv")
+check "big price list is 30-50 MB ($size bytes)" [ "$size" -gt 30000000 ] && [ "$size" -lt 50000000 ]
+CSV=/offers/v1.0/aws/AmazonEC2/current/us-east-1/index.csv
+IDX=/offers/v1.0/aws/AmazonEC2/current/region_index.json
+for v in old new drip; do
+	case $v in
+	old) idx=index-old.json csv=us-east-1.csv opt= ;;
+	new) idx=index-new.json csv=big.csv opt= ;;
+	drip) idx=index-new.json csv=big.csv opt="drip=65536/2" ;;
+	esac
+	{
+		echo "GET $IDX $idx"
+		echo "GET $CSV $csv $opt"
+		echo "GET /spot.json spot.json"
+		echo "GET /spot-advisor-data.json spot-advisor-data.json"
+	} > "$T/aws/routes-$v"
+	serve "aws-$v" "$T/aws" "$T/aws/routes-$v"
+	eval "aws_$v=\$url"
+done
+GPUCOST_AWS_REGIONS=us-east-1
+export GPUCOST_AWS_REGIONS
+
+# Back to the old AWS data, through a refresh that must start at once.
+aws_reset() {
+	GPUCOST_AWS_URL=$aws_old run --db "$DB" refresh --provider aws --wait 0
+	check "$1: the next refresh starts at once and works ($status)" status_is 0
+	if [ "$(offers_data_sum aws)" != "$aws_a" ]; then
+		# Killed between the offers' commit and the record of their
+		# version: the old list "is unchanged" and keeps the new rows.
+		torn=$((torn + 1))
+		sqlite3 "$DB" "delete from provider_meta where provider = 'aws'"
+		GPUCOST_AWS_URL=$aws_old run --db "$DB" refresh --provider aws --wait 0
+	fi
+	check "$1: back to the old AWS offers" [ "$(offers_data_sum aws)" = "$aws_a" ]
+}
+
+torn=0
+GPUCOST_AWS_URL=$aws_old run --db "$DB" refresh --provider aws
+check "aws old: refresh works" status_is 0
+aws_a=$(offers_data_sum aws)
+GPUCOST_AWS_URL=$aws_new run --db "$DB" refresh --provider aws
+check "aws new: refresh works" status_is 0
+aws_b=$(offers_data_sum aws)
+check "aws old and new offers differ" [ "$aws_a" != "$aws_b" ]
+aws_reset "aws reference"
+# How long the slow download takes, uninterrupted.
+start=$(now_s)
+GPUCOST_AWS_URL=$aws_drip run --db "$DB" refresh --provider aws
+dl=$(since "$start")
+check "aws slow: refresh works" status_is 0
+check "aws slow: same offers as fast" [ "$(offers_data_sum aws)" = "$aws_b" ]
+dl_ms=$(awk -v s="$dl" 'BEGIN { printf "%d", s * 1000 }')
+check "aws slow: the download takes a while (${dl}s)" [ "$dl_ms" -ge 800 ]
+echo "aws: slow refresh of $size bytes took ${dl}s"
+
+# Kill at random points of the download.
+random_ms "$SEED" "$TRIES" 50 $((dl_ms * 9 / 10)) > "$T/delays-aws"
+during=0
+attempts=0
+old=0
+new=0
+while [ "$during" -lt "$KILLS" ] && [ "$attempts" -lt "$TRIES" ] && read -r d <&3; do
+	attempts=$((attempts + 1))
+	aws_reset "aws kill $attempts"
+	csv_before=$(grep -c "^REQ GET $CSV" "$T/aws-drip.log")
+	GPUCOST_AWS_URL=$aws_drip "$GPUCOST" --db "$DB" refresh --provider aws \
+	    --timeout 60 >/dev/null 2>"$T/bg.err" &
+	pid=$!
+	ms_sleep "$d"
+	killed=no
+	if alive "$pid"; then
+		kill -9 "$pid" 2>/dev/null && killed=yes
+	fi
+	{ wait "$pid"; } 2>/dev/null
+	rc=$?
+	csv_after=$(grep -c "^REQ GET $CSV" "$T/aws-drip.log")
+	after_kill aws "$aws_a" "$aws_b" "aws kill $attempts at ${d} ms"
+	eval "$outcome=\$(($outcome + 1))"
+	# During the download: killed, the list requested, nothing written.
+	if [ "$killed" = yes ] && [ "$rc" -eq 137 ] &&
+	    [ "$csv_after" -gt "$csv_before" ] && [ "$outcome" = old ]; then
+		during=$((during + 1))
+	fi
+done 3< "$T/delays-aws"
+aws_reset "aws after the kills"
+echo "aws: $attempts kills, $during during the download; old $old, new $new; $torn between offers and version"
+check "aws: at least $KILLS kills during the download ($during)" [ "$during" -ge "$KILLS" ]
+
+# ---------------------------------------------------------------------
+# Vast: old = the recorded answer (10 offers); new = 20,000 other offers.
+# ---------------------------------------------------------------------
+mkdir -p "$T/vast"
+cp "$FX/vast/offers.json" "$T/vast/old.json"
+awk -v n=20000 'BEGIN {
+	split("RTX 4090|RTX 3090|A100 SXM4|H100 SXM|L40S|RTX A6000", names, "|")
+	split("Oregon, US|Texas, US|Quebec, CA|Bavaria, DE|Tokyo, JP", places, "|")
+	printf "{\"offers\": [\n"
+	for (i = 1; i <= n; i++)
+		printf "{\"id\": %d, \"dph_total\": %.4f, \"min_bid\": %.4f, " \
+		    "\"num_gpus\": %d, \"gpu_name\": \"%s\", \"gpu_ram\": 24564, " \
+		    "\"geolocation\": \"%s\", \"rentable\": true}%s\n",
+		    7000000 + i, 0.2 + (i % 700) / 100, 0.1 + (i % 300) / 1000,
+		    1 + i % 8, names[1 + i % 6], places[1 + i % 5], i < n ? "," : ""
+	printf "]}\n"
+}' > "$T/vast/new.json"
+for v in old new; do
+	echo "POST /api/v0/bundles/ $v.json" > "$T/vast/routes-$v"
+	serve "vast-$v" "$T/vast" "$T/vast/routes-$v"
+	eval "vast_$v=\$url"
+done
+
+vast_reset() {
+	GPUCOST_VAST_URL=$vast_old run --db "$DB" refresh --provider vast --wait 0
+	check "$1: the next refresh starts at once and works ($status)" status_is 0
+	check "$1: back to the old Vast offers" [ "$(offers_data_sum vast)" = "$vast_a" ]
+}
+
+GPUCOST_VAST_URL=$vast_old run --db "$DB" refresh --provider vast
+check "vast old: refresh works" status_is 0
+vast_a=$(offers_data_sum vast)
+# The new data, uninterrupted, timing its write transaction.
+GPUCOST_VAST_URL=$vast_new "$GPUCOST" --db "$DB" refresh --provider vast \
+    --timeout 60 >/dev/null 2>"$T/bg.err" &
+pid=$!
+wait_for 60 write_locked
+t0=$(now_s)
+wait_for 60 eval '! write_locked'
+txn=$(since "$t0")
+wait "$pid"
+check "vast new: refresh works" [ $? -eq 0 ]
+check "vast new: 20000 offers" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'vast'")" -eq 20000 ]
+vast_b=$(offers_data_sum vast)
+check "vast old and new offers differ" [ "$vast_a" != "$vast_b" ]
+txn_ms=$(awk -v s="$txn" 'BEGIN { printf "%d", s * 1000 }')
+echo "vast: writing 20000 offers held the write lock for ${txn}s"
+# Kill within the transaction: 0-300 ms after it began, or less when it
+# is shorter than that (a fast build).
+hi=$((txn_ms * 9 / 10))
+[ "$hi" -gt 300 ] && hi=300
+[ "$hi" -lt 1 ] && hi=1
+random_ms "$((SEED + 1))" "$TRIES" 0 "$hi" > "$T/delays-vast"
+
+inside=0
+spilled=0
+attempts=0
+old=0
+new=0
+while [ "$inside" -lt "$KILLS" ] && [ "$attempts" -lt "$TRIES" ] && read -r d <&3; do
+	attempts=$((attempts + 1))
+	vast_reset "vast kill $attempts"
+	sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+	GPUCOST_VAST_URL=$vast_new "$GPUCOST" --db "$DB" refresh --provider vast \
+	    --timeout 60 >/dev/null 2>"$T/bg.err" &
+	pid=$!
+	# The transaction began when the write lock is taken.
+	locked=no
+	n=0
+	while alive "$pid" && [ "$n" -lt 6000 ]; do
+		if write_locked; then
+			locked=yes
+			break
+		fi
+		n=$((n + 1))
+		sleep 0.01
+	done
+	killed=no
+	if [ "$locked" = yes ]; then
+		ms_sleep "$d"
+		if alive "$pid"; then
+			kill -9 "$pid" 2>/dev/null && killed=yes
+		fi
+	fi
+	{ wait "$pid"; } 2>/dev/null
+	rc=$?
+	# Pages of the unfinished transaction already in the WAL?
+	[ "$(wc -c < "$DB-wal" 2>/dev/null || echo 0)" -gt 0 ] && [ "$rc" -eq 137 ] &&
+	    spilled=$((spilled + 1))
+	after_kill vast "$vast_a" "$vast_b" "vast kill $attempts at ${d} ms"
+	eval "$outcome=\$(($outcome + 1))"
+	if [ "$killed" = yes ] && [ "$rc" -eq 137 ] && [ "$outcome" = old ]; then
+		inside=$((inside + 1))
+	fi
+done 3< "$T/delays-vast"
+vast_reset "vast after the kills"
+echo "vast: $attempts kills in 0-$hi ms of the write, $inside inside the transaction (old kept), $spilled of them with uncommitted pages in the WAL; old $old, new $new"
+check "vast: at least $KILLS kills inside the write transaction ($inside)" [ "$inside" -ge "$KILLS" ]
+
+# The lock file is there, and nobody holds it.
+check "lock file next to the cache" [ -f "$DB.lock" ]
+if command -v flock >/dev/null 2>&1; then
+	check "nobody holds the lock" flock -n "$DB.lock" true
+fi
+GPUCOST_VAST_URL=$vast_old run --db "$DB" refresh --provider vast --wait 0
+check "a last refresh works" status_is 0
+ic=$(sqlite3 "$DB" 'PRAGMA integrity_check')
+check "the cache is sound at the end ($ic)" [ "$ic" = ok ]
+finish
