@@ -39,6 +39,7 @@
 
 #include <curl/curl.h>
 
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +58,54 @@
 #ifndef CURL_WRITEFUNC_ERROR		/* libcurl < 7.87 */
 #define CURL_WRITEFUNC_ERROR	0xFFFFFFFF
 #endif
+
+/* The library file loaded at run time; configure may name another. */
+#ifndef GPUCOST_CURL_SONAME
+#ifdef __APPLE__
+#define GPUCOST_CURL_SONAME	"libcurl.4.dylib"
+#else
+#define GPUCOST_CURL_SONAME	"libcurl.so.4"
+#endif
+#endif
+
+/*
+ * libcurl is loaded with dlopen() on first use, not linked: it pulls in
+ * some 30 shared libraries (TLS, Kerberos, LDAP, SSH, IDN ...) whose
+ * loading and relocation cost about 10 ms at every start, more than a
+ * whole query of a 100k-offer cache, while only a refresh needs them.
+ * Every libcurl call goes through this table (filled by lc_load()),
+ * one entry per function: return type, name without "curl_", arguments.
+ */
+#define CURL_API(X)							\
+	X(CURLcode, global_init, (long))				\
+	X(void, global_cleanup, (void))					\
+	X(CURL *, easy_init, (void))					\
+	X(CURLcode, easy_setopt, (CURL *, CURLoption, ...))		\
+	X(CURLcode, easy_getinfo, (CURL *, CURLINFO, ...))		\
+	X(void, easy_cleanup, (CURL *))					\
+	X(const char *, easy_strerror, (CURLcode))			\
+	X(CURLM *, multi_init, (void))					\
+	X(CURLMcode, multi_add_handle, (CURLM *, CURL *))		\
+	X(CURLMcode, multi_remove_handle, (CURLM *, CURL *))		\
+	X(CURLMcode, multi_poll, (CURLM *, struct curl_waitfd *,	\
+	    unsigned int, int, int *))					\
+	X(CURLMcode, multi_perform, (CURLM *, int *))			\
+	X(CURLMsg *, multi_info_read, (CURLM *, int *))			\
+	X(CURLMcode, multi_cleanup, (CURLM *))				\
+	X(const char *, multi_strerror, (CURLMcode))			\
+	X(struct curl_slist *, slist_append, (struct curl_slist *,	\
+	    const char *))						\
+	X(void, slist_free_all, (struct curl_slist *))
+
+static struct {
+#define X(ret, name, args) ret (*name) args;
+	CURL_API(X)
+#undef X
+} lc;
+
+static void	*lc_lib;		/* the dlopen() handle; NULL: not loaded */
+static bool	 lc_ready;		/* loaded and curl_global_init() done */
+static char	 lc_error[HTTP_ERROR_MAX];	/* why loading failed */
 
 #define BODY_MAX_DEFAULT   ((size_t)32 * 1024 * 1024)	/* bytes */
 #define BODY_CHUNK_MIN	   ((size_t)16 * 1024)		/* bytes */
@@ -266,7 +315,7 @@ xfer_add_header(struct xfer *t, const char *line)
 {
 	struct curl_slist *l;
 
-	if ((l = curl_slist_append(t->headers, line)) == NULL)
+	if ((l = lc.slist_append(t->headers, line)) == NULL)
 		return -1;
 	t->headers = l;
 	return 0;
@@ -288,14 +337,15 @@ xfer_setup(struct xfer *t, const struct http_options *o)
 	long low_time;
 
 	if (t->batch->multi == NULL) {
-		xfer_error(t, "libcurl: cannot create a multi handle");
+		xfer_error(t, "libcurl: %s", lc_error[0] != '\0' ? lc_error :
+		    "cannot create a multi handle");
 		return -1;
 	}
 	if (req->url == NULL || req->url[0] == '\0') {
 		xfer_error(t, "no URL");
 		return -1;
 	}
-	if ((e = t->easy = curl_easy_init()) == NULL) {
+	if ((e = t->easy = lc.easy_init()) == NULL) {
 		xfer_error(t, "libcurl: cannot create a handle");
 		return -1;
 	}
@@ -307,7 +357,7 @@ xfer_setup(struct xfer *t, const struct http_options *o)
 	/* Stop at the first option libcurl refuses. */
 #define SET(opt, val) do {						\
 	if (rc == CURLE_OK)						\
-		rc = curl_easy_setopt(e, opt, val);			\
+		rc = lc.easy_setopt(e, opt, val);			\
 } while (0)
 	SET(CURLOPT_PRIVATE, (void *)t);
 	SET(CURLOPT_ERRORBUFFER, t->errbuf);
@@ -349,7 +399,7 @@ xfer_setup(struct xfer *t, const struct http_options *o)
 	}
 #undef SET
 	if (rc != CURLE_OK) {
-		xfer_error(t, "libcurl: %s", curl_easy_strerror(rc));
+		xfer_error(t, "libcurl: %s", lc.easy_strerror(rc));
 		return -1;
 	}
 
@@ -360,9 +410,9 @@ xfer_setup(struct xfer *t, const struct http_options *o)
 	if (send_body && xfer_add_header(t, "Expect:") == -1)
 		goto nomem;
 	if (t->headers != NULL &&
-	    (rc = curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers)) !=
+	    (rc = lc.easy_setopt(e, CURLOPT_HTTPHEADER, t->headers)) !=
 	    CURLE_OK) {
-		xfer_error(t, "libcurl: %s", curl_easy_strerror(rc));
+		xfer_error(t, "libcurl: %s", lc.easy_strerror(rc));
 		return -1;
 	}
 	return 0;
@@ -376,8 +426,9 @@ static void
 xfer_free(struct xfer *t)
 {
 	if (t->easy != NULL)
-		curl_easy_cleanup(t->easy);
-	curl_slist_free_all(t->headers);
+		lc.easy_cleanup(t->easy);
+	if (t->headers != NULL)
+		lc.slist_free_all(t->headers);
 	free(t->body);
 	http_request_done(t->req);
 	free(t->req);
@@ -410,7 +461,7 @@ xfer_finish(struct http_batch *b, struct xfer *t)
 	struct http_result *r = &t->res;
 
 	if (t->state == XFER_RUNNING)
-		curl_multi_remove_handle(b->multi, t->easy);
+		lc.multi_remove_handle(b->multi, t->easy);
 	t->state = XFER_DONE;
 	xfer_unlink(b, t);
 
@@ -478,9 +529,9 @@ xfer_start(struct http_batch *b, struct xfer *t, double now)
 	if (t->res.attempts == 0)
 		t->started = now;
 	t->res.attempts++;
-	if ((mc = curl_multi_add_handle(b->multi, t->easy)) != CURLM_OK) {
+	if ((mc = lc.multi_add_handle(b->multi, t->easy)) != CURLM_OK) {
 		t->res.ok = false;
-		xfer_error(t, "libcurl: %s", curl_multi_strerror(mc));
+		xfer_error(t, "libcurl: %s", lc.multi_strerror(mc));
 		xfer_finish(b, t);
 		return true;
 	}
@@ -554,7 +605,7 @@ retry_wait(struct xfer *t, long max_wait)
 	 * header keeps a stale value out.
 	 */
 	if (t->retry_after &&
-	    curl_easy_getinfo(t->easy, CURLINFO_RETRY_AFTER, &after) ==
+	    lc.easy_getinfo(t->easy, CURLINFO_RETRY_AFTER, &after) ==
 	    CURLE_OK)
 		wait = after > 0 ? (double)after : 0;
 	else
@@ -572,8 +623,8 @@ xfer_curl_error(struct xfer *t, CURLcode code)
 	const char *text;
 
 	if (code == CURLE_PARTIAL_FILE) {
-		curl_easy_getinfo(t->easy, CURLINFO_SIZE_DOWNLOAD_T, &got);
-		curl_easy_getinfo(t->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+		lc.easy_getinfo(t->easy, CURLINFO_SIZE_DOWNLOAD_T, &got);
+		lc.easy_getinfo(t->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
 		    &want);
 		if (want >= 0)
 			xfer_error(t, "connection closed early: received "
@@ -585,7 +636,7 @@ xfer_curl_error(struct xfer *t, CURLcode code)
 		return;
 	}
 	/* libcurl's own words, and which URL (its key masked). */
-	text = t->errbuf[0] != '\0' ? t->errbuf : curl_easy_strerror(code);
+	text = t->errbuf[0] != '\0' ? t->errbuf : lc.easy_strerror(code);
 	xfer_error(t, "%s (%s)", text, t->req->url);
 }
 
@@ -605,7 +656,7 @@ xfer_done(struct http_batch *b, struct xfer *t, CURLcode code)
 		xfer_cancelled(b, t);
 		return;
 	}
-	if (curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status) !=
+	if (lc.easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status) !=
 	    CURLE_OK)
 		status = 0;
 	r->status = status;
@@ -634,7 +685,7 @@ xfer_done(struct http_batch *b, struct xfer *t, CURLcode code)
 	if (retry && r->attempts <= b->opts.max_retries &&
 	    !(t->req->stream && t->delivered)) {
 		wait = retry_wait(t, b->opts.max_retry_wait);
-		curl_multi_remove_handle(b->multi, t->easy);
+		lc.multi_remove_handle(b->multi, t->easy);
 		t->state = XFER_WAITING;
 		t->not_before = now_s() + wait;
 		return;
@@ -652,13 +703,13 @@ batch_read_done(struct http_batch *b)
 	char *priv;
 	int left;
 
-	while ((msg = curl_multi_info_read(b->multi, &left)) != NULL) {
+	while ((msg = lc.multi_info_read(b->multi, &left)) != NULL) {
 		if (msg->msg != CURLMSG_DONE)
 			continue;
 		/* Copy out: msg dies when its handle leaves the multi. */
 		code = msg->data.result;
 		priv = NULL;
-		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &priv);
+		lc.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &priv);
 		if ((t = (struct xfer *)(void *)priv) == NULL)
 			continue;
 		xfer_done(b, t, code);
@@ -706,8 +757,9 @@ http_batch_new(const struct http_options *opts)
 		b->opts = *opts;
 	else
 		http_options_default(&b->opts);
-	/* NULL only when out of memory: every request then fails. */
-	b->multi = curl_multi_init();
+	/* NULL when libcurl is missing or out of memory: requests fail. */
+	if (http_global_init() == 0)
+		b->multi = lc.multi_init();
 	return b;
 }
 
@@ -721,12 +773,12 @@ http_batch_free(struct http_batch *batch)
 		return;
 	while ((t = batch->head) != NULL) {
 		if (t->state == XFER_RUNNING)
-			curl_multi_remove_handle(batch->multi, t->easy);
+			lc.multi_remove_handle(batch->multi, t->easy);
 		xfer_unlink(batch, t);
 		xfer_free(t);
 	}
 	if (batch->multi != NULL)
-		curl_multi_cleanup(batch->multi);
+		lc.multi_cleanup(batch->multi);
 	free(batch);
 }
 
@@ -793,10 +845,10 @@ http_batch_poll(struct http_batch *batch, int extra_fd, int timeout_ms)
 		memset(&wfd, 0, sizeof wfd);
 		wfd.fd = extra_fd;
 		wfd.events = CURL_WAIT_POLLIN;
-		curl_multi_poll(batch->multi, extra_fd >= 0 ? &wfd : NULL,
+		lc.multi_poll(batch->multi, extra_fd >= 0 ? &wfd : NULL,
 		    extra_fd >= 0 ? 1 : 0, wait, NULL);
 		batch->in_curl = true;
-		curl_multi_perform(batch->multi, &running);
+		lc.multi_perform(batch->multi, &running);
 		batch->in_curl = false;
 		batch_reap_cancelled(batch);
 		batch_read_done(batch);
@@ -817,16 +869,63 @@ http_batch_run(struct http_batch *batch)
 		continue;
 }
 
-/* libcurl's global setup, once per process. */
+/* Load libcurl and fill lc; -1 with lc_error set if it cannot be. */
+static int
+lc_load(void)
+{
+	void *sym;
+
+	if ((lc_lib = dlopen(GPUCOST_CURL_SONAME, RTLD_NOW | RTLD_LOCAL)) ==
+	    NULL) {
+		snprintf(lc_error, sizeof lc_error, "cannot load %s", dlerror());
+		return -1;
+	}
+	/* memcpy: ISO C has no cast from void * to a function pointer. */
+#define X(ret, name, args)						\
+	if ((sym = dlsym(lc_lib, "curl_" #name)) == NULL)		\
+		goto missing;						\
+	memcpy(&lc.name, &sym, sizeof sym);
+	CURL_API(X)
+#undef X
+	return 0;
+missing:
+	snprintf(lc_error, sizeof lc_error, "%s: %s", GPUCOST_CURL_SONAME,
+	    dlerror());
+	dlclose(lc_lib);
+	lc_lib = NULL;
+	memset(&lc, 0, sizeof lc);
+	return -1;
+}
+
+/* Load libcurl and run its global setup, once per process. */
 int
 http_global_init(void)
 {
-	return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK ? 0 : -1;
+	if (lc_ready)
+		return 0;
+	if (lc_error[0] != '\0' || (lc_lib == NULL && lc_load() < 0))
+		return -1;
+	if (lc.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		snprintf(lc_error, sizeof lc_error, "curl_global_init failed");
+		return -1;
+	}
+	lc_ready = true;
+	return 0;
 }
 
-/* libcurl's global teardown. */
+/* Why libcurl could not be loaded or set up, or NULL. */
+const char *
+http_global_error(void)
+{
+	return lc_error[0] != '\0' ? lc_error : NULL;
+}
+
+/* libcurl's global teardown (the library stays mapped until exit). */
 void
 http_global_cleanup(void)
 {
-	curl_global_cleanup();
+	if (!lc_ready)
+		return;
+	lc.global_cleanup();
+	lc_ready = false;
 }

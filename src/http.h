@@ -106,8 +106,15 @@ void	http_batch_run(struct http_batch *batch);
  */
 int	http_batch_poll(struct http_batch *batch, int extra_fd, int timeout_ms);
 
-/* Global libcurl setup/teardown; main() calls each once. */
+/*
+ * Global libcurl setup/teardown; main() calls each once. libcurl is
+ * loaded at run time (dlopen) by http_global_init(), or by the first
+ * http_batch_new() if nothing called it: a command that never fetches
+ * never loads it. On failure http_global_error() says why (the library
+ * missing, a symbol missing); it returns NULL when nothing failed.
+ */
 int	http_global_init(void);
+const char *http_global_error(void);
 void	http_global_cleanup(void);
 
 /* Initialise / free a request's owned strings. */

@@ -20,7 +20,8 @@ main(int argc, char **argv)
 	}
 	if (opts.command == CMD_REFRESH) {
 		if (http_global_init() < 0) {
-			fprintf(stderr, "gpucost: cannot initialise libcurl\n");
+			fprintf(stderr, "gpucost: cannot initialise libcurl: %s\n",
+			    http_global_error());
 			return EXIT_DATA;
 		}
 		status = cli_run_refresh(&opts);
