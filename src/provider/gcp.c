@@ -743,6 +743,13 @@ parse_sku(struct gcp_state *st, const cJSON *sku, const char *path,
 		    part_info[s->part].unit, unit);
 		return -1;
 	}
+	/* Absurd, and machine_price() multiplies it by up to 6000 GiB. */
+	if (micro > MONEY_MAX) {
+		err_set(err, "%s.pricingInfo[0]: more than %lld USD per %s is "
+		    "absurd", path, (long long)(MONEY_MAX / MONEY_UNIT),
+		    part_info[s->part].unit);
+		return -1;
+	}
 	if (micro == 0) {
 		/* A zero rate is a placeholder, not a free GPU or host. */
 		if (is_gpu_sku(group, s->part))

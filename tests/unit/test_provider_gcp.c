@@ -443,6 +443,20 @@ test_bad_units(void **state)
 	    "expected a whole number of USD up to 10000000, got \"abc\"");
 }
 
+/*
+ * A local SSD rate per GiB-hour so high that the SSD of a3-highgpu-8g
+ * (6000 GiB) overflowed int64 in machine_price() (fuzz_provider_gcp,
+ * UBSan): an absurd part price fails the provider where it is read.
+ */
+static void
+test_absurd_part_price(void **state)
+{
+	(void)state;
+	expect_failure("fuzz-ssd-absurd.json", "page 1: SKU F0F0-0000-0A04 "
+	    "(\"SSD backed Local Storage running in Americas\"): skus[3]."
+	    "pricingInfo[0]: more than 10000000 USD per GiBy.mo is absurd");
+}
+
 /* Text echoing the key (a proxy, a bad record) is masked in errors. */
 static void
 test_key_not_in_error(void **state)
@@ -546,6 +560,7 @@ main(void)
 		cmocka_unit_test(test_spot_only_machines),
 		cmocka_unit_test(test_n1_attachments),
 		cmocka_unit_test(test_bad_units),
+		cmocka_unit_test(test_absurd_part_price),
 		cmocka_unit_test(test_key_not_in_error),
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_bad_unit_and_currency),
