@@ -84,7 +84,7 @@ END {
 		print rows[i]
 }' "$T/aws/gpu-rows.csv" > "$T/aws/big.csv"
 size=$(wc -c < "$T/aws/big.csv")
-check "big price list is 30-50 MB ($size bytes)" [ "$size" -gt 30000000 ] && [ "$size" -lt 50000000 ]
+check "big price list is 30-50 MB ($size bytes)" eval '[ "$size" -gt 30000000 ] && [ "$size" -lt 50000000 ]'
 CSV=/offers/v1.0/aws/AmazonEC2/current/us-east-1/index.csv
 IDX=/offers/v1.0/aws/AmazonEC2/current/region_index.json
 for v in old new drip; do
