@@ -173,7 +173,12 @@ json_get_int(const cJSON *obj, const char *key, const char *path,
 		return -1;
 	if (found != NULL && !*found)
 		return 0;
-	if (v < (double)min || v > (double)max || isless(floor(v), v)) {
+	/*
+	 * (double)max rounds (LLONG_MAX to 2^63, which no long long holds):
+	 * refuse 2^63 before the cast, and check the bounds again after.
+	 */
+	if (v < (double)min || v > (double)max || v >= 0x1p63 ||
+	    isless(floor(v), v) || (long long)v < min || (long long)v > max) {
 		err_set(err, "%s.%s: %g is not a whole number in %lld..%lld",
 		    path, key, v, min, max);
 		return -1;
