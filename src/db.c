@@ -248,44 +248,29 @@ db_uri(const char *path, const char *query)
  * Check an existing file before opening it for real: as an immutable
  * database SQLite takes no lock and creates no -wal or -shm file, so a
  * file we refuse is left exactly as it was, side files included.
- *
- * Without locks the probe can read pages that a checkpoint of another
- * process (a refresh) is writing, and see a healthy cache as corrupt:
- * a corrupt verdict is believed only when it holds for about a second
- * (DB_PRECHECK_TRIES probes). The real open checks again, with locks.
  */
-#define DB_PRECHECK_TRIES	20
-#define DB_PRECHECK_PAUSE_MS	50
-
 static int
 db_precheck(const char *path, struct err *err)
 {
 	struct db probe = { .sql = NULL, .path = (char *)(uintptr_t)path };
 	long long version;
 	char *uri;
-	int rc, code, tries = 0;
+	int rc;
 
 	uri = db_uri(path, "immutable=1");
-	do {
-		if (tries > 0)
-			sqlite3_sleep(DB_PRECHECK_PAUSE_MS);
-		rc = sqlite3_open_v2(uri, &probe.sql, SQLITE_OPEN_READONLY |
-		    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
-		if (rc != SQLITE_OK) {
-			if (probe.sql == NULL)
-				err_set(err, "cache %s: out of memory", path);
-			else
-				db_err(&probe, err, "cannot open");
-			sqlite3_close(probe.sql);
-			free(uri);
-			return -1;
-		}
-		rc = db_check_identity(&probe, &version, err);
-		code = sqlite3_errcode(probe.sql);
-		sqlite3_close(probe.sql);
-		probe.sql = NULL;
-	} while (rc < 0 && code == SQLITE_CORRUPT && ++tries < DB_PRECHECK_TRIES);
+	rc = sqlite3_open_v2(uri, &probe.sql, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
+	if (rc != SQLITE_OK) {
+		if (probe.sql == NULL)
+			err_set(err, "cache %s: out of memory", path);
+		else
+			db_err(&probe, err, "cannot open");
+		sqlite3_close(probe.sql);
+		return -1;
+	}
+	rc = db_check_identity(&probe, &version, err);
+	sqlite3_close(probe.sql);
 	return rc;
 }
 
@@ -475,7 +460,7 @@ db_replace_offers(struct db *db, const char *provider,
     struct err *err)
 {
 	sqlite3_stmt *st = NULL;
-	long long stored = 0;
+	long long stored = 0, written;
 	size_t i;
 	int rc;
 
@@ -539,8 +524,40 @@ db_replace_offers(struct db *db, const char *provider,
 	sqlite3_finalize(st);
 	st = NULL;
 
-	if (db_exec(db, "INSERT OR REPLACE INTO offers SELECT * FROM incoming;"
-	    "DELETE FROM incoming;", err) < 0)
+	/*
+	 * Write the rest in place: an update that leaves gpu and gpu_count
+	 * alone does not touch the offers_gpu index (half the cost of
+	 * replacing the row). The few whose indexed columns changed are
+	 * skipped here, counted by what sqlite3_changes() leaves out, and
+	 * replaced whole below.
+	 */
+	if ((st = db_prepare(db, "INSERT INTO offers SELECT * FROM incoming "
+	    "WHERE true ON CONFLICT (provider, key) DO UPDATE SET "
+	    "instance_type = excluded.instance_type, region = excluded.region, "
+	    "gpu_raw = excluded.gpu_raw, vram_gb = excluded.vram_gb, "
+	    "interconnect = excluded.interconnect, vcpus = excluded.vcpus, "
+	    "ram_gb = excluded.ram_gb, price = excluded.price, "
+	    "spot_price = excluded.spot_price, "
+	    "availability = excluded.availability, "
+	    "spot_interruption = excluded.spot_interruption, "
+	    "reliability = excluded.reliability, "
+	    "fetched_at = excluded.fetched_at, source = excluded.source "
+	    "WHERE gpu IS excluded.gpu AND gpu_count IS excluded.gpu_count",
+	    err)) == NULL)
+		goto fail;
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	written = sqlite3_changes(db->sql);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (written < stored && db_exec(db, "INSERT OR REPLACE INTO offers "
+	    "SELECT i.* FROM incoming i JOIN offers o ON o.provider = "
+	    "i.provider AND o.key = i.key WHERE o.gpu IS NOT i.gpu OR "
+	    "o.gpu_count IS NOT i.gpu_count", err) < 0)
+		goto fail;
+	if (db_exec(db, "DELETE FROM incoming", err) < 0)
 		goto fail;
 
 	if ((st = db_prepare(db, "INSERT INTO provider_status (provider, "

@@ -1116,6 +1116,63 @@ test_replace_duplicates(void **state)
 	db_close(db);
 }
 
+/* An offer whose GPU or count changes is found under the new ones only. */
+static void
+test_replace_reindexes(void **state)
+{
+	const char *path = tmp_path("reindex.db");
+	struct db_replace_stats stats;
+	struct offer in[3];
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+
+	(void)state;
+	in[0] = mk("vast", "a", "RTX4090", 1, 24, IC_PCIE, 400000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	in[1] = mk("vast", "b", "RTX4090", 2, 24, IC_PCIE, 800000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	in[2] = mk("vast", "c", "RTX4090", 1, 24, IC_PCIE, 410000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	db = open_ok(path);
+	replace_ok(db, "vast", in, 3, SRC_LIVE, NULL, 100, &stats);
+	in[0] = mk("vast", "a", "RTX3090", 1, 24, IC_PCIE, 300000, MONEY_NONE,
+	    AV_UNKNOWN, 200);
+	in[1].gpu_count = 4;
+	in[1].fetched_at = 200;
+	in[2].fetched_at = 200;
+	replace_ok(db, "vast", in, 3, SRC_LIVE, NULL, 200, &stats);
+	assert_int_equal(stats.offers, 3);
+	assert_int_equal(stats.history_rows, 1);	/* a's price */
+
+	offer_filter_init(&f);
+	f.gpus[0] = gpu_find("RTX4090");
+	f.ngpus = 1;
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(get_offer(&l, "vast", "b")->gpu_count, 4);
+	assert_int_equal(get_offer(&l, "vast", "c")->fetched_at, 200);
+	offer_list_done(&l);
+	f.gpus[0] = gpu_find("RTX3090");
+	f.count = 1;
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.v[0].price, 300000);
+	assert_string_equal(l.v[0].gpu_raw, "raw RTX3090");
+	offer_list_done(&l);
+	f.gpus[0] = gpu_find("RTX4090");
+	f.count = 2;
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 0);
+	offer_list_done(&l);
+	db_close(db);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers"), 3);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers "
+	    "INDEXED BY offers_gpu WHERE gpu = 'RTX4090'"), 2);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM "
+	    "pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+}
+
 static void
 test_replace_other_providers(void **state)
 {
@@ -1942,6 +1999,7 @@ main(void)
 		T(test_replace_status),
 		T(test_replace_history_changes),
 		T(test_replace_duplicates),
+		T(test_replace_reindexes),
 		T(test_replace_other_providers),
 		T(test_replace_failure_rolls_back),
 		T(test_reader_not_blocked),
