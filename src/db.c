@@ -248,29 +248,44 @@ db_uri(const char *path, const char *query)
  * Check an existing file before opening it for real: as an immutable
  * database SQLite takes no lock and creates no -wal or -shm file, so a
  * file we refuse is left exactly as it was, side files included.
+ *
+ * Without locks the probe can read pages that a checkpoint of another
+ * process (a refresh) is writing, and see a healthy cache as corrupt:
+ * a corrupt verdict is believed only when it holds for about a second
+ * (DB_PRECHECK_TRIES probes). The real open checks again, with locks.
  */
+#define DB_PRECHECK_TRIES	20
+#define DB_PRECHECK_PAUSE_MS	50
+
 static int
 db_precheck(const char *path, struct err *err)
 {
 	struct db probe = { .sql = NULL, .path = (char *)(uintptr_t)path };
 	long long version;
 	char *uri;
-	int rc;
+	int rc, code, tries = 0;
 
 	uri = db_uri(path, "immutable=1");
-	rc = sqlite3_open_v2(uri, &probe.sql, SQLITE_OPEN_READONLY |
-	    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
-	free(uri);
-	if (rc != SQLITE_OK) {
-		if (probe.sql == NULL)
-			err_set(err, "cache %s: out of memory", path);
-		else
-			db_err(&probe, err, "cannot open");
+	do {
+		if (tries > 0)
+			sqlite3_sleep(DB_PRECHECK_PAUSE_MS);
+		rc = sqlite3_open_v2(uri, &probe.sql, SQLITE_OPEN_READONLY |
+		    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+		if (rc != SQLITE_OK) {
+			if (probe.sql == NULL)
+				err_set(err, "cache %s: out of memory", path);
+			else
+				db_err(&probe, err, "cannot open");
+			sqlite3_close(probe.sql);
+			free(uri);
+			return -1;
+		}
+		rc = db_check_identity(&probe, &version, err);
+		code = sqlite3_errcode(probe.sql);
 		sqlite3_close(probe.sql);
-		return -1;
-	}
-	rc = db_check_identity(&probe, &version, err);
-	sqlite3_close(probe.sql);
+		probe.sql = NULL;
+	} while (rc < 0 && code == SQLITE_CORRUPT && ++tries < DB_PRECHECK_TRIES);
+	free(uri);
 	return rc;
 }
 
