@@ -82,7 +82,10 @@ skip_escape(const unsigned char *s, size_t len)
 		}
 		return len;
 	}
-	return 2;
+	/* Others: intermediates (ESC ( B, ESC # 8), then a final byte. */
+	for (i = 1; i < len && s[i] >= 0x20 && s[i] <= 0x2f; i++)
+		continue;
+	return i < len ? i + 1 : len;
 }
 
 size_t

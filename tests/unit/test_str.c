@@ -156,6 +156,9 @@ test_sanitize_two_byte_escape(void **state)
 	sanitize_is("a\x1b" "cb", "ab");		/* RIS */
 	sanitize_is("a\x1b" "7b\x1b" "8", "ab");	/* save/restore */
 	sanitize_is("abc\x1b", "abc");			/* lone ESC at end */
+	sanitize_is("a\x1b(Bb", "ab");			/* charset: ESC ( B */
+	sanitize_is("a\x1b#8b", "ab");			/* DECALN */
+	sanitize_is("abc\x1b(", "abc");			/* cut after an intermediate */
 }
 
 static void
