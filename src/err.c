@@ -6,13 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Replace newlines so a message always stays one line. */
+#include "str.h"
+
+/*
+ * One line, safe for a terminal: newlines become blanks, and control
+ * characters and escape sequences go (a message may quote a path or an
+ * argument the user gave, or text an API sent).
+ */
 static void
 err_one_line(char *s)
 {
-	for (; *s != '\0'; s++)
-		if (*s == '\n' || *s == '\r')
-			*s = ' ';
+	char clean[ERR_MSG_MAX];
+
+	str_sanitize(clean, sizeof clean, s, strlen(s));
+	memcpy(s, clean, strlen(clean) + 1);
 }
 
 void

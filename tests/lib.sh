@@ -214,3 +214,57 @@ random_ms() {
 
 # ms_sleep MS: sleep MS milliseconds.
 ms_sleep() { sleep "$(awk -v ms="$1" 'BEGIN { printf "%.3f", ms / 1000 }')"; }
+
+# bad_bytes FILE [tsv|csv]: print how many bytes of FILE a terminal could
+# take for a control: C0 controls but newline (and tab for tsv, CR before
+# a newline for csv), DEL, C1 controls (UTF-8 C2 80..C2 9F) and bytes that
+# are not UTF-8 (a lone 0x9b is CSI to an 8-bit terminal). The offsets of
+# the first few go to stderr.
+bad_bytes() {
+	od -An -v -tu1 "$1" | awk -v mode="${2:-}" '
+	function bad(what) {
+		n++
+		if (n <= 5)
+			printf "  byte %d: %s\n", pos, what > "/dev/stderr"
+	}
+	{
+		for (f = 1; f <= NF; f++) {
+			c = $f + 0
+			pos++
+			if (cr) {
+				cr = 0
+				if (c != 10)
+					bad("CR not before a newline")
+			}
+			if (cont > 0) {
+				if (c >= 128 && c <= 191) {
+					if (lead == 194 && cont == 1 && c <= 159)
+						bad("C1 control " c)
+					cont--
+					continue
+				}
+				bad("cut UTF-8 sequence")
+				cont = 0
+			}
+			if (c == 10 || (c == 9 && mode == "tsv"))
+				continue
+			if (c == 13 && mode == "csv") {
+				cr = 1
+				continue
+			}
+			if (c < 32 || c == 127)
+				bad("control " c)
+			else if (c >= 128 && c <= 193 || c >= 245)
+				bad("not UTF-8: " c)
+			else if (c >= 194) {
+				lead = c
+				cont = c >= 240 ? 3 : c >= 224 ? 2 : 1
+			}
+		}
+	}
+	END {
+		if (cont > 0 || cr)
+			bad("cut at the end")
+		print n + 0
+	}'
+}
