@@ -365,7 +365,12 @@ xfer_setup(struct xfer *t, const struct http_options *o)
 	SET(CURLOPT_NOSIGNAL, 1L);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
 	SET(CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	SET(CURLOPT_FOLLOWLOCATION, 1L);
+	/*
+	 * A request carrying a secret does not follow redirects: libcurl
+	 * keeps Authorization to the first host, but sends every other
+	 * header (X-Goog-Api-Key) wherever a Location points.
+	 */
+	SET(CURLOPT_FOLLOWLOCATION, req->redact != NULL ? 0L : 1L);
 	SET(CURLOPT_MAXREDIRS, REDIRECTS_MAX);
 	SET(CURLOPT_SSL_VERIFYPEER, 1L);
 	SET(CURLOPT_SSL_VERIFYHOST, 2L);

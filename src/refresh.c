@@ -244,10 +244,15 @@ on_done(void *udata, const struct http_result *res)
 
 		/* An API's error body often says why (bad key, bad query). */
 		if (res->status >= 400 && res->body != NULL && res->body_len > 0) {
-			char snippet[120];
+			char snippet[120], *body;
+			size_t len;
 
-			str_sanitize(snippet, sizeof snippet, res->body,
-			    res->body_len < 200 ? res->body_len : 200);
+			/* Mask the key before cutting: a cut key escapes it. */
+			body = http_redact(res->body, rp->api_key);
+			len = strlen(body);
+			str_sanitize(snippet, sizeof snippet, body,
+			    len < 200 ? len : 200);
+			free(body);
 			if (snippet[0] != '\0' && snippet[0] != '<')
 				snprintf(detail, sizeof detail, ": %s", snippet);
 		}
