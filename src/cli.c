@@ -26,6 +26,7 @@
 #include "provider.h"
 #include "query.h"
 #include "refresh.h"
+#include "settings.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -724,12 +725,16 @@ cli_run_providers(const struct cli_options *o)
 	struct provider_status *status = NULL, *s;
 	size_t nstatus = 0, i, j;
 	int64_t now = (int64_t)time(NULL);
-	char age[16], attempt[32], success[32];
+	char age[16], attempt[32], success[32], name[64];
+	struct settings cfg;
 	struct err err;
 	struct db *db;
 
 	if ((db = open_cache(o)) == NULL)
 		return EXIT_DATA;
+	/* Keys come from the environment or the config file (unreadable: none). */
+	if (settings_load(&cfg, &err) < 0)
+		cfg.n = 0;
 	if (db_status(db, &status, &nstatus, &err) < 0) {
 		fprintf(stderr, "gpucost: %s\n", err.msg);
 		db_close(db);
@@ -750,8 +755,11 @@ cli_run_providers(const struct cli_options *o)
 		    "LAST SUCCESS", "LAST ATTEMPT", "LAST ERROR");
 	for (i = 0; providers[i] != NULL; i++) {
 		const struct provider *p = providers[i];
-		const char *key = p->key_env == NULL ? "none" :
-		    getenv(p->key_env) != NULL ? "set" :
+		const char *key;
+
+		snprintf(name, sizeof name, "%s_api_key", p->id);
+		key = p->key_env == NULL ? "none" :
+		    settings_get(&cfg, p->key_env, name) != NULL ? "set" :
 		    p->key_required ? "missing" : "optional";
 
 		s = NULL;
