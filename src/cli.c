@@ -913,6 +913,9 @@ cli_run_refresh(const struct cli_options *o)
 		fprintf(stderr, "gpucost: refresh: %s\n", err.msg);
 		return rc == REFRESH_BUSY ? EXIT_REFRESH : EXIT_DATA;
 	}
+	/* Even with --quiet: a key others can read is worth a cron mail. */
+	if (refresh_warning(r) != NULL)
+		fprintf(stderr, "gpucost: warning: %s\n", refresh_warning(r));
 	while (refresh_poll(r, -1, 200) > 0) {
 		if (tty) {
 			n = refresh_progress(r, &pr);

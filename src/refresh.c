@@ -51,6 +51,7 @@ struct refresh {
 	int		 lock_fd;
 	char		*lock_path;
 	struct settings	 settings;
+	struct err	 warning;	/* for the user; "" if none */
 	struct refresh_provider prov[REFRESH_PROVIDERS_MAX];
 	size_t		 nprov;
 	struct refresh_progress progress[REFRESH_PROVIDERS_MAX];
@@ -464,6 +465,10 @@ refresh_begin(const struct refresh_options *opts, struct refresh **out,
 	r->lock_fd = -1;
 	if (settings_load(&r->settings, err) < 0)
 		goto fail;
+	if (r->settings.world_readable)
+		err_set(&r->warning, "%s holds API keys and other users may "
+		    "read it; run: chmod 600 %s", r->settings.path,
+		    r->settings.path);
 	if ((rc = refresh_lock(r, opts->db_path, opts->lock_wait, err)) < 0)
 		goto fail;
 	if (cache_open(opts->db_path, &r->db, err) < 0)
@@ -538,6 +543,12 @@ refresh_progress(struct refresh *r, const struct refresh_progress **out)
 	}
 	*out = r->progress;
 	return r->nprov;
+}
+
+const char *
+refresh_warning(const struct refresh *r)
+{
+	return r->warning.msg[0] != '\0' ? r->warning.msg : NULL;
 }
 
 size_t

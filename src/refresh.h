@@ -78,6 +78,12 @@ int	refresh_poll(struct refresh *r, int extra_fd, int timeout_ms);
 size_t	refresh_progress(struct refresh *r,
 	    const struct refresh_progress **out);
 
+/*
+ * A warning for the user from refresh_begin(), one line, or NULL: the
+ * configuration file holds API keys and other users may read it.
+ */
+const char *refresh_warning(const struct refresh *r);
+
 /* Providers that ended REFRESH_FAILED. */
 size_t	refresh_failures(const struct refresh *r);
 
