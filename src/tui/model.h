@@ -1,0 +1,92 @@
+/*
+ * tui/model.h: the offers the TUI shows, loaded once and re-filtered on
+ * every change.
+ *
+ * model_load() reads every cached offer (db_query with an empty filter)
+ * and model_query() turns them into the plans for the current filter
+ * and sort. The result is exactly query_plans(offers, filter, sort),
+ * the CLI's answer for the same options, but cheaper per keystroke:
+ * for filters without --multi-node and a count, every plan has
+ * nodes = 1, so the model sorts all offers once per sort order
+ * (query_plans with an empty filter) and each filter change keeps the
+ * plans of that sorted list that pass offer_matches() and
+ * plan_matches_price() -- the very tests query_plans applies. The sort
+ * is a total order (ties end on provider and key), so filtering the
+ * sorted list and sorting the filtered list give the same sequence.
+ * Typing more text only narrows: when the new text starts with the old
+ * one and nothing else changed, only the current plans are re-tested.
+ * Multi-node filters call query_plans directly. No curses.
+ */
+#ifndef GPUCOST_TUI_MODEL_H
+#define GPUCOST_TUI_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "offer.h"
+
+#define MODEL_PATH_MAX	4096
+
+struct err;
+
+struct model {
+	struct db	*db;		/* owned; NULL until model_open() */
+	char		 db_path[MODEL_PATH_MAX];
+	struct offer_list offers;	/* every cached offer */
+	struct provider_status *status;	/* per provider, from db_status() */
+	size_t		 nstatus;
+	unsigned	 generation;	/* bumped by each successful load */
+
+	/* What to show: set these, then call model_query(). */
+	struct offer_filter filter;
+	enum sort_key	 sort;
+	bool		 reverse;
+
+	/* The result: plans borrow offers from `offers`. */
+	struct plan	*plans;
+	size_t		 nplans;
+	/* Lowest $/GPU-h and spot $/GPU-h shown, micro-USD, or MONEY_NONE. */
+	int64_t		 best_gpu_price;
+	int64_t		 best_spot_gpu_price;
+	int64_t		 oldest;	/* oldest fetched_at shown; 0 none */
+	bool		 any_snapshot;	/* a shown offer is from the snapshot */
+
+	/* Private: every offer as a plan in sort order, and buffer sizes. */
+	struct plan	*base;
+	size_t		 nbase;
+	bool		 base_valid;
+	enum sort_key	 base_sort;
+	bool		 base_reverse;
+	size_t		 cap;		/* plans[] capacity */
+	struct offer_filter last;	/* the filter plans[] was cut with */
+	bool		 last_valid;
+};
+
+/* Zero m: no cache, no offers, empty filter, sorted by $/GPU-h. */
+void	model_init(struct model *m);
+
+/*
+ * Open the cache (--db path or the default, seeding it from the snapshot
+ * on first use). Returns 0, or -1 with err set.
+ */
+int	model_open(struct model *m, const char *db_opt, struct err *err);
+
+/*
+ * (Re)load every offer and the provider status, then model_query().
+ * On failure the model keeps what it had and returns -1 with err set.
+ */
+int	model_load(struct model *m, struct err *err);
+
+/* Recompute plans for the current filter, sort and reverse. */
+void	model_query(struct model *m);
+
+/* Index in plans of offer (provider, key) with nodes, or (size_t)-1. */
+size_t	model_find(const struct model *m, const char *provider,
+	    const char *key, int nodes);
+
+/* Free everything and close the cache. */
+void	model_done(struct model *m);
+
+#endif

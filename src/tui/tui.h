@@ -1,0 +1,43 @@
+/*
+ * tui/tui.h: the interactive face of gpucost.
+ *
+ * `gpucost` with no command and no query option on a terminal, and
+ * `gpucost tui [query options]`, open a full-screen ncursesw browser of
+ * the cached offers: a sortable table, a text filter, a filter panel,
+ * an offer's cost breakdown and price history, a background refresh,
+ * help, mouse and resize support. Nothing outside src/tui/ includes
+ * curses.
+ */
+#ifndef GPUCOST_TUI_TUI_H
+#define GPUCOST_TUI_TUI_H
+
+#include <stdbool.h>
+
+struct cli_options;
+
+/*
+ * True when the TUI can run: stdin and stdout are terminals and TERM is
+ * set and not "dumb". main() opens the TUI when this holds and the
+ * command line has no command and no query or output option.
+ */
+bool	tui_available(void);
+
+/*
+ * Run the TUI until the user quits. opts->filter, sort, reverse and
+ * hours set the starting state (`gpucost tui --gpu H100`); opts->db
+ * names the cache. Returns EXIT_OK, EXIT_DATA when the cache cannot be
+ * opened or read (the message is on stderr, written before or after
+ * curses owns the screen, never during), or EXIT_USAGE when there is no
+ * terminal. On SIGINT, SIGTERM or SIGHUP it restores the terminal, frees
+ * everything and re-raises the signal with its default action, so the
+ * caller's shell sees the usual status (130, 143, 129).
+ */
+int	tui_run(const struct cli_options *opts);
+
+/*
+ * Give the terminal back if curses owns it (idempotent, safe from the
+ * xalloc fatal hook and atexit). tui_run() installs it as both.
+ */
+void	tui_emergency_restore(void);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * tui/view.h: the views of the TUI and what they may ask of it.
+ *
+ * A view is one screen's worth of behaviour (tig's view_ops, htop's
+ * Panel): the offers table, one offer in detail, the filter panel, a
+ * pick list, the help. Views sit on a stack; the top one gets the
+ * user's actions. The event loop in tui.c owns the terminal: it reads
+ * keys, turns them into actions through the key table (keys.h), handles
+ * resizing and the mouse in one place, and redraws when something
+ * changed. Each redraw goes bottom-up from the topmost view that is
+ * not an overlay, so a panel can sit on top of the table it filters.
+ *
+ *	loop:	refresh/poll -> keys -> actions -> view->ops->action()
+ *		-> if dirty: view->ops->draw() for the visible views,
+ *		   status line, function bar -> doupdate
+ *
+ * Views draw into their `area` of stdscr; the loop keeps the last two
+ * screen lines for the status line and the function bar.
+ */
+#ifndef GPUCOST_TUI_VIEW_H
+#define GPUCOST_TUI_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tui/colors.h"
+#include "tui/keys.h"
+
+struct tui;
+struct view;
+struct model;
+
+/* Screen rectangle: first row and column, rows and columns. */
+struct rect {
+	int	y, x, h, w;
+};
+
+struct view_ops {
+	const char *name;		/* "offers", "detail" ... */
+	unsigned scope;			/* SC_* bit for the key table */
+	bool	 overlay;		/* drawn on top of the view below */
+	/* Draw into v->area. Mandatory. */
+	void	(*draw)(struct view *v);
+	/* React to an action; true if handled. Mandatory. */
+	bool	(*action)(struct view *v, enum action a);
+	/* A click at screen cell (y, x) inside v->area; NULL: ignore. */
+	void	(*click)(struct view *v, int y, int x);
+	/* Wheel: delta lines (negative up); NULL: move like Up/Down. */
+	void	(*wheel)(struct view *v, int delta);
+	/* v->area changed; NULL: nothing to do. */
+	void	(*resize)(struct view *v);
+	/* The model was reloaded or re-filtered; NULL: nothing to do. */
+	void	(*changed)(struct view *v);
+	/* Free v->priv; NULL: free(v->priv). */
+	void	(*free)(struct view *v);
+};
+
+struct view {
+	const struct view_ops *ops;
+	struct tui	*tui;		/* borrowed: the owner */
+	struct rect	 area;		/* set by the loop before draw/resize */
+	void		*priv;		/* the view's own state */
+	struct view	*below;		/* next view on the stack */
+};
+
+/* Allocate a view (priv zeroed, priv_size bytes) for ops. */
+struct view *view_new(struct tui *tui, const struct view_ops *ops,
+	    size_t priv_size);
+/* Free a view and its private state (NULL is fine). */
+void	view_free(struct view *v);
+
+/* The views. Each returns a new view to push with tui_push(). */
+struct view *view_offers_new(struct tui *tui);
+struct view *view_detail_new(struct tui *tui, size_t plan_index);
+struct view *view_filter_new(struct tui *tui);
+struct view *view_help_new(struct tui *tui);
+
+enum picker_kind {
+	PICK_GPU,		/* GPU models present, multi-select */
+	PICK_PROVIDER,		/* providers, multi-select */
+	PICK_SORT		/* sort column, single */
+};
+struct view *view_picker_new(struct tui *tui, enum picker_kind kind);
+
+/* Services of the loop (tui.c) for views. */
+
+/* The shared data. */
+struct model *tui_model(struct tui *tui);
+/* Push a view on top (the tui owns it from now on). */
+void	tui_push(struct tui *tui, struct view *v);
+/* Pop and free the top view (never the last one). */
+void	tui_pop(struct tui *tui);
+/* Ask for a redraw. */
+void	tui_dirty(struct tui *tui);
+/* Ask the loop to end. */
+void	tui_quit(struct tui *tui);
+/* The model was re-filtered or re-sorted: tell every view, redraw. */
+void	tui_model_changed(struct tui *tui);
+/* Start a background refresh (the R key). */
+void	tui_refresh_start(struct tui *tui);
+/* Current time (UTC epoch seconds), fixed for one redraw. */
+int64_t	tui_now(const struct tui *tui);
+/* Default hours for job costs (--hours), or < 0. */
+double	tui_hours(const struct tui *tui);
+
+/* A one-line message on the status line until the next key. */
+void	tui_message(struct tui *tui, enum ui_color role, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Text entry on the status line. The loop owns the text; `changed` runs
+ * after every edit (NULL: only at the end), `done` once with accepted
+ * true (Enter) or false (Escape). A `done` returning false keeps the
+ * prompt open (the text did not parse; it set a message).
+ */
+struct prompt_ops {
+	void	(*changed)(struct view *v, const char *text);
+	bool	(*done)(struct view *v, const char *text, bool accepted);
+};
+void	tui_prompt(struct tui *tui, struct view *v, const struct prompt_ops *ops,
+	    const char *label, const char *initial);
+
+/* Drawing helpers shared by the views. */
+
+/* Fill row y of r with spaces in attr. */
+void	draw_fill(const struct rect *r, int y, attr_t attr);
+/*
+ * Put UTF-8 text at (y, x) within at most w columns, cut with '~' when
+ * longer, right-aligned in w when right. Returns columns used.
+ */
+int	draw_text(int y, int x, int w, const char *text, attr_t attr,
+	    bool right);
+/* A box border around r with a title. */
+void	draw_box(const struct rect *r, const char *title);
+
+#endif

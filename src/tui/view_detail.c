@@ -1,0 +1,511 @@
+/*
+ * tui/view_detail.c: one offer in full: every field, the cost breakdown
+ * (per hour, per GPU-hour, spot saving, price-performance, job totals
+ * for fixed and typed hours) and the price history as a small chart.
+ *
+ * The view copies the offer, so a reload (after a refresh) cannot pull
+ * it away; the history is read once when the view opens.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "columns.h"
+#include "cost.h"
+#include "db.h"
+#include "err.h"
+#include "gpu.h"
+#include "money.h"
+#include "str.h"
+#include "tui/chart.h"
+#include "tui/curses.h"
+#include "tui/model.h"
+#include "tui/view.h"
+
+#define CHART_W_MAX	120
+#define CHART_H		8
+#define LABEL_W		22	/* label column of the fields */
+#define COST_W		52	/* the cost breakdown's width */
+#define TWO_COLUMNS_W	130	/* from this width, cost beside the fields */
+#define VALUE_W		12	/* each cost column */
+
+struct detail {
+	struct offer	 offer;		/* a copy: reloads cannot move it */
+	struct plan	 plan;		/* plan.offer points at offer above */
+	struct price_point *history;	/* oldest first; owned */
+	size_t		 nhistory;
+	char		 history_error[ERR_MSG_MAX];
+	double		 hours;		/* typed job length; < 0 none */
+	int		 top;		/* first content row shown */
+	int		 rows;		/* content rows at the last draw */
+	char		 cells[CHART_W_MAX * CHART_H];
+};
+
+/* Where the next content row goes. */
+struct pen {
+	const struct view *v;
+	int		 row;		/* content row */
+	int		 top;		/* first content row shown */
+	int		 x, w;		/* columns of the area it writes in */
+};
+
+/* Screen row of the pen's row, or -1 when it is scrolled away. */
+static int
+pen_y(const struct pen *p)
+{
+	int y = p->v->area.y + 1 + p->row - p->top;
+
+	if (p->row < p->top || y >= p->v->area.y + p->v->area.h)
+		return -1;
+	return y;
+}
+
+static void	pen_text(struct pen *p, int indent, enum ui_color role,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void	pen_field(struct pen *p, const char *label, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
+
+/* A line of text in role at indent. */
+static void
+pen_text(struct pen *p, int indent, enum ui_color role, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int y = pen_y(p);
+
+	if (y >= 0) {
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof buf, fmt, ap);
+		va_end(ap);
+		draw_text(y, p->v->area.x + p->x + indent, p->w - indent, buf,
+		    ui_attr(role), false);
+	}
+	p->row++;
+}
+
+/* "label   value" */
+static void
+pen_field(struct pen *p, const char *label, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int y = pen_y(p), x = p->v->area.x + p->x + 2;
+
+	if (y >= 0) {
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof buf, fmt, ap);
+		va_end(ap);
+		draw_text(y, x, LABEL_W - 1, label, ui_attr(UI_LABEL), false);
+		draw_text(y, x + LABEL_W, p->w - LABEL_W - 3, buf,
+		    ui_attr(UI_NORMAL), false);
+	}
+	p->row++;
+}
+
+/* A cost row: label, on-demand and spot values. */
+static void
+pen_cost(struct pen *p, const char *label, const char *ondemand,
+    const char *spot)
+{
+	int y = pen_y(p), x = p->v->area.x + p->x + 2;
+
+	if (y >= 0) {
+		draw_text(y, x, LABEL_W - 1, label, ui_attr(UI_LABEL), false);
+		draw_text(y, x + LABEL_W, VALUE_W, ondemand,
+		    ui_attr(UI_NORMAL), true);
+		draw_text(y, x + LABEL_W + VALUE_W + 2, VALUE_W, spot,
+		    ui_attr(strcmp(spot, "-") == 0 ? UI_DIM : UI_SPOT), true);
+	}
+	p->row++;
+}
+
+/* "2026-01-01" for t. */
+static void
+date_text(int64_t t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&tt, &tm) == NULL || strftime(buf, size, "%Y-%m-%d",
+	    &tm) == 0)
+		snprintf(buf, size, "?");
+}
+
+/* A money cell, "$" in front of known values. */
+static void
+money_text(int64_t micro, char *buf, size_t size)
+{
+	char m[24];
+
+	column_money(micro, m, sizeof m);
+	if (money_known(micro))
+		snprintf(buf, size, "$%s", m);
+	else
+		snprintf(buf, size, "-");
+}
+
+/* Job total for hours at both prices. */
+static void
+pen_total(struct pen *p, const struct detail *d, const char *label,
+    double hours)
+{
+	char a[32], b[32];
+
+	money_text(cost_total(d->plan.price_hour, hours), a, sizeof a);
+	money_text(cost_total(d->plan.spot_hour, hours), b, sizeof b);
+	pen_cost(p, label, a, b);
+}
+
+/* The offer's fields. */
+static void
+draw_offer(struct pen *p, const struct detail *d, int64_t now)
+{
+	const struct offer *o = &d->offer;
+	const struct gpu_model *model = d->plan.model;
+	const char *intr = spot_interruption_name(o->spot_interruption);
+	char date[16], age[16];
+
+	pen_text(p, 1, UI_SECTION, "Offer");
+	pen_field(p, "Provider", "%s", o->provider);
+	pen_field(p, "Offer key", "%s", o->key);
+	pen_field(p, "Instance type", "%s", o->instance_type);
+	pen_field(p, "Region", "%s", o->region);
+	if (o->gpu[0] != '\0')
+		pen_field(p, "GPUs", "%d x %s%s%s%s", o->gpu_count, o->gpu,
+		    strcmp(o->gpu, o->gpu_raw) != 0 ? " (listed as \"" : "",
+		    strcmp(o->gpu, o->gpu_raw) != 0 ? o->gpu_raw : "",
+		    strcmp(o->gpu, o->gpu_raw) != 0 ? "\")" : "");
+	else
+		pen_field(p, "GPUs", "%d x %s (not in the GPU catalogue)",
+		    o->gpu_count, o->gpu_raw);
+	if (model != NULL)
+		pen_field(p, "GPU model", "%s %s, %d GB, %.0f BF16 TFLOPS "
+		    "dense (%s form)", strcmp(model->vendor, "nvidia") == 0 ?
+		    "NVIDIA" : strcmp(model->vendor, "amd") == 0 ? "AMD" :
+		    model->vendor, model->arch,
+		    model->vram_gb, gpu_bf16_tflops(model,
+		    o->interconnect == IC_PCIE), o->interconnect == IC_PCIE ?
+		    "PCIe" : "SXM");
+	if (o->vram_gb > 0)
+		pen_field(p, "VRAM", "%d GB per GPU, %d GB per instance",
+		    o->vram_gb, o->vram_gb * o->gpu_count);
+	else
+		pen_field(p, "VRAM", "unknown");
+	pen_field(p, "Interconnect", "%s", interconnect_name(o->interconnect));
+	if (o->vcpus > 0)
+		pen_field(p, "vCPUs", "%d", o->vcpus);
+	else
+		pen_field(p, "vCPUs", "unknown");
+	if (o->ram_gb > 0)
+		pen_field(p, "RAM", "%.0f GB", o->ram_gb);
+	else
+		pen_field(p, "RAM", "unknown");
+	pen_field(p, "Availability", "%s", availability_name(o->availability));
+	pen_field(p, "Spot interruption", "%s", intr != NULL ? intr :
+	    money_known(o->spot_price) ? "unknown" : "no spot market");
+	if (o->reliability >= 0)
+		pen_field(p, "Host reliability", "%.1f%%",
+		    o->reliability * 100.0);
+	date_text(o->fetched_at, date, sizeof date);
+	column_age(now - o->fetched_at, age, sizeof age);
+	pen_field(p, "Data", "%s, fetched %s (%s ago)",
+	    o->source == SRC_SNAPSHOT ? "built-in snapshot" : "live API",
+	    date, age);
+	if (d->plan.nodes > 1)
+		pen_field(p, "Plan", "%d instances, %d GPUs (multi-node: no "
+		    "NVLink between instances)", d->plan.nodes,
+		    d->plan.total_gpus);
+}
+
+/* The cost breakdown. */
+static void
+draw_cost(struct pen *p, const struct detail *d, double hours)
+{
+	const struct plan *pl = &d->plan;
+	char a[32], b[32], label[48];
+	double tflops = gpu_bf16_tflops(pl->model,
+	    d->offer.interconnect == IC_PCIE);
+	double pflop_spot = cost_usd_per_pflop_hour(pl->spot_gpu_hour, tflops);
+
+	pen_text(p, 1, UI_SECTION, "Cost");
+	pen_cost(p, "", "on-demand", "spot");
+	money_text(pl->price_hour, a, sizeof a);
+	money_text(pl->spot_hour, b, sizeof b);
+	pen_cost(p, pl->nodes > 1 ? "per hour (all instances)" : "per hour",
+	    a, b);
+	money_text(pl->price_gpu_hour, a, sizeof a);
+	money_text(pl->spot_gpu_hour, b, sizeof b);
+	pen_cost(p, "per GPU-hour", a, b);
+	if (isnan(pl->spot_savings_pct))
+		snprintf(b, sizeof b, "-");
+	else
+		snprintf(b, sizeof b, "%.0f%%", pl->spot_savings_pct);
+	pen_cost(p, "spot saving", "", b);
+	if (isnan(pl->usd_per_pflop_hour))
+		snprintf(a, sizeof a, "-");
+	else
+		snprintf(a, sizeof a, "$%.2f", pl->usd_per_pflop_hour);
+	if (isnan(pflop_spot))
+		snprintf(b, sizeof b, "-");
+	else
+		snprintf(b, sizeof b, "$%.2f", pflop_spot);
+	pen_cost(p, "per BF16 PFLOP-hour", a, b);
+	pen_total(p, d, "1 hour", 1);
+	pen_total(p, d, "24 hours", 24);
+	pen_total(p, d, "1 week (168 h)", 168);
+	pen_total(p, d, "30 days (720 h)", 720);
+	if (hours > 0) {
+		snprintf(label, sizeof label, "%g hours (h: change)", hours);
+		pen_total(p, d, label, hours);
+	} else
+		pen_cost(p, "custom: press h", "", "");
+}
+
+/* The price history chart. */
+static void
+draw_history(struct pen *p, struct detail *d, int64_t now)
+{
+	struct chart c;
+	char lo[32], hi[32], d0[16], d1[16];
+	int w = p->w - 16, r, y, x;
+
+	pen_text(p, 1, UI_SECTION, "Price history (per instance-hour: "
+	    "* on-demand, o spot)");
+	if (d->history_error[0] != '\0') {
+		pen_text(p, 2, UI_ERROR, "%s", d->history_error);
+		return;
+	}
+	if (w > CHART_W_MAX)
+		w = CHART_W_MAX;
+	if (w < 10)
+		w = 10;
+	c.width = w;
+	c.height = CHART_H;
+	c.cells = d->cells;
+	if (chart_plot(&c, d->history, d->nhistory, now) < 0) {
+		pen_text(p, 2, UI_DIM, "No price recorded for this offer yet.");
+		return;
+	}
+	column_money(c.vmax, hi, sizeof hi);
+	column_money(c.vmin, lo, sizeof lo);
+	for (r = 0; r < c.height; r++) {
+		if ((y = pen_y(p)) >= 0) {
+			x = p->v->area.x + p->x + 2;
+			if (c.vmin == c.vmax ? r == chart_row(&c, c.vmin) :
+			    r == 0 || r == c.height - 1)
+				draw_text(y, x, 10, r == 0 ? hi : lo,
+				    ui_attr(UI_LABEL), true);
+			draw_text(y, x + 11, 1, "|", ui_attr(UI_DIM), false);
+			for (int k = 0; k < c.width; k++) {
+				char ch = c.cells[r * c.width + k];
+
+				if (ch == CHART_EMPTY)
+					continue;
+				attrset(ui_attr(ch == CHART_SPOT ||
+				    ch == CHART_SPOT_RISE ? UI_CHART_SPOT :
+				    UI_CHART));
+				mvaddch(y, x + 12 + k, (chtype)ch);
+			}
+			attrset(A_NORMAL);
+		}
+		p->row++;
+	}
+	date_text(c.t0, d0, sizeof d0);
+	date_text(c.t1, d1, sizeof d1);
+	if ((y = pen_y(p)) >= 0) {
+		x = p->v->area.x + p->x + 2 + 12;
+		draw_text(y, x, c.width, d0, ui_attr(UI_DIM), false);
+		if (c.width > 24)
+			draw_text(y, x, c.width, d1, ui_attr(UI_DIM), true);
+	}
+	p->row++;
+	pen_text(p, 2, UI_DIM, "%zu recorded price%s since %s", c.changes,
+	    c.changes == 1 ? "" : "s", d0);
+}
+
+/* Draw everything, scrolled. */
+static void
+detail_draw(struct view *v)
+{
+	struct detail *d = v->priv;
+	struct pen p = { .v = v, .row = 0, .top = d->top, .x = 0,
+	    .w = v->area.w };
+	struct pen q;
+	const struct offer *o = &d->offer;
+	char title[256];
+	int64_t now = tui_now(v->tui);
+	int max = d->rows - (v->area.h - 1);
+
+	/* After a resize, keep the last line at the bottom. */
+	if (d->top > max)
+		d->top = max > 0 ? max : 0;
+
+	snprintf(title, sizeof title, " %s at %s, %s", o->instance_type,
+	    o->provider, o->region);
+	draw_fill(&v->area, v->area.y, ui_attr(UI_TITLE));
+	draw_text(v->area.y, v->area.x, v->area.w, title, ui_attr(UI_TITLE),
+	    false);
+	if (v->area.w >= TWO_COLUMNS_W) {
+		/* The fields on the left, the cost beside them. */
+		q = p;
+		p.w = v->area.w - COST_W;
+		q.x = p.w;
+		q.w = COST_W;
+		draw_offer(&p, d, now);
+		draw_cost(&q, d, d->hours);
+		if (q.row > p.row)
+			p.row = q.row;
+		p.w = v->area.w;
+	} else {
+		draw_offer(&p, d, now);
+		p.row++;
+		draw_cost(&p, d, d->hours);
+	}
+	p.row++;
+	draw_history(&p, d, now);
+	d->rows = p.row;
+}
+
+/* Scroll to top, clamped. */
+static void
+detail_scroll(struct view *v, int top)
+{
+	struct detail *d = v->priv;
+	int max = d->rows - (v->area.h - 1);
+
+	if (top > max)
+		top = max;
+	if (top < 0)
+		top = 0;
+	d->top = top;
+}
+
+/* Parse typed hours like --hours. */
+static bool
+hours_done(struct view *v, const char *text, bool accepted)
+{
+	struct detail *d = v->priv;
+	char *end;
+	double h;
+
+	if (!accepted)
+		return true;
+	if (text[0] == '\0') {
+		d->hours = -1;
+		return true;
+	}
+	errno = 0;
+	h = strtod(text, &end);
+	if (*end != '\0' || errno != 0 || !isfinite(h) || h <= 0 || h > 1e6) {
+		tui_message(v->tui, UI_ERROR, "Hours: expected a number greater "
+		    "than 0 and at most 1000000");
+		return false;
+	}
+	d->hours = h;
+	return true;
+}
+
+static const struct prompt_ops hours_prompt = {
+	.changed = NULL,
+	.done = hours_done,
+};
+
+/* React to an action. */
+static bool
+detail_action(struct view *v, enum action a)
+{
+	struct detail *d = v->priv;
+	int page = v->area.h > 2 ? v->area.h - 2 : 1;
+	char text[32] = "";
+
+	switch (a) {
+	case ACT_UP:
+		detail_scroll(v, d->top - 1);
+		return true;
+	case ACT_DOWN:
+		detail_scroll(v, d->top + 1);
+		return true;
+	case ACT_PAGE_UP:
+		detail_scroll(v, d->top - page);
+		return true;
+	case ACT_PAGE_DOWN:
+		detail_scroll(v, d->top + page);
+		return true;
+	case ACT_HOME:
+		detail_scroll(v, 0);
+		return true;
+	case ACT_END:
+		detail_scroll(v, d->rows);
+		return true;
+	case ACT_HOURS:
+		if (d->hours > 0)
+			snprintf(text, sizeof text, "%g", d->hours);
+		tui_prompt(v->tui, v, &hours_prompt, "Hours: ", text);
+		return true;
+	case ACT_BACK:
+		tui_pop(v->tui);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The wheel scrolls. */
+static void
+detail_wheel(struct view *v, int delta)
+{
+	struct detail *d = v->priv;
+
+	detail_scroll(v, d->top + delta);
+}
+
+/* Free the history. */
+static void
+detail_free(struct view *v)
+{
+	struct detail *d = v->priv;
+
+	free(d->history);
+	free(d);
+}
+
+static const struct view_ops detail_ops = {
+	.name = "detail",
+	.scope = SC_DETAIL,
+	.overlay = false,
+	.draw = detail_draw,
+	.action = detail_action,
+	.click = NULL,
+	.wheel = detail_wheel,
+	.resize = NULL,
+	.changed = NULL,
+	.free = detail_free,
+};
+
+/* The detail of plan i of the model. */
+struct view *
+view_detail_new(struct tui *tui, size_t i)
+{
+	struct view *v = view_new(tui, &detail_ops, sizeof(struct detail));
+	struct detail *d = v->priv;
+	struct model *m = tui_model(tui);
+	struct err err;
+
+	d->offer = *m->plans[i].offer;
+	d->plan = m->plans[i];
+	d->plan.offer = &d->offer;
+	d->hours = tui_hours(tui);
+	if (db_history(m->db, d->offer.provider, d->offer.key, &d->history,
+	    &d->nhistory, &err) < 0) {
+		d->history = NULL;
+		d->nhistory = 0;
+		str_copy(d->history_error, sizeof d->history_error, err.msg);
+	}
+	return v;
+}

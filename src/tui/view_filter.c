@@ -1,0 +1,261 @@
+/*
+ * tui/view_filter.c: the filter panel, an overlay on the offers table.
+ *
+ * One row per field of struct offer_filter (fields.h). Every change
+ * re-filters at once, so the table behind and the match count follow
+ * the panel; Escape closes it and keeps the filter.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "err.h"
+#include "str.h"
+#include "tui/curses.h"
+#include "tui/fields.h"
+#include "tui/model.h"
+#include "tui/scroll.h"
+#include "tui/view.h"
+
+#define PANEL_W		50
+#define PANEL_LABEL_W	17
+
+struct filter_panel {
+	struct scroll	 sc;		/* over the fields */
+	struct rect	 box;		/* the panel, from the last draw */
+	char		 prompt_label[48];
+	enum filter_field editing;	/* the field the prompt edits */
+	char		 saved_text[OFFER_NAME_MAX];	/* text before editing */
+};
+
+/* The panel's rectangle inside the view area. */
+static struct rect
+panel_box(const struct view *v)
+{
+	struct rect r;
+
+	r.x = v->area.x;
+	r.y = v->area.y + 1;
+	r.w = v->area.w < PANEL_W ? v->area.w : PANEL_W;
+	r.h = FILTER_FIELD_COUNT + 3;	/* borders and the match count */
+	if (r.h > v->area.h - 1)
+		r.h = v->area.h - 1;
+	return r;
+}
+
+/* Re-filter after a change. */
+static void
+apply(struct view *v)
+{
+	model_query(tui_model(v->tui));
+	tui_model_changed(v->tui);
+}
+
+/* Live text search from the panel. */
+static void
+text_changed(struct view *v, const char *text)
+{
+	struct filter_panel *fp = v->priv;
+	struct model *m = tui_model(v->tui);
+
+	if (fp->editing != FF_TEXT)
+		return;
+	str_copy(m->filter.text, sizeof m->filter.text, text);
+	apply(v);
+}
+
+/* A typed value: parse it like the CLI option, or keep the prompt open. */
+static bool
+edit_done(struct view *v, const char *text, bool accepted)
+{
+	struct filter_panel *fp = v->priv;
+	struct model *m = tui_model(v->tui);
+	struct err err;
+
+	if (!accepted) {
+		/* The text search applied as typed: put the old one back. */
+		if (fp->editing == FF_TEXT) {
+			str_copy(m->filter.text, sizeof m->filter.text,
+			    fp->saved_text);
+			apply(v);
+		}
+		return true;
+	}
+	if (field_parse(&m->filter, fp->editing, text, &err) < 0) {
+		tui_message(v->tui, UI_ERROR, "%s", err.msg);
+		return false;
+	}
+	apply(v);
+	return true;
+}
+
+static const struct prompt_ops edit_prompt = {
+	.changed = text_changed,
+	.done = edit_done,
+};
+
+/* Change the selected field the way its kind is changed. */
+static void
+edit_field(struct view *v, bool toggle)
+{
+	struct filter_panel *fp = v->priv;
+	struct model *m = tui_model(v->tui);
+	enum filter_field ff = (enum filter_field)fp->sc.sel;
+	char text[OFFER_NAME_MAX * 2];
+
+	switch (field_info[ff].kind) {
+	case FK_PICK:
+		tui_push(v->tui, view_picker_new(v->tui, ff == FF_GPU ?
+		    PICK_GPU : PICK_PROVIDER));
+		return;
+	case FK_BOOL:
+	case FK_CHOICE:
+		field_step(&m->filter, ff, 1);
+		apply(v);
+		return;
+	case FK_NUMBER:
+	case FK_TEXT:
+		if (toggle && field_is_set(&m->filter, ff)) {
+			field_clear(&m->filter, ff);
+			apply(v);
+			return;
+		}
+		break;
+	}
+	fp->editing = ff;
+	str_copy(fp->saved_text, sizeof fp->saved_text, m->filter.text);
+	field_edit_text(&m->filter, ff, text, sizeof text);
+	snprintf(fp->prompt_label, sizeof fp->prompt_label, "%s: ",
+	    field_info[ff].label);
+	tui_prompt(v->tui, v, &edit_prompt, fp->prompt_label, text);
+}
+
+/* React to an action. */
+static bool
+filter_action(struct view *v, enum action a)
+{
+	struct filter_panel *fp = v->priv;
+	struct model *m = tui_model(v->tui);
+	enum filter_field ff = (enum filter_field)fp->sc.sel;
+
+	switch (a) {
+	case ACT_UP:
+		scroll_move(&fp->sc, -1);
+		return true;
+	case ACT_DOWN:
+		scroll_move(&fp->sc, 1);
+		return true;
+	case ACT_PAGE_UP:
+	case ACT_HOME:
+		scroll_home(&fp->sc);
+		return true;
+	case ACT_PAGE_DOWN:
+	case ACT_END:
+		scroll_end(&fp->sc);
+		return true;
+	case ACT_EDIT:
+		edit_field(v, false);
+		return true;
+	case ACT_TOGGLE:
+		edit_field(v, true);
+		return true;
+	case ACT_NEXT_VALUE:
+	case ACT_PREV_VALUE:
+		if (field_step(&m->filter, ff, a == ACT_NEXT_VALUE ? 1 : -1))
+			apply(v);
+		else if (field_info[ff].kind == FK_PICK)
+			edit_field(v, false);
+		return true;
+	case ACT_CLEAR_FIELD:
+		field_clear(&m->filter, ff);
+		apply(v);
+		return true;
+	case ACT_CLEAR_ALL:
+		filter_clear_all(&m->filter);
+		apply(v);
+		return true;
+	case ACT_BACK:
+		tui_pop(v->tui);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A click selects a field; a click on the selected field edits it. */
+static void
+filter_click(struct view *v, int y, int x)
+{
+	struct filter_panel *fp = v->priv;
+	size_t before = fp->sc.sel;
+
+	if (x < fp->box.x || x >= fp->box.x + fp->box.w || y < fp->box.y + 2)
+		return;
+	if (scroll_click(&fp->sc, (size_t)(y - fp->box.y - 2)) &&
+	    fp->sc.sel == before)
+		edit_field(v, false);
+}
+
+/* Draw the panel over the table. */
+static void
+filter_draw(struct view *v)
+{
+	struct filter_panel *fp = v->priv;
+	struct model *m = tui_model(v->tui);
+	char value[OFFER_NAME_MAX * 4], head[64];
+	size_t i, rows;
+	int y;
+
+	fp->box = panel_box(v);
+	rows = fp->box.h > 3 ? (size_t)fp->box.h - 3 : 1;
+	scroll_set(&fp->sc, FILTER_FIELD_COUNT, rows);
+	draw_box(&fp->box, "Filter");
+	snprintf(head, sizeof head, "%zu of %zu offers match", m->nplans,
+	    m->offers.n);
+	draw_text(fp->box.y + 1, fp->box.x + 2, fp->box.w - 4, head,
+	    ui_attr(UI_NOTICE), false);
+	for (i = 0; i < rows && fp->sc.top + i < FILTER_FIELD_COUNT; i++) {
+		enum filter_field ff = (enum filter_field)(fp->sc.top + i);
+		bool sel = fp->sc.top + i == fp->sc.sel;
+		struct rect line = { fp->box.y + 2 + (int)i, fp->box.x + 1, 1,
+		    fp->box.w - 2 };
+
+		y = line.y;
+		if (sel)
+			draw_fill(&line, y, ui_attr(UI_SELECTION));
+		draw_text(y, line.x + 1, PANEL_LABEL_W, field_info[ff].label,
+		    sel ? ui_attr(UI_SELECTION) : ui_attr(UI_LABEL), false);
+		field_value(&m->filter, ff, value, sizeof value);
+		draw_text(y, line.x + 1 + PANEL_LABEL_W, line.w - 2 -
+		    PANEL_LABEL_W, value, sel ? ui_attr(UI_SELECTION) :
+		    ui_attr(field_is_set(&m->filter, ff) ? UI_INPUT : UI_DIM),
+		    false);
+	}
+}
+
+static const struct view_ops filter_ops = {
+	.name = "filter",
+	.scope = SC_FILTER,
+	.overlay = true,
+	.draw = filter_draw,
+	.action = filter_action,
+	.click = filter_click,
+	.wheel = NULL,
+	.resize = NULL,
+	.changed = NULL,
+	.free = NULL,
+};
+
+/* The filter panel. */
+struct view *
+view_filter_new(struct tui *tui)
+{
+	struct view *v = view_new(tui, &filter_ops,
+	    sizeof(struct filter_panel));
+	struct filter_panel *fp = v->priv;
+
+	scroll_set(&fp->sc, FILTER_FIELD_COUNT, FILTER_FIELD_COUNT);
+	fp->editing = FF_TEXT;
+	return v;
+}

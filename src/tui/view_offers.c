@@ -1,0 +1,514 @@
+/*
+ * tui/view_offers.c: the offers table, the bottom of the view stack.
+ *
+ * Per change it does model_query() and measures a sample of rows for
+ * the column widths; per redraw it formats only the visible rows. The
+ * cell buffer grows with the window, never per row or per keystroke.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "columns.h"
+#include "layout.h"
+#include "money.h"
+#include "str.h"
+#include "tui/curses.h"
+#include "tui/fields.h"
+#include "tui/model.h"
+#include "tui/scroll.h"
+#include "tui/view.h"
+#include "xalloc.h"
+
+#define CELL_MAX	80	/* bytes of one formatted cell */
+#define WANT_SAMPLE	500	/* rows measured for the column widths */
+#define TABLE_TOP	2	/* title line and column headers */
+
+struct offers {
+	struct scroll	 sc;
+	enum column	 cols[COLUMN_COUNT];	/* the table's columns */
+	size_t		 ncols;
+	size_t		 want[COLUMN_COUNT];	/* widest cell seen, this result */
+	struct layout_column lay[COLUMN_COUNT];
+	int		 colx[COLUMN_COUNT];	/* x of a shown column, or -1 */
+	char		(*cells)[CELL_MAX];	/* visible rows x ncols */
+	size_t		 cell_rows;
+	/* The selected offer, to find it again after a change. */
+	char		 sel_provider[OFFER_PROVIDER_MAX];
+	char		 sel_key[OFFER_KEY_MAX];
+	int		 sel_nodes;
+	bool		 to_top;	/* the next change selects the first row */
+	/* The order on screen: a new one starts at the top. */
+	enum sort_key	 shown_sort;
+	bool		 shown_reverse;
+	/* What the widths were measured for: a new sort keeps them. */
+	char		 measured_filter[512];
+	unsigned	 measured_generation;
+};
+
+/* Rows the table has on screen. */
+static size_t
+table_rows(const struct view *v)
+{
+	return v->area.h > TABLE_TOP ? (size_t)(v->area.h - TABLE_TOP) : 1;
+}
+
+/* Remember which offer is selected. */
+static void
+remember_selection(struct view *v)
+{
+	struct offers *o = v->priv;
+	struct model *m = tui_model(v->tui);
+
+	if (o->sc.sel >= m->nplans) {
+		o->sel_key[0] = '\0';
+		return;
+	}
+	str_copy(o->sel_provider, sizeof o->sel_provider,
+	    m->plans[o->sc.sel].offer->provider);
+	str_copy(o->sel_key, sizeof o->sel_key, m->plans[o->sc.sel].offer->key);
+	o->sel_nodes = m->plans[o->sc.sel].nodes;
+}
+
+/*
+ * Measure the header and a sample of rows for each column's width. The
+ * widths only grow while the filter stays the same, so sorting and
+ * scrolling do not make the columns jump.
+ */
+static void
+measure(struct view *v)
+{
+	struct offers *o = v->priv;
+	struct model *m = tui_model(v->tui);
+	struct column_ctx ctx = { .now = tui_now(v->tui),
+	    .hours = tui_hours(v->tui) };
+	char cell[CELL_MAX], filter[sizeof o->measured_filter];
+	size_t i, j, w, n = m->nplans < WANT_SAMPLE ? m->nplans : WANT_SAMPLE;
+
+	if (ctx.now == 0)
+		ctx.now = (int64_t)time(NULL);
+	filter_describe(&m->filter, filter, sizeof filter);
+	if (strcmp(filter, o->measured_filter) != 0 ||
+	    m->generation != o->measured_generation || o->want[0] == 0) {
+		for (j = 0; j < o->ncols; j++)
+			o->want[j] = str_width(column_info[o->cols[j]].header);
+		str_copy(o->measured_filter, sizeof o->measured_filter, filter);
+		o->measured_generation = m->generation;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < o->ncols; j++) {
+			column_cell(o->cols[j], &m->plans[i], &ctx, cell,
+			    sizeof cell);
+			if ((w = str_width(cell)) > o->want[j])
+				o->want[j] = w;
+		}
+}
+
+/* The model changed: find the selection again, re-measure. */
+static void
+offers_changed(struct view *v)
+{
+	struct offers *o = v->priv;
+	struct model *m = tui_model(v->tui);
+	size_t i;
+
+	scroll_set(&o->sc, m->nplans, table_rows(v));
+	if (m->sort != o->shown_sort || m->reverse != o->shown_reverse)
+		o->to_top = true;
+	o->shown_sort = m->sort;
+	o->shown_reverse = m->reverse;
+	if (o->to_top) {
+		scroll_home(&o->sc);
+		o->to_top = false;
+	} else if (o->sel_key[0] != '\0' &&
+	    (i = model_find(m, o->sel_provider, o->sel_key, o->sel_nodes)) !=
+	    (size_t)-1)
+		scroll_select(&o->sc, i);
+	measure(v);
+	remember_selection(v);
+}
+
+/* Re-filter after the view changed the model's filter or sort. */
+static void
+requery(struct view *v, bool to_top)
+{
+	struct offers *o = v->priv;
+
+	o->to_top = to_top;
+	model_query(tui_model(v->tui));
+	tui_model_changed(v->tui);
+}
+
+/* Sort by key; the same key again reverses. */
+static void
+sort_by(struct view *v, enum sort_key key)
+{
+	struct model *m = tui_model(v->tui);
+
+	if (m->sort == key)
+		m->reverse = !m->reverse;
+	else {
+		m->sort = key;
+		m->reverse = false;
+	}
+	requery(v, true);
+}
+
+/* Sort by the next or previous shown column. */
+static void
+sort_cycle(struct view *v, int dir)
+{
+	struct offers *o = v->priv;
+	struct model *m = tui_model(v->tui);
+	size_t j, cur = o->ncols, k;
+
+	for (j = 0; j < o->ncols; j++)
+		if (o->lay[j].shown && column_info[o->cols[j]].sort == m->sort)
+			cur = j;
+	for (k = 1; k <= o->ncols; k++) {
+		if (cur == o->ncols)
+			j = dir > 0 ? k - 1 : o->ncols - k;
+		else
+			j = (cur + (dir > 0 ? k : o->ncols * 2 - k)) % o->ncols;
+		if (o->lay[j].shown &&
+		    column_info[o->cols[j]].sort != m->sort) {
+			m->sort = column_info[o->cols[j]].sort;
+			m->reverse = false;
+			requery(v, true);
+			return;
+		}
+	}
+}
+
+/* The search prompt changed: filter as the user types. */
+static void
+search_changed(struct view *v, const char *text)
+{
+	struct model *m = tui_model(v->tui);
+
+	str_copy(m->filter.text, sizeof m->filter.text, text);
+	requery(v, true);
+}
+
+/* Enter keeps the text filter, Escape clears it. */
+static bool
+search_done(struct view *v, const char *text, bool accepted)
+{
+	struct model *m = tui_model(v->tui);
+
+	str_copy(m->filter.text, sizeof m->filter.text, accepted ? text : "");
+	requery(v, !accepted);
+	return true;
+}
+
+static const struct prompt_ops search_prompt = {
+	.changed = search_changed,
+	.done = search_done,
+};
+
+/* React to an action. */
+static bool
+offers_action(struct view *v, enum action a)
+{
+	struct offers *o = v->priv;
+	struct model *m = tui_model(v->tui);
+
+	switch (a) {
+	case ACT_UP:
+		scroll_move(&o->sc, -1);
+		break;
+	case ACT_DOWN:
+		scroll_move(&o->sc, 1);
+		break;
+	case ACT_PAGE_UP:
+		scroll_page(&o->sc, -1);
+		break;
+	case ACT_PAGE_DOWN:
+		scroll_page(&o->sc, 1);
+		break;
+	case ACT_HOME:
+		scroll_home(&o->sc);
+		break;
+	case ACT_END:
+		scroll_end(&o->sc);
+		break;
+	case ACT_SEARCH:
+		tui_prompt(v->tui, v, &search_prompt, "Search: ",
+		    m->filter.text);
+		break;
+	case ACT_CLEAR_SEARCH:
+		if (m->filter.text[0] != '\0') {
+			m->filter.text[0] = '\0';
+			requery(v, false);
+		}
+		break;
+	case ACT_FILTER:
+		tui_push(v->tui, view_filter_new(v->tui));
+		break;
+	case ACT_SORT:
+		tui_push(v->tui, view_picker_new(v->tui, PICK_SORT));
+		break;
+	case ACT_SORT_NEXT:
+		sort_cycle(v, 1);
+		break;
+	case ACT_SORT_PREV:
+		sort_cycle(v, -1);
+		break;
+	case ACT_REVERSE:
+		m->reverse = !m->reverse;
+		requery(v, true);
+		break;
+	case ACT_DETAIL:
+		if (m->nplans > 0)
+			tui_push(v->tui, view_detail_new(v->tui, o->sc.sel));
+		break;
+	case ACT_REFRESH:
+		tui_refresh_start(v->tui);
+		break;
+	case ACT_CLEAR_ALL:
+		filter_clear_all(&m->filter);
+		requery(v, false);
+		break;
+	default:
+		return false;
+	}
+	remember_selection(v);
+	return true;
+}
+
+/* A click: a header sorts, a row is selected. */
+static void
+offers_click(struct view *v, int y, int x)
+{
+	struct offers *o = v->priv;
+	size_t j;
+
+	if (y == v->area.y + 1) {
+		for (j = 0; j < o->ncols; j++)
+			if (o->colx[j] >= 0 && x >= o->colx[j] &&
+			    x < o->colx[j] + (int)o->lay[j].width + LAYOUT_GAP) {
+				sort_by(v, column_info[o->cols[j]].sort);
+				return;
+			}
+		return;
+	}
+	if (y >= v->area.y + TABLE_TOP)
+		scroll_click(&o->sc, (size_t)(y - v->area.y - TABLE_TOP));
+	remember_selection(v);
+}
+
+/* The wheel scrolls the table. */
+static void
+offers_wheel(struct view *v, int delta)
+{
+	struct offers *o = v->priv;
+
+	scroll_wheel(&o->sc, delta);
+	remember_selection(v);
+}
+
+/* The window changed size. */
+static void
+offers_resize(struct view *v)
+{
+	struct offers *o = v->priv;
+	size_t rows = table_rows(v);
+
+	scroll_set(&o->sc, tui_model(v->tui)->nplans, rows);
+	if (rows > o->cell_rows) {
+		free(o->cells);
+		o->cells = xreallocarray(NULL, rows * o->ncols, CELL_MAX);
+		o->cell_rows = rows;
+	}
+}
+
+/* The title line: matches, filter, sort, data age. */
+static void
+draw_title(struct view *v)
+{
+	struct model *m = tui_model(v->tui);
+	char filter[512], age[16], line[1024];
+	size_t len;
+
+	if (m->offers.n == m->nplans)
+		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu "
+		    "offers", m->nplans);
+	else
+		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu of %zu "
+		    "offers", m->nplans, m->offers.n);
+	if (filter_describe(&m->filter, filter, sizeof filter) > 0)
+		len += (size_t)snprintf(line + len, sizeof line - len,
+		    " | filter: %s", filter);
+	len += (size_t)snprintf(line + len, sizeof line - len,
+	    " | sort: %s%s", sort_key_name(m->sort),
+	    m->reverse ? " reversed" : "");
+	if (m->oldest > 0) {
+		column_age(tui_now(v->tui) - m->oldest, age, sizeof age);
+		snprintf(line + len, sizeof line - len, " | data: %s old%s",
+		    age, m->any_snapshot ? " (snapshot)" : "");
+	}
+	draw_fill(&v->area, v->area.y, ui_attr(UI_TITLE));
+	draw_text(v->area.y, v->area.x, v->area.w, line, ui_attr(UI_TITLE),
+	    false);
+}
+
+/* The role of one cell. */
+static attr_t
+cell_attr(const struct model *m, const struct plan *p, enum column c,
+    const char *text, int64_t now)
+{
+	switch (c) {
+	case COL_GPU_PRICE:
+		if (money_known(p->price_gpu_hour) &&
+		    p->price_gpu_hour == m->best_gpu_price)
+			return ui_attr(UI_PRICE_BEST);
+		break;
+	case COL_SPOT_GPU:
+		if (money_known(p->spot_gpu_hour) &&
+		    p->spot_gpu_hour == m->best_spot_gpu_price)
+			return ui_attr(UI_PRICE_BEST);
+		return ui_attr(UI_SPOT);
+	case COL_SPOT:
+	case COL_SAVINGS:
+	case COL_SPOT_TOTAL:
+		if (strcmp(text, "-") != 0)
+			return ui_attr(UI_SPOT);
+		break;
+	case COL_AGE:
+		if (now - p->offer->fetched_at > 7 * 86400)
+			return ui_attr(UI_STALE);
+		break;
+	case COL_AVAIL:
+		if (p->offer->availability == AV_UNAVAILABLE)
+			return ui_attr(UI_ERROR);
+		break;
+	default:
+		break;
+	}
+	if (strcmp(text, "-") == 0)
+		return ui_attr(UI_DIM);
+	return ui_attr(UI_NORMAL);
+}
+
+/* Draw the table. */
+static void
+offers_draw(struct view *v)
+{
+	struct offers *o = v->priv;
+	struct model *m = tui_model(v->tui);
+	struct column_ctx ctx = { .now = tui_now(v->tui),
+	    .hours = tui_hours(v->tui) };
+	size_t rows = table_rows(v), nrows, r, j, w;
+	int y, x;
+
+	offers_resize(v);	/* cheap; keeps the scroll height right */
+	nrows = m->nplans - o->sc.top < rows ? m->nplans - o->sc.top : rows;
+	for (r = 0; r < nrows; r++)
+		for (j = 0; j < o->ncols; j++) {
+			char *cell = o->cells[r * o->ncols + j];
+
+			column_cell(o->cols[j], &m->plans[o->sc.top + r], &ctx,
+			    cell, CELL_MAX);
+			if ((w = str_width(cell)) > o->want[j])
+				o->want[j] = w;
+		}
+	for (j = 0; j < o->ncols; j++) {
+		const struct column_info *ci = &column_info[o->cols[j]];
+
+		o->lay[j].want = o->want[j];
+		o->lay[j].min = ci->min;
+		o->lay[j].priority = ci->priority;
+		o->lay[j].flexible = ci->flexible;
+	}
+	layout_fit(o->lay, o->ncols, (size_t)v->area.w - 1);
+
+	draw_title(v);
+	y = v->area.y + 1;
+	draw_fill(&v->area, y, ui_attr(UI_HEADER));
+	x = v->area.x + 1;
+	for (j = 0; j < o->ncols; j++) {
+		const struct column_info *ci = &column_info[o->cols[j]];
+
+		o->colx[j] = -1;
+		if (!o->lay[j].shown)
+			continue;
+		o->colx[j] = x;
+		draw_text(y, x, (int)o->lay[j].width, ci->header,
+		    ui_attr(ci->sort == m->sort ? UI_HEADER_SORT : UI_HEADER),
+		    ci->right);
+		x += (int)o->lay[j].width + LAYOUT_GAP;
+	}
+	if (m->nplans == 0) {
+		draw_text(v->area.y + TABLE_TOP + 1, v->area.x + 2,
+		    v->area.w - 4, m->offers.n == 0 ?
+		    "The cache has no offers: press R to fetch them." :
+		    "No offer matches the filter: c clears it, f changes it.",
+		    ui_attr(UI_NOTICE), false);
+		return;
+	}
+	for (r = 0; r < nrows; r++) {
+		const struct plan *p = &m->plans[o->sc.top + r];
+		bool sel = o->sc.top + r == o->sc.sel;
+
+		y = v->area.y + TABLE_TOP + (int)r;
+		if (sel)
+			draw_fill(&v->area, y, ui_attr(UI_SELECTION));
+		for (j = 0; j < o->ncols; j++) {
+			const char *cell = o->cells[r * o->ncols + j];
+			attr_t attr = cell_attr(m, p, o->cols[j], cell, ctx.now);
+
+			if (o->colx[j] < 0)
+				continue;
+			if (sel)
+				attr = ui_attr(UI_SELECTION) |
+				    (attr == ui_attr(UI_PRICE_BEST) ? A_BOLD :
+				    A_NORMAL);
+			draw_text(y, o->colx[j], (int)o->lay[j].width, cell,
+			    attr, column_info[o->cols[j]].right);
+		}
+	}
+}
+
+/* Free the cell buffer. */
+static void
+offers_free(struct view *v)
+{
+	struct offers *o = v->priv;
+
+	free(o->cells);
+	free(o);
+}
+
+static const struct view_ops offers_ops = {
+	.name = "offers",
+	.scope = SC_OFFERS,
+	.overlay = false,
+	.draw = offers_draw,
+	.action = offers_action,
+	.click = offers_click,
+	.wheel = offers_wheel,
+	.resize = offers_resize,
+	.changed = offers_changed,
+	.free = offers_free,
+};
+
+/* The offers table over the whole model. */
+struct view *
+view_offers_new(struct tui *tui)
+{
+	struct view *v = view_new(tui, &offers_ops, sizeof(struct offers));
+	struct offers *o = v->priv;
+	int c;
+
+	for (c = 0; c < COLUMN_COUNT; c++) {
+		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL) &&
+		    tui_hours(tui) < 0)
+			continue;
+		o->cols[o->ncols++] = (enum column)c;
+	}
+	offers_changed(v);
+	return v;
+}

@@ -1,0 +1,400 @@
+#!/bin/sh
+# The interactive TUI, driven for real inside tmux: the offers table, the
+# text filter, sorting (keys, the sort list, a mouse click on a header),
+# the detail view, help, the filter panel and its pick list, resizing
+# (narrow, too small, back), the function bar, NO_COLOR, the background
+# refresh, and that every way out (q, ^C, SIGTERM) returns the exit
+# status expected and leaves the terminal as it found it.
+#
+# Each TUI runs in a tmux pane through run.sh, which records `stty -g`
+# before and after, and the exit status. Waits are bounded polls on the
+# screen text (at most ~5 s), never fixed sleeps.
+command -v tmux >/dev/null 2>&1 || { echo "tmux not found: skipped"; exit 77; }
+. "$(dirname "$0")/../lib.sh"
+
+SOCK=gpucost$$
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+
+# Seed the cache from the embedded snapshot (stdout is not a terminal).
+run --db "$DB" --quiet
+check "the cache is seeded" status_is 0
+total=$(($(wc -l < "$T/out") - 1))
+# Offers the CLI finds for a query (CSV rows minus the header).
+cli_count() {
+	"$GPUCOST" --db "$DB" --quiet --format csv "$@" 2>/dev/null | wc -l |
+	    awk '{ print ($1 > 0 ? $1 - 1 : 0) }'
+}
+
+cat > "$T/run.sh" <<'EOF'
+# run.sh DIR ARGS...: one TUI session in a tmux pane.
+trap : INT	# survive the ^C meant for gpucost (a handler, not an ignore)
+dir=$1
+shift
+stty -g > "$dir/stty.before"
+echo "BEFORE-TUI"
+sh -c 'echo $$ > "$0/pid"; exec "$GPUCOST" "$@"' "$dir" "$@"
+echo $? > "$dir/status.tmp"
+stty -g > "$dir/stty.after"
+mv "$dir/status.tmp" "$dir/status"
+echo "AFTER-TUI"
+exec sleep 600
+EOF
+
+# start NAME [ENV=VALUE...] -- ARGS...: a session NAME at 140x40.
+start() {
+	name=$1
+	shift
+	envs=
+	while [ "$1" != "--" ]; do
+		envs="$envs $1"
+		shift
+	done
+	shift
+	mkdir -p "$T/$name"
+	rm -f "$T/$name/status" "$T/$name/pid"
+	# shellcheck disable=SC2086
+	# ESCDELAY: on a loaded machine tmux may hand over a mouse report in
+	# pieces; a longer wait keeps its ESC from reading as the Escape key.
+	tm new-session -d -s "$name" -x 140 -y 40 \
+	    "env HOME='$HOME' LC_ALL=C.UTF-8 GPUCOST='$GPUCOST' ESCDELAY=300 $envs sh '$T/run.sh' '$T/$name' $*"
+	pane=$name
+}
+screen() { tm capture-pane -p -t "$pane"; }
+keys() { tm send-keys -t "$pane" "$@"; }
+typed() { tm send-keys -t "$pane" -l "$1"; }
+# The table rows: screen lines 3 to LINES-2 that are not blank.
+rows() { screen | sed -n "3,$(($(tm display -p -t "$pane" '#{pane_height}') - 2))p" | grep -v '^ *$'; }
+title() { screen | sed -n 1p; }
+# line_has N REGEX: screen line N matches.
+line_has() { screen | sed -n "$1p" | grep -q -- "$2"; }
+# rows_all REGEX: there are rows and every one matches.
+rows_all() { rows > "$T/r"; [ -s "$T/r" ] && ! grep -v -- "$1" "$T/r"; }
+# Number of offers the title line says match.
+matched() { title | sed -n 's/^ gpucost: \([0-9]*\) .*/\1/p'; }
+
+# settle: wait until the screen stops changing (a frame can be seen
+# half-written), at most ~2 s.
+settle() {
+	si=0
+	screen > "$T/s1"
+	while :; do
+		sleep 0.05
+		screen > "$T/s2"
+		cmp -s "$T/s1" "$T/s2" && return 0
+		mv "$T/s2" "$T/s1"
+		si=$((si + 1))
+		[ "$si" -gt 40 ] && return 0
+	done
+}
+# wait_for TEXT: poll the screen until it shows TEXT (fixed string).
+wait_for() {
+	wi=0
+	while ! screen | grep -q -F -- "$1"; do
+		wi=$((wi + 1))
+		if [ "$wi" -gt 50 ]; then
+			echo "timed out waiting for: $1" >&2
+			screen | sed 's/^/  | /' >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+	settle
+}
+wait_gone() {
+	wg=0
+	while screen | grep -q -F -- "$1"; do
+		wg=$((wg + 1))
+		[ "$wg" -gt 50 ] && { echo "still on screen: $1" >&2; return 1; }
+		sleep 0.1
+	done
+	settle
+}
+# wait_exit NAME: the session's gpucost exited; sets $st.
+wait_exit() {
+	we=0
+	while [ ! -f "$T/$1/status" ]; do
+		we=$((we + 1))
+		[ "$we" -gt 50 ] && { st=timeout; return 1; }
+		sleep 0.1
+	done
+	st=$(cat "$T/$1/status")
+}
+restored() {
+	cmp -s "$T/$1/stty.before" "$T/$1/stty.after" &&
+	    [ "$(tm display -p -t "$1" '#{alternate_on}')" = 0 ] &&
+	    wait_for "AFTER-TUI" && screen | grep -q "BEFORE-TUI"
+}
+
+# Column of a right-aligned numeric header, printed per table row:
+# the last word left of the header's right edge.
+column() {
+	edge=$(screen | sed -n 2p | awk -v h="$1" '{ print index($0, " " h " ") + length(h) }')
+	rows | awk -v e="$edge" '{ s = substr($0, 1, e); n = split(s, w, " "); print w[n] }'
+}
+# Values sorted ascending (-r descending), unknown "-" last either way.
+ordered() {
+	column "$1" > "$T/col"
+	grep -v '^-$' "$T/col" > "$T/known"
+	sort -c -g ${2:-} "$T/known" 2>/dev/null &&
+	    ! grep -n '^-$' "$T/col" | awk -F: -v n="$(wc -l < "$T/known")" '$1 <= n { bad = 1 } END { exit !bad }'
+}
+# seen TEXT: the screen shows TEXT now (after letting it settle).
+seen() { settle; screen | grep -q -F -- "$1"; }
+hex() { printf '%02x' "$1"; }
+# click X Y [BUTTON]: an xterm (X10) mouse press and release at 0-based X, Y.
+click() {
+	b=${3:-0}
+	keys -H 1b 5b 4d "$(hex $((32 + b)))" "$(hex $((33 + $1)))" "$(hex $((33 + $2)))"
+	[ "$b" -lt 64 ] && keys -H 1b 5b 4d "$(hex 35)" "$(hex $((33 + $1)))" "$(hex $((33 + $2)))"
+	return 0
+}
+# click_for TEXT X Y [BUTTON] / click_gone TEXT X Y [BUTTON]: click and
+# wait for TEXT to show / to go. On a loaded machine a mouse report now
+# and then never reaches gpucost (its bytes read as Escape and stray
+# letters, which do nothing here), so when the screen has not changed
+# at all after ~2 s the click is sent again.
+click_for() { click_until show "$@"; }
+click_gone() { click_until gone "$@"; }
+shows() { screen | grep -q -F -- "$1"; }
+click_until() {
+	mode=$1
+	want=$2
+	shift 2
+	settle
+	cp "$T/s1" "$T/before"
+	click "$@"
+	ci=0
+	while :; do
+		if [ "$mode" = show ]; then shows "$want" && break
+		else shows "$want" || break; fi
+		ci=$((ci + 1))
+		[ "$ci" -gt 20 ] && break
+		sleep 0.1
+	done
+	settle
+	if cmp -s "$T/s1" "$T/before"; then
+		echo "click at $* lost; sending it again" >&2
+		click "$@"
+	fi
+	if [ "$mode" = show ]; then wait_for "$want"; else wait_gone "$want"; fi
+}
+
+# ---------------------------------------------------------------------
+# The offers table.
+# ---------------------------------------------------------------------
+start main -- --db "$DB"
+check "the table appears" wait_for "sort: gpu-price"
+check "the title counts every offer" [ "$(matched)" = "$total" ]
+check "the title says how old the data is" line_has 1 'data: [0-9]*[mhd] old (snapshot)'
+check "column headers" line_has 2 'PROVIDER.*GPUS.*VRAM.*LINK.*\$/H.*\$/GPU-H.*SPOT \$/H.*SAVE.*AVAIL.*AGE'
+check "the function bar" line_has 40 '?Help.*/Search.*fFilter.*sSortBy.*rReverse.*EnterDetail.*RRefresh.*qQuit'
+check "a full page of rows" [ "$(rows | wc -l)" -eq 36 ]
+check "sorted by \$/GPU-H" ordered '$/GPU-H'
+check "the alternate screen is on" [ "$(tm display -p -t main '#{alternate_on}')" = 1 ]
+
+# Incremental text filter: every row matches, the count is the CLI's.
+keys /
+typed "lambda"
+check "typing filters as it goes" wait_for 'text="lambda"'
+check "text filter: the CLI's count" [ "$(matched)" = "$(cli_count --provider lambda)" ]
+check "text filter: every row is lambda" rows_all '^ lambda '
+typed " us-east"
+check "a second word narrows" wait_for 'text="lambda us-east"'
+check "two words: every row matches both" rows_all '^ lambda .*us-east'
+keys Escape
+check "Escape clears the text filter" wait_gone 'text='
+check "all offers again" [ "$(matched)" = "$total" ]
+keys / && typed "vultr" && keys Enter
+check "Enter keeps the text filter" wait_for 'text="vultr"'
+check "the prompt is closed" wait_gone "Search:"
+check "kept: the CLI's count" [ "$(matched)" = "$(cli_count --provider vultr)" ]
+keys Escape
+check "Escape in the table clears it" wait_gone 'text='
+
+# Sorting: the sort list, reverse, the next column, a click on a header.
+keys s
+check "s opens the sort list" wait_for "Sort by"
+keys j Enter
+check "the list sorts by \$/H" wait_for "sort: price |"
+check "rows in \$/H order" ordered '$/H'
+keys r
+check "r reverses" wait_for "sort: price reversed"
+check "rows in reverse \$/H order" ordered '$/H' -r
+keys '>'
+check "> sorts by the next column" wait_for "sort: gpu-price |"
+x=$(screen | sed -n 2p | awk '{ print index($0, "SPOT $/H") }')
+check "a click on a header sorts by it" click_for "sort: spot |" "$x" 1
+check "rows in spot order" ordered 'SPOT $/H'
+x=$(screen | sed -n 2p | awk '{ print index($0, "SPOT $/H") }')
+check "a second click reverses" click_for "sort: spot reversed" "$x" 1
+keys '<'
+check "< sorts by the previous column" wait_for "sort: gpu-price |"
+
+# Moving and the wheel.
+first=$(rows | sed -n 1p)
+keys j j j
+keys G
+check "G goes to the end" wait_gone "$first"
+keys g
+check "g goes back to the top" wait_for "$first"
+keys NPage
+check "PgDn pages" wait_gone "$first"
+keys Home
+check "Home goes to the top" wait_for "$first"
+check "the wheel scrolls" click_gone "$first" 10 10 65
+check "the wheel scrolls back" click_for "$first" 10 10 64
+
+# The detail view of the third row.
+click 5 4
+click 5 4	# selecting is idempotent: a second report covers a lost one
+inst=$(rows | sed -n 3p | awk '{ print $2 }' | sed 's/~$//')
+keys Enter
+check "Enter opens the detail" wait_for "per GPU-hour"
+check "detail: the selected offer" line_has 1 "$inst"
+for w in "Instance type" "Region" "GPUs" "VRAM" "Interconnect" "Availability" \
+    "Spot interruption" "on-demand" "spot saving" "per BF16 PFLOP-hour" \
+    "24 hours" "1 week (168 h)" "30 days (720 h)" "Price history" "recorded price"; do
+	check "detail shows '$w'" wait_for "$w"
+done
+keys h && typed "100" && keys Enter
+check "typed hours are costed" wait_for "100 hours (h: change)"
+keys h C-u && typed "abc" && keys Enter
+check "bad hours are refused" wait_for "Hours: expected a number"
+keys Escape
+check "Esc closes the prompt" wait_gone "Hours:"
+keys Escape
+check "Esc goes back to the table" wait_for "sort: gpu-price"
+
+# Help, generated from the key table.
+keys '?'
+check "? opens the help" wait_for "gpucost: keys"
+for w in "Offers table" "Offer detail" "Filter panel" "clear the text filter"; do
+	check "help lists '$w'" wait_for "$w"
+done
+keys End
+check "End scrolls the help to the mouse section" wait_for "Mouse"
+check "the help lists the prompt keys" wait_for "delete the last word"
+check "help's bar" line_has 40 'EscBack'
+keys Escape
+check "Esc leaves the help" wait_for "sort: gpu-price"
+check "a click on the bar's Help runs it" click_for "gpucost: keys" 1 39
+keys Escape
+wait_for "sort: gpu-price"
+
+# The filter panel: count typed, GPU picked from the list, spot toggled.
+keys f
+check "f opens the filter panel" wait_for "Filter"
+for w in "GPU model" "GPU count" "Multi-node" "Min VRAM/GPU" "Interconnect" \
+    "Providers" "Region" "Max \$/GPU-h" "Spot only" "Available only" "Text search"; do
+	check "the panel has '$w'" wait_for "$w"
+done
+keys j Enter
+check "Enter on GPU count prompts" wait_for "GPU count:"
+typed "8" && keys Enter
+check "count=8 applies" wait_for "filter: count=8"
+check "count=8: the CLI's count" [ "$(matched)" = "$(cli_count --count 8)" ]
+keys k Enter
+check "Enter on GPU model opens the list" wait_for "(*) any"
+n=$(screen | grep -n -F "(*) any" | cut -d: -f1)
+m=$(screen | grep -n -F "] A100-80 " | cut -d: -f1)
+listed=$(screen | sed -n 's/.*\] A100-80  *\([0-9][0-9]*\) .*/\1/p')
+i=$n
+while [ "$i" -lt "$m" ]; do keys j; i=$((i + 1)); done
+keys Enter
+check "choosing A100-80 filters" wait_for "filter: gpu=A100-80 count=8"
+check "the list's count is the result" [ "$(matched)" = "$listed" ]
+check "A100-80 x8: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8)" ]
+keys j j j j j j j j Space
+check "Space toggles spot only" wait_for "count=8 spot"
+check "spot: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --spot)" ]
+keys x
+check "x sets the field to any" wait_gone "count=8 spot"
+keys k k k Enter
+check "Enter on Providers opens the list" wait_for "Providers (Space ticks)"
+keys j Space j Space Enter
+check "Space ticks providers, Enter keeps them" wait_for "filter: gpu=A100-80 count=8 provider=aws,gcp |"
+check "the list is closed" wait_gone "Providers (Space ticks)"
+check "ticked providers: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --provider aws,gcp)" ]
+keys Escape
+check "Esc closes the panel" wait_gone "Available only"
+check "the filter stays" wait_for "filter: gpu=A100-80 count=8 provider=aws,gcp |"
+keys c
+check "c clears every filter" wait_gone "filter:"
+
+# Resizing: fewer columns, the too-small notice, and back.
+tm resize-window -t main -x 60 -y 15
+check "narrow: redrawn" wait_for "PROVIDER"
+check "narrow: least important columns dropped" wait_gone "SPOT \$/H"
+check "narrow: \$/GPU-H kept" wait_for '$/GPU-H'
+check "narrow: no line wider than 60" [ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 60 ]
+tm resize-window -t main -x 40 -y 8
+check "too small: a notice" wait_for "Terminal too small"
+tm resize-window -t main -x 140 -y 40
+check "back to 140x40" wait_for "SPOT \$/H"
+check "full page again" [ "$(rows | wc -l)" -eq 36 ]
+
+# q quits with status 0 and gives the terminal back.
+keys q
+wait_exit main
+check "q exits 0" [ "$st" = 0 ]
+check "q restores the terminal" restored main
+
+# ---------------------------------------------------------------------
+# `gpucost tui` with query options starts pre-filtered.
+# ---------------------------------------------------------------------
+start pre -- --db "$DB" --provider lambda --count 8 tui
+check "tui: pre-filtered" wait_for "filter: count=8 provider=lambda"
+check "tui: the CLI's count" [ "$(matched)" = "$(cli_count --provider lambda --count 8)" ]
+keys C-c
+wait_exit pre
+check "^C exits with SIGINT's status" [ "$st" = 130 ]
+check "^C restores the terminal" restored pre
+
+# SIGTERM restores the terminal too.
+start term -- --db "$DB"
+wait_for "sort: gpu-price"
+kill -TERM "$(cat "$T/term/pid")"
+wait_exit term
+check "SIGTERM exits with its status" [ "$st" = 143 ]
+check "SIGTERM restores the terminal" restored term
+
+# ---------------------------------------------------------------------
+# Colours by role; NO_COLOR gives monochrome.
+# ---------------------------------------------------------------------
+has_colour() { tm capture-pane -e -p -t "$1" | grep -q "$(printf '\033')\[[0-9;]*\(3[0-7]\|4[0-7]\)[;m]"; }
+no_colour() { ! has_colour "$1"; }
+start colour -- --db "$DB"
+wait_for "sort: gpu-price"
+check "colours by default" has_colour colour
+keys q
+start mono NO_COLOR=1 -- --db "$DB"
+wait_for "sort: gpu-price"
+check "NO_COLOR: no colours" no_colour mono
+keys q
+
+# ---------------------------------------------------------------------
+# Refresh in the background: every provider is pointed at a closed port,
+# so each fails (or is skipped for want of a key) and the offers stay.
+# ---------------------------------------------------------------------
+dead=
+for p in aws gcp runpod vast lambda vultr; do
+	dead="$dead $(url_var $p)=http://127.0.0.1:9"
+done
+# shellcheck disable=SC2086
+start refresh $dead -- --db "$DB"
+wait_for "sort: gpu-price"
+keys R
+check "R refreshes and reports" wait_for "Refresh done in"
+check "failures are reported" wait_for "failed"
+check "the offers are kept" [ "$(matched)" = "$total" ]
+keys q
+wait_exit refresh
+check "after a refresh, q exits 0" [ "$st" = 0 ]
+
+# No terminal: `gpucost tui` refuses with a usage error.
+run --db "$DB" tui < /dev/null
+check "tui without a terminal: exit 2" status_is 2
+check "tui without a terminal: says why" err_has "terminal"
+
+finish
