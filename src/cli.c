@@ -109,6 +109,7 @@ static const struct {
 	{ "gpus",	CMD_GPUS,	IN_GPUS },
 	{ "providers",	CMD_PROVIDERS,	IN_PROVIDERS },
 	{ "refresh",	CMD_REFRESH,	IN_REFRESH },
+	{ "tui",	CMD_TUI,	IN_QUERY },
 	{ "help",	CMD_HELP,	IN_ALL },
 	{ "version",	CMD_VERSION,	IN_ALL },
 };
@@ -123,6 +124,7 @@ cli_usage(FILE *out)
 "       gpucost providers                  data source, age and errors per provider\n"
 "       gpucost refresh [--provider LIST] [--timeout S] [--quiet]\n"
 "                                          fetch live prices into the cache\n"
+"       gpucost tui [query options]        the interactive browser, pre-filtered\n"
 "\n"
 "query options:\n"
 "  -g, --gpu NAME          GPU model or family (A100-80, A100, \"RTX 4090\" ...)\n"
@@ -354,6 +356,7 @@ cli_option(int c, const char *arg, struct cli_options *o, struct err *err)
 	case OPT_HOURS:
 		return parse_hours(arg, &o->hours, err);
 	case 'f':
+		o->format_given = true;
 		if (output_format_parse(arg, &o->format) < 0) {
 			err_set(err, "--format: expected table, csv, tsv or "
 			    "json, got %s", quoted(arg, q, sizeof q));
@@ -468,7 +471,7 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 				break;
 		if (i == sizeof commands / sizeof commands[0]) {
 			err_set(err, "unknown command %s (commands: gpus, "
-			    "providers, refresh, help)", quoted(argv[optind], q,
+			    "providers, refresh, tui, help)", quoted(argv[optind], q,
 			    sizeof q));
 			return -1;
 		}
@@ -594,6 +597,23 @@ print_data_age(const struct plan *plans, size_t n, size_t matched,
 	fputc('\n', stderr);
 }
 
+/*
+ * Can SQL pick the offers to show (db_query_top())? With --limit, a
+ * price sort and no test that only query_plans() makes (region, maximum
+ * price, spot, multi-node), the first N plans are the first N offers in
+ * its order, and the rest of the cache need not be read.
+ */
+static bool
+query_top_n(const struct cli_options *o)
+{
+	const struct offer_filter *f = &o->filter;
+
+	return o->limit > 0 && (o->sort == SORT_GPU_PRICE ||
+	    o->sort == SORT_PRICE) && !f->multi_node && !f->spot &&
+	    f->region[0] == '\0' && f->text[0] == '\0' &&
+	    !money_known(f->max_price_gpu_hour);
+}
+
 int
 cli_run_query(const struct cli_options *o)
 {
@@ -601,7 +621,8 @@ cli_run_query(const struct cli_options *o)
 	struct provider_status *status = NULL;
 	struct offer_list offers;
 	struct plan *plans = NULL;
-	size_t nplans = 0, shown, nstatus = 0;
+	size_t nplans = 0, shown, nstatus = 0, matched = 0;
+	bool top_n = query_top_n(o);
 	struct err err;
 	struct db *db;
 	int rc = EXIT_DATA;
@@ -609,13 +630,19 @@ cli_run_query(const struct cli_options *o)
 	if ((db = open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);
-	if (db_query(db, &o->filter, &offers, &err) < 0 ||
-	    db_status(db, &status, &nstatus, &err) < 0) {
+	if ((top_n ? db_query_top(db, &o->filter, o->sort, o->reverse,
+	    (size_t)o->limit, &offers, &matched, &err) :
+	    db_query(db, &o->filter, &offers, &err)) < 0 ||
+	    /* Only JSON shows the status; the full path keeps reading it. */
+	    ((!top_n || o->format == OUTPUT_JSON) &&
+	    db_status(db, &status, &nstatus, &err) < 0)) {
 		fprintf(stderr, "gpucost: %s\n", err.msg);
 		goto done;
 	}
 	query_plans(offers.v, offers.n, &o->filter, o->sort, o->reverse,
 	    &plans, &nplans);
+	if (!top_n)
+		matched = nplans;
 	shown = o->limit > 0 && (size_t)o->limit < nplans ?
 	    (size_t)o->limit : nplans;
 
@@ -626,7 +653,7 @@ cli_run_query(const struct cli_options *o)
 	out_opts.now = (int64_t)time(NULL);
 	out_opts.status = status;
 	out_opts.nstatus = nstatus;
-	out_opts.matched = nplans;
+	out_opts.matched = matched;
 	if (nplans > 0 || o->format != OUTPUT_TABLE) {
 		if (output_plans(stdout, &out_opts, plans, shown) < 0 ||
 		    fflush(stdout) != 0) {
@@ -642,7 +669,7 @@ cli_run_query(const struct cli_options *o)
 		rc = EXIT_NO_MATCH;
 	} else {
 		if (!o->quiet)
-			print_data_age(plans, shown, nplans, out_opts.now);
+			print_data_age(plans, shown, matched, out_opts.now);
 		rc = EXIT_OK;
 	}
 done:

@@ -79,6 +79,12 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  value TEXT NOT NULL,"
 	"  PRIMARY KEY (provider, name)"
 	") WITHOUT ROWID;",
+	/*
+	 * 2 -> 3: the GPU index holds the price too, so the cheapest N
+	 * offers of a GPU come from the index alone (db_query_top()).
+	 */
+	"DROP INDEX offers_gpu;"
+	"CREATE INDEX offers_gpu ON offers (gpu, gpu_count, price);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */
@@ -475,7 +481,7 @@ db_replace_offers(struct db *db, const char *provider,
     struct err *err)
 {
 	sqlite3_stmt *st = NULL;
-	long long stored = 0, written;
+	long long stored = 0;
 	size_t i;
 	int rc;
 
@@ -540,37 +546,35 @@ db_replace_offers(struct db *db, const char *provider,
 	st = NULL;
 
 	/*
-	 * Write the rest in place: an update that leaves gpu and gpu_count
-	 * alone does not touch the offers_gpu index (half the cost of
-	 * replacing the row). The few whose indexed columns changed are
-	 * skipped here, counted by what sqlite3_changes() leaves out, and
-	 * replaced whole below.
+	 * Rows whose indexed columns (gpu, gpu_count, price) change go and
+	 * come back whole; every other row is updated in place by the
+	 * upsert below, which leaves those columns and so the offers_gpu
+	 * index alone (half the cost of replacing a row; a refresh changes
+	 * about 1 % of the prices).
 	 */
-	if ((st = db_prepare(db, "INSERT INTO offers SELECT * FROM incoming "
-	    "WHERE true ON CONFLICT (provider, key) DO UPDATE SET "
-	    "instance_type = excluded.instance_type, region = excluded.region, "
-	    "gpu_raw = excluded.gpu_raw, vram_gb = excluded.vram_gb, "
-	    "interconnect = excluded.interconnect, vcpus = excluded.vcpus, "
-	    "ram_gb = excluded.ram_gb, price = excluded.price, "
-	    "spot_price = excluded.spot_price, "
-	    "availability = excluded.availability, "
-	    "spot_interruption = excluded.spot_interruption, "
-	    "reliability = excluded.reliability, "
-	    "fetched_at = excluded.fetched_at, source = excluded.source "
-	    "WHERE gpu IS excluded.gpu AND gpu_count IS excluded.gpu_count",
-	    err)) == NULL)
+	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
+	    "EXISTS (SELECT 1 FROM incoming i WHERE i.key = offers.key AND "
+	    "(i.gpu IS NOT offers.gpu OR i.gpu_count IS NOT offers.gpu_count "
+	    "OR i.price IS NOT offers.price))", err)) == NULL)
 		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		db_err(db, err, "write failed");
 		goto fail;
 	}
-	written = sqlite3_changes(db->sql);
 	sqlite3_finalize(st);
 	st = NULL;
-	if (written < stored && db_exec(db, "INSERT OR REPLACE INTO offers "
-	    "SELECT i.* FROM incoming i JOIN offers o ON o.provider = "
-	    "i.provider AND o.key = i.key WHERE o.gpu IS NOT i.gpu OR "
-	    "o.gpu_count IS NOT i.gpu_count", err) < 0)
+	if (db_exec(db, "INSERT INTO offers SELECT * FROM incoming WHERE true "
+	    "ON CONFLICT (provider, key) DO UPDATE SET "
+	    "instance_type = excluded.instance_type, region = excluded.region, "
+	    "gpu_raw = excluded.gpu_raw, vram_gb = excluded.vram_gb, "
+	    "interconnect = excluded.interconnect, vcpus = excluded.vcpus, "
+	    "ram_gb = excluded.ram_gb, spot_price = excluded.spot_price, "
+	    "availability = excluded.availability, "
+	    "spot_interruption = excluded.spot_interruption, "
+	    "reliability = excluded.reliability, "
+	    "fetched_at = excluded.fetched_at, source = excluded.source",
+	    err) < 0)
 		goto fail;
 	if (db_exec(db, "DELETE FROM incoming", err) < 0)
 		goto fail;
@@ -684,47 +688,58 @@ sql_in(char *sql, size_t size, const char *col, size_t n)
 		snprintf(sql + len, size - len, ")");
 }
 
-int
-db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
-    struct err *err)
+/* Append to sql (size bytes) the conditions of f that SQL tests. */
+static void
+filter_sql(const struct offer_filter *f, char *sql, size_t size)
 {
-	char sql[1024] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
-	sqlite3_stmt *st;
-	struct offer *o;
-	size_t i;
-	int k = 1, rc;
-
 	if (f->ngpus > 0)
-		sql_in(sql, sizeof sql, "gpu", f->ngpus);
+		sql_in(sql, size, "gpu", f->ngpus);
 	if (f->count > 0)
 		strncat(sql, f->multi_node ? " AND gpu_count <= ?" :
-		    " AND gpu_count = ?", sizeof sql - strlen(sql) - 1);
+		    " AND gpu_count = ?", size - strlen(sql) - 1);
 	if (f->min_vram_gb > 0)
-		strncat(sql, " AND vram_gb >= ?", sizeof sql - strlen(sql) - 1);
+		strncat(sql, " AND vram_gb >= ?", size - strlen(sql) - 1);
 	if (f->interconnect != IC_UNKNOWN)
-		strncat(sql, " AND interconnect = ?",
-		    sizeof sql - strlen(sql) - 1);
+		strncat(sql, " AND interconnect = ?", size - strlen(sql) - 1);
 	if (f->nproviders > 0)
-		sql_in(sql, sizeof sql, "provider", f->nproviders);
+		sql_in(sql, size, "provider", f->nproviders);
 	if (f->available)
 		strncat(sql, " AND availability = 'available'",
-		    sizeof sql - strlen(sql) - 1);
+		    size - strlen(sql) - 1);
 	if (f->spot)
 		strncat(sql, " AND spot_price IS NOT NULL",
-		    sizeof sql - strlen(sql) - 1);
-	if ((st = db_prepare(db, sql, err)) == NULL)
-		return -1;
+		    size - strlen(sql) - 1);
+}
+
+/* Bind f's values to the placeholders of filter_sql(), from number *k. */
+static void
+filter_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+{
+	size_t i;
+
 	for (i = 0; i < f->ngpus; i++)
-		sqlite3_bind_text(st, k++, f->gpus[i]->id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, (*k)++, f->gpus[i]->id, -1,
+		    SQLITE_STATIC);
 	if (f->count > 0)
-		sqlite3_bind_int(st, k++, f->count);
+		sqlite3_bind_int(st, (*k)++, f->count);
 	if (f->min_vram_gb > 0)
-		sqlite3_bind_int(st, k++, f->min_vram_gb);
+		sqlite3_bind_int(st, (*k)++, f->min_vram_gb);
 	if (f->interconnect != IC_UNKNOWN)
-		sqlite3_bind_text(st, k++, interconnect_name(f->interconnect),
-		    -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, (*k)++,
+		    interconnect_name(f->interconnect), -1, SQLITE_STATIC);
 	for (i = 0; i < f->nproviders; i++)
-		sqlite3_bind_text(st, k++, f->providers[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, (*k)++, f->providers[i], -1,
+		    SQLITE_STATIC);
+}
+
+/* Append the offers of a prepared OFFER_COLUMNS query that match f. */
+static int
+read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
+    struct offer_list *out, struct err *err)
+{
+	struct offer *o;
+	int rc;
+
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		o = offer_list_add(out);
 		row_to_offer(st, o);
@@ -737,6 +752,75 @@ db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
 		return -1;
 	}
 	return 0;
+}
+
+int
+db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
+    struct err *err)
+{
+	char sql[1024] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	sqlite3_stmt *st;
+	int k = 1;
+
+	filter_sql(f, sql, sizeof sql);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	filter_bind(st, f, &k);
+	return read_offers(db, st, f, out, err);
+}
+
+/* plan_sort()'s price per GPU-hour: money_div_round(price, gpu_count). */
+#define SQL_GPU_PRICE	"(2 * price + gpu_count) / (2 * gpu_count)"
+
+int
+db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
+    bool reverse, size_t limit, struct offer_list *out, size_t *matched,
+    struct err *err)
+{
+	char where[768] = "", sql[1536];
+	const char *order;
+	sqlite3_stmt *st;
+	int k = 1, rc;
+
+	*matched = 0;
+	filter_sql(f, where, sizeof where);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM offers WHERE 1%s",
+	    where);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	filter_bind(st, f, &k);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*matched = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW) {
+		db_open_error(db, err);
+		return -1;
+	}
+	/*
+	 * plan_sort(): unknown prices last, then the key (reversed or
+	 * not), then the lower price per GPU-hour, provider and key. The
+	 * inner query reads only offers_gpu (gpu, gpu_count, price and
+	 * the primary key); only the rows picked are read whole.
+	 */
+	if (key == SORT_PRICE)
+		order = reverse ? "price IS NULL, price DESC, " SQL_GPU_PRICE
+		    ", provider, key" : "price IS NULL, price, " SQL_GPU_PRICE
+		    ", provider, key";
+	else
+		order = reverse ? "price IS NULL, " SQL_GPU_PRICE " DESC, "
+		    "provider, key" : "price IS NULL, " SQL_GPU_PRICE ", "
+		    "provider, key";
+	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers "
+	    "WHERE (provider, key) IN (SELECT provider, key FROM offers "
+	    "WHERE 1%s ORDER BY %s LIMIT ?)", where, order);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	k = 1;
+	filter_bind(st, f, &k);
+	sqlite3_bind_int64(st, k, limit < INT64_MAX ? (int64_t)limit :
+	    INT64_MAX);
+	return read_offers(db, st, f, out, err);
 }
 
 int

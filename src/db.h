@@ -22,7 +22,7 @@
 
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	2
+#define DB_SCHEMA_VERSION	3
 #define DB_ERROR_MAX		256
 #define DB_VERSION_MAX		64
 
@@ -91,6 +91,19 @@ int	db_record_failure(struct db *db, const char *provider, int64_t now,
  */
 int	db_query(struct db *db, const struct offer_filter *filter,
 	    struct offer_list *out, struct err *err);
+
+/*
+ * The first `limit` offers matching filter in plan_sort()'s order for
+ * key (SORT_GPU_PRICE or SORT_PRICE, reverse or not, one instance
+ * each), appended to out in no particular order; *matched is the number
+ * of all matching offers. Only for filters SQL tests whole: no region,
+ * text, maximum price, spot or multi-node (query_plans() on the result
+ * then gives the first `limit` plans of the full answer). Reads the
+ * index and the picked rows only.
+ */
+int	db_query_top(struct db *db, const struct offer_filter *filter,
+	    enum sort_key key, bool reverse, size_t limit,
+	    struct offer_list *out, size_t *matched, struct err *err);
 
 /* Status of every provider the cache knows; *out is freed with free(). */
 int	db_status(struct db *db, struct provider_status **out, size_t *n,

@@ -28,6 +28,7 @@
 #include "money.h"
 #include "offer.h"
 #include "provider.h"
+#include "query.h"
 #include "snapshot.h"
 
 /* 'gpuc', the application_id of a gpucost cache. */
@@ -283,7 +284,7 @@ assert_current_schema(const char *path)
 
 	assert_int_equal(raw_int(path, "PRAGMA user_version"),
 	    DB_SCHEMA_VERSION);
-	assert_int_equal(DB_SCHEMA_VERSION, 2);
+	assert_int_equal(DB_SCHEMA_VERSION, 3);
 	assert_int_equal(raw_int(path, "PRAGMA application_id"), APP_ID);
 	raw_text(path, "PRAGMA journal_mode", mode, sizeof mode);
 	assert_string_equal(mode, "wal");
@@ -1126,6 +1127,8 @@ test_replace_reindexes(void **state)
 	struct offer_list l;
 	struct offer_filter f;
 	struct db *db;
+	struct err err;
+	size_t matched;
 
 	(void)state;
 	in[0] = mk("vast", "a", "RTX4090", 1, 24, IC_PCIE, 400000, MONEY_NONE,
@@ -1141,9 +1144,24 @@ test_replace_reindexes(void **state)
 	in[1].gpu_count = 4;
 	in[1].fetched_at = 200;
 	in[2].fetched_at = 200;
+	in[2].price = 190000;
 	replace_ok(db, "vast", in, 3, SRC_LIVE, NULL, 200, &stats);
 	assert_int_equal(stats.offers, 3);
-	assert_int_equal(stats.history_rows, 1);	/* a's price */
+	assert_int_equal(stats.history_rows, 2);	/* a's and c's price */
+	assert_int_equal(stats.removed, 0);
+
+	/* The index has c's new price: the cheapest per GPU-hour now. */
+	offer_filter_init(&f);
+	f.gpus[0] = gpu_find("RTX4090");
+	f.ngpus = 1;
+	offer_list_init(&l);
+	assert_int_equal(db_query_top(db, &f, SORT_GPU_PRICE, false, 1, &l,
+	    &matched, &err), 0);
+	assert_int_equal(matched, 2);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].key, "c");
+	assert_int_equal(l.v[0].price, 190000);
+	offer_list_done(&l);
 
 	offer_filter_init(&f);
 	f.gpus[0] = gpu_find("RTX4090");
@@ -1171,6 +1189,115 @@ test_replace_reindexes(void **state)
 	    "INDEXED BY offers_gpu WHERE gpu = 'RTX4090'"), 2);
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM "
 	    "pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+}
+
+/* The (provider, key) of each plan, one string, for comparisons. */
+static void
+plan_keys(const struct plan *p, size_t n, char *buf, size_t size)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s/%s ",
+		    p[i].offer->provider, p[i].offer->key);
+}
+
+/*
+ * db_query_top() then query_plans() gives the first N plans of the full
+ * answer (db_query() then query_plans()), whatever the filter, sort,
+ * direction and N, with ties, unknown prices and GPU counts that round.
+ */
+static void
+test_query_top(void **state)
+{
+	static const char *const gpus[] = { "RTX4090", "A100-80", "H100" };
+	static const char *const provs[] = { "vast", "runpod", "aws" };
+	static const int counts[] = { 1, 2, 3, 8 };
+	static const size_t limits[] = { 1, 3, 20, 1000 };
+	const char *path = tmp_path("top.db");
+	static char want[65536], got[65536];
+	struct offer v[3][120];
+	struct offer_list all, top;
+	struct offer_filter f;
+	struct plan *pa, *pt;
+	size_t na, nt, matched, i, p, fi, li, shown;
+	unsigned seed = 1;
+	struct db *db;
+	struct err err;
+	int sort, rev;
+
+	(void)state;
+	db = open_ok(path);
+	for (p = 0; p < 3; p++) {
+		for (i = 0; i < 120; i++) {
+			char key[16];
+			int64_t price;
+
+			seed = seed * 1103515245 + 12345;
+			snprintf(key, sizeof key, "k%03u", (seed >> 8) % 1000);
+			/*
+			 * Few distinct prices, a few micro-USD apart: ties,
+			 * and per-GPU prices that only rounding orders.
+			 */
+			price = 1000000 + (int64_t)((seed >> 12) % 3) * 333333 +
+			    (int64_t)((seed >> 26) % 9);
+			v[p][i] = mk(provs[p], key, gpus[(seed >> 4) % 3],
+			    counts[(seed >> 16) % 4], 80, (seed >> 20) % 2 ?
+			    IC_NVLINK : IC_PCIE, (seed >> 22) % 9 == 0 ?
+			    MONEY_NONE : price, 500000, (seed >> 24) % 3 ?
+			    AV_AVAILABLE : AV_UNKNOWN, 100);
+		}
+		replace_ok(db, provs[p], v[p], 120, SRC_LIVE, NULL, 100, NULL);
+	}
+	for (fi = 0; fi < 6; fi++) {
+		offer_filter_init(&f);
+		if (fi == 1 || fi == 2) {
+			f.gpus[0] = gpu_find("RTX4090");
+			f.ngpus = 1;
+		}
+		if (fi == 2 || fi == 3)
+			f.count = 2;
+		if (fi == 4) {
+			f.gpus[0] = gpu_find("A100-80");
+			f.gpus[1] = gpu_find("H100");
+			f.ngpus = 2;
+			snprintf(f.providers[0], sizeof f.providers[0], "aws");
+			snprintf(f.providers[1], sizeof f.providers[1], "vast");
+			f.nproviders = 2;
+		}
+		if (fi == 5) {
+			f.available = true;
+			f.interconnect = IC_NVLINK;
+		}
+		offer_list_init(&all);
+		query_ok(db, &f, &all);
+		for (sort = 0; sort < 2; sort++)
+		for (rev = 0; rev < 2; rev++)
+		for (li = 0; li < 4; li++) {
+			enum sort_key key = sort ? SORT_PRICE : SORT_GPU_PRICE;
+
+			query_plans(all.v, all.n, &f, key, rev, &pa, &na);
+			shown = limits[li] < na ? limits[li] : na;
+			plan_keys(pa, shown, want, sizeof want);
+			offer_list_init(&top);
+			assert_int_equal(db_query_top(db, &f, key, rev,
+			    limits[li], &top, &matched, &err), 0);
+			assert_int_equal(matched, na);
+			query_plans(top.v, top.n, &f, key, rev, &pt, &nt);
+			assert_int_equal(nt, shown);
+			plan_keys(pt, nt, got, sizeof got);
+			if (strcmp(want, got) != 0)
+				fail_msg("filter %zu sort %d reverse %d limit "
+				    "%zu:\nwant %.300s\ngot  %.300s", fi, sort,
+				    rev, limits[li], want, got);
+			free(pa);
+			free(pt);
+			offer_list_done(&top);
+		}
+		offer_list_done(&all);
+	}
+	db_close(db);
 }
 
 static void
@@ -2007,6 +2134,7 @@ main(void)
 		T(test_record_failure),
 		T(test_query_filters),
 		T(test_query_appends),
+		T(test_query_top),
 		T(test_status),
 		T(test_history),
 		T(test_meta),
