@@ -109,6 +109,7 @@ static const struct {
 	{ "gpus",	CMD_GPUS,	IN_GPUS },
 	{ "providers",	CMD_PROVIDERS,	IN_PROVIDERS },
 	{ "refresh",	CMD_REFRESH,	IN_REFRESH },
+	{ "tui",	CMD_TUI,	IN_QUERY },
 	{ "help",	CMD_HELP,	IN_ALL },
 	{ "version",	CMD_VERSION,	IN_ALL },
 };
@@ -123,6 +124,7 @@ cli_usage(FILE *out)
 "       gpucost providers                  data source, age and errors per provider\n"
 "       gpucost refresh [--provider LIST] [--timeout S] [--quiet]\n"
 "                                          fetch live prices into the cache\n"
+"       gpucost tui [query options]        the interactive browser, pre-filtered\n"
 "\n"
 "query options:\n"
 "  -g, --gpu NAME          GPU model or family (A100-80, A100, \"RTX 4090\" ...)\n"
@@ -354,6 +356,7 @@ cli_option(int c, const char *arg, struct cli_options *o, struct err *err)
 	case OPT_HOURS:
 		return parse_hours(arg, &o->hours, err);
 	case 'f':
+		o->format_given = true;
 		if (output_format_parse(arg, &o->format) < 0) {
 			err_set(err, "--format: expected table, csv, tsv or "
 			    "json, got %s", quoted(arg, q, sizeof q));
@@ -468,7 +471,7 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 				break;
 		if (i == sizeof commands / sizeof commands[0]) {
 			err_set(err, "unknown command %s (commands: gpus, "
-			    "providers, refresh, help)", quoted(argv[optind], q,
+			    "providers, refresh, tui, help)", quoted(argv[optind], q,
 			    sizeof q));
 			return -1;
 		}

@@ -35,6 +35,7 @@ enum cli_command {
 	CMD_GPUS,
 	CMD_PROVIDERS,
 	CMD_REFRESH,
+	CMD_TUI,
 	CMD_HELP,
 	CMD_VERSION
 };
@@ -43,6 +44,7 @@ struct cli_options {
 	enum cli_command command;
 	bool	command_given;		/* a command word was on the line */
 	bool	query_given;		/* any query option was given */
+	bool	format_given;		/* --format: a script wants output */
 	const char *db;			/* --db, NULL for the default */
 	struct offer_filter filter;
 	const char *gpu_query;		/* --gpu as typed */

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "err.h"
 #include "http.h"
+#include "tui/tui.h"
 
 int
 main(int argc, char **argv)
@@ -18,6 +19,12 @@ main(int argc, char **argv)
 		fprintf(stderr, "gpucost: %s\nTry 'gpucost --help'.\n", err.msg);
 		return EXIT_USAGE;
 	}
+	/* A person at a terminal who asked for nothing gets the browser. */
+	if (opts.command == CMD_QUERY && !opts.command_given &&
+	    !opts.query_given && !opts.format_given && tui_available())
+		opts.command = CMD_TUI;
+	if (opts.command == CMD_TUI)
+		return tui_run(&opts);	/* it loads libcurl only for a refresh */
 	if (opts.command == CMD_REFRESH) {
 		if (http_global_init() < 0) {
 			fprintf(stderr, "gpucost: cannot initialise libcurl: %s\n",
@@ -40,6 +47,7 @@ main(int argc, char **argv)
 	case CMD_PROVIDERS:
 		return cli_run_providers(&opts);
 	case CMD_REFRESH:
+	case CMD_TUI:
 		break;
 	case CMD_QUERY:
 		break;

@@ -174,6 +174,19 @@ test_commands(void **state)
 	assert_int_equal(o.command, CMD_PROVIDERS);
 	assert_true(o.command_given);
 	assert_false(o.query_given);
+	/* tui takes the query options as its starting state. */
+	ok(&o, "tui", "--gpu", "H100", "--count", "8", "--sort", "vram", NULL);
+	assert_int_equal(o.command, CMD_TUI);
+	assert_true(o.command_given);
+	assert_int_equal(o.filter.count, 8);
+	assert_int_equal(o.sort, SORT_VRAM);
+	bad("--timeout: not valid with the 'tui' command", "tui", "--timeout",
+	    "5", NULL);
+	/* --format means a script wants output, not the browser. */
+	ok(&o, "--format", "csv", NULL);
+	assert_true(o.format_given);
+	assert_false(o.query_given);
+	assert_false(o.command_given);
 	ok(&o, "help", NULL);
 	assert_int_equal(o.command, CMD_HELP);
 	assert_true(o.command_given);
@@ -197,7 +210,7 @@ test_commands(void **state)
 	assert_int_equal(o.filter.ngpus, 2);
 	/* Command words are exact. */
 	bad("unknown command \"GPUS\" (commands: gpus, providers, refresh, "
-	    "help)",
+	    "tui, help)",
 	    "GPUS", NULL);
 }
 
@@ -756,10 +769,10 @@ test_bad_command(void **state)
 {
 	(void)state;
 	bad("unknown command \"frobnicate\" (commands: gpus, providers, "
-	    "refresh, help)",
+	    "refresh, tui, help)",
 	    "frobnicate", NULL);
 	bad("unknown command \"A100\" (commands: gpus, providers, refresh, "
-	    "help)",
+	    "tui, help)",
 	    "--count", "2", "A100", NULL);
 	bad("providers: unexpected argument \"extra\"", "providers", "extra",
 	    NULL);
