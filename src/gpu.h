@@ -29,7 +29,8 @@ struct gpu_model {
 	double		 bf16_tflops;	/* dense BF16, SXM/flagship form; 0: no BF16 */
 	double		 bf16_tflops_pcie; /* PCIe form where it differs; 0: same */
 	const char	*aliases;	/* '|'-separated provider spellings */
-	const char	*form;		/* "sxm" or "pcie" when made only so; "" */
+	const char	*form;		/* "sxm", "pcie", "bridge" (PCIe, NVLink
+					   bridge possible) or "" (both/other) */
 };
 
 struct gpu_alias {

@@ -152,7 +152,7 @@ provider_keep_region(struct provider_run *run, const char *region)
 }
 
 enum interconnect
-provider_interconnect(const char *text, const char *gpu_id)
+provider_interconnect(const char *text, const char *gpu_id, int count)
 {
 	const struct gpu_model *m;
 
@@ -171,7 +171,8 @@ provider_interconnect(const char *text, const char *gpu_id)
 		return IC_UNKNOWN;
 	if (strcmp(m->form, "sxm") == 0)
 		return IC_NVLINK;
-	if (strcmp(m->form, "pcie") == 0)
+	if (strcmp(m->form, "pcie") == 0 ||
+	    (strcmp(m->form, "bridge") == 0 && count == 1))
 		return IC_PCIE;
 	return IC_UNKNOWN;
 }

@@ -148,12 +148,15 @@ void	provider_set_gpu(struct provider_run *run, struct offer *o,
 int	provider_offer_done(struct provider_run *run, struct err *err);
 
 /*
- * The interconnect inside an instance: from the provider's own words in
- * text (may be NULL) -- "SXM", "HBM3" or "NVLink" mean nvlink, "PCIe" or
- * "NVL" pcie -- else from the model's only form in the catalogue (gpu_id,
- * canonical, may be ""), else IC_UNKNOWN.
+ * The interconnect inside an instance of count GPUs: from the provider's
+ * own words in text (may be NULL) -- "SXM", "HBM3" or "NVLink" mean
+ * nvlink, "PCIe" or "NVL" pcie -- else from the model's only form in the
+ * catalogue (gpu_id, canonical, may be ""): an SXM-only model is nvlink,
+ * a PCIe-only card pcie, a card an NVLink bridge may pair pcie when
+ * alone; else IC_UNKNOWN.
  */
-enum interconnect provider_interconnect(const char *text, const char *gpu_id);
+enum interconnect provider_interconnect(const char *text, const char *gpu_id,
+	    int count);
 
 /* Copy provider text into a fixed field, sanitised. */
 void	provider_copy(char *dst, size_t size, const char *src);

@@ -42,7 +42,7 @@ function num(s) { return s == "" ? "0" : s }
 }
 {
 	if (NF != 9 || $1 == "" || $2 == "" || $4 !~ /^[0-9]+$/ ||
-	    $9 !~ /^(sxm|pcie|)$/) {
+	    $9 !~ /^(sxm|pcie|bridge|)$/) {
 		print FILENAME ":" NR ": bad catalogue line" > "/dev/stderr"
 		exit 1
 	}

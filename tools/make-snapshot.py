@@ -42,31 +42,16 @@ SOURCES = {
                             "(test fixture, medium confidence) + unattributed rows (low confidence)"),
 }
 
-# GPU form factor, used for the interconnect column when the provider says nothing:
+# GPU form factor, used for the interconnect column when the provider says nothing.
+# It comes from the "form" column of data/gpus.tsv (the same rule gpucost's live
+# adapters use, src/provider.c provider_interconnect()):
 #   sxm         SXM/HGX-only board (NVLink/NVSwitch)          -> nvlink
 #   pcie        PCIe card without any NVLink capability       -> pcie
 #   pcie-bridge PCIe card, an NVLink bridge is optional       -> pcie for 1 GPU, else unknown
 #   both        sold as SXM and as PCIe under the same id     -> unknown
 #   superchip   Grace Hopper module                           -> unknown
 #   oam         AMD OAM module (Infinity Fabric, not NVLink)  -> unknown
-FORM = {
-    "H100": "both", "H100-NVL": "pcie-bridge", "H200": "sxm", "H200-NVL": "pcie-bridge",
-    "GH200": "superchip", "B200": "sxm", "B300": "sxm",
-    "A100-80": "both", "A100-40": "both", "A10": "pcie", "A10G": "pcie", "A30": "pcie-bridge",
-    "A40": "pcie-bridge", "A16": "pcie", "L40S": "pcie", "L40": "pcie", "L4": "pcie",
-    "T4": "pcie", "T4G": "pcie", "V100-16": "both", "V100-32": "both", "P100": "both", "P4": "pcie",
-    "A6000": "pcie-bridge", "A5000": "pcie-bridge", "A4500": "pcie-bridge", "A4000": "pcie",
-    "A2000": "pcie", "RTX6000-Ada": "pcie", "RTX5880-Ada": "pcie", "RTX5000-Ada": "pcie",
-    "RTX4000-Ada": "pcie", "RTX2000-Ada": "pcie", "RTXPRO6000": "pcie", "RTXPRO5000": "pcie",
-    "RTXPRO4500": "pcie", "RTXPRO4000": "pcie", "RTX6000": "pcie-bridge", "RTX8000": "pcie-bridge",
-    "RTX5090": "pcie", "RTX5080": "pcie", "RTX5070Ti": "pcie", "RTX5070": "pcie",
-    "RTX4090": "pcie", "RTX4080SUPER": "pcie", "RTX4080": "pcie", "RTX4070TiSUPER": "pcie",
-    "RTX4070Ti": "pcie", "RTX4070": "pcie", "RTX4060Ti-16": "pcie", "RTX4060Ti-8": "pcie",
-    "RTX4060": "pcie", "RTX3090Ti": "pcie-bridge", "RTX3090": "pcie-bridge", "RTX3080Ti": "pcie",
-    "RTX3080": "pcie", "RTX3070": "pcie", "RTX3060Ti": "pcie", "RTX3060": "pcie",
-    "MI300X": "oam", "MI325X": "oam", "MI355X": "oam", "MI250X": "oam", "MI250": "oam",
-    "MI210": "pcie-bridge", "MI100": "pcie-bridge", "V520": "pcie",
-}
+FORM = {}
 
 
 def warn(msg):
@@ -127,6 +112,10 @@ class Catalogue:
                     Decimal(g[col])
             self.gpus[g["id"]] = g
             self.family[normalise(g["family"])].append(g["id"])
+            # "" in gpus.tsv: both forms, an AMD OAM module or a superchip.
+            FORM[g["id"]] = {"sxm": "sxm", "pcie": "pcie", "bridge": "pcie-bridge"}.get(
+                g["form"], "oam" if g["vendor"] == "amd" else
+                "superchip" if g["id"].startswith("GH") else "both")
         self.check_aliases()
 
     def spellings(self, gid):

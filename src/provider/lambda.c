@@ -105,11 +105,20 @@ lambda_start(struct provider_run *run, struct err *err)
 static enum interconnect
 interconnect_of_model(const char *gpu, int count)
 {
+	enum interconnect ic;
+
 	/* Lambda's 8x V100 machines are SXM2 boards in an NVLink mesh. */
 	if (strncmp(gpu, "V100", 4) == 0 && count == 8)
 		return IC_NVLINK;
-	/* H100, A100, V100 come in both forms; GH200 has no GPU peer. */
-	return provider_interconnect(NULL, gpu);
+	ic = provider_interconnect(NULL, gpu, count);
+	/*
+	 * Lambda names its SXM machines (_sxm4, _sxm5 ...); several GPUs in
+	 * a type without a form word are PCIe cards (as in the snapshot).
+	 * One H100/A100 of unnamed form or a GH200 stays unknown.
+	 */
+	if (ic == IC_UNKNOWN && count > 1)
+		ic = IC_PCIE;
+	return ic;
 }
 
 /* Read a run of digits at *p (capped, never overflowing); -1 if none. */

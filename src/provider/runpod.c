@@ -138,12 +138,12 @@ runpod_start(struct provider_run *run, struct err *err)
 
 /* Interconnect named by RunPod's id or display name, else by model. */
 static enum interconnect
-interconnect_of(const struct gpu_type *t, const char *gpu)
+interconnect_of(const struct gpu_type *t, const char *gpu, int count)
 {
-	enum interconnect ic = provider_interconnect(t->id, NULL);
+	enum interconnect ic = provider_interconnect(t->id, NULL, count);
 
 	if (ic == IC_UNKNOWN)
-		ic = provider_interconnect(t->name, gpu);
+		ic = provider_interconnect(t->name, gpu, count);
 	/* MI300X is an OAM module on Infinity Fabric: not NVLink, not PCIe. */
 	return ic;
 }
@@ -287,7 +287,7 @@ add_offer(struct provider_run *run, const struct gpu_type *t,
 	o->gpu_count = count;
 	o->vram_gb = t->vram_gb;
 	provider_set_gpu(run, o, raw, t->vram_gb);
-	o->interconnect = interconnect_of(t, o->gpu);
+	o->interconnect = interconnect_of(t, o->gpu, o->gpu_count);
 	o->price = money_mul(t->price[ci], count);
 	o->spot_price = money_mul(t->spot[ci], count);
 	o->availability = t->availability;

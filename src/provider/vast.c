@@ -94,11 +94,12 @@ get_price(const cJSON *obj, const char *key, const char *path, double *out,
 
 /* nvlink when the host measured NVLink bandwidth, else by name and model. */
 static enum interconnect
-vast_interconnect(const char *gpu_name, const char *gpu, double bw_nvlink)
+vast_interconnect(const char *gpu_name, const char *gpu, int count,
+    double bw_nvlink)
 {
 	if (bw_nvlink > 0)
 		return IC_NVLINK;
-	return provider_interconnect(gpu_name, gpu);
+	return provider_interconnect(gpu_name, gpu, count);
 }
 
 /* rentable false or rented true: unavailable; anything else available. */
@@ -169,7 +170,8 @@ vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
 	provider_set_gpu(run, o, name, hint);
 	if (o->gpu[0] == '\0')
 		o->vram_gb = hint;
-	o->interconnect = vast_interconnect(o->gpu_raw, o->gpu, bw);
+	o->interconnect = vast_interconnect(o->gpu_raw, o->gpu, o->gpu_count,
+	    bw);
 
 	if (get_optional(item, "cpu_cores", path, VAST_CORES_MAX, &cores,
 	    err) < 0 ||

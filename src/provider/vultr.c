@@ -302,7 +302,7 @@ vultr_known(const char *id)
 static enum interconnect
 vultr_type_ic(const char *gpu_type, const char *gpu, long count)
 {
-	enum interconnect ic = provider_interconnect(gpu_type, gpu);
+	enum interconnect ic = provider_interconnect(gpu_type, gpu, (int)count);
 
 	if (ic == IC_UNKNOWN && count > 1)
 		ic = IC_PCIE;
