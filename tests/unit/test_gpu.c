@@ -14,6 +14,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -618,6 +619,7 @@ static void
 test_find(void **state)
 {
 	const struct gpu_model *m;
+	size_t i;
 
 	(void)state;
 	m = gpu_find("A100-80");
@@ -635,6 +637,21 @@ test_find(void **state)
 	assert_null(gpu_find("H100 "));
 	assert_null(gpu_find(""));
 	assert_null(gpu_find("Z9000"));
+	/* Every id, whatever its case; its normalised form is no id. */
+	for (i = 0; i < gpu_model_count; i++) {
+		char lower[GPU_NORM_MAX], norm[GPU_NORM_MAX];
+		const char *id = gpu_models[i].id;
+		size_t k;
+
+		for (k = 0; id[k] != '\0' && k + 1 < sizeof lower; k++)
+			lower[k] = (char)tolower((unsigned char)id[k]);
+		lower[k] = '\0';
+		assert_ptr_equal(gpu_find(id), &gpu_models[i]);
+		assert_ptr_equal(gpu_find(lower), &gpu_models[i]);
+		gpu_normalise(id, norm, sizeof norm);
+		if (strcmp(norm, lower) != 0)
+			assert_null(gpu_find(norm));
+	}
 }
 
 static void
