@@ -60,7 +60,7 @@ reader() {
 	shift
 	runs=0
 	bad=0
-	while [ ! -e "$T/stop" ]; do
+	while [ ! -e "$T/stop" ] && [ -d "$T" ]; do
 		"$GPUCOST" --db "$DB" "$@" > "$T/$name.out" 2> "$T/$name.err"
 		rc=$?
 		runs=$((runs + 1))
@@ -132,16 +132,27 @@ stop_readers() {
 	reader_total=$((reader_total + total))
 }
 
-# A background refresh: exit status in $T/NAME.rc, end time in $T/NAME.end.
+# A background refresh: exit status in $T/NAME.rc, end time in $T/NAME.end,
+# process id in $T/NAME.pid.
 refresh_bg() {
 	name=$1
 	shift
 	(
-		"$GPUCOST" --db "$DB" refresh "$@" > "$T/$name.out" 2> "$T/$name.err"
+		"$GPUCOST" --db "$DB" refresh "$@" > "$T/$name.out" 2> "$T/$name.err" &
+		echo $! > "$T/$name.pid"
+		wait $!
 		echo $? > "$T/$name.rc"
 		now_s > "$T/$name.end"
 	) &
 }
+
+# Whatever happens, stop readers and refreshes still running at the end.
+trap 'touch "$T/stop" 2>/dev/null
+for p in $reader_pids; do kill "$p" 2>/dev/null; done
+for f in "$T"/r*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
+for p in $server_pids; do kill "$p" 2>/dev/null; done
+rm -rf "$T"' EXIT
+reader_pids=
 rc_of() { cat "$T/$1.rc" 2>/dev/null; }
 
 reader_total=0
