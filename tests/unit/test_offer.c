@@ -771,6 +771,20 @@ test_match_text(void **state)
 	no_match(&f, &o[3]);
 	str_copy(f.text, sizeof f.text, "   ");
 	matches(&f, &o[3], 1);
+	/* ASCII case either way, at a field's start and end. */
+	str_copy(f.text, sizeof f.text, "US-EAST-1 nVidIa P5.48XLARGE");
+	matches(&f, &o[0], 1);
+	/* A word running past a field's end, or longer than any field. */
+	str_copy(f.text, sizeof f.text, "east-12");
+	no_match(&f, &o[0]);
+	str_copy(f.text, sizeof f.text, "p5.48xlarge-us-east-1-nvidia-h100");
+	no_match(&f, &o[0]);
+	/* Other bytes (UTF-8) compare as they are. */
+	str_copy(o[4].region, sizeof o[4].region, "Zürich, CH");
+	str_copy(f.text, sizeof f.text, "zürich");
+	matches(&f, &o[4], 1);
+	str_copy(f.text, sizeof f.text, "ZÜRICH");
+	no_match(&f, &o[4]);
 }
 
 static void
