@@ -480,6 +480,16 @@ db_replace_offers(struct db *db, const char *provider,
     const char *data_version, int64_t now, struct db_replace_stats *stats,
     struct err *err)
 {
+	return db_replace_offers_meta(db, provider, offers, n, source,
+	    data_version, NULL, 0, now, stats, err);
+}
+
+int
+db_replace_offers_meta(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, enum offer_source source,
+    const char *data_version, const struct db_meta *meta, size_t nmeta,
+    int64_t now, struct db_replace_stats *stats, struct err *err)
+{
 	sqlite3_stmt *st = NULL;
 	long long stored = 0;
 	size_t i;
@@ -604,6 +614,11 @@ db_replace_offers(struct db *db, const char *provider,
 		db_err(db, err, "write failed");
 		goto fail;
 	}
+	/* The settings that describe these offers commit with them. */
+	for (i = 0; i < nmeta; i++)
+		if (db_meta_set(db, provider, meta[i].name, meta[i].value,
+		    err) < 0)
+			goto fail;
 	if (db_exec(db, "COMMIT", err) < 0)
 		goto fail;
 	if (stats != NULL)

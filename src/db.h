@@ -81,6 +81,21 @@ int	db_replace_offers(struct db *db, const char *provider,
 	    const char *data_version, int64_t now,
 	    struct db_replace_stats *stats, struct err *err);
 
+/* A small per-provider setting (e.g. an AWS region's published version). */
+struct db_meta {
+	char	name[64];
+	char	value[128];
+};
+
+/*
+ * db_replace_offers() that also stores meta[0..nmeta) for provider in the
+ * same transaction, so the settings always describe the stored offers.
+ */
+int	db_replace_offers_meta(struct db *db, const char *provider,
+	    const struct offer *offers, size_t n, enum offer_source source,
+	    const char *data_version, const struct db_meta *meta, size_t nmeta,
+	    int64_t now, struct db_replace_stats *stats, struct err *err);
+
 /* Record a failed refresh attempt; the offers stay as they were. */
 int	db_record_failure(struct db *db, const char *provider, int64_t now,
 	    const char *error, struct err *err);
@@ -112,12 +127,6 @@ int	db_status(struct db *db, struct provider_status **out, size_t *n,
 /* Price history of one offer, oldest first; *out freed with free(). */
 int	db_history(struct db *db, const char *provider, const char *key,
 	    struct price_point **out, size_t *n, struct err *err);
-
-/* A small per-provider setting (e.g. an AWS region's published version). */
-struct db_meta {
-	char	name[64];
-	char	value[128];
-};
 
 /* Every setting of provider; *out freed with free(). */
 int	db_meta_list(struct db *db, const char *provider, struct db_meta **out,

@@ -401,6 +401,7 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 	char *clean;
 	struct err err;
 	size_t i;
+	int rc;
 	int64_t now = rp->run.now;
 
 	rp->written = true;
@@ -423,15 +424,22 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 		provider_fail(rp, "no GPU offers in the response; keeping the "
 		    "cached offers");
 	if (rp->progress.state == REFRESH_RUNNING) {
-		if (db_replace_offers(r->db, rp->p->id, rp->run.offers.v,
-		    rp->run.offers.n, SRC_LIVE, NULL, now, &stats, &err) < 0) {
+		struct db_meta *meta;
+
+		meta = xcalloc(rp->run.nnew_meta, sizeof *meta);
+		for (i = 0; i < rp->run.nnew_meta; i++) {
+			str_copy(meta[i].name, sizeof meta[i].name,
+			    rp->run.new_meta[i].name);
+			str_copy(meta[i].value, sizeof meta[i].value,
+			    rp->run.new_meta[i].value);
+		}
+		rc = db_replace_offers_meta(r->db, rp->p->id, rp->run.offers.v,
+		    rp->run.offers.n, SRC_LIVE, NULL, meta, rp->run.nnew_meta,
+		    now, &stats, &err);
+		free(meta);
+		if (rc < 0) {
 			provider_fail(rp, err.msg);
 		} else {
-			for (i = 0; i < rp->run.nnew_meta; i++)
-				if (db_meta_set(r->db, rp->p->id,
-				    rp->run.new_meta[i].name,
-				    rp->run.new_meta[i].value, &err) < 0)
-					break;
 			rp->progress.state = REFRESH_OK;
 			rp->progress.offers = stats.offers;
 			rp->progress.history = stats.history_rows;

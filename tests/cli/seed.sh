@@ -52,7 +52,8 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	h1=$(sqlite3 "$DB" 'select count(*) from price_history')
 	run --db "$DB" --gpu H100 --quiet
 	h2=$(sqlite3 "$DB" 'select count(*) from price_history')
-	check "history seeded once ($h1 rows)" [ "$h1" -eq "$total" ] && [ "$h1" = "$h2" ]
+	check "history seeded with every offer ($h1 rows)" [ "$h1" -eq "$total" ]
+	check "history seeded once ($h1 -> $h2 rows)" [ "$h1" = "$h2" ]
 	check "cache is in WAL mode" [ "$(sqlite3 "$DB" 'pragma journal_mode')" = wal ]
 	check "prices are integer micro-USD" [ "$(sqlite3 "$DB" "select typeof(price) from offers where price is not null group by 1")" = integer ]
 else

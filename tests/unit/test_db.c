@@ -1348,6 +1348,52 @@ test_replace_other_providers(void **state)
 	db_close(db);
 }
 
+/* Settings committed with the offers; a failed replace keeps the old ones. */
+static void
+test_replace_meta_atomic(void **state)
+{
+	const char *path = tmp_path("meta-atomic.db");
+	static const struct db_meta v1[] = {
+		{ "version:us-east-1", "20260101000000" },
+		{ "version:eu-west-1", "20260102000000" },
+	};
+	static const struct db_meta v2[] = {
+		{ "version:us-east-1", "20261101000000" },
+	};
+	struct offer good[1], bad[1];
+	char value[128];
+	struct db *db;
+	struct err err;
+	sqlite3 *raw;
+	bool found;
+
+	(void)state;
+	good[0] = mk("aws", "a", "T4", 1, 16, IC_PCIE, 526000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	db = open_ok(path);
+	err_clear(&err);
+	assert_int_equal(db_replace_offers_meta(db, "aws", good, 1, SRC_LIVE,
+	    NULL, v1, 2, 100, NULL, &err), 0);
+	assert_int_equal(db_meta_get(db, "aws", "version:eu-west-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(value, "20260102000000");
+
+	raw = raw_open(path);
+	raw_exec(raw, "CREATE TRIGGER boom BEFORE INSERT ON offers "
+	    "WHEN NEW.key = 'bad' BEGIN SELECT RAISE(ABORT, 'boom'); END;");
+	sqlite3_close(raw);
+	bad[0] = mk("aws", "bad", "T4", 1, 16, IC_PCIE, 1, MONEY_NONE,
+	    AV_UNKNOWN, 200);
+	assert_int_equal(db_replace_offers_meta(db, "aws", bad, 1, SRC_LIVE,
+	    NULL, v2, 1, 200, NULL, &err), -1);
+	assert_int_equal(db_meta_get(db, "aws", "version:us-east-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(value, "20260101000000");
+	db_close(db);
+}
+
 /* A replace that fails half-way changes nothing at all. */
 static void
 test_replace_failure_rolls_back(void **state)
@@ -2129,6 +2175,7 @@ main(void)
 		T(test_replace_reindexes),
 		T(test_replace_other_providers),
 		T(test_replace_failure_rolls_back),
+		T(test_replace_meta_atomic),
 		T(test_reader_not_blocked),
 		T(test_long_text_truncated),
 		T(test_record_failure),
