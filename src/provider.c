@@ -177,6 +177,38 @@ provider_interconnect(const char *text, const char *gpu_id, int count)
 	return IC_UNKNOWN;
 }
 
+/* qsort() order of two key pointers. */
+static int
+compare_keys(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int
+provider_check_unique(const struct provider_run *run, struct err *err)
+{
+	const struct offer_list *offers = &run->offers;
+	const char **keys;
+	size_t i;
+	int rc = 0;
+
+	if (offers->n < 2)
+		return 0;
+	keys = xreallocarray(NULL, offers->n, sizeof *keys);
+	for (i = 0; i < offers->n; i++)
+		keys[i] = offers->v[i].key;
+	qsort(keys, offers->n, sizeof *keys, compare_keys);
+	for (i = 1; i < offers->n; i++) {
+		if (strcmp(keys[i - 1], keys[i]) == 0) {
+			err_set(err, "offer %s is listed twice", keys[i]);
+			rc = -1;
+			break;
+		}
+	}
+	free(keys);
+	return rc;
+}
+
 void
 provider_copy(char *dst, size_t size, const char *src)
 {

@@ -158,6 +158,13 @@ int	provider_offer_done(struct provider_run *run, struct err *err);
 enum interconnect provider_interconnect(const char *text, const char *gpu_id,
 	    int count);
 
+/*
+ * Every offer key of the run is unique; otherwise -1 naming the first
+ * repeated key (the cache would silently keep only one of them).
+ * refresh.c checks this after finish() for every adapter.
+ */
+int	provider_check_unique(const struct provider_run *run, struct err *err);
+
 /* Copy provider text into a fixed field, sanitised. */
 void	provider_copy(char *dst, size_t size, const char *src);
 

@@ -418,6 +418,9 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 			free(clean);
 		}
 	}
+	if (rp->progress.state == REFRESH_RUNNING &&
+	    provider_check_unique(&rp->run, &err) < 0)
+		provider_fail(rp, err.msg);
 	rp->progress.skipped = rp->run.skipped;
 	rp->progress.unknown_gpu = rp->run.unknown_gpu;
 	if (rp->progress.state == REFRESH_RUNNING && rp->run.offers.n == 0)

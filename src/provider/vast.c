@@ -272,53 +272,6 @@ vast_no_offers(const cJSON *root, struct err *err)
 	}
 }
 
-/*
- * json.c's messages quote provider text as it came ("got \"...\""):
- * strip escape sequences from a failure before it reaches a terminal.
- */
-static int
-clean_error(int rc, struct err *err)
-{
-	char msg[ERR_MSG_MAX];
-
-	if (rc < 0 && err != NULL) {
-		str_sanitize(msg, sizeof msg, err->msg, strlen(err->msg));
-		memcpy(err->msg, msg, sizeof msg);
-	}
-	return rc;
-}
-
-/* The offer keys are unique (the cache would merge duplicates silently). */
-static int
-compare_keys(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int
-check_unique(const struct offer_list *offers, struct err *err)
-{
-	const char **keys;
-	size_t i;
-	int rc = 0;
-
-	if (offers->n < 2)
-		return 0;
-	keys = xreallocarray(NULL, offers->n, sizeof *keys);
-	for (i = 0; i < offers->n; i++)
-		keys[i] = offers->v[i].key;
-	qsort(keys, offers->n, sizeof *keys, compare_keys);
-	for (i = 1; i < offers->n; i++) {
-		if (strcmp(keys[i - 1], keys[i]) == 0) {
-			err_set(err, "offer %s is listed twice", keys[i]);
-			rc = -1;
-			break;
-		}
-	}
-	free(keys);
-	return rc;
-}
-
 /* Queue the search. */
 static int
 vast_start(struct provider_run *run, struct err *err)
@@ -372,7 +325,7 @@ vast_response(struct provider_run *run, const struct http_result *result,
 	}
 	cJSON_Delete(root);
 	if (rc < 0)
-		return clean_error(rc, err);
+		return rc;
 	if (zero > 0)
 		snprintf(run->note, sizeof run->note,
 		    "%zu zero-priced offer%s skipped", zero,
@@ -385,13 +338,6 @@ vast_response(struct provider_run *run, const struct http_result *result,
 	return 0;
 }
 
-/* Every offer is in: check the keys. */
-static int
-vast_finish(struct provider_run *run, struct err *err)
-{
-	return check_unique(&run->offers, err);
-}
-
 const struct provider provider_vast = {
 	.id = "vast",
 	.name = "Vast.ai",
@@ -399,5 +345,4 @@ const struct provider provider_vast = {
 	.key_required = false,
 	.start = vast_start,
 	.response = vast_response,
-	.finish = vast_finish,
 };

@@ -675,53 +675,6 @@ vultr_next(struct provider_run *run, struct vultr_state *st,
 	return 0;
 }
 
-/*
- * json.c's messages quote provider text as it came ("got \"...\""):
- * strip escape sequences from a failure before it reaches a terminal.
- */
-static int
-clean_error(int rc, struct err *err)
-{
-	char msg[ERR_MSG_MAX];
-
-	if (rc < 0 && err != NULL) {
-		str_sanitize(msg, sizeof msg, err->msg, strlen(err->msg));
-		memcpy(err->msg, msg, sizeof msg);
-	}
-	return rc;
-}
-
-/* The offer keys are unique (the cache would merge duplicates silently). */
-static int
-compare_keys(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int
-check_unique(const struct offer_list *offers, struct err *err)
-{
-	const char **keys;
-	size_t i;
-	int rc = 0;
-
-	if (offers->n < 2)
-		return 0;
-	keys = xreallocarray(NULL, offers->n, sizeof *keys);
-	for (i = 0; i < offers->n; i++)
-		keys[i] = offers->v[i].key;
-	qsort(keys, offers->n, sizeof *keys, compare_keys);
-	for (i = 1; i < offers->n; i++) {
-		if (strcmp(keys[i - 1], keys[i]) == 0) {
-			err_set(err, "offer %s is listed twice", keys[i]);
-			rc = -1;
-			break;
-		}
-	}
-	free(keys);
-	return rc;
-}
-
 /* Queue the first page of both lists. */
 static int
 vultr_start(struct provider_run *run, struct err *err)
@@ -777,10 +730,10 @@ vultr_response(struct provider_run *run, const struct http_result *result,
 		err_prefix(err, "%s page %d", vultr_lists[list].key,
 		    st->pages[list]);
 	cJSON_Delete(root);
-	return clean_error(rc, err);
+	return rc;
 }
 
-/* Every page is in: check the keys and say what was skipped. */
+/* Every page is in: say what was skipped. */
 static int
 vultr_finish(struct provider_run *run, struct err *err)
 {
@@ -798,7 +751,8 @@ vultr_finish(struct provider_run *run, struct err *err)
 			break;
 		len += (size_t)n;
 	}
-	return check_unique(&run->offers, err);
+	(void)err;
+	return 0;
 }
 
 /* Free the state. */

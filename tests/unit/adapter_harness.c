@@ -170,6 +170,9 @@ harness_run(const struct provider *p, struct provider_run *run,
 	}
 	if (rc == 0 && p->finish != NULL)
 		rc = p->finish(run, err);
+	/* What refresh.c checks of every adapter after finish(). */
+	if (rc == 0)
+		rc = provider_check_unique(run, err);
 	free(own_dir);
 	return rc;
 }
