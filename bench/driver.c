@@ -1,0 +1,319 @@
+/*
+ * driver.c: in-process timings for the figures a shell cannot take from
+ * outside (bench/cache_write.sh, bench/tui.sh). Linked with libgpucost.a
+ * and src/tui/model.c; prints one "name seconds [detail]" line per
+ * measurement and leaves the statistics to bench/lib.sh.
+ *
+ *	driver cache-write DB N RUNS
+ *		db_replace_offers() of N offers of one provider after a
+ *		first load of them; each run changes the price of 1 % (so
+ *		N/100 history rows). Baseline, same run: the same N rows
+ *		inserted by one prepared statement in one transaction into
+ *		an empty table shaped like offers (SQLite's floor).
+ *	driver load DB RUNS
+ *		The TUI's work before its first screen, with its own code:
+ *		model_open() (open the cache) and model_load() (every offer
+ *		and the provider status, planned and sorted by $/GPU-h).
+ *		Baseline: SQLite stepping through every offer row, decoding
+ *		nothing.
+ *	driver filter DB RUNS TEXT
+ *		The TUI's work between a keystroke in its text filter and
+ *		the redraw: model_query() with the filter text set to each
+ *		prefix of TEXT in turn, as typing it does, then cleared.
+ *		Baseline: one pass over every offer looking for TEXT's
+ *		first word in one field.
+ */
+#include "config.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "err.h"
+#include "money.h"
+#include "offer.h"
+#include "str.h"
+#include "tui/model.h"
+
+/* Seconds on the monotonic clock. */
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds of the process: steadier than wall time on a busy host. */
+static double
+cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+die(const char *what, const struct err *err)
+{
+	fprintf(stderr, "driver: %s: %s\n", what, err != NULL ? err->msg : "");
+	exit(1);
+}
+
+/* n offers shaped like Vast's: ids, a mix of GPUs, regions, prices. */
+static struct offer *
+make_offers(size_t n)
+{
+	static const char *const gpus[][2] = {
+		{ "RTX4090", "RTX 4090" }, { "RTX3090", "RTX 3090" },
+		{ "A100-80", "A100 SXM4" }, { "H100", "H100 SXM" },
+		{ "L40S", "L40S" }, { "A6000", "RTX A6000" },
+		{ "", "GTX 1080 Ti" }, { "RTX5090", "RTX 5090" },
+	};
+	static const char *const regions[] = {
+		"Texas, US", "Quebec, CA", "Norway, NO", "Germany, DE",
+		"Japan, JP", "Sichuan, CN", "California, US", "Poland, PL",
+	};
+	static const int counts[] = { 1, 1, 1, 2, 2, 4, 8, 8 };
+	struct offer *v = calloc(n, sizeof *v);
+	size_t i, g;
+
+	if (v == NULL)
+		die("out of memory", NULL);
+	for (i = 0; i < n; i++) {
+		struct offer *o = &v[i];
+
+		offer_init(o);
+		g = (i * 7 + i / 13) % 8;
+		snprintf(o->provider, sizeof o->provider, "vast");
+		snprintf(o->key, sizeof o->key, "%zu", 11000000 + i * 7);
+		snprintf(o->instance_type, sizeof o->instance_type, "%s",
+		    o->key);
+		snprintf(o->region, sizeof o->region, "%s",
+		    regions[(i / 3) % 8]);
+		snprintf(o->gpu, sizeof o->gpu, "%s", gpus[g][0]);
+		snprintf(o->gpu_raw, sizeof o->gpu_raw, "%s", gpus[g][1]);
+		o->gpu_count = counts[(i / 5) % 8];
+		o->vram_gb = 24 + (int)(g * 8);
+		o->interconnect = g == 3 ? IC_NVLINK : IC_UNKNOWN;
+		o->vcpus = 8 * o->gpu_count;
+		o->ram_gb = 32.0 * o->gpu_count;
+		o->price = (int64_t)(200000 + (i * 7919) % 3000000) *
+		    o->gpu_count;
+		o->spot_price = o->price / 2;
+		o->availability = AV_AVAILABLE;
+		o->reliability = 0.95;
+		o->fetched_at = 1790000000;
+		o->source = SRC_LIVE;
+	}
+	return v;
+}
+
+/* The floor: n rows in one transaction into an empty offers-like table. */
+static double
+floor_insert(sqlite3 *sql, const struct offer *v, size_t n)
+{
+	sqlite3_stmt *st;
+	double t0, t;
+	size_t i;
+
+	sqlite3_exec(sql, "DROP TABLE IF EXISTS floor; CREATE TABLE floor "
+	    "(provider TEXT NOT NULL, key TEXT NOT NULL, instance_type TEXT, "
+	    "region TEXT, gpu TEXT, gpu_raw TEXT, gpu_count INTEGER, "
+	    "vram_gb INTEGER, interconnect TEXT, vcpus INTEGER, ram_gb REAL, "
+	    "price INTEGER, spot_price INTEGER, availability TEXT, "
+	    "spot_interruption INTEGER, reliability REAL, fetched_at INTEGER, "
+	    "source TEXT, PRIMARY KEY (provider, key)) WITHOUT ROWID",
+	    NULL, NULL, NULL);
+	t0 = now_s();
+	sqlite3_exec(sql, "BEGIN", NULL, NULL, NULL);
+	if (sqlite3_prepare_v2(sql, "INSERT INTO floor VALUES (?,?,?,?,?,?,?,"
+	    "?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "driver: %s\n", sqlite3_errmsg(sql));
+		exit(1);
+	}
+	for (i = 0; i < n; i++) {
+		const struct offer *o = &v[i];
+
+		sqlite3_bind_text(st, 1, o->provider, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, o->key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, o->instance_type, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, o->region, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, o->gpu, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, o->gpu_raw, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 7, o->gpu_count);
+		sqlite3_bind_int(st, 8, o->vram_gb);
+		sqlite3_bind_text(st, 9, interconnect_name(o->interconnect), -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_int(st, 10, o->vcpus);
+		sqlite3_bind_double(st, 11, o->ram_gb);
+		sqlite3_bind_int64(st, 12, o->price);
+		sqlite3_bind_int64(st, 13, o->spot_price);
+		sqlite3_bind_text(st, 14, availability_name(o->availability),
+		    -1, SQLITE_STATIC);
+		sqlite3_bind_null(st, 15);
+		sqlite3_bind_double(st, 16, o->reliability);
+		sqlite3_bind_int64(st, 17, o->fetched_at);
+		sqlite3_bind_text(st, 18, "live", -1, SQLITE_STATIC);
+		sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	sqlite3_exec(sql, "COMMIT", NULL, NULL, NULL);
+	t = now_s() - t0;
+	sqlite3_exec(sql, "DROP TABLE floor", NULL, NULL, NULL);
+	return t;
+}
+
+static int
+cache_write(const char *path, size_t n, int runs)
+{
+	struct db_replace_stats stats;
+	struct offer *v = make_offers(n);
+	struct err err;
+	struct db *db;
+	sqlite3 *sql;
+	double t0, c0, t;
+	size_t i;
+	int r;
+
+	unlink(path);
+	if (db_open(path, &db, &err) < 0)
+		die("open", &err);
+	t0 = now_s();
+	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, NULL, 1790000000,
+	    &stats, &err) < 0)
+		die("first write", &err);
+	printf("load %.6f %zu offers\n", now_s() - t0, stats.offers);
+	if (sqlite3_open(path, &sql) != SQLITE_OK)
+		die("sqlite3_open", NULL);
+	sqlite3_busy_timeout(sql, 10000);
+	for (r = 0; r < runs; r++) {
+		/* 1 % of the prices change: a different 1 % each run. */
+		for (i = (size_t)r % 100; i < n; i += 100)
+			v[i].price += 10000;
+		t0 = now_s();
+		c0 = cpu_s();
+		if (db_replace_offers(db, "vast", v, n, SRC_LIVE, NULL,
+		    1790000000 + r + 1, &stats, &err) < 0)
+			die("write", &err);
+		t = now_s() - t0;
+		printf("write %.6f cpu %.6f, %zu history rows\n", t,
+		    cpu_s() - c0, stats.history_rows);
+		printf("floor %.6f\n", floor_insert(sql, v, n));
+		fflush(stdout);
+	}
+	sqlite3_close(sql);
+	db_close(db);
+	free(v);
+	return 0;
+}
+
+/* The SQLite floor of a load: step through every offer row. */
+static double
+floor_scan(const char *path, size_t *rows)
+{
+	sqlite3_stmt *st;
+	sqlite3 *sql;
+	double t0;
+
+	*rows = 0;
+	t0 = now_s();
+	if (sqlite3_open_v2(path, &sql, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK || sqlite3_prepare_v2(sql, "SELECT * FROM offers", -1,
+	    &st, NULL) != SQLITE_OK)
+		die("floor", NULL);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		(*rows)++;
+	sqlite3_finalize(st);
+	sqlite3_close(sql);
+	return now_s() - t0;
+}
+
+static int
+load(const char *path, int runs)
+{
+	struct model m;
+	struct err err;
+	size_t rows;
+	double t0;
+	int r;
+
+	for (r = 0; r < runs; r++) {
+		model_init(&m);
+		t0 = now_s();
+		if (model_open(&m, path, &err) < 0 || model_load(&m, &err) < 0)
+			die("load", &err);
+		printf("load %.6f %zu plans\n", now_s() - t0, m.nplans);
+		model_done(&m);
+		t0 = floor_scan(path, &rows);
+		printf("floor %.6f %zu rows\n", t0, rows);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static int
+filter(const char *path, int runs, const char *text)
+{
+	char word[OFFER_NAME_MAX];
+	size_t i, len = strlen(text), hits, n;
+	struct model m;
+	struct err err;
+	double t0;
+	int r;
+
+	model_init(&m);
+	if (model_open(&m, path, &err) < 0 || model_load(&m, &err) < 0)
+		die("load", &err);
+	n = strcspn(text, " ");
+	if (n >= sizeof word)
+		n = sizeof word - 1;
+	memcpy(word, text, n);
+	word[n] = '\0';
+	for (r = 0; r < runs; r++) {
+		for (i = 1; i <= len && i < sizeof m.filter.text; i++) {
+			memcpy(m.filter.text, text, i);
+			m.filter.text[i] = '\0';
+			t0 = now_s();
+			model_query(&m);
+			printf("key %.6f \"%s\" %zu plans\n", now_s() - t0,
+			    m.filter.text, m.nplans);
+		}
+		m.filter.text[0] = '\0';
+		t0 = now_s();
+		model_query(&m);
+		printf("key %.6f \"\" %zu plans\n", now_s() - t0, m.nplans);
+		t0 = now_s();
+		hits = 0;
+		for (i = 0; i < m.offers.n; i++)
+			if (str_find_nocase(m.offers.v[i].gpu_raw, word) != NULL)
+				hits++;
+		printf("floor %.6f %zu\n", now_s() - t0, hits);
+		fflush(stdout);
+	}
+	printf("offers %zu\n", m.offers.n);
+	model_done(&m);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 5 && strcmp(argv[1], "cache-write") == 0)
+		return cache_write(argv[2], strtoul(argv[3], NULL, 10),
+		    atoi(argv[4]));
+	if (argc == 4 && strcmp(argv[1], "load") == 0)
+		return load(argv[2], atoi(argv[3]));
+	if (argc == 5 && strcmp(argv[1], "filter") == 0)
+		return filter(argv[2], atoi(argv[3]), argv[4]);
+	fprintf(stderr, "usage: driver cache-write DB N RUNS | load DB RUNS | "
+	    "filter DB RUNS TEXT\n");
+	return 2;
+}

@@ -1,0 +1,144 @@
+#!/bin/sh
+# bench/tui.sh: the TUI with 100k offers cached: its first screen
+# (target < 300 ms) and a keystroke in its text filter (target < 50 ms).
+#
+# Two ways, both printed:
+#  - bench/driver times the TUI's own model code in-process, without a
+#    terminal: model_open() + model_load() for the first screen, and
+#    model_query() after each character of "rtx 4090 texas" typed into
+#    the text filter (the slowest keystroke's median is the figure).
+#    Baselines: SQLite stepping through every offer row; one pass over
+#    the offers searching one field for the first word.
+#  - the real binary in a tmux pane (when tmux is installed): the time
+#    from starting `gpucost tui` until capture-pane shows the title and
+#    a row of offers, and from each `send-keys` of a character until
+#    the title shows the new filter text. Baselines: the same polling
+#    of a pane whose program prints the marker at once and then echoes
+#    each key (sh): what tmux and the polling cost.
+. "$(dirname "$0")/lib.sh"
+
+n=${BENCH_TUI_OFFERS:-100000}
+[ "$BENCH_QUICK" = 1 ] && n=20000
+text="rtx 4090 texas"
+mkdir -p "$B/vast"
+awk -v n="$n" -v lean=1 -f "$BENCH_DIR/gen_vast.awk" > "$B/vast/offers.json"
+printf 'POST /api/v0/bundles/  offers.json  body~=rentable\n' > "$B/vast/routes"
+serve vast "$B/vast" "$B/vast/routes"
+db=$B/tui.db
+GPUCOST_VAST_URL=$url "$GPUCOST" --db "$db" refresh --provider vast || exit 1
+
+if [ -n "${BENCH_DRIVER:-}" ] && [ -x "$BENCH_DRIVER" ]; then
+	"$BENCH_DRIVER" load "$db" "$BENCH_RUNS" > "$B/load.out" || exit 1
+	awk '$1 == "load" { print $2 }' "$B/load.out" > "$B/t1"
+	awk '$1 == "floor" { print $2 }' "$B/load.out" > "$B/t2"
+	report "tui: first screen data (model_load)" "$(median_of "$B/t1")" \
+	    "SQLite steps through every offer" "$(median_of "$B/t2")" secs 0.3
+	"$BENCH_DRIVER" filter "$db" "$BENCH_RUNS" "$text" > "$B/filter.out" ||
+	    exit 1
+	# The slowest keystroke, each keystroke's time a median over runs.
+	awk '$1 == "key" { t[$3] = t[$3] " " $2 }
+	    END { for (k in t) print k "\t" t[k] }' "$B/filter.out" |
+	while IFS='	' read -r key times; do
+		printf '%s\n' $times | sort -g |
+		    awk -v k="$key" '{ v[NR] = $1 } END {
+			printf "%s\t%s\n", v[int((NR + 1) / 2)], k }'
+	done | sort -g | tail -1 > "$B/slowest"
+	awk '$1 == "floor" { print $2 }' "$B/filter.out" > "$B/t2"
+	report "tui: filter keystroke (model_query)" "$(cut -f1 "$B/slowest")" \
+	    "one pass over the offers" "$(median_of "$B/t2")" secs 0.05
+	note "tui: slowest keystroke typing \"$text\": $(cut -f2 "$B/slowest") of $(awk '$1 == "offers" { print $2 }' "$B/filter.out") offers"
+else
+	echo "bench/tui.sh: BENCH_DRIVER (bench/driver) not built; in-process figures skipped" >&2
+fi
+
+have tmux || { echo "bench/tui.sh: tmux not found; terminal figures skipped" >&2; exit 0; }
+SOCK=gpucost-bench$$
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server 2>/dev/null; bench_cleanup' EXIT
+
+# wait_screen SESSION FIXED-STRING LINE: poll (5 s at most) until the
+# pane's LINE-th line (0: any) holds the string; 1 on a timeout.
+wait_screen() {
+	_w=0
+	while [ "$_w" -lt 2500 ]; do
+		if [ "$3" -eq 0 ]; then
+			tm capture-pane -p -t "$1" 2>/dev/null | grep -q -F -- "$2" &&
+			    return 0
+		else
+			tm capture-pane -p -t "$1" 2>/dev/null | sed -n "$3p" |
+			    grep -q -F -- "$2" && return 0
+		fi
+		_w=$((_w + 1))
+	done
+	return 1
+}
+
+# secs_since NS: seconds from NS (date +%s%N) to now.
+secs_since() {
+	awk -v a="$1" -v b="$(now_ns)" 'BEGIN { printf "%.6f\n", (b - a) / 1e9 }'
+}
+
+# first_screen NAME CMD MARKER: start CMD in a new pane, time until the
+# pane shows " gpucost:" on line 1 and MARKER anywhere.
+first_screen() {
+	_t0=$(now_ns)
+	tm new-session -d -s "$1" -x 140 -y 40 "$2" || return 1
+	if ! wait_screen "$1" " gpucost:" 1 || ! wait_screen "$1" "$3" 0; then
+		echo "bench/tui.sh: $1: no screen within 5 s" >&2
+		tm capture-pane -p -t "$1" >&2
+		return 1
+	fi
+	secs_since "$_t0"
+}
+
+tui_cmd="env HOME='$HOME' LC_ALL=C.UTF-8 TERM=tmux-256color '$GPUCOST' --db '$db' tui"
+# The baseline pane: the marker at once, then each key shown as "[...]".
+cat > "$B/echo.sh" <<'ECHO'
+printf ' gpucost: 1 offers\n vast\n'
+stty -icanon -echo
+s=
+while c=$(dd bs=1 count=1 2>/dev/null); do
+	s="$s$c"
+	printf '\r[%s]' "$s"
+done
+ECHO
+fake_cmd="sh '$B/echo.sh'"
+: > "$B/fs.a"
+: > "$B/fs.b"
+: > "$B/key.a"
+: > "$B/key.b"
+runs=$((BENCH_RUNS / 2))
+[ "$runs" -lt 3 ] && runs=3
+# A session that outlives the others: the server stays up between runs.
+tm new-session -d -s keep "sleep 3600" || exit 1
+r=0
+while [ "$r" -lt "$runs" ]; do
+	first_screen base "$fake_cmd" " vast" >> "$B/fs.b" || exit 1
+	first_screen tui "$tui_cmd" " vast " >> "$B/fs.a" || exit 1
+	# Keystrokes: the search prompt, then one character at a time.
+	tm send-keys -t tui /
+	wait_screen tui "Search:" 0 || exit 1
+	typed=
+	rest=$text
+	while [ -n "$rest" ]; do
+		ch=$(printf '%s' "$rest" | cut -c1)
+		rest=$(printf '%s' "$rest" | cut -c2-)
+		typed="$typed$ch"
+		_t0=$(now_ns)
+		tm send-keys -t tui -l "$ch"
+		wait_screen tui "text=\"$typed\"" 1 || exit 1
+		secs_since "$_t0" >> "$B/key.a"
+		_t0=$(now_ns)
+		tm send-keys -t base -l "$ch"
+		wait_screen base "[$typed]" 0 || exit 1
+		secs_since "$_t0" >> "$B/key.b"
+	done
+	tm kill-session -t tui
+	tm kill-session -t base
+	r=$((r + 1))
+done
+report "tui: first screen in tmux" "$(median_of "$B/fs.a")" \
+    "a pane printing the marker at once" "$(median_of "$B/fs.b")" secs 0.3
+report "tui: keystroke in tmux (median)" "$(median_of "$B/key.a")" \
+    "a pane echoing each key (sh)" "$(median_of "$B/key.b")" secs 0.05
+note "tui: slowest keystroke in tmux $(human "$(sort -g "$B/key.a" | tail -1)"); tmux polling adds what its baseline shows"
