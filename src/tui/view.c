@@ -98,3 +98,30 @@ draw_box(const struct rect *r, const char *title)
 	}
 	attrset(A_NORMAL);
 }
+
+bool
+view_scroll_target(enum action a, int top, int rows, int page, int *to)
+{
+	switch (a) {
+	case ACT_UP:
+		*to = top - 1;
+		return true;
+	case ACT_DOWN:
+		*to = top + 1;
+		return true;
+	case ACT_PAGE_UP:
+		*to = top - page;
+		return true;
+	case ACT_PAGE_DOWN:
+		*to = top + page;
+		return true;
+	case ACT_HOME:
+		*to = 0;
+		return true;
+	case ACT_END:
+		*to = rows;
+		return true;
+	default:
+		return false;
+	}
+}

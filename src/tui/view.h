@@ -134,4 +134,11 @@ int	draw_text(int y, int x, int w, const char *text, attr_t attr,
 /* A box border around r with a title. */
 void	draw_box(const struct rect *r, const char *title);
 
+/*
+ * For a movement action (up, down, page up/down, home, end) on a view
+ * showing rows lines from line top, page lines at a time: the line to
+ * show first (the caller clamps it) in *to, and true; false otherwise.
+ */
+bool	view_scroll_target(enum action a, int top, int rows, int page, int *to);
+
 #endif

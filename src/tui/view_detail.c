@@ -423,26 +423,13 @@ detail_action(struct view *v, enum action a)
 	struct detail *d = v->priv;
 	int page = v->area.h > 2 ? v->area.h - 2 : 1;
 	char text[32] = "";
+	int to;
 
+	if (view_scroll_target(a, d->top, d->rows, page, &to)) {
+		detail_scroll(v, to);
+		return true;
+	}
 	switch (a) {
-	case ACT_UP:
-		detail_scroll(v, d->top - 1);
-		return true;
-	case ACT_DOWN:
-		detail_scroll(v, d->top + 1);
-		return true;
-	case ACT_PAGE_UP:
-		detail_scroll(v, d->top - page);
-		return true;
-	case ACT_PAGE_DOWN:
-		detail_scroll(v, d->top + page);
-		return true;
-	case ACT_HOME:
-		detail_scroll(v, 0);
-		return true;
-	case ACT_END:
-		detail_scroll(v, d->rows);
-		return true;
 	case ACT_HOURS:
 		if (d->hours > 0)
 			snprintf(text, sizeof text, "%g", d->hours);

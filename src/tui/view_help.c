@@ -113,26 +113,13 @@ help_action(struct view *v, enum action a)
 {
 	struct help *h = v->priv;
 	int page = v->area.h > 2 ? v->area.h - 2 : 1;
+	int to;
 
+	if (view_scroll_target(a, h->top, h->rows, page, &to)) {
+		help_scroll(v, to);
+		return true;
+	}
 	switch (a) {
-	case ACT_UP:
-		help_scroll(v, h->top - 1);
-		return true;
-	case ACT_DOWN:
-		help_scroll(v, h->top + 1);
-		return true;
-	case ACT_PAGE_UP:
-		help_scroll(v, h->top - page);
-		return true;
-	case ACT_PAGE_DOWN:
-		help_scroll(v, h->top + page);
-		return true;
-	case ACT_HOME:
-		help_scroll(v, 0);
-		return true;
-	case ACT_END:
-		help_scroll(v, h->rows);
-		return true;
 	case ACT_BACK:
 		tui_pop(v->tui);
 		return true;
