@@ -2,10 +2,13 @@
  * cli.h: the command line: commands, options and their validation.
  *
  * cli_parse() turns argv into a struct cli_options or one usage error
- * naming the option and the bad value; it does no I/O. The commands'
- * work is in cli.c's cli_run_*() functions, which print results and
- * return an exit status from the EXIT_INFO table; main() only picks
- * the command and returns that status.
+ * naming the option and the bad value; it does no I/O. Options come from
+ * one table in cli.c (the query's filter options from filter.h's), from
+ * which getopt's tables, each option's commands, --help and the error
+ * lists are made. Each command is a struct cmd_entry in its own file,
+ * src/cmd_<name>.c; its exec() prints results and returns an exit
+ * status from the EXIT_INFO table; main() only finds the entry and
+ * returns that status.
  */
 #ifndef GPUCOST_CLI_H
 #define GPUCOST_CLI_H
@@ -40,6 +43,13 @@ enum cli_command {
 	CMD_VERSION
 };
 
+/* Which commands take an option: a bit per group of commands. */
+#define CMD_SCOPE_QUERY		0x01u	/* the query and the TUI */
+#define CMD_SCOPE_GPUS		0x02u
+#define CMD_SCOPE_PROVIDERS	0x04u
+#define CMD_SCOPE_REFRESH	0x08u
+#define CMD_SCOPE_ALL		0xffu
+
 struct cli_options {
 	enum cli_command command;
 	bool	command_given;		/* a command word was on the line */
@@ -47,7 +57,6 @@ struct cli_options {
 	bool	format_given;		/* --format: a script wants output */
 	const char *db;			/* --db, NULL for the default */
 	struct offer_filter filter;
-	const char *gpu_query;		/* --gpu as typed */
 	enum sort_key sort;
 	bool	sort_given;
 	bool	reverse;
@@ -67,13 +76,39 @@ struct err;
 int	cli_parse(int argc, char **argv, struct cli_options *opts,
 	    struct err *err);
 
-/* The usage text (for --help). */
+/* The usage text (for --help), made from the command and option tables. */
 void	cli_usage(FILE *out);
 
-/* Run a command; each returns an enum exit_status. */
-int	cli_run_query(const struct cli_options *opts);
-int	cli_run_gpus(const struct cli_options *opts);
-int	cli_run_providers(const struct cli_options *opts);
-int	cli_run_refresh(const struct cli_options *opts);
+/* A command: `gpucost WORD [options]`, or the query with no word. */
+struct cmd_entry {
+	enum cli_command id;
+	const char	*name;		/* the word; "" for the query */
+	const char	*usage;		/* its line in --help after the word */
+	const char	*summary;	/* what it does, for --help */
+	unsigned	 scope;		/* CMD_SCOPE_*: the options it takes */
+	bool		 needs_http;	/* load libcurl before exec() */
+	int		(*exec)(const struct cli_options *opts);
+};
+
+/* Every command, in --help order, NULL-terminated (cli.c). */
+extern const struct cmd_entry *const cmd_table[];
+
+/* The entry of a command id. */
+const struct cmd_entry *cli_command_entry(enum cli_command id);
+
+extern const struct cmd_entry cmd_query_entry;
+extern const struct cmd_entry cmd_gpus_entry;
+extern const struct cmd_entry cmd_providers_entry;
+extern const struct cmd_entry cmd_refresh_entry;
+extern const struct cmd_entry cmd_tui_entry;
+
+/* Helpers the commands share (cli.c). */
+struct db;
+/* Open the cache of opts->db, printing any error; NULL on failure. */
+struct db *cli_open_cache(const struct cli_options *opts);
+/* Table width for out: the tty's, else $COLUMNS, else 0 (unlimited). */
+size_t	cli_output_width(FILE *out);
+/* "gpucost: " and a message on stderr. */
+void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

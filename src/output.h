@@ -65,6 +65,41 @@ int	output_delimited(FILE *out, const struct output_opts *opts,
 int	output_json(FILE *out, const struct output_opts *opts,
 	    const struct plan *plans, size_t n);
 
+/* One CSV field (RFC 4180: quoted when it must be) / one TSV field. */
+void	output_csv_field(FILE *out, const char *s);
+void	output_tsv_field(FILE *out, const char *s);
+
+/*
+ * Listings other than offers (gpus, providers): a schema of columns and
+ * a function giving a cell. The machine formats print every column with
+ * its name; the table shows the headers and fits the width (columns with
+ * a higher priority number drop first, flexible ones are cut).
+ */
+struct output_column {
+	const char	*name;		/* CSV header / JSON key */
+	const char	*header;	/* table header */
+	int		 priority;	/* 1 keep longest */
+	bool		 right;		/* right-aligned in the table */
+	bool		 flexible;	/* may be cut in the table */
+};
+
+struct output_schema {
+	const char	*json_key;	/* {"gpus": [...]} */
+	const struct output_column *columns;
+	size_t		 ncolumns;
+	/*
+	 * Cell (row, col) in buf; human: the table's text ("3h") rather
+	 * than the exact value. Returns its kind.
+	 */
+	enum field_kind (*value)(const void *ctx, size_t row, size_t col,
+		    bool human, char *buf, size_t size);
+	const void	*ctx;
+};
+
+/* Write nrows records of schema; 0, or -1 on a write error. */
+int	output_records(FILE *out, enum output_format format, size_t width,
+	    const struct output_schema *schema, size_t nrows);
+
 /* "2026-05-20T00:00:00Z" */
 size_t	output_iso8601(int64_t t, char *buf, size_t size);
 

@@ -6,8 +6,8 @@
 #include "output.h"
 
 /* One CSV field: quoted when it holds a separator, quote or line break. */
-static void
-put_csv(FILE *out, const char *s)
+void
+output_csv_field(FILE *out, const char *s)
 {
 	if (strpbrk(s, ",\"\r\n") == NULL) {
 		fputs(s, out);
@@ -23,8 +23,8 @@ put_csv(FILE *out, const char *s)
 }
 
 /* One TSV field: tabs and line breaks cannot be quoted, so they become spaces. */
-static void
-put_tsv(FILE *out, const char *s)
+void
+output_tsv_field(FILE *out, const char *s)
 {
 	for (; *s != '\0'; s++)
 		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, out);
@@ -61,9 +61,9 @@ output_delimited(FILE *out, const struct output_opts *opts,
 			    sizeof buf) == FIELD_NULL)
 				continue;
 			if (sep == ',')
-				put_csv(out, buf);
+				output_csv_field(out, buf);
 			else
-				put_tsv(out, buf);
+				output_tsv_field(out, buf);
 		}
 		fputs(eol, out);
 	}

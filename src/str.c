@@ -3,6 +3,7 @@
 #include "str.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Length of the UTF-8 sequence starting at s (max len bytes), 0 if invalid. */
@@ -211,4 +212,14 @@ str_prefix_for_width(const char *s, size_t width)
 		i++;
 	}
 	return i;
+}
+
+const char *
+str_quoted(const char *value, char *buf, size_t size)
+{
+	char clean[64];
+
+	str_sanitize(clean, sizeof clean, value, strlen(value));
+	snprintf(buf, size, "\"%s\"", clean);
+	return buf;
 }

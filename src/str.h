@@ -25,6 +25,12 @@ size_t	str_copy(char *dst, size_t size, const char *src);
  */
 size_t	str_sanitize(char *dst, size_t size, const char *src, size_t len);
 
+/*
+ * A value the user typed, for a message: sanitised, cut to 60 bytes and
+ * in double quotes ("\"abc\""). Returns buf.
+ */
+const char *str_quoted(const char *value, char *buf, size_t size);
+
 /* True if s contains no byte str_sanitize would change or drop. */
 bool	str_is_clean(const char *s);
 

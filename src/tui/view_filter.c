@@ -82,7 +82,10 @@ edit_done(struct view *v, const char *text, bool accepted)
 		}
 		return true;
 	}
-	if (field_parse(&m->filter, fp->editing, text, &err) < 0) {
+	/* Emptying the prompt undoes the field; else the CLI's parser. */
+	if (text[0] == '\0')
+		filter_clear(&m->filter, fp->editing);
+	else if (filter_set(&m->filter, fp->editing, text, false, &err) < 0) {
 		tui_message(v->tui, UI_ERROR, "%s", err.msg);
 		return false;
 	}
@@ -104,20 +107,20 @@ edit_field(struct view *v, bool toggle)
 	enum filter_field ff = (enum filter_field)fp->sc.sel;
 	char text[OFFER_NAME_MAX * 2];
 
-	switch (field_info[ff].kind) {
-	case FK_PICK:
+	switch (filter_fields[ff].kind) {
+	case FILTER_PICK:
 		tui_push(v->tui, view_picker_new(v->tui, ff == FF_GPU ?
 		    PICK_GPU : PICK_PROVIDER));
 		return;
-	case FK_BOOL:
-	case FK_CHOICE:
+	case FILTER_FLAG:
+	case FILTER_CHOICE:
 		field_step(&m->filter, ff, 1);
 		apply(v);
 		return;
-	case FK_NUMBER:
-	case FK_TEXT:
-		if (toggle && field_is_set(&m->filter, ff)) {
-			field_clear(&m->filter, ff);
+	case FILTER_NUMBER:
+	case FILTER_TEXT:
+		if (toggle && filter_is_set(&m->filter, ff)) {
+			filter_clear(&m->filter, ff);
 			apply(v);
 			return;
 		}
@@ -125,9 +128,9 @@ edit_field(struct view *v, bool toggle)
 	}
 	fp->editing = ff;
 	str_copy(fp->saved_text, sizeof fp->saved_text, m->filter.text);
-	field_edit_text(&m->filter, ff, text, sizeof text);
+	filter_text(&m->filter, ff, text, sizeof text);
 	snprintf(fp->prompt_label, sizeof fp->prompt_label, "%s: ",
-	    field_info[ff].label);
+	    filter_fields[ff].label);
 	tui_prompt(v->tui, v, &edit_prompt, fp->prompt_label, text);
 }
 
@@ -164,15 +167,15 @@ filter_action(struct view *v, enum action a)
 	case ACT_PREV_VALUE:
 		if (field_step(&m->filter, ff, a == ACT_NEXT_VALUE ? 1 : -1))
 			apply(v);
-		else if (field_info[ff].kind == FK_PICK)
+		else if (filter_fields[ff].kind == FILTER_PICK)
 			edit_field(v, false);
 		return true;
 	case ACT_CLEAR_FIELD:
-		field_clear(&m->filter, ff);
+		filter_clear(&m->filter, ff);
 		apply(v);
 		return true;
 	case ACT_CLEAR_ALL:
-		filter_clear_all(&m->filter);
+		offer_filter_init(&m->filter);
 		apply(v);
 		return true;
 	case ACT_BACK:
@@ -224,12 +227,12 @@ filter_draw(struct view *v)
 		y = line.y;
 		if (sel)
 			draw_fill(&line, y, ui_attr(UI_SELECTION));
-		draw_text(y, line.x + 1, PANEL_LABEL_W, field_info[ff].label,
+		draw_text(y, line.x + 1, PANEL_LABEL_W, filter_fields[ff].label,
 		    sel ? ui_attr(UI_SELECTION) : ui_attr(UI_LABEL), false);
-		field_value(&m->filter, ff, value, sizeof value);
+		filter_value(&m->filter, ff, value, sizeof value);
 		draw_text(y, line.x + 1 + PANEL_LABEL_W, line.w - 2 -
 		    PANEL_LABEL_W, value, sel ? ui_attr(UI_SELECTION) :
-		    ui_attr(field_is_set(&m->filter, ff) ? UI_INPUT : UI_DIM),
+		    ui_attr(filter_is_set(&m->filter, ff) ? UI_INPUT : UI_DIM),
 		    false);
 	}
 }

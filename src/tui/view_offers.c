@@ -269,7 +269,7 @@ offers_action(struct view *v, enum action a)
 		tui_refresh_start(v->tui);
 		break;
 	case ACT_CLEAR_ALL:
-		filter_clear_all(&m->filter);
+		offer_filter_init(&m->filter);
 		requery(v, false);
 		break;
 	default:

@@ -152,7 +152,7 @@ done 3< "$T/failing"
 # Hostile command-line arguments: quoted in messages, never raw.
 esc=$(printf '\033]0;pwned\007\033[2J')
 run --db "$DB" --region "x$esc"
-check "hostile --region: no match, exit 1" status_is 1
+check "hostile --region: usage error" status_is 2
 clean "$T/err" "hostile --region: stderr"
 run --db "$DB" --gpu "H100$esc"
 clean "$T/err" "hostile --gpu: stderr"

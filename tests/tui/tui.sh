@@ -196,21 +196,21 @@ check "the alternate screen is on" [ "$(tm display -p -t main '#{alternate_on}')
 # Incremental text filter: every row matches, the count is the CLI's.
 keys /
 typed "lambda"
-check "typing filters as it goes" wait_for 'text="lambda"'
+check "typing filters as it goes" wait_for '--match lambda'
 check "text filter: the CLI's count" [ "$(matched)" = "$(cli_count --provider lambda)" ]
 check "text filter: every row is lambda" rows_all '^ lambda '
 typed " us-east"
-check "a second word narrows" wait_for 'text="lambda us-east"'
+check "a second word narrows" wait_for "--match 'lambda us-east'"
 check "two words: every row matches both" rows_all '^ lambda .*us-east'
 keys Escape
-check "Escape clears the text filter" wait_gone 'text='
+check "Escape clears the text filter" wait_gone '--match'
 check "all offers again" [ "$(matched)" = "$total" ]
 keys / && typed "vultr" && keys Enter
-check "Enter keeps the text filter" wait_for 'text="vultr"'
+check "Enter keeps the text filter" wait_for '--match vultr'
 check "the prompt is closed" wait_gone "Search:"
 check "kept: the CLI's count" [ "$(matched)" = "$(cli_count --provider vultr)" ]
 keys Escape
-check "Escape in the table clears it" wait_gone 'text='
+check "Escape in the table clears it" wait_gone '--match'
 
 # Sorting: the sort list, reverse, the next column, a click on a header.
 keys s
@@ -292,7 +292,7 @@ done
 keys j Enter
 check "Enter on GPU count prompts" wait_for "GPU count:"
 typed "8" && keys Enter
-check "count=8 applies" wait_for "filter: count=8"
+check "count=8 applies" wait_for "filter: --count 8"
 check "count=8: the CLI's count" [ "$(matched)" = "$(cli_count --count 8)" ]
 keys k Enter
 check "Enter on GPU model opens the list" wait_for "(*) any"
@@ -302,23 +302,23 @@ listed=$(screen | sed -n 's/.*\] A100-80  *\([0-9][0-9]*\) .*/\1/p')
 i=$n
 while [ "$i" -lt "$m" ]; do keys j; i=$((i + 1)); done
 keys Enter
-check "choosing A100-80 filters" wait_for "filter: gpu=A100-80 count=8"
+check "choosing A100-80 filters" wait_for "filter: --gpu A100-80 --count 8"
 check "the list's count is the result" [ "$(matched)" = "$listed" ]
 check "A100-80 x8: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8)" ]
 keys j j j j j j j j Space
-check "Space toggles spot only" wait_for "count=8 spot"
+check "Space toggles spot only" wait_for "--count 8 --spot"
 check "spot: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --spot)" ]
 keys x
-check "x sets the field to any" wait_gone "count=8 spot"
+check "x sets the field to any" wait_gone "--count 8 --spot"
 keys k k k Enter
 check "Enter on Providers opens the list" wait_for "Providers (Space ticks)"
 keys j Space j Space Enter
-check "Space ticks providers, Enter keeps them" wait_for "filter: gpu=A100-80 count=8 provider=aws,gcp |"
+check "Space ticks providers, Enter keeps them" wait_for "filter: --gpu A100-80 --count 8 --provider aws,gcp |"
 check "the list is closed" wait_gone "Providers (Space ticks)"
 check "ticked providers: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --provider aws,gcp)" ]
 keys Escape
 check "Esc closes the panel" wait_gone "Available only"
-check "the filter stays" wait_for "filter: gpu=A100-80 count=8 provider=aws,gcp |"
+check "the filter stays" wait_for "filter: --gpu A100-80 --count 8 --provider aws,gcp |"
 keys c
 check "c clears every filter" wait_gone "filter:"
 
@@ -344,7 +344,7 @@ check "q restores the terminal" restored main
 # `gpucost tui` with query options starts pre-filtered.
 # ---------------------------------------------------------------------
 start pre -- --db "$DB" --provider lambda --count 8 tui
-check "tui: pre-filtered" wait_for "filter: count=8 provider=lambda"
+check "tui: pre-filtered" wait_for "filter: --count 8 --provider lambda"
 check "tui: the CLI's count" [ "$(matched)" = "$(cli_count --provider lambda --count 8)" ]
 keys C-c
 wait_exit pre

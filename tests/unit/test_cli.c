@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "err.h"
+#include "filter.h"
 #include "gpu.h"
 #include "money.h"
 #include "offer.h"
@@ -139,7 +140,6 @@ test_defaults(void **state)
 	assert_false(o.command_given);
 	assert_false(o.query_given);
 	assert_null(o.db);
-	assert_null(o.gpu_query);
 	assert_int_equal(o.filter.ngpus, 0);
 	assert_int_equal(o.filter.count, 0);
 	assert_false(o.filter.multi_node);
@@ -210,7 +210,7 @@ test_commands(void **state)
 	assert_int_equal(o.filter.ngpus, 2);
 	/* Command words are exact. */
 	bad("unknown command \"GPUS\" (commands: gpus, providers, refresh, "
-	    "tui, help)",
+	    "tui, help or version)",
 	    "GPUS", NULL);
 }
 
@@ -253,7 +253,6 @@ test_gpu_option(void **state)
 
 	(void)state;
 	ok(&o, "--gpu", "A100", NULL);
-	assert_string_equal(o.gpu_query, "A100");
 	assert_int_equal(o.filter.ngpus, 2);
 	assert_true((strcmp(o.filter.gpus[0]->id, "A100-40") == 0 &&
 	    strcmp(o.filter.gpus[1]->id, "A100-80") == 0) ||
@@ -264,17 +263,19 @@ test_gpu_option(void **state)
 	assert_int_equal(o.filter.ngpus, 1);
 	assert_string_equal(o.filter.gpus[0]->id, "A100-80");
 	ok(&o, "--gpu=RTX 4090", NULL);
-	assert_string_equal(o.gpu_query, "RTX 4090");
 	assert_int_equal(o.filter.ngpus, 1);
 	assert_string_equal(o.filter.gpus[0]->id, "RTX4090");
 	ok(&o, "-gH100", NULL);
 	assert_int_equal(o.filter.ngpus, 1);
 	assert_string_equal(o.filter.gpus[0]->id, "H100");
-	/* The last --gpu wins. */
+	/* Repeats add up, and so do comma lists (issue 12: they agree). */
 	ok(&o, "--gpu", "A100", "--gpu", "V100-32", NULL);
-	assert_int_equal(o.filter.ngpus, 1);
-	assert_string_equal(o.filter.gpus[0]->id, "V100-32");
-	assert_string_equal(o.gpu_query, "V100-32");
+	assert_int_equal(o.filter.ngpus, 3);
+	assert_string_equal(o.filter.gpus[2]->id, "V100-32");
+	ok(&o, "--gpu", "A100-80,H100", NULL);
+	assert_int_equal(o.filter.ngpus, 2);
+	assert_string_equal(o.filter.gpus[0]->id, "A100-80");
+	assert_string_equal(o.filter.gpus[1]->id, "H100");
 }
 
 static void
@@ -381,10 +382,16 @@ test_provider_option(void **state)
 	ok(&o, "-p", PROVIDERS, NULL);
 	assert_int_equal(o.filter.nproviders, 6);
 	assert_string_equal(o.filter.providers[5], "vultr");
-	/* The last --provider replaces the list. */
+	/* Repeats add up (issue 12), blanks after commas are fine. */
 	ok(&o, "-p", "aws,gcp", "-p", "runpod", NULL);
-	assert_int_equal(o.filter.nproviders, 1);
-	assert_string_equal(o.filter.providers[0], "runpod");
+	assert_int_equal(o.filter.nproviders, 3);
+	assert_string_equal(o.filter.providers[2], "runpod");
+	ok(&o, "--provider", "aws", "--provider", "gcp", NULL);
+	assert_int_equal(o.filter.nproviders, 2);
+	assert_string_equal(o.filter.providers[1], "gcp");
+	ok(&o, "--provider", "aws, gcp", NULL);
+	assert_int_equal(o.filter.nproviders, 2);
+	assert_string_equal(o.filter.providers[1], "gcp");
 }
 
 static void
@@ -769,10 +776,10 @@ test_bad_command(void **state)
 {
 	(void)state;
 	bad("unknown command \"frobnicate\" (commands: gpus, providers, "
-	    "refresh, tui, help)",
+	    "refresh, tui, help or version)",
 	    "frobnicate", NULL);
 	bad("unknown command \"A100\" (commands: gpus, providers, refresh, "
-	    "tui, help)",
+	    "tui, help or version)",
 	    "--count", "2", "A100", NULL);
 	bad("providers: unexpected argument \"extra\"", "providers", "extra",
 	    NULL);
@@ -864,6 +871,116 @@ test_reparse(void **state)
 	assert_int_equal(o.sort, SORT_GPU_PRICE);
 }
 
+/*
+ * The CLI and the TUI's filter panel take the same strings: each input
+ * goes through `gpucost --option input` and through the panel's edit of
+ * that field; both accept it into the same filter, or both refuse it.
+ * (Before filter.c the panel took "H100,H200", "aws, gcp", "$2" and
+ * "any", and the CLI refused all four.)
+ */
+static void
+test_cli_and_panel_agree(void **state)
+{
+	static const struct {
+		enum filter_field field;
+		const char *input;
+		bool valid;
+	} inputs[] = {
+		{ FF_GPU, "H100,H200", true },
+		{ FF_GPU, "A100-80, H100", true },
+		{ FF_GPU, "RTX 4090", true },
+		{ FF_GPU, "any", true },
+		{ FF_GPU, "H100,", false },
+		{ FF_GPU, "H1OO", false },
+		{ FF_GPU, "", false },
+		{ FF_PROVIDERS, "aws, gcp", true },
+		{ FF_PROVIDERS, "aws,gcp,aws", true },
+		{ FF_PROVIDERS, "any", true },
+		{ FF_PROVIDERS, "aws,,gcp", false },
+		{ FF_PROVIDERS, "bogus", false },
+		{ FF_MAX_PRICE, "$2", true },
+		{ FF_MAX_PRICE, "2", true },
+		{ FF_MAX_PRICE, "2.5", true },
+		{ FF_MAX_PRICE, "any", true },
+		{ FF_MAX_PRICE, "0", false },
+		{ FF_MAX_PRICE, "cheap", false },
+		{ FF_COUNT, "8", true },
+		{ FF_COUNT, "any", true },
+		{ FF_COUNT, "0", false },
+		{ FF_COUNT, "4x", false },
+		{ FF_VRAM, "80", true },
+		{ FF_VRAM, "2000", false },
+		{ FF_LINK, "NVLink", true },
+		{ FF_LINK, "pcie", true },
+		{ FF_LINK, "any", true },
+		{ FF_LINK, "token-ring", false },
+		{ FF_REGION, "us-*", true },
+		{ FF_REGION, "europe", true },
+		{ FF_REGION, "[", false },
+		{ FF_REGION, "us-[ew", false },
+		{ FF_REGION, "us-[ew]*", true },
+		{ FF_TEXT, "lambda us-east", true },
+	};
+	char opt[64], q[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		const struct filter_field_info *fi = &filter_fields[inputs[i].field];
+		struct offer_filter panel;
+		struct cli_options o;
+		struct err err;
+		char prog[] = "gpucost", value[64], *argv[4];
+		int cli_rc, panel_rc;
+
+		snprintf(opt, sizeof opt, "--%s", fi->option);
+		snprintf(value, sizeof value, "%s", inputs[i].input);
+		argv[0] = prog;
+		argv[1] = opt;
+		argv[2] = value;
+		argv[3] = NULL;
+		cli_rc = cli_parse(3, argv, &o, &err);
+		offer_filter_init(&panel);
+		panel_rc = filter_set(&panel, inputs[i].field, inputs[i].input,
+		    false, &err);
+		snprintf(q, sizeof q, "%s \"%s\"", opt, inputs[i].input);
+		if (cli_rc != panel_rc)
+			fail_msg("%s: CLI %d, panel %d", q, cli_rc, panel_rc);
+		if ((cli_rc == 0) != inputs[i].valid)
+			fail_msg("%s: expected %s", q, inputs[i].valid ?
+			    "accepted" : "refused");
+		if (cli_rc == 0 && memcmp(&o.filter, &panel, sizeof panel) != 0)
+			fail_msg("%s: the two filters differ", q);
+	}
+}
+
+/* --help lists every option of the table and every sort key. */
+static void
+test_help_from_tables(void **state)
+{
+	char *text = NULL, word[64];
+	size_t size = 0;
+	FILE *out;
+	int ff, k;
+
+	(void)state;
+	out = open_memstream(&text, &size);
+	assert_non_null(out);
+	cli_usage(out);
+	fclose(out);
+	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++) {
+		snprintf(word, sizeof word, "--%s", filter_fields[ff].option);
+		if (strstr(text, word) == NULL)
+			fail_msg("--help lacks %s", word);
+	}
+	for (k = 0; k < SORT_KEY_COUNT; k++)
+		if (strstr(text, sort_key_name((enum sort_key)k)) == NULL)
+			fail_msg("--help lacks sort key %s",
+			    sort_key_name((enum sort_key)k));
+	assert_non_null(strstr(text, "version"));
+	free(text);
+}
+
 int
 main(void)
 {
@@ -894,6 +1011,8 @@ main(void)
 		cmocka_unit_test_teardown(test_unknown_and_missing, teardown),
 		cmocka_unit_test_teardown(test_flag_with_value, teardown),
 		cmocka_unit_test_teardown(test_bad_command, teardown),
+		cmocka_unit_test(test_cli_and_panel_agree),
+		cmocka_unit_test(test_help_from_tables),
 		cmocka_unit_test_teardown(test_not_valid_with, teardown),
 		cmocka_unit_test_teardown(test_bad_gpu, teardown),
 		cmocka_unit_test_teardown(test_bad_gpu_empty, teardown),

@@ -318,7 +318,7 @@ value_is(const struct offer_filter *f, enum filter_field ff, const char *want)
 {
 	char buf[128];
 
-	field_value(f, ff, buf, sizeof buf);
+	filter_value(f, ff, buf, sizeof buf);
 	assert_string_equal(buf, want);
 }
 
@@ -333,58 +333,61 @@ test_fields_parse_like_the_cli(void **state)
 	offer_filter_init(&f);
 	value_is(&f, FF_COUNT, "any");
 	value_is(&f, FF_SPOT, "no");
-	assert_int_equal(field_parse(&f, FF_COUNT, "8", &err), 0);
+	assert_int_equal(filter_set(&f, FF_COUNT, "8", false, &err), 0);
 	assert_int_equal(f.count, 8);
-	assert_int_equal(field_parse(&f, FF_COUNT, "0", &err), -1);
-	assert_int_equal(field_parse(&f, FF_COUNT, "-2", &err), -1);
-	assert_int_equal(field_parse(&f, FF_COUNT, "4x", &err), -1);
+	assert_int_equal(filter_set(&f, FF_COUNT, "0", false, &err), -1);
+	assert_int_equal(filter_set(&f, FF_COUNT, "-2", false, &err), -1);
+	assert_int_equal(filter_set(&f, FF_COUNT, "4x", false, &err), -1);
 	assert_non_null(strstr(err.msg, "4x"));
 	assert_int_equal(f.count, 8);		/* a bad value changes nothing */
-	assert_int_equal(field_parse(&f, FF_VRAM, "80", &err), 0);
+	assert_int_equal(filter_set(&f, FF_VRAM, "80", false, &err), 0);
 	value_is(&f, FF_VRAM, "80 GB");
-	assert_int_equal(field_parse(&f, FF_VRAM, "2000", &err), -1);
-	assert_int_equal(field_parse(&f, FF_LINK, "NVLink", &err), 0);
+	assert_int_equal(filter_set(&f, FF_VRAM, "2000", false, &err), -1);
+	assert_int_equal(filter_set(&f, FF_LINK, "NVLink", false, &err), 0);
 	assert_int_equal(f.interconnect, IC_NVLINK);
-	assert_int_equal(field_parse(&f, FF_LINK, "token-ring", &err), -1);
-	assert_int_equal(field_parse(&f, FF_MAX_PRICE, "$2.5", &err), 0);
+	assert_int_equal(filter_set(&f, FF_LINK, "token-ring", false, &err), -1);
+	assert_int_equal(filter_set(&f, FF_MAX_PRICE, "$2.5", false, &err), 0);
 	assert_int_equal(f.max_price_gpu_hour, USD(2.5));
 	value_is(&f, FF_MAX_PRICE, "$2.50");
-	assert_int_equal(field_parse(&f, FF_MAX_PRICE, "0", &err), -1);
-	assert_int_equal(field_parse(&f, FF_MAX_PRICE, "cheap", &err), -1);
-	assert_int_equal(field_parse(&f, FF_PROVIDERS, "gcp, aws,gcp", &err),
+	assert_int_equal(filter_set(&f, FF_MAX_PRICE, "0", false, &err), -1);
+	assert_int_equal(filter_set(&f, FF_MAX_PRICE, "cheap", false, &err), -1);
+	assert_int_equal(filter_set(&f, FF_PROVIDERS, "gcp, aws,gcp", false, &err),
 	    0);
 	assert_int_equal(f.nproviders, 2);
 	value_is(&f, FF_PROVIDERS, "gcp,aws");
-	assert_int_equal(field_parse(&f, FF_PROVIDERS, "aws,azure", &err), -1);
+	assert_int_equal(filter_set(&f, FF_PROVIDERS, "aws,azure", false, &err), -1);
 	assert_non_null(strstr(err.msg, "azure"));
 	assert_int_equal(f.nproviders, 2);
-	assert_int_equal(field_parse(&f, FF_GPU, "A100", &err), 0);
+	assert_int_equal(filter_set(&f, FF_GPU, "A100", false, &err), 0);
 	assert_int_equal(f.ngpus, 2);		/* the family: A100-40, A100-80 */
-	assert_int_equal(field_parse(&f, FF_GPU, "A100-80", &err), 0);
+	assert_int_equal(filter_set(&f, FF_GPU, "A100-80", false, &err), 0);
 	assert_int_equal(f.ngpus, 1);
-	assert_int_equal(field_parse(&f, FF_GPU, "H100, A100", &err), 0);
+	assert_int_equal(filter_set(&f, FF_GPU, "H100, A100", false, &err), 0);
 	assert_int_equal(f.ngpus, 3);		/* a list; families expand */
-	assert_int_equal(field_parse(&f, FF_GPU, "H100,", &err), -1);
-	assert_int_equal(field_parse(&f, FF_GPU, "A100-80", &err), 0);
-	assert_int_equal(field_parse(&f, FF_GPU, "H1OO", &err), -1);
+	assert_int_equal(filter_set(&f, FF_GPU, "H100,", false, &err), -1);
+	assert_int_equal(filter_set(&f, FF_GPU, "A100-80", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_GPU, "H1OO", false, &err), -1);
 	assert_non_null(strstr(err.msg, "did you mean"));
-	assert_int_equal(field_parse(&f, FF_SPOT, "yes", &err), 0);
+	assert_int_equal(filter_set(&f, FF_SPOT, "yes", false, &err), 0);
 	assert_true(f.spot);
-	assert_int_equal(field_parse(&f, FF_SPOT, "maybe", &err), -1);
-	assert_int_equal(field_parse(&f, FF_REGION, "us-*", &err), 0);
-	assert_int_equal(field_parse(&f, FF_TEXT, "any", &err), 0);
+	assert_int_equal(filter_set(&f, FF_SPOT, "maybe", false, &err), -1);
+	assert_int_equal(filter_set(&f, FF_REGION, "us-*", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_TEXT, "any", false, &err), 0);
 	assert_string_equal(f.text, "any");	/* text is taken literally */
 	filter_describe(&f, buf, sizeof buf);
-	assert_string_equal(buf, "gpu=A100-80 count=8 vram>=80G link=nvlink "
-	    "provider=gcp,aws region=us-* max=$2.5 spot text=\"any\"");
-	/* "", "any" and field_clear all mean any. */
-	assert_int_equal(field_parse(&f, FF_COUNT, "", &err), 0);
+	/* The summary is CLI words a shell takes back as they are. */
+	assert_string_equal(buf, "--gpu A100-80 --count 8 --min-vram 80 "
+	    "--interconnect nvlink --provider gcp,aws --region 'us-*' "
+	    "--max-price 2.5 --spot --match any");
+	/* "any" and filter_clear mean any; "" is no value (as in the CLI). */
+	assert_int_equal(filter_set(&f, FF_COUNT, "", false, &err), -1);
+	assert_int_equal(filter_set(&f, FF_COUNT, "any", false, &err), 0);
 	assert_int_equal(f.count, 0);
-	assert_int_equal(field_parse(&f, FF_GPU, "any", &err), 0);
+	assert_int_equal(filter_set(&f, FF_GPU, "any", false, &err), 0);
 	assert_int_equal(f.ngpus, 0);
-	field_clear(&f, FF_TEXT);
-	assert_false(field_is_set(&f, FF_TEXT));
-	filter_clear_all(&f);
+	filter_clear(&f, FF_TEXT);
+	assert_false(filter_is_set(&f, FF_TEXT));
+	offer_filter_init(&f);
 	assert_int_equal(filter_describe(&f, buf, sizeof buf), 0);
 	assert_string_equal(buf, "");
 }
@@ -397,8 +400,11 @@ test_fields_sanitise_typed_text(void **state)
 
 	(void)state;
 	offer_filter_init(&f);
-	assert_int_equal(field_parse(&f, FF_REGION, "us\x1b[31m-east", &err),
-	    0);
+	assert_int_equal(filter_set(&f, FF_REGION, "us-east", false, &err), 0);
+	/* Refused, not cleaned into another pattern; the filter stays. */
+	assert_int_equal(filter_set(&f, FF_REGION, "us\x1b[31m-west", false,
+	    &err), -1);
+	assert_null(strchr(err.msg, '\x1b'));
 	assert_string_equal(f.region, "us-east");
 }
 
@@ -412,17 +418,18 @@ test_fields_edit_text_round_trips(void **state)
 
 	(void)state;
 	offer_filter_init(&f);
-	assert_int_equal(field_parse(&f, FF_GPU, "A100", &err), 0);
-	assert_int_equal(field_parse(&f, FF_COUNT, "4", &err), 0);
-	assert_int_equal(field_parse(&f, FF_VRAM, "40", &err), 0);
-	assert_int_equal(field_parse(&f, FF_LINK, "pcie", &err), 0);
-	assert_int_equal(field_parse(&f, FF_PROVIDERS, "vast,aws", &err), 0);
-	assert_int_equal(field_parse(&f, FF_MAX_PRICE, "1.25", &err), 0);
-	assert_int_equal(field_parse(&f, FF_AVAILABLE, "on", &err), 0);
+	assert_int_equal(filter_set(&f, FF_GPU, "A100", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_COUNT, "4", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_VRAM, "40", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_LINK, "pcie", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_PROVIDERS, "vast,aws", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_MAX_PRICE, "1.25", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_AVAILABLE, "on", false, &err), 0);
 	offer_filter_init(&g);
 	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++) {
-		field_edit_text(&f, (enum filter_field)ff, buf, sizeof buf);
-		assert_int_equal(field_parse(&g, (enum filter_field)ff, buf,
+		if (filter_text(&f, (enum filter_field)ff, buf, sizeof buf) == 0)
+			continue;	/* unset: nothing to type */
+		assert_int_equal(filter_set(&g, (enum filter_field)ff, buf, false,
 		    &err), 0);
 	}
 	assert_int_equal(g.ngpus, f.ngpus);
@@ -533,8 +540,8 @@ test_facets(void **state)
 	assert_string_equal(v[1].name, "H100");
 	assert_int_equal(v[1].count, 1);
 	/* Counts follow the rest of the filter, not the GPU field. */
-	assert_int_equal(field_parse(&f, FF_GPU, "H100", &err), 0);
-	assert_int_equal(field_parse(&f, FF_PROVIDERS, "vast", &err), 0);
+	assert_int_equal(filter_set(&f, FF_GPU, "H100", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_PROVIDERS, "vast", false, &err), 0);
 	n = facet_gpus(l.v, l.n, &f, v, 16);
 	assert_int_equal(n, 2);
 	assert_string_equal(v[0].name, "A100-80");
@@ -544,12 +551,12 @@ test_facets(void **state)
 	assert_int_equal(v[1].count, 0);
 	assert_true(v[1].selected);
 	/* Price ceilings count too (they need the plan). */
-	field_clear(&f, FF_PROVIDERS);
-	assert_int_equal(field_parse(&f, FF_MAX_PRICE, "2", &err), 0);
+	filter_clear(&f, FF_PROVIDERS);
+	assert_int_equal(filter_set(&f, FF_MAX_PRICE, "2", false, &err), 0);
 	n = facet_gpus(l.v, l.n, &f, v, 16);
 	assert_int_equal(v[0].count, 1);	/* aws A100 is $3.75/GPU-h */
 	/* Providers: all of them, in registry order, with counts. */
-	field_clear(&f, FF_MAX_PRICE);
+	filter_clear(&f, FF_MAX_PRICE);
 	n = facet_providers(l.v, l.n, &f, v, 16);
 	assert_true(n >= 6);
 	for (i = 0; i < n; i++) {
@@ -652,40 +659,40 @@ test_model_matches_query_plans(void **state)
 		offer_filter_init(&m->filter);
 		switch (variant) {
 		case 1:
-			assert_int_equal(field_parse(&m->filter, FF_COUNT, "8",
+			assert_int_equal(filter_set(&m->filter, FF_COUNT, "8", false,
 			    &err), 0);
 			break;
 		case 2:
-			assert_int_equal(field_parse(&m->filter, FF_GPU, "A100",
+			assert_int_equal(filter_set(&m->filter, FF_GPU, "A100", false,
 			    &err), 0);
-			assert_int_equal(field_parse(&m->filter, FF_LINK,
-			    "nvlink", &err), 0);
+			assert_int_equal(filter_set(&m->filter, FF_LINK,
+			    "nvlink", false, &err), 0);
 			break;
 		case 3:
 			m->filter.spot = true;
-			assert_int_equal(field_parse(&m->filter, FF_MAX_PRICE,
-			    "1.5", &err), 0);
+			assert_int_equal(filter_set(&m->filter, FF_MAX_PRICE,
+			    "1.5", false, &err), 0);
 			break;
 		case 4:
-			assert_int_equal(field_parse(&m->filter, FF_PROVIDERS,
-			    "aws,vast", &err), 0);
-			assert_int_equal(field_parse(&m->filter, FF_REGION,
-			    "us-*", &err), 0);
+			assert_int_equal(filter_set(&m->filter, FF_PROVIDERS,
+			    "aws,vast", false, &err), 0);
+			assert_int_equal(filter_set(&m->filter, FF_REGION,
+			    "us-*", false, &err), 0);
 			m->filter.available = true;
 			break;
 		case 5:		/* multi-node: query_plans itself */
 			m->filter.multi_node = true;
-			assert_int_equal(field_parse(&m->filter, FF_COUNT, "16",
+			assert_int_equal(filter_set(&m->filter, FF_COUNT, "16", false,
 			    &err), 0);
 			break;
 		case 6:		/* multi-node without a count: nodes = 1 */
 			m->filter.multi_node = true;
-			assert_int_equal(field_parse(&m->filter, FF_VRAM, "40",
+			assert_int_equal(filter_set(&m->filter, FF_VRAM, "40", false,
 			    &err), 0);
 			break;
 		case 7:
-			assert_int_equal(field_parse(&m->filter, FF_MAX_PRICE,
-			    "2", &err), 0);
+			assert_int_equal(filter_set(&m->filter, FF_MAX_PRICE,
+			    "2", false, &err), 0);
 			break;
 		}
 		for (k = 0; k < SORT_KEY_COUNT; k++)

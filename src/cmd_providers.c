@@ -1,0 +1,173 @@
+/* cmd_providers.c: `gpucost providers`: data source, age, key and errors. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "columns.h"
+#include "db.h"
+#include "err.h"
+#include "output.h"
+#include "provider.h"
+#include "settings.h"
+#include "str.h"
+
+enum {
+	PC_PROVIDER, PC_NAME, PC_SOURCE, PC_OFFERS, PC_OLDEST, PC_ATTEMPT,
+	PC_SUCCESS, PC_KEY, PC_ERROR, PC_COUNT
+};
+
+/* The machine names and order are the output contract (gpucost(1)). */
+static const struct output_column provider_columns[PC_COUNT] = {
+	[PC_PROVIDER] =	{ "provider", "PROVIDER", 1, false, false },
+	[PC_NAME] =	{ "name", "NAME", 5, false, false },
+	[PC_SOURCE] =	{ "source", "SOURCE", 2, false, false },
+	[PC_OFFERS] =	{ "offers", "OFFERS", 1, true, false },
+	[PC_OLDEST] =	{ "oldest_fetched_at", "AGE", 1, true, false },
+	[PC_ATTEMPT] =	{ "last_attempt", "LAST ATTEMPT", 4, false, false },
+	[PC_SUCCESS] =	{ "last_success", "LAST SUCCESS", 3, false, false },
+	[PC_KEY] =	{ "key", "KEY", 2, false, false },
+	[PC_ERROR] =	{ "last_error", "LAST ERROR", 2, false, true },
+};
+
+struct provider_rows {
+	const struct provider_status *status;	/* cache's rows */
+	size_t	 nstatus;
+	const struct settings *cfg;
+	int64_t	 now;
+};
+
+/* The cache's status of provider p, or NULL if it has none. */
+static const struct provider_status *
+find_status(const struct provider_rows *r, const struct provider *p)
+{
+	size_t i;
+
+	for (i = 0; i < r->nstatus; i++)
+		if (strcmp(r->status[i].provider, p->id) == 0)
+			return &r->status[i];
+	return NULL;
+}
+
+/* "set", "missing", "optional" or "none": is the provider's key there? */
+static const char *
+key_state(const struct provider_rows *r, const struct provider *p)
+{
+	char name[64];
+
+	if (p->key_env == NULL)
+		return "none";
+	snprintf(name, sizeof name, "%s_api_key", p->id);
+	if (settings_get(r->cfg, p->key_env, name) != NULL)
+		return "set";
+	return p->key_required ? "missing" : "optional";
+}
+
+/* A time: ISO 8601, or for people "never" when there is none. */
+static enum field_kind
+time_value(int64_t t, bool human, char *buf, size_t size)
+{
+	if (t <= 0) {
+		if (!human)
+			return FIELD_NULL;
+		str_copy(buf, size, "never");
+		return FIELD_STRING;
+	}
+	output_iso8601(t, buf, size);
+	return FIELD_STRING;
+}
+
+static enum field_kind
+provider_value(const void *ctx, size_t row, size_t col, bool human,
+    char *buf, size_t size)
+{
+	const struct provider_rows *r = ctx;
+	const struct provider *p = providers[row];
+	const struct provider_status *s = find_status(r, p);
+
+	switch (col) {
+	case PC_PROVIDER:
+		str_copy(buf, size, p->id);
+		return FIELD_STRING;
+	case PC_NAME:
+		str_copy(buf, size, p->name);
+		return FIELD_STRING;
+	case PC_SOURCE:
+		str_copy(buf, size, s != NULL ? source_name(s->source) : "none");
+		return FIELD_STRING;
+	case PC_OFFERS:
+		snprintf(buf, size, "%ld", s != NULL ? s->offer_count : 0L);
+		return FIELD_NUMBER;
+	case PC_OLDEST:
+		if (s == NULL || s->offer_count == 0)
+			return FIELD_NULL;
+		if (human) {
+			column_age(r->now - s->oldest, buf, size);
+			return FIELD_STRING;
+		}
+		output_iso8601(s->oldest, buf, size);
+		return FIELD_STRING;
+	case PC_ATTEMPT:
+		return time_value(s != NULL ? s->last_attempt : 0, human, buf,
+		    size);
+	case PC_SUCCESS:
+		return time_value(s != NULL ? s->last_success : 0, human, buf,
+		    size);
+	case PC_KEY:
+		str_copy(buf, size, key_state(r, p));
+		return FIELD_STRING;
+	case PC_ERROR:
+		if (s == NULL || s->last_error[0] == '\0')
+			return FIELD_NULL;
+		str_copy(buf, size, s->last_error);
+		return FIELD_STRING;
+	}
+	return FIELD_NULL;
+}
+
+static int
+cmd_providers_exec(const struct cli_options *o)
+{
+	struct provider_status *status = NULL;
+	struct provider_rows rows;
+	struct output_schema schema = {
+		"providers", provider_columns, PC_COUNT, provider_value, &rows
+	};
+	struct settings cfg;
+	struct err err;
+	struct db *db;
+	size_t nstatus = 0, n;
+	int rc = EXIT_OK;
+
+	if ((db = cli_open_cache(o)) == NULL)
+		return EXIT_DATA;
+	/* Keys come from the environment or the config file (unreadable: none). */
+	if (settings_load(&cfg, &err) < 0)
+		cfg.n = 0;
+	if (db_status(db, &status, &nstatus, &err) < 0) {
+		cli_error("%s", err.msg);
+		db_close(db);
+		return EXIT_DATA;
+	}
+	for (n = 0; providers[n] != NULL; n++)
+		;
+	rows.status = status;
+	rows.nstatus = nstatus;
+	rows.cfg = &cfg;
+	rows.now = (int64_t)time(NULL);
+	if (output_records(stdout, o->format, cli_output_width(stdout),
+	    &schema, n) < 0 || fflush(stdout) != 0)
+		rc = EXIT_DATA;
+	free(status);
+	db_close(db);
+	return rc;
+}
+
+const struct cmd_entry cmd_providers_entry = {
+	CMD_PROVIDERS, "providers", "",
+	"data source, age, key and errors per provider",
+	CMD_SCOPE_PROVIDERS, false, cmd_providers_exec
+};

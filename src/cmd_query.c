@@ -1,0 +1,157 @@
+/* cmd_query.c: `gpucost [query options]`: find, rank and print offers. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "columns.h"
+#include "db.h"
+#include "err.h"
+#include "money.h"
+#include "output.h"
+#include "query.h"
+
+/*
+ * One line on stderr saying how old the shown prices are, per provider:
+ * "gpucost: 12 offers; data age: aws 72d (snapshot), vast 2h".
+ */
+static void
+print_data_age(const struct plan *plans, size_t n, size_t matched,
+    int64_t now)
+{
+	struct {
+		const char *provider;
+		int64_t oldest;
+		enum offer_source source;
+	} seen[16];
+	size_t nseen = 0, i, j;
+	char age[16];
+	bool snapshot = false;
+
+	for (i = 0; i < n; i++) {
+		const struct offer *o = plans[i].offer;
+
+		for (j = 0; j < nseen; j++)
+			if (strcmp(seen[j].provider, o->provider) == 0)
+				break;
+		if (j == nseen) {
+			if (nseen == 16)
+				continue;
+			seen[nseen].provider = o->provider;
+			seen[nseen].oldest = o->fetched_at;
+			seen[nseen].source = o->source;
+			nseen++;
+		} else if (o->fetched_at < seen[j].oldest) {
+			seen[j].oldest = o->fetched_at;
+			if (o->source == SRC_SNAPSHOT)
+				seen[j].source = SRC_SNAPSHOT;
+		}
+	}
+	if (n < matched)
+		fprintf(stderr, "gpucost: %zu of %zu offers", n, matched);
+	else
+		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
+	for (i = 0; i < nseen; i++) {
+		column_age(now - seen[i].oldest, age, sizeof age);
+		fprintf(stderr, "%s%s %s%s", i == 0 ? "; data age: " : ", ",
+		    seen[i].provider, age,
+		    seen[i].source == SRC_SNAPSHOT ? " (snapshot)" : "");
+		if (seen[i].source == SRC_SNAPSHOT)
+			snapshot = true;
+	}
+	if (snapshot)
+		fputs("; 'gpucost refresh' fetches live prices", stderr);
+	fputc('\n', stderr);
+}
+
+/*
+ * Can SQL pick the offers to show (db_query_top())? With --limit, a
+ * price sort and no test that only query_plans() makes (region, maximum
+ * price, spot, multi-node), the first N plans are the first N offers in
+ * its order, and the rest of the cache need not be read.
+ */
+static bool
+query_top_n(const struct cli_options *o)
+{
+	const struct offer_filter *f = &o->filter;
+
+	return o->limit > 0 && (o->sort == SORT_GPU_PRICE ||
+	    o->sort == SORT_PRICE) && !f->multi_node && !f->spot &&
+	    f->region[0] == '\0' && f->text[0] == '\0' &&
+	    !money_known(f->max_price_gpu_hour);
+}
+
+static int
+cmd_query_exec(const struct cli_options *o)
+{
+	struct output_opts out_opts;
+	struct provider_status *status = NULL;
+	struct offer_list offers;
+	struct plan *plans = NULL;
+	size_t nplans = 0, shown, nstatus = 0, matched = 0;
+	bool top_n = query_top_n(o);
+	struct err err;
+	struct db *db;
+	int rc = EXIT_DATA;
+
+	if ((db = cli_open_cache(o)) == NULL)
+		return EXIT_DATA;
+	offer_list_init(&offers);
+	if ((top_n ? db_query_top(db, &o->filter, o->sort, o->reverse,
+	    (size_t)o->limit, &offers, &matched, &err) :
+	    db_query(db, &o->filter, &offers, &err)) < 0 ||
+	    /* Only JSON shows the status; the full path keeps reading it. */
+	    ((!top_n || o->format == OUTPUT_JSON) &&
+	    db_status(db, &status, &nstatus, &err) < 0)) {
+		cli_error("%s", err.msg);
+		goto done;
+	}
+	query_plans(offers.v, offers.n, &o->filter, o->sort, o->reverse,
+	    &plans, &nplans);
+	if (!top_n)
+		matched = nplans;
+	shown = o->limit > 0 && (size_t)o->limit < nplans ?
+	    (size_t)o->limit : nplans;
+
+	memset(&out_opts, 0, sizeof out_opts);
+	out_opts.format = o->format;
+	out_opts.width = cli_output_width(stdout);
+	out_opts.hours = o->hours;
+	out_opts.now = (int64_t)time(NULL);
+	out_opts.status = status;
+	out_opts.nstatus = nstatus;
+	out_opts.matched = matched;
+	if (nplans > 0 || o->format != OUTPUT_TABLE) {
+		if (output_plans(stdout, &out_opts, plans, shown) < 0 ||
+		    fflush(stdout) != 0) {
+			cli_error("writing the output: %s", strerror(errno));
+			goto done;
+		}
+	}
+	if (nplans == 0) {
+		if (!o->quiet)
+			fprintf(stderr, "gpucost: no offer matched%s\n",
+			    o->query_given ? " the query" : "");
+		rc = EXIT_NO_MATCH;
+	} else {
+		if (!o->quiet)
+			print_data_age(plans, shown, matched, out_opts.now);
+		rc = EXIT_OK;
+	}
+done:
+	free(plans);
+	free(status);
+	offer_list_done(&offers);
+	db_close(db);
+	return rc;
+}
+
+const struct cmd_entry cmd_query_entry = {
+	CMD_QUERY, "", "[query options]",
+	"find GPU offers (the TUI on a terminal when no option is given)",
+	CMD_SCOPE_QUERY, false, cmd_query_exec
+};

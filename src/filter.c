@@ -1,0 +1,534 @@
+/* filter.c: the filter fields of a query, parsed the same way for both faces. */
+#include "config.h"
+#include "filter.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "gpu.h"
+#include "money.h"
+#include "provider.h"
+#include "str.h"
+
+const struct filter_field_info filter_fields[FILTER_FIELD_COUNT] = {
+#define X(id, m, opt, sh, a, lab, k, t, lo, hi, w, h)			\
+	[id] = { .option = opt, .short_opt = sh, .arg = a, .label = lab,	\
+	    .kind = k, .type = t,					\
+	    .offset = offsetof(struct offer_filter, m),			\
+	    .member_size = sizeof ((struct offer_filter *)0)->m,	\
+	    .min = lo, .max = hi, .what = w, .help = h },
+	FILTER_FIELD_INFO(X)
+#undef X
+};
+
+int
+filter_field_by_option(const char *name)
+{
+	int ff;
+
+	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++)
+		if (strcmp(filter_fields[ff].option, name) == 0)
+			return ff;
+	return -1;
+}
+
+/* The member field ff sets, in f. */
+#define MEMBER(f, ff, type)						\
+	((type *)(void *)((char *)(f) + filter_fields[ff].offset))
+#define CMEMBER(f, ff, type)						\
+	((const type *)(const void *)((const char *)(f) +		\
+	    filter_fields[ff].offset))
+
+/* A whole number from min to max: digits only (no sign, no blanks). */
+static int
+parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* yes/no and the usual spellings. */
+static int
+parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "yes", "y", "on", "true", "1" };
+	static const char *const no[] = { "no", "n", "off", "false", "0" };
+	size_t i;
+
+	for (i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+		if (str_eq_nocase(s, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (str_eq_nocase(s, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Provider ids separated by commas and/or blanks ("aws, gcp") into g,
+ * after the ones it has.
+ */
+static int
+parse_providers(struct offer_filter *g, const char *text, struct err *err)
+{
+	char item[OFFER_PROVIDER_MAX + 8], q[80];
+	const struct provider *p;
+	const char *s = text;
+	size_t len, i;
+
+	for (;;) {
+		s += strspn(s, " ");
+		len = strcspn(s, ", ");
+		if (len == 0 || len >= sizeof item) {
+			err_set(err, "--provider: expected a comma list of %s, "
+			    "got %s", provider_id_list(), str_quoted(text, q,
+			    sizeof q));
+			return -1;
+		}
+		memcpy(item, s, len);
+		item[len] = '\0';
+		if ((p = provider_find(item)) == NULL) {
+			err_set(err, "--provider: unknown provider %s (known: "
+			    "%s)", str_quoted(item, q, sizeof q),
+			    provider_id_list());
+			return -1;
+		}
+		for (i = 0; i < g->nproviders; i++)
+			if (strcmp(g->providers[i], p->id) == 0)
+				break;
+		if (i == g->nproviders) {
+			if (g->nproviders == FILTER_PROVIDERS_MAX) {
+				err_set(err, "--provider: at most %d providers",
+				    FILTER_PROVIDERS_MAX);
+				return -1;
+			}
+			str_copy(g->providers[g->nproviders++],
+			    OFFER_PROVIDER_MAX, p->id);
+		}
+		s += len;
+		s += strspn(s, " ");
+		if (*s == '\0')
+			return 0;
+		if (*s == ',' && *(s += 1 + strspn(s + 1, " ")) == '\0') {
+			err_set(err, "--provider: expected a comma list of %s, "
+			    "got %s", provider_id_list(), str_quoted(text, q,
+			    sizeof q));
+			return -1;
+		}
+	}
+}
+
+/* One GPU name or family, resolved, suggesting close names if unknown. */
+static int
+parse_gpu(struct offer_filter *g, const char *item, struct err *err)
+{
+	const struct gpu_model *found[GPU_MATCH_MAX], *near[4];
+	char list[256] = "", q[80], norm[GPU_NORM_MAX];
+	size_t n, i, k;
+
+	gpu_normalise(item, norm, sizeof norm);
+	if (norm[0] == '\0') {
+		err_set(err, "--gpu: expected a GPU name ('gpucost gpus' lists "
+		    "them)");
+		return -1;
+	}
+	if ((n = gpu_query(item, found, GPU_MATCH_MAX)) == 0) {
+		n = gpu_suggest(item, near, 4);
+		for (i = 0; i < n; i++) {
+			strncat(list, i == 0 ? "" : ", ",
+			    sizeof list - strlen(list) - 1);
+			strncat(list, near[i]->id, sizeof list - strlen(list) - 1);
+		}
+		if (n > 0)
+			err_set(err, "--gpu: unknown GPU %s; did you mean %s? "
+			    "('gpucost gpus' lists them all)", str_quoted(item,
+			    q, sizeof q), list);
+		else
+			err_set(err, "--gpu: unknown GPU %s ('gpucost gpus' "
+			    "lists them all)", str_quoted(item, q, sizeof q));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < g->ngpus; k++)
+			if (g->gpus[k] == found[i])
+				break;
+		if (k < g->ngpus)
+			continue;
+		if (g->ngpus == GPU_MATCH_MAX) {
+			err_set(err, "--gpu: at most %d GPU models",
+			    GPU_MATCH_MAX);
+			return -1;
+		}
+		g->gpus[g->ngpus++] = found[i];
+	}
+	return 0;
+}
+
+/* A comma list of GPU models or families ("H100, A100-80") into g. */
+static int
+parse_gpus(struct offer_filter *g, const char *text, struct err *err)
+{
+	char item[OFFER_NAME_MAX];
+	const char *s = text;
+	size_t len;
+
+	for (;;) {
+		s += strspn(s, " ");
+		len = strcspn(s, ",");
+		while (len > 0 && s[len - 1] == ' ')
+			len--;
+		if (len >= sizeof item)
+			len = sizeof item - 1;	/* unknown: the message says */
+		memcpy(item, s, len);
+		item[len] = '\0';
+		if (parse_gpu(g, item, err) < 0)
+			return -1;
+		s += strcspn(s, ",");
+		if (*s == '\0')
+			return 0;
+		s++;
+	}
+}
+
+/*
+ * A glob fnmatch() would read as the user meant: every '[' opens a
+ * bracket expression that closes ("[" alone would silently match a
+ * literal '[' and find nothing).
+ */
+static bool
+glob_is_valid(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\\' && s[1] != '\0') {
+			s++;
+			continue;
+		}
+		if (*s != '[')
+			continue;
+		s++;
+		if (*s == '!' || *s == '^')
+			s++;
+		if (*s == ']')		/* a leading ']' is a member */
+			s++;
+		while (*s != '\0' && *s != ']')
+			s++;
+		if (*s == '\0')
+			return false;
+	}
+	return true;
+}
+
+/* Parse text into field ff of g (a copy of the filter). */
+static int
+parse_value(struct offer_filter *g, enum filter_field ff, const char *text,
+    const char *raw, struct err *err)
+{
+	const struct filter_field_info *fi = &filter_fields[ff];
+	const char *s = text;
+	char q[80];
+	long v;
+
+	switch (fi->type) {
+	case FT_GPUS:
+		return parse_gpus(g, text, err);
+	case FT_PROVIDERS:
+		return parse_providers(g, text, err);
+	case FT_INT:
+		if (parse_long(text, fi->min, fi->max, &v) < 0) {
+			err_set(err, "--%s: expected %s, got %s", fi->option,
+			    fi->what, str_quoted(raw, q, sizeof q));
+			return -1;
+		}
+		*MEMBER(g, ff, int) = (int)v;
+		return 0;
+	case FT_MONEY:
+		if (*s == '$')
+			s++;
+		if (money_parse(s, strlen(s), MEMBER(g, ff, int64_t)) < 0 ||
+		    *MEMBER(g, ff, int64_t) <= 0) {
+			err_set(err, "--%s: expected a price in USD per GPU-hour "
+			    "greater than 0, got %s", fi->option, str_quoted(raw,
+			    q, sizeof q));
+			return -1;
+		}
+		return 0;
+	case FT_LINK:
+		if (interconnect_parse(text, MEMBER(g, ff, enum interconnect))
+		    < 0 || *MEMBER(g, ff, enum interconnect) == IC_UNKNOWN) {
+			err_set(err, "--%s: expected nvlink or pcie, got %s",
+			    fi->option, str_quoted(raw, q, sizeof q));
+			return -1;
+		}
+		return 0;
+	case FT_PATTERN:
+		if (text[0] == '\0' || strlen(raw) >= fi->member_size) {
+			err_set(err, "--%s: expected a %s pattern of 1 to %zu "
+			    "characters", fi->option, fi->option,
+			    fi->member_size - 1);
+			return -1;
+		}
+		if (!glob_is_valid(text)) {
+			err_set(err, "--%s: %s has a '[' that is never closed "
+			    "(write \\[ for the character itself)", fi->option,
+			    str_quoted(raw, q, sizeof q));
+			return -1;
+		}
+		str_copy(MEMBER(g, ff, char), fi->member_size, text);
+		return 0;
+	case FT_STRING:
+		if (strlen(raw) >= fi->member_size) {
+			err_set(err, "--%s: expected at most %zu characters",
+			    fi->option, fi->member_size - 1);
+			return -1;
+		}
+		str_copy(MEMBER(g, ff, char), fi->member_size, text);
+		return 0;
+	case FT_BOOL:
+		if (parse_bool(text, MEMBER(g, ff, bool)) < 0) {
+			err_set(err, "--%s: expected yes or no, got %s",
+			    fi->option, str_quoted(raw, q, sizeof q));
+			return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* Does s hold a C0 or C1 control character or DEL? */
+static bool
+has_control(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 &&
+		    p[1] <= 0x9f))
+			return true;
+	return false;
+}
+
+int
+filter_set(struct offer_filter *f, enum filter_field ff, const char *text,
+    bool add, struct err *err)
+{
+	struct offer_filter g = *f;
+	char clean[256];
+
+	if ((unsigned)ff >= FILTER_FIELD_COUNT) {
+		err_set(err, "no such filter field");
+		return -1;
+	}
+	/*
+	 * A control character in a value is a mistake or an attack, never
+	 * part of a name: refused, not silently dropped (dropping it could
+	 * turn "x<ESC>..." into the pattern "x", which matches).
+	 */
+	if (has_control(text)) {
+		err_set(err, "--%s: the value holds control characters",
+		    filter_fields[ff].option);
+		return -1;
+	}
+	str_sanitize(clean, sizeof clean, text, strlen(text));
+	/* "any" undoes a field, except where it may be the very text. */
+	if (filter_fields[ff].type != FT_STRING &&
+	    filter_fields[ff].type != FT_PATTERN && str_eq_nocase(clean, "any")) {
+		filter_clear(f, ff);
+		return 0;
+	}
+	if (!add)
+		filter_clear(&g, ff);
+	if (parse_value(&g, ff, clean, text, err) < 0)
+		return -1;
+	*f = g;
+	return 0;
+}
+
+bool
+filter_is_set(const struct offer_filter *f, enum filter_field ff)
+{
+	if ((unsigned)ff >= FILTER_FIELD_COUNT)
+		return false;
+	switch (filter_fields[ff].type) {
+	case FT_GPUS:
+		return f->ngpus > 0;
+	case FT_PROVIDERS:
+		return f->nproviders > 0;
+	case FT_INT:
+		return *CMEMBER(f, ff, int) > 0;
+	case FT_MONEY:
+		return money_known(*CMEMBER(f, ff, int64_t));
+	case FT_LINK:
+		return *CMEMBER(f, ff, enum interconnect) != IC_UNKNOWN;
+	case FT_PATTERN:
+	case FT_STRING:
+		return *CMEMBER(f, ff, char) != '\0';
+	case FT_BOOL:
+		return *CMEMBER(f, ff, bool);
+	}
+	return false;
+}
+
+void
+filter_clear(struct offer_filter *f, enum filter_field ff)
+{
+	if ((unsigned)ff >= FILTER_FIELD_COUNT)
+		return;
+	switch (filter_fields[ff].type) {
+	case FT_GPUS:
+		f->ngpus = 0;
+		break;
+	case FT_PROVIDERS:
+		f->nproviders = 0;
+		break;
+	case FT_INT:
+		*MEMBER(f, ff, int) = 0;
+		break;
+	case FT_MONEY:
+		*MEMBER(f, ff, int64_t) = MONEY_NONE;
+		break;
+	case FT_LINK:
+		*MEMBER(f, ff, enum interconnect) = IC_UNKNOWN;
+		break;
+	case FT_PATTERN:
+	case FT_STRING:
+		*MEMBER(f, ff, char) = '\0';
+		break;
+	case FT_BOOL:
+		*MEMBER(f, ff, bool) = false;
+		break;
+	}
+}
+
+/* Append s to buf at *len, keeping it terminated. */
+static void
+append(char *buf, size_t size, size_t *len, const char *s)
+{
+	if (*len < size)
+		*len += str_copy(buf + *len, size - *len, s);
+}
+
+size_t
+filter_text(const struct offer_filter *f, enum filter_field ff, char *buf,
+    size_t size)
+{
+	size_t len = 0, i;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	if (!filter_is_set(f, ff))
+		return 0;
+	switch (filter_fields[ff].type) {
+	case FT_GPUS:
+		for (i = 0; i < f->ngpus; i++) {
+			append(buf, size, &len, i > 0 ? "," : "");
+			append(buf, size, &len, f->gpus[i]->id);
+		}
+		return len;
+	case FT_PROVIDERS:
+		for (i = 0; i < f->nproviders; i++) {
+			append(buf, size, &len, i > 0 ? "," : "");
+			append(buf, size, &len, f->providers[i]);
+		}
+		return len;
+	case FT_INT:
+		return (size_t)snprintf(buf, size, "%d", *CMEMBER(f, ff, int));
+	case FT_MONEY:
+		return money_format(buf, size, *CMEMBER(f, ff, int64_t), 0);
+	case FT_LINK:
+		return str_copy(buf, size,
+		    interconnect_name(*CMEMBER(f, ff, enum interconnect)));
+	case FT_PATTERN:
+	case FT_STRING:
+		return str_copy(buf, size, CMEMBER(f, ff, char));
+	case FT_BOOL:
+		return str_copy(buf, size, "yes");
+	}
+	return 0;
+}
+
+size_t
+filter_value(const struct offer_filter *f, enum filter_field ff, char *buf,
+    size_t size)
+{
+	char money[32];
+
+	if (!filter_is_set(f, ff))
+		return str_copy(buf, size, filter_fields[ff].kind ==
+		    FILTER_FLAG ? "no" : "any");
+	if (filter_fields[ff].type == FT_MONEY) {
+		money_format(money, sizeof money, *CMEMBER(f, ff, int64_t), 2);
+		return (size_t)snprintf(buf, size, "$%s", money);
+	}
+	if (filter_fields[ff].type == FT_INT && filter_fields[ff].arg != NULL &&
+	    strcmp(filter_fields[ff].arg, "GB") == 0)
+		return (size_t)snprintf(buf, size, "%d GB", *CMEMBER(f, ff, int));
+	return filter_text(f, ff, buf, size);
+}
+
+/* Characters a POSIX shell takes literally in a word. */
+static bool
+shell_plain(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++)
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789-_.,:/@%+=", *s) == NULL)
+			return false;
+	return true;
+}
+
+size_t
+filter_describe(const struct offer_filter *f, char *buf, size_t size)
+{
+	char v[OFFER_NAME_MAX * 4];
+	const char *c;
+	size_t len = 0;
+	int ff;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++) {
+		const struct filter_field_info *fi = &filter_fields[ff];
+
+		if (!filter_is_set(f, (enum filter_field)ff))
+			continue;
+		append(buf, size, &len, len > 0 ? " --" : "--");
+		append(buf, size, &len, fi->option);
+		if (fi->kind == FILTER_FLAG)
+			continue;
+		filter_text(f, (enum filter_field)ff, v, sizeof v);
+		append(buf, size, &len, " ");
+		if (shell_plain(v)) {
+			append(buf, size, &len, v);
+			continue;
+		}
+		append(buf, size, &len, "'");
+		for (c = v; *c != '\0'; c++) {
+			char one[2] = { *c, '\0' };
+
+			append(buf, size, &len, *c == '\'' ? "'\\''" : one);
+		}
+		append(buf, size, &len, "'");
+	}
+	return len < size ? len : size - 1;
+}

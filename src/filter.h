@@ -1,0 +1,149 @@
+/*
+ * filter.h: the query's filter fields, one table for both faces.
+ *
+ * Every way of narrowing the offers -- the CLI's query options and the
+ * TUI's filter panel -- is a row of FILTER_FIELD_INFO: its option name,
+ * the panel's label, what kind of value it takes, its bounds and its
+ * help line. filter_set() is the one parser: `gpucost --gpu H100,H200`
+ * and typing "H100,H200" into the panel's GPU field run the same code,
+ * so what one face accepts the other does. The CLI's option table, its
+ * --help and the panel's rows are generated from this table; the
+ * panel's summary line (filter_describe) prints real CLI words.
+ *
+ * Adding a filter: a field in struct offer_filter (offer.h), a row here,
+ * and its test in offer_matches() (offer.c). Pure: no I/O.
+ */
+#ifndef GPUCOST_FILTER_H
+#define GPUCOST_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "offer.h"
+
+struct err;
+
+/* How the value is given and shown. */
+enum filter_kind {
+	FILTER_PICK,	/* a comma list chosen from names (GPUs, providers) */
+	FILTER_NUMBER,	/* a number: typed, or stepped with the arrow keys */
+	FILTER_TEXT,	/* free text */
+	FILTER_CHOICE,	/* one of a few words, stepped */
+	FILTER_FLAG	/* on or off: a CLI option without a value */
+};
+
+/* What the value is, and so which parser reads it. */
+enum filter_type {
+	FT_GPUS,	/* comma list of GPU models or families */
+	FT_PROVIDERS,	/* comma list of provider ids */
+	FT_INT,		/* int, whole number within min..max; 0 any */
+	FT_MONEY,	/* int64_t micro-USD per GPU-hour, "$" allowed */
+	FT_LINK,	/* enum interconnect: nvlink or pcie */
+	FT_PATTERN,	/* char[]: a name, substring or glob; "" any */
+	FT_STRING,	/* char[]: search words; "" any */
+	FT_BOOL		/* bool: yes / no */
+};
+
+/*
+ * id, the struct offer_filter member it sets, option (--option), short
+ * option, argument name (NULL for a flag), panel label, kind, type,
+ * minimum and maximum (FT_INT), what a bad value should have been
+ * (FT_INT), help line. FT_INT, FT_BOOL, FT_MONEY and the string fields
+ * are read and written through the member's offset, so a new filter of
+ * those types is a member, a row and a test in offer_matches().
+ */
+#define FILTER_FIELD_INFO(X)						\
+	X(FF_GPU, ngpus, "gpu", 'g', "NAME", "GPU model", FILTER_PICK,	\
+	    FT_GPUS, 0, 0, NULL,					\
+	    "GPU models or families, comma list (A100-80,H100)")	\
+	X(FF_COUNT, count, "count", 'n', "N", "GPU count", FILTER_NUMBER,	\
+	    FT_INT, 1, 1024, "a positive integer", "GPUs in one instance") \
+	X(FF_MULTI_NODE, multi_node, "multi-node", 0, NULL, "Multi-node",	\
+	    FILTER_FLAG, FT_BOOL, 0, 0, NULL,				\
+	    "also k instances of N/k GPUs (no NVLink between them)")	\
+	X(FF_VRAM, min_vram_gb, "min-vram", 0, "GB", "Min VRAM/GPU",	\
+	    FILTER_NUMBER, FT_INT, 1, 1024,				\
+	    "a whole number of GB from 1 to 1024",			\
+	    "memory per GPU at least GB")				\
+	X(FF_LINK, interconnect, "interconnect", 0, "TYPE", "Interconnect",	\
+	    FILTER_CHOICE, FT_LINK, 0, 0, NULL, "nvlink or pcie")	\
+	X(FF_PROVIDERS, nproviders, "provider", 'p', "LIST", "Providers",	\
+	    FILTER_PICK, FT_PROVIDERS, 0, 0, NULL,			\
+	    "providers, comma list (repeats add up)")			\
+	X(FF_REGION, region, "region", 'r', "PATTERN", "Region", FILTER_TEXT, \
+	    FT_PATTERN, 0, 0, NULL, "region substring, or glob with * ? [ ]") \
+	X(FF_MAX_PRICE, max_price_gpu_hour, "max-price", 0, "USD",		\
+	    "Max $/GPU-h", FILTER_NUMBER, FT_MONEY, 0, 0, NULL,		\
+	    "at most USD per GPU-hour (spot price with --spot)")	\
+	X(FF_SPOT, spot, "spot", 0, NULL, "Spot only", FILTER_FLAG, FT_BOOL,	\
+	    0, 0, NULL, "rank by spot price; only offers with one")	\
+	X(FF_AVAILABLE, available, "available", 0, NULL, "Available only",	\
+	    FILTER_FLAG, FT_BOOL, 0, 0, NULL,				\
+	    "only offers known to be available now")			\
+	X(FF_TEXT, text, "match", 0, "WORDS", "Text search", FILTER_TEXT,	\
+	    FT_STRING, 0, 0, NULL,					\
+	    "every word in the provider, instance, region or GPU name")
+
+enum filter_field {
+#define X(id, member, opt, sh, arg, label, kind, type, min, max, what, help) id,
+	FILTER_FIELD_INFO(X)
+#undef X
+	FILTER_FIELD_COUNT
+};
+
+struct filter_field_info {
+	const char	*option;	/* long option without "--" */
+	int		 short_opt;	/* 0 when none */
+	const char	*arg;		/* value name; NULL for a flag */
+	const char	*label;		/* the panel's row */
+	enum filter_kind kind;
+	enum filter_type type;
+	size_t		 offset;	/* of the member in struct offer_filter */
+	size_t		 member_size;
+	long		 min, max;	/* FT_INT bounds */
+	const char	*what;		/* FT_INT: "a positive integer" */
+	const char	*help;		/* --help line */
+};
+
+extern const struct filter_field_info filter_fields[FILTER_FIELD_COUNT];
+
+/* The field whose option is name ("gpu"), or -1. */
+int	filter_field_by_option(const char *name);
+
+/*
+ * Set field ff of f from text, the one parser of both faces. Comma lists
+ * may have blanks after the commas; "any" (or "") sets the field to
+ * any; a flag takes yes/no (the CLI passes "yes"). With add, a list
+ * field keeps the values it has and adds these (the CLI's repeated
+ * options); without, they replace them (the panel's edit). Returns 0,
+ * or -1 with a message naming the option and the bad value in err and f
+ * unchanged.
+ */
+int	filter_set(struct offer_filter *f, enum filter_field ff,
+	    const char *text, bool add, struct err *err);
+
+/* Is the field set (not "any")? */
+bool	filter_is_set(const struct offer_filter *f, enum filter_field ff);
+
+/* Set the field to any. */
+void	filter_clear(struct offer_filter *f, enum filter_field ff);
+
+/*
+ * The value as it would be typed ("" when unset, "4", "2.5",
+ * "aws,gcp"): filter_set() of it gives the same filter back.
+ */
+size_t	filter_text(const struct offer_filter *f, enum filter_field ff,
+	    char *buf, size_t size);
+
+/* The value for people: "any"/"no" when unset, "80 GB", "$2.50". */
+size_t	filter_value(const struct offer_filter *f, enum filter_field ff,
+	    char *buf, size_t size);
+
+/*
+ * The whole filter as CLI words, each value shell-quoted where needed:
+ * "--gpu H100 --count 8 --interconnect nvlink --region 'us-*'". "" when
+ * nothing is set. Returns the length.
+ */
+size_t	filter_describe(const struct offer_filter *f, char *buf, size_t size);
+
+#endif
