@@ -11,18 +11,11 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#ifdef HAVE_SYS_IOCTL_H
-#include <sys/ioctl.h>
-#endif
 
-#include "cache.h"
 #include "err.h"
 #include "filter.h"
-#include "paths.h"
 #include "provider.h"
 #include "str.h"
 
@@ -95,18 +88,6 @@ static const struct {
 static struct cli_option options[NOPTIONS];
 static struct option long_options[NOPTIONS + 1];
 static char short_options[2 * NOPTIONS + 2];
-
-static int cmd_help_exec(const struct cli_options *);
-static int cmd_version_exec(const struct cli_options *);
-
-static const struct cmd_entry cmd_help_entry = {
-	CMD_HELP, "help", "", "this help", CMD_SCOPE_ALL, false,
-	cmd_help_exec
-};
-static const struct cmd_entry cmd_version_entry = {
-	CMD_VERSION, "version", "", "print the version", CMD_SCOPE_ALL, false,
-	cmd_version_exec
-};
 
 const struct cmd_entry *const cmd_table[] = {
 	&cmd_query_entry,
@@ -508,64 +489,3 @@ cli_usage(FILE *out)
 	    "error, 3 cache or\ndata error, 4 refresh failed. See gpucost(1).\n");
 }
 
-static int
-cmd_help_exec(const struct cli_options *o)
-{
-	(void)o;
-	cli_usage(stdout);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_DATA;
-}
-
-static int
-cmd_version_exec(const struct cli_options *o)
-{
-	(void)o;
-	printf("gpucost %s\n", PACKAGE_VERSION);
-	return fflush(stdout) == 0 ? EXIT_OK : EXIT_DATA;
-}
-
-size_t
-cli_output_width(FILE *out)
-{
-	const char *env;
-	long v;
-
-#ifdef TIOCGWINSZ
-	struct winsize ws;
-
-	if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col > 0)
-		return ws.ws_col;
-#endif
-	env = getenv("COLUMNS");
-	if (env != NULL && (v = strtol(env, NULL, 10)) > 0 && v < 10000)
-		return (size_t)v;
-	return 0;
-}
-
-void
-cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gpucost: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-struct db *
-cli_open_cache(const struct cli_options *o)
-{
-	char path[4096];
-	struct err err;
-	struct db *db;
-
-	if (paths_db(o->db, path, sizeof path, &err) < 0 ||
-	    cache_open(path, &db, &err) < 0) {
-		cli_error("%s", err.msg);
-		return NULL;
-	}
-	return db;
-}

@@ -101,8 +101,10 @@ extern const struct cmd_entry cmd_gpus_entry;
 extern const struct cmd_entry cmd_providers_entry;
 extern const struct cmd_entry cmd_refresh_entry;
 extern const struct cmd_entry cmd_tui_entry;
+extern const struct cmd_entry cmd_help_entry;
+extern const struct cmd_entry cmd_version_entry;
 
-/* Helpers the commands share (cli.c). */
+/* Helpers the commands share (cli_common.c). */
 struct db;
 /* Open the cache of opts->db, printing any error; NULL on failure. */
 struct db *cli_open_cache(const struct cli_options *opts);

@@ -34,7 +34,7 @@ only '#include <sqlite3\.h>' 'db.c'
 only 'sqlite3_' 'db.c'
 # Pure modules: no stdio streams, no files, no clocks.
 only '\b(fopen|printf|fprintf|fputs|puts|getenv|time\(NULL\))' \
-    'cli.c' 'cmd_*.c' 'main.c' 'output*.c' 'paths.c' 'cache.c' 'refresh.c' 'db.c' \
+    'cli.c' 'cli_common.c' 'cmd_*.c' 'main.c' 'output*.c' 'paths.c' 'cache.c' 'refresh.c' 'db.c' \
     'xalloc.c' 'http.c' 'settings.c' 'log.c' 'tui/*' 'str.c' 'err.c' \
     'columns.c' 'layout.c' 'snapshot.c' '*.h'
 for f in offer.c cost.c gpu.c money.c query.c provider/*.c; do

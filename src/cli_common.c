@@ -1,0 +1,61 @@
+/* cli_common.c: what the commands share: the cache, the width, errors. */
+#include "config.h"
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_IOCTL_H
+#include <sys/ioctl.h>
+#endif
+
+#include "cache.h"
+#include "err.h"
+#include "paths.h"
+
+size_t
+cli_output_width(FILE *out)
+{
+	const char *env;
+	long v;
+
+#ifdef TIOCGWINSZ
+	struct winsize ws;
+
+	if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col > 0)
+		return ws.ws_col;
+#endif
+	env = getenv("COLUMNS");
+	if (env != NULL && (v = strtol(env, NULL, 10)) > 0 && v < 10000)
+		return (size_t)v;
+	return 0;
+}
+
+void
+cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gpucost: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct db *
+cli_open_cache(const struct cli_options *o)
+{
+	char path[4096];
+	struct err err;
+	struct db *db;
+
+	if (paths_db(o->db, path, sizeof path, &err) < 0 ||
+	    cache_open(path, &db, &err) < 0) {
+		cli_error("%s", err.msg);
+		return NULL;
+	}
+	return db;
+}
