@@ -4,9 +4,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cost.h"
 #include "money.h"
+#include "notes.h"
 #include "str.h"
 
 const struct column_info column_info[COLUMN_COUNT] = {
@@ -67,9 +69,13 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 			return (size_t)snprintf(buf, size, "-");
 		return (size_t)snprintf(buf, size, "%dG", o->vram_gb);
 	case COL_LINK:
-		if (o->interconnect == IC_UNKNOWN)
+		if (p->link == IC_UNKNOWN)
 			return (size_t)snprintf(buf, size, "-");
-		return str_copy(buf, size, interconnect_name(o->interconnect));
+		return str_copy(buf, size, interconnect_name(p->link));
+	case COL_NOTES:
+		if (notes_markers(notes_at(o, ctx->now), buf, size) == 0)
+			return str_copy(buf, size, "-");
+		return strlen(buf);
 	case COL_PRICE:
 		return column_money(p->price_hour, buf, size);
 	case COL_GPU_PRICE:

@@ -23,6 +23,7 @@
 	X(COL_LINK,	"LINK",		4, 6, false, false, SORT_INTERCONNECT) \
 	X(COL_PRICE,	"$/H",		3, 2, true,  false, SORT_PRICE)	\
 	X(COL_GPU_PRICE, "$/GPU-H",	7, 1, true,  false, SORT_GPU_PRICE) \
+	X(COL_NOTES,	"NOTE",		4, 5, false, false, SORT_GPU_PRICE) \
 	X(COL_SPOT,	"SPOT $/H",	8, 7, true,  false, SORT_SPOT)	\
 	X(COL_SPOT_GPU,	"SPOT/GPU-H",	10, 2, true, false, SORT_SPOT_GPU) \
 	X(COL_SAVINGS,	"SAVE",		4, 3, true,  false, SORT_SAVINGS) \

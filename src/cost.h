@@ -33,8 +33,16 @@ int64_t	cost_total(int64_t price_hour, double hours);
 /*
  * Fill a plan for nodes instances of offer o (borrowed; must outlive the
  * plan). The model is looked up from o->gpu; the PCIe TFLOPS figure is
- * used for PCIe offers.
+ * used for PCIe offers. The plan's link is the one inside a node: none
+ * (unknown) for nodes of one GPU.
  */
 void	cost_plan(struct plan *p, const struct offer *o, int nodes);
+
+/*
+ * What joins the nodes of a multi-node plan: "efa" or "infiniband" where
+ * the instance type is documented to have that fabric, else "network";
+ * NULL for a plan of one node.
+ */
+const char *cost_inter_node(const struct plan *p);
 
 #endif

@@ -85,6 +85,12 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 */
 	"DROP INDEX offers_gpu;"
 	"CREATE INDEX offers_gpu ON offers (gpu, gpu_count, price);",
+	/*
+	 * 3 -> 4: an offer's stored notes (a mask of NOTE_BIT()s, notes.h)
+	 * and the zone its spot price is from.
+	 */
+	"ALTER TABLE offers ADD COLUMN notes INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE offers ADD COLUMN spot_zone TEXT NOT NULL DEFAULT '';",
 };
 
 /* Put "cache PATH: sqlite message" into err. */
@@ -440,9 +446,10 @@ db_provider_is_new(struct db *db, const char *provider, bool *is_new,
 #define OFFER_COLUMNS							\
 	"provider, key, instance_type, region, gpu, gpu_raw, gpu_count, " \
 	"vram_gb, interconnect, vcpus, ram_gb, price, spot_price, "	\
-	"availability, spot_interruption, reliability, fetched_at, source"
+	"availability, spot_interruption, reliability, fetched_at, source, " \
+	"notes, spot_zone"
 
-/* Bind one offer to the 18 placeholders of an OFFER_COLUMNS insert. */
+/* Bind one offer to the 20 placeholders of an OFFER_COLUMNS insert. */
 static void
 bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 {
@@ -472,6 +479,8 @@ bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 		sqlite3_bind_null(st, 16);
 	sqlite3_bind_int64(st, 17, o->fetched_at);
 	sqlite3_bind_text(st, 18, source_name(o->source), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 19, (sqlite3_int64)o->notes);
+	sqlite3_bind_text(st, 20, o->spot_zone, -1, SQLITE_STATIC);
 }
 
 int
@@ -506,7 +515,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "DELETE FROM incoming;", err) < 0)
 		goto fail;
 	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" OFFER_COLUMNS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	if (st == NULL)
 		goto fail;
 	for (i = 0; i < n; i++) {
@@ -583,7 +592,8 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "availability = excluded.availability, "
 	    "spot_interruption = excluded.spot_interruption, "
 	    "reliability = excluded.reliability, "
-	    "fetched_at = excluded.fetched_at, source = excluded.source",
+	    "fetched_at = excluded.fetched_at, source = excluded.source, "
+	    "notes = excluded.notes, spot_zone = excluded.spot_zone",
 	    err) < 0)
 		goto fail;
 	if (db_exec(db, "DELETE FROM incoming", err) < 0)
@@ -687,6 +697,8 @@ row_to_offer(sqlite3_stmt *st, struct offer *o)
 	o->fetched_at = sqlite3_column_int64(st, 16);
 	column_text(st, 17, buf, sizeof buf);
 	o->source = strcmp(buf, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
+	o->notes = (unsigned)sqlite3_column_int64(st, 18);
+	column_text(st, 19, o->spot_zone, sizeof o->spot_zone);
 }
 
 /* Append " AND col IN (?,?,...)" for n values. */
@@ -724,6 +736,8 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
 	if (f->spot)
 		strncat(sql, " AND spot_price IS NOT NULL",
 		    size - strlen(sql) - 1);
+	if (f->skip_notes != 0)
+		strncat(sql, " AND (notes & ?) = 0", size - strlen(sql) - 1);
 }
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */
@@ -745,6 +759,8 @@ filter_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
 	for (i = 0; i < f->nproviders; i++)
 		sqlite3_bind_text(st, (*k)++, f->providers[i], -1,
 		    SQLITE_STATIC);
+	if (f->skip_notes != 0)
+		sqlite3_bind_int64(st, (*k)++, (sqlite3_int64)f->skip_notes);
 }
 
 /* Append the offers of a prepared OFFER_COLUMNS query that match f. */

@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "money.h"
+#include "notes.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -278,10 +279,17 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 		    o->gpu_count > f->count || f->count % o->gpu_count != 0)
 			return false;
 		k = f->count / o->gpu_count;
+		/* One marketplace machine cannot be rented k times. */
+		if ((o->notes & NOTE_BIT(NOTE_SINGLE_LISTING)) != 0)
+			return false;
 	}
 	if (f->min_vram_gb > 0 && o->vram_gb < f->min_vram_gb)
 		return false;
-	if (f->interconnect != IC_UNKNOWN && o->interconnect != f->interconnect)
+	/* Nodes of one GPU have no GPU link inside the node. */
+	if (f->interconnect != IC_UNKNOWN && (o->interconnect !=
+	    f->interconnect || (k > 1 && o->gpu_count == 1)))
+		return false;
+	if ((o->notes & f->skip_notes) != 0)
 		return false;
 	if (f->nproviders > 0) {
 		for (i = 0; i < f->nproviders; i++)
@@ -445,10 +453,9 @@ plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
 		break;
 	case SORT_INTERCONNECT:
 		/* nvlink before pcie; unknown last either way. */
-		c = cmp_unknown(oa->interconnect != IC_UNKNOWN,
-		    ob->interconnect != IC_UNKNOWN);
-		c = c != 2 ? c : cmp_int(oa->interconnect == IC_NVLINK ? 1 : 2,
-		    ob->interconnect == IC_NVLINK ? 1 : 2, rev);
+		c = cmp_unknown(a->link != IC_UNKNOWN, b->link != IC_UNKNOWN);
+		c = c != 2 ? c : cmp_int(a->link == IC_NVLINK ? 1 : 2,
+		    b->link == IC_NVLINK ? 1 : 2, rev);
 		break;
 	case SORT_AVAILABILITY:
 		/* available, limited, unavailable; unknown last either way. */

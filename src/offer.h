@@ -58,6 +58,8 @@ struct offer {
 	double	reliability;		/* Vast host reliability 0..1; < 0 unknown */
 	int64_t	fetched_at;		/* UTC epoch seconds */
 	enum offer_source source;
+	unsigned notes;			/* stored notes, NOTE_BIT()s (notes.h) */
+	char	spot_zone[OFFER_NAME_MAX];	/* zone of the spot price; "" */
 };
 
 /* A growable array of offers; it owns its elements' storage. */
@@ -110,6 +112,7 @@ struct offer_filter {
 	bool	spot;			/* rank by spot: needs a spot price */
 	bool	available;		/* only offers known to be available */
 	char	text[OFFER_NAME_MAX];	/* TUI text filter: gpu/provider/... */
+	unsigned skip_notes;		/* offers with any of these notes out */
 };
 
 void	offer_filter_init(struct offer_filter *f);
@@ -123,7 +126,10 @@ void	offer_filter_init(struct offer_filter *f);
 bool	offer_matches(const struct offer_filter *f, const struct offer *o,
 	    int *nodes);
 
-/* A plan: nodes identical instances of one offer. */
+/*
+ * A plan: nodes identical instances of one offer. A single-listing offer
+ * (one marketplace machine) is never taken more than once.
+ */
 struct plan {
 	const struct offer *offer;	/* borrowed from an offer_list */
 	const struct gpu_model *model;	/* NULL if the GPU is unknown */
@@ -135,6 +141,7 @@ struct plan {
 	int64_t	spot_gpu_hour;
 	double	spot_savings_pct;	/* NAN when either price is unknown */
 	double	usd_per_pflop_hour;	/* NAN when unknown */
+	enum interconnect link;		/* between the GPUs of one node */
 };
 
 /* The per-GPU price the filter's --max-price applies to is within it. */

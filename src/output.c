@@ -8,6 +8,7 @@
 
 #include "cost.h"
 #include "money.h"
+#include "notes.h"
 #include "str.h"
 
 #define FIELD_INFO(X)							\
@@ -36,7 +37,11 @@
 	X(F_FETCHED_AT,		"fetched_at")				\
 	X(F_KEY,		"key")					\
 	X(F_TOTAL,		"total_cost")				\
-	X(F_SPOT_TOTAL,		"total_spot_cost")
+	X(F_SPOT_TOTAL,		"total_spot_cost")			\
+	X(F_NOTES,		"notes")				\
+	X(F_NODE_KEYS,		"node_keys")				\
+	X(F_INTER_NODE,		"inter_node")				\
+	X(F_SPOT_ZONE,		"spot_zone")
 
 enum field {
 #define X(id, name) id,
@@ -121,6 +126,32 @@ int_value(long long v, char *buf, size_t size)
 	return FIELD_NUMBER;
 }
 
+size_t
+output_value_size(const struct plan *p)
+{
+	size_t nodes = p->nodes > 0 ? (size_t)p->nodes : 1;
+
+	return 256 + nodes * OFFER_KEY_MAX;
+}
+
+/* The key of every node, OUTPUT_LIST_SEP between them. */
+static enum field_kind
+node_keys_value(const struct plan *p, char *buf, size_t size)
+{
+	size_t len = 0, n = strlen(p->offer->key);
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->nodes && len + n + 2 <= size; i++) {
+		if (i > 0)
+			buf[len++] = OUTPUT_LIST_SEP;
+		memcpy(buf + len, p->offer->key, n);
+		len += n;
+		buf[len] = '\0';
+	}
+	return FIELD_LIST;
+}
+
 enum field_kind
 output_field_value(size_t i, const struct plan *p,
     const struct output_opts *opts, char *buf, size_t size)
@@ -153,8 +184,7 @@ output_field_value(size_t i, const struct plan *p,
 			return FIELD_NULL;
 		return int_value(o->vram_gb, buf, size);
 	case F_INTERCONNECT:
-		return string_value(interconnect_name(o->interconnect), buf,
-		    size);
+		return string_value(interconnect_name(p->link), buf, size);
 	case F_VCPUS:
 		if (o->vcpus <= 0)
 			return FIELD_NULL;
@@ -201,6 +231,20 @@ output_field_value(size_t i, const struct plan *p,
 	case F_SPOT_TOTAL:
 		return money_value(cost_total(p->spot_hour, opts->hours), buf,
 		    size);
+	case F_NOTES:
+		notes_format(notes_at(o, opts->now), OUTPUT_LIST_SEP, buf,
+		    size);
+		return FIELD_LIST;
+	case F_NODE_KEYS:
+		return node_keys_value(p, buf, size);
+	case F_INTER_NODE:
+		if ((name = cost_inter_node(p)) == NULL)
+			return FIELD_NULL;
+		return string_value(name, buf, size);
+	case F_SPOT_ZONE:
+		if (o->spot_zone[0] == '\0')
+			return FIELD_NULL;
+		return string_value(o->spot_zone, buf, size);
 	case FIELD_COUNT:
 		break;
 	}

@@ -28,8 +28,12 @@ int	output_format_parse(const char *s, enum output_format *out);
 enum field_kind {
 	FIELD_NULL,
 	FIELD_NUMBER,
-	FIELD_STRING
+	FIELD_STRING,
+	FIELD_LIST	/* strings, OUTPUT_LIST_SEP between them; "" none */
 };
+
+/* Between the items of a FIELD_LIST value (never in sanitised text). */
+#define OUTPUT_LIST_SEP	'\x1f'
 
 struct output_opts {
 	enum output_format format;
@@ -51,6 +55,8 @@ extern const char *const output_fields[];
 enum field_kind output_field_value(size_t i, const struct plan *p,
 	    const struct output_opts *opts, char *buf, size_t size);
 
+/* Bytes a value of any field of plan p needs (node_keys grows). */
+size_t	output_value_size(const struct plan *p);
 /* True if field i is printed for these options (totals need --hours). */
 bool	output_field_shown(size_t i, const struct output_opts *opts);
 

@@ -1,9 +1,11 @@
 /* output_delim.c: CSV (RFC 4180) and TSV. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "output.h"
+#include "xalloc.h"
 
 /* One CSV field: quoted when it holds a separator, quote or line break. */
 void
@@ -35,9 +37,10 @@ output_delimited(FILE *out, const struct output_opts *opts,
     const struct plan *plans, size_t n, char sep)
 {
 	const char *eol = sep == ',' ? "\r\n" : "\n";
-	char buf[256];
-	size_t i, f;
+	char *buf, *p;
+	size_t i, f, size;
 	int first;
+	enum field_kind kind;
 
 	first = 1;
 	for (f = 0; output_fields[f] != NULL; f++) {
@@ -50,6 +53,8 @@ output_delimited(FILE *out, const struct output_opts *opts,
 	}
 	fputs(eol, out);
 	for (i = 0; i < n; i++) {
+		size = output_value_size(&plans[i]);
+		buf = xmalloc(size);
 		first = 1;
 		for (f = 0; output_fields[f] != NULL; f++) {
 			if (!output_field_shown(f, opts))
@@ -57,14 +62,20 @@ output_delimited(FILE *out, const struct output_opts *opts,
 			if (!first)
 				fputc(sep, out);
 			first = 0;
-			if (output_field_value(f, &plans[i], opts, buf,
-			    sizeof buf) == FIELD_NULL)
+			kind = output_field_value(f, &plans[i], opts, buf, size);
+			if (kind == FIELD_NULL)
 				continue;
+			/* A list is one field, its items joined by ';'. */
+			if (kind == FIELD_LIST)
+				for (p = buf; (p = strchr(p, OUTPUT_LIST_SEP)) !=
+				    NULL; p++)
+					*p = ';';
 			if (sep == ',')
 				output_csv_field(out, buf);
 			else
 				output_tsv_field(out, buf);
 		}
+		free(buf);
 		fputs(eol, out);
 	}
 	return ferror(out) ? -1 : 0;

@@ -1,7 +1,11 @@
 /* output_json.c: the JSON document of a query. */
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "output.h"
+#include "xalloc.h"
 
 void
 output_json_string(FILE *out, const char *s)
@@ -34,6 +38,26 @@ output_json_string(FILE *out, const char *s)
 		}
 	}
 	fputc('"', out);
+}
+
+/* A FIELD_LIST value as a JSON array of strings. */
+static void
+json_list(FILE *out, char *items)
+{
+	char *p = items, *sep;
+
+	fputc('[', out);
+	while (*p != '\0') {
+		if ((sep = strchr(p, OUTPUT_LIST_SEP)) != NULL)
+			*sep = '\0';
+		if (p != items)
+			fputs(", ", out);
+		output_json_string(out, p);
+		if (sep == NULL)
+			break;
+		p = sep + 1;
+	}
+	fputc(']', out);
 }
 
 /* The "data" object: how old the cache's data is, per provider. */
@@ -81,8 +105,8 @@ int
 output_json(FILE *out, const struct output_opts *opts,
     const struct plan *plans, size_t n)
 {
-	char buf[256];
-	size_t i, f;
+	char buf[256], *val;
+	size_t i, f, size;
 	int first;
 
 	output_iso8601(opts->now, buf, sizeof buf);
@@ -95,24 +119,29 @@ output_json(FILE *out, const struct output_opts *opts,
 	fputs("  \"offers\": [", out);
 	for (i = 0; i < n; i++) {
 		fputs(i == 0 ? "\n    {" : ",\n    {", out);
+		size = output_value_size(&plans[i]);
+		val = xmalloc(size);
 		first = 1;
 		for (f = 0; output_fields[f] != NULL; f++) {
 			enum field_kind kind;
 
 			if (!output_field_shown(f, opts))
 				continue;
-			kind = output_field_value(f, &plans[i], opts, buf,
-			    sizeof buf);
+			kind = output_field_value(f, &plans[i], opts, val,
+			    size);
 			fprintf(out, "%s\"%s\": ", first ? "" : ", ",
 			    output_fields[f]);
 			first = 0;
 			if (kind == FIELD_NULL)
 				fputs("null", out);
 			else if (kind == FIELD_NUMBER)
-				fputs(buf, out);
+				fputs(val, out);
+			else if (kind == FIELD_LIST)
+				json_list(out, val);
 			else
-				output_json_string(out, buf);
+				output_json_string(out, val);
 		}
+		free(val);
 		fputc('}', out);
 	}
 	fputs(n > 0 ? "\n  ]\n}\n" : "]\n}\n", out);

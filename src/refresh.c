@@ -16,6 +16,7 @@
 #include "db.h"
 #include "err.h"
 #include "http.h"
+#include "notes.h"
 #include "provider.h"
 #include "settings.h"
 #include "str.h"
@@ -436,6 +437,8 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 			str_copy(meta[i].value, sizeof meta[i].value,
 			    rp->run.new_meta[i].value);
 		}
+		/* Outliers are judged over the provider's whole set. */
+		notes_mark(rp->run.offers.v, rp->run.offers.n);
 		rc = db_replace_offers_meta(r->db, rp->p->id, rp->run.offers.v,
 		    rp->run.offers.n, SRC_LIVE, NULL, meta, rp->run.nnew_meta,
 		    now, &stats, &err);

@@ -8,14 +8,15 @@
 
 #include "err.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "str.h"
 
 #define SNAPSHOT_HEADER							\
 	"provider\tkey\tinstance_type\tregion\tgpu\tgpu_raw\tgpu_count\t" \
 	"vram_gb\tinterconnect\tvcpus\tram_gb\tprice\tspot_price\t"	\
-	"availability\tas_of"
-#define SNAPSHOT_FIELDS 15
+	"availability\tas_of\tnotes\tspot_zone"
+#define SNAPSHOT_FIELDS 17
 
 /* A field of the current line: start and length (not NUL-terminated). */
 struct field {
@@ -108,9 +109,12 @@ parse_row(const struct field *fl, struct offer *o, struct err *err)
 	static const char *const names[SNAPSHOT_FIELDS] = {
 		"provider", "key", "instance_type", "region", "gpu", "gpu_raw",
 		"gpu_count", "vram_gb", "interconnect", "vcpus", "ram_gb",
-		"price", "spot_price", "availability", "as_of"
+		"price", "spot_price", "availability", "as_of", "notes",
+		"spot_zone"
 	};
 	char buf[16], shown[48];
+	const char *badp;
+	size_t badlen;
 	int bad = -1;
 
 	field_copy(o->provider, sizeof o->provider, &fl[0]);
@@ -119,6 +123,7 @@ parse_row(const struct field *fl, struct offer *o, struct err *err)
 	field_copy(o->region, sizeof o->region, &fl[3]);
 	field_copy(o->gpu, sizeof o->gpu, &fl[4]);
 	field_copy(o->gpu_raw, sizeof o->gpu_raw, &fl[5]);
+	field_copy(o->spot_zone, sizeof o->spot_zone, &fl[16]);
 	if (field_int(&fl[6], 1000000, &o->gpu_count) < 0)
 		bad = 6;
 	else if (field_int(&fl[7], 100000, &o->vram_gb) < 0)
@@ -139,6 +144,9 @@ parse_row(const struct field *fl, struct offer *o, struct err *err)
 		bad = 13;
 	else if (field_date(&fl[14], &o->fetched_at) < 0)
 		bad = 14;
+	else if (notes_parse(fl[15].p, fl[15].len, ';', &o->notes, &badp,
+	    &badlen) < 0)
+		bad = 15;
 	if (bad >= 0) {
 		/* Sanitised: the message may reach a terminal. */
 		str_sanitize(shown, sizeof shown, fl[bad].p,
@@ -228,6 +236,10 @@ snapshot_parse(const char *text, size_t len, const char *name,
 int
 snapshot_load(const char *provider, struct offer_list *out, struct err *err)
 {
-	return snapshot_parse(snapshot_tsv, snapshot_tsv_len, "snapshot.tsv",
-	    provider, out, err);
+	if (snapshot_parse(snapshot_tsv, snapshot_tsv_len, "snapshot.tsv",
+	    provider, out, err) < 0)
+		return -1;
+	/* As a refresh does: outliers over each provider's whole set. */
+	notes_mark(out->v, out->n);
+	return 0;
 }

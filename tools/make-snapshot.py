@@ -25,7 +25,10 @@ from decimal import Decimal, ROUND_HALF_EVEN
 
 HEADER = ("provider", "key", "instance_type", "region", "gpu", "gpu_raw", "gpu_count",
           "vram_gb", "interconnect", "vcpus", "ram_gb", "price", "spot_price",
-          "availability", "as_of")
+          "availability", "as_of", "notes", "spot_zone")
+# Notes the sources themselves justify (the token table is src/notes.h); gpucost
+# adds price-outlier and spot-not-cheaper itself when it loads the snapshot.
+NOTES = ("spot-cheapest-zone", "host-estimated", "low-confidence", "single-listing")
 GPUS_HEADER = ("id", "family", "vendor", "vram_gb", "arch", "bf16_tflops",
                "bf16_tflops_pcie", "aliases", "form")
 
@@ -268,7 +271,9 @@ class Out:
         self.vram_warned = set()
 
     def add(self, provider, key, itype, region, gid, raw, count, vram_gib, inter,
-            vcpus, ram, price, spot, note=None):
+            vcpus, ram, price, spot, note=None, notes=(), spot_zone="", vram_gb=None):
+        """vram_gb: the provider's own per-GPU figure, when it states one exactly
+        (else the catalogue's).  notes: tokens of NOTES."""
         if (provider, key) in self.keys:
             die("duplicate key %s %s" % (provider, key))
         for val, limit, what in ((key, 128, "key"), (itype, 64, "instance_type"),
@@ -291,10 +296,16 @@ class Out:
                 die("%s %s: implausible price %s" % (provider, key, p))
         if price is None and spot is None:
             die("%s %s: no price at all" % (provider, key))
+        for n in notes:
+            if n not in NOTES:
+                die("%s %s: unknown note %r" % (provider, key, n))
+        if spot_zone and spot is None:
+            die("%s %s: a spot zone without a spot price" % (provider, key))
         self.keys.add((provider, key))
-        self.rows.append((provider, key, itype, region, gid, raw, str(count), str(g["vram"]),
-                          inter, vcpus, ram, price or "", spot or "", "unknown",
-                          SOURCES[provider][0]))
+        self.rows.append((provider, key, itype, region, gid, raw, str(count),
+                          str(vram_gb or g["vram"]), inter, vcpus, ram, price or "", spot or "",
+                          "unknown", SOURCES[provider][0],
+                          ";".join(n for n in NOTES if n in notes), spot_zone))
         if note:
             self.notes[(provider, key)].append(note)
 
@@ -307,7 +318,7 @@ class Out:
         f.write("# Prices: USD per instance-hour as the source's decimal string; empty = not published.\n")
         f.write("# availability: catalogs carry no stock information, so every row is 'unknown'.\n")
         f.write("# vultr: thin, old data (2 bare-metal and 1 cloud-GPU plan from a 2025-01-08 test fixture,\n")
-        f.write("#   plus 4 unattributed plans marked below); low confidence overall.\n")
+        f.write("#   plus 3 unattributed plans marked below); low confidence overall.\n")
         f.write("\t".join(HEADER) + "\n")
         for row in sorted(self.rows, key=lambda r: (r[0], r[1])):
             for n in self.notes.get((row[0], row[1]), []):
@@ -352,8 +363,15 @@ def aws(cat, out, d):
             warn("aws %s %s: on-demand differs between zones %s; taking the minimum" % (
                 it, region, sorted(ods)))
         price = min_price([(dec(r["Price"]), r["Price"].strip(), r["AvailabilityZone"]) for r in rs])
-        spot = min_price([(dec(r["SpotPrice"]), r["SpotPrice"].strip(), r["AvailabilityZone"])
-                          for r in rs])
+        spots = [(dec(r["SpotPrice"]), r["SpotPrice"].strip(), r["AvailabilityZone"])
+                 for r in rs if dec(r["SpotPrice"]) is not None]
+        spot = min_price(spots)
+        # The region's spot price is its cheapest zone: a best case when the
+        # zones differ.  Name that zone.
+        notes, spot_zone = (), ""
+        if len({p[0] for p in spots}) > 1:
+            notes = ("spot-cheapest-zone",)
+            spot_zone = min(spots, key=lambda p: (p[0], p[2]))[2]
         if price is None and spot is None:
             out.skipped[("aws", "region with neither on-demand nor spot price")] += len(rs)
             continue
@@ -374,7 +392,8 @@ def aws(cat, out, d):
         else:
             die("aws: no interconnect rule for family " + fam)
         out.add("aws", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
-                num(r0["vCPUs"]), num(r0["MemoryGiB"]), price, spot)
+                num(r0["vCPUs"]), num(r0["MemoryGiB"]), price, spot, notes=notes,
+                spot_zone=spot_zone)
 
 
 # ---------------------------------------------------------------------------
@@ -406,6 +425,25 @@ def gcp_machine_gpu(it):
     return None, None
 
 
+# N1 machines with attached GPUs, named and shaped as the live adapter
+# (src/provider/gcp.c machines[]) names them: "<n1 host>+<N>x<GPU>".
+GCP_N1 = (
+    ("n1-standard-8", "T4", 1), ("n1-standard-16", "T4", 2), ("n1-standard-32", "T4", 4),
+    ("n1-standard-8", "V100", 1), ("n1-highmem-16", "V100", 2), ("n1-highmem-32", "V100", 4),
+    ("n1-highmem-64", "V100", 8),
+    ("n1-standard-8", "P100", 1), ("n1-highmem-16", "P100", 2), ("n1-highmem-32", "P100", 4),
+    ("n1-standard-8", "P4", 1), ("n1-standard-16", "P4", 2), ("n1-standard-32", "P4", 4),
+)
+
+
+def gcp_machines(it):
+    """Host machine type -> [(offer instance type, catalog AcceleratorName, count)]."""
+    if it.startswith("n1-"):
+        return [("%s+%dx%s" % (it, n, name), name, n) for host, name, n in GCP_N1 if host == it]
+    name, count = gcp_machine_gpu(it)
+    return [(it, name, count)] if name is not None else None
+
+
 def gcp(cat, out, d):
     hosts = read_csv(os.path.join(d, "gcp_host_vms.csv"))
     gpus = read_csv(os.path.join(d, "gcp_gpu.csv"))
@@ -416,18 +454,26 @@ def gcp(cat, out, d):
         gpu_rows[(r["AcceleratorName"], int(Decimal(r["AcceleratorCount"])),
                   r["AvailabilityZone"])] = r
     by_region = collections.OrderedDict()
+    shapes = {}
     for h in hosts:
         it = h["InstanceType"]
-        name, count = gcp_machine_gpu(it)
-        if name is None:
+        machines = gcp_machines(it)
+        if machines is None:
             out.skipped[("gcp", "host machine without a GPU rule")] += 1
             warn("gcp: no GPU rule for " + it)
             continue
-        g = gpu_rows.get((name, count, h["AvailabilityZone"]))
-        if g is None:
-            out.skipped[("gcp", "host zone without a matching GPU row")] += 1
+        if not machines:
+            out.skipped[("gcp", "n1 host shape no GPU machine uses")] += 1
             continue
-        by_region.setdefault((it, h["Region"]), []).append((h, g))
+        for name_it, name, count in machines:
+            shapes[name_it] = (name, count)
+            g = gpu_rows.get((name, count, h["AvailabilityZone"]))
+            if g is None:
+                why = ("n1 host zone without that GPU" if it.startswith("n1-")
+                       else "host zone without a matching GPU row")
+                out.skipped[("gcp", why)] += 1
+                continue
+            by_region.setdefault((name_it, h["Region"]), []).append((h, g))
     for (it, region), pairs in by_region.items():
         h0, g0 = pairs[0]
         ods, spots = [], []
@@ -444,19 +490,66 @@ def gcp(cat, out, d):
         if price is None and spot is None:
             out.skipped[("gcp", "neither on-demand nor spot composable")] += len(pairs)
             continue
-        name, count = gcp_machine_gpu(it)
+        name, count = shapes[it]
         info = gpuinfo(g0["GpuInfo"])
         vram = mib_to_gib(info["Gpus"][0]["MemoryInfo"]["SizeInMiB"])
         gid, raw = cat.pick([g0["AcceleratorName"]], vram, "gcp " + it)
         if not gid:
             die("gcp %s: cannot map GPU %r" % (it, g0["AcceleratorName"]))
-        inter = "pcie" if it.startswith("g2-") else "nvlink"
+        # N1 GPUs are attached PCIe devices, as the live adapter says.
+        inter = "pcie" if it.startswith(("g2-", "n1-")) else "nvlink"
         out.add("gcp", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
                 num(h0["vCPUs"]), num(h0["MemoryGiB"]), price, spot)
 
 
 # ---------------------------------------------------------------------------
 # Lambda
+
+# The catalog has no description; Lambda's API describes each type as below
+# ("8x A100 (40 GB SXM4)"), and the form word in the parentheses is the link:
+# SXMn -> nvlink, PCIe -> pcie, none -> decided by the card.  Sources:
+# Lambda's instance-types answers and docs (see data/README.md).
+LAMBDA_DESCRIPTIONS = {
+    "gpu_1x_a10": "1x A10 (24 GB PCIe)",
+    "gpu_1x_a100": "1x A100 (40 GB PCIe)",
+    "gpu_1x_a100_sxm4": "1x A100 (40 GB SXM4)",
+    "gpu_2x_a100": "2x A100 (40 GB PCIe)",
+    "gpu_4x_a100": "4x A100 (40 GB PCIe)",
+    "gpu_8x_a100": "8x A100 (40 GB SXM4)",
+    "gpu_8x_a100_80gb_sxm4": "8x A100 (80 GB SXM4)",
+    "gpu_1x_a6000": "1x A6000 (48 GB)",
+    "gpu_2x_a6000": "2x A6000 (48 GB)",
+    "gpu_4x_a6000": "4x A6000 (48 GB)",
+    "gpu_1x_rtx6000": "1x RTX 6000 (24 GB)",
+    "gpu_1x_gh200": "1x GH200 (96 GB)",
+    "gpu_1x_h100_pcie": "1x H100 (80 GB PCIe)",
+    "gpu_1x_h100_sxm5": "1x H100 (80 GB SXM5)",
+    "gpu_2x_h100_sxm5": "2x H100 (80 GB SXM5)",
+    "gpu_4x_h100_sxm5": "4x H100 (80 GB SXM5)",
+    "gpu_8x_h100_sxm5": "8x H100 (80 GB SXM5)",
+    "gpu_1x_b200_sxm6": "1x B200 (180 GB SXM6)",
+    "gpu_2x_b200_sxm6": "2x B200 (180 GB SXM6)",
+    "gpu_4x_b200_sxm6": "4x B200 (180 GB SXM6)",
+    "gpu_8x_b200_sxm6": "8x B200 (180 GB SXM6)",
+    "gpu_8x_v100": "8x Tesla V100 (16 GB)",
+    "gpu_8x_v100_n": "8x Tesla V100 (16 GB)",
+}
+
+
+def lambda_link(it, gid, count):
+    desc = LAMBDA_DESCRIPTIONS.get(it)
+    if desc is None:
+        die("lambda: no description known for " + it)
+    m = re.search(r"\(([^)]*)\)", desc)
+    form = m.group(1).upper() if m else ""
+    if "SXM" in form:
+        return "nvlink"
+    if "PCIE" in form:
+        return "pcie"
+    if gid.startswith("V100") and count == 8:
+        return "nvlink"   # Lambda's 8x V100 servers are SXM2 boards in an NVLink mesh
+    return form_interconnect(gid, count)
+
 
 def lambda_(cat, out, d):
     for r in read_csv(os.path.join(d, "lambda_gpu.csv")):
@@ -468,16 +561,7 @@ def lambda_(cat, out, d):
         gid, raw = cat.pick([r["AcceleratorName"], g.get("Name")], vram, "lambda " + it)
         if not gid:
             die("lambda %s: cannot map GPU %r" % (it, r["AcceleratorName"]))
-        if re.search(r"_sxm\d*", it):
-            inter = "nvlink"
-        elif it.endswith("_pcie"):
-            inter = "pcie"
-        elif gid.startswith("V100") and count == 8:
-            inter = "nvlink"
-        elif count > 1:
-            inter = "pcie"
-        else:
-            inter = form_interconnect(gid, count)
+        inter = lambda_link(it, gid, count)
         spot = r["SpotPrice"].strip() or None
         out.add("lambda", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
                 num(r["vCPUs"]), num(r["MemoryGiB"]), r["Price"].strip() or None, spot)
@@ -507,8 +591,9 @@ def runpod(cat, out, d):
         spot = r["SpotPrice"].strip() or None
         if spot is not None and price is not None and dec(spot) == dec(price):
             spot = None   # the catalog copies on-demand into SpotPrice: not a spot price
+        # vCPU/RAM are SkyPilot's static per-GPU table, not a real pod's host.
         out.add("runpod", "%s/%s" % (it, dc), it, dc, gid, raw, count, vram, inter,
-                num(r["vCPUs"]), num(r["MemoryGiB"]), price, spot)
+                num(r["vCPUs"]), num(r["MemoryGiB"]), price, spot, notes=("host-estimated",))
 
 
 # ---------------------------------------------------------------------------
@@ -540,8 +625,12 @@ def vast(cat, out, d):
             inter = form_interconnect(gid, count)
         spot = dec(r["SpotPrice"])
         spot = r["SpotPrice"].strip() if spot is not None and spot > 0 else None
+        # 32 vCPU / 64 GiB on every row is the catalog's filler, not the host:
+        # left unknown.  A Vast machine is one marketplace listing.
+        if (num(r["vCPUs"]), num(r["MemoryGiB"])) != ("32", "64"):
+            die("vast %s: host figures are no longer the catalog's filler" % it)
         out.add("vast", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
-                num(r["vCPUs"]), num(r["MemoryGiB"]), r["Price"].strip() or None, spot)
+                "", "", r["Price"].strip() or None, spot, notes=("single-listing",))
 
 
 # ---------------------------------------------------------------------------
@@ -553,17 +642,15 @@ VULTR_METAL = {
     "vbm-256c-2048gb-8-mi300x-gpu": ("AMD_MI300X", 8),
     "vbm-112c-2048gb-8-h100-gpu": ("NVIDIA_H100", 8),
 }
-# GB per whole GPU of each Vultr gpu_type (Vultr's A100 is the 80 GB card, per gpuhunt).
+# GB per whole GPU of each Vultr gpu_type (Vultr's A100 is the 80 GB card, per gpuhunt;
+# its B200 plan has 1536 GB of VRAM for 8 GPUs: 192 GB each, printed as Vultr states it).
 VULTR_GPU_GB = {"NVIDIA_A100": 80, "NVIDIA_A16": 16, "NVIDIA_A40": 48, "NVIDIA_L40S": 48,
-                "NVIDIA_H100": 80, "NVIDIA_B200": 180, "NVIDIA_GH200": 96,
+                "NVIDIA_H100": 80, "NVIDIA_B200": 192, "NVIDIA_GH200": 96,
                 "AMD_MI300X": 192, "AMD_MI325X": 256}
 
 # Lower-confidence hourly prices transcribed from unattributed sources (see data/README.md):
 # plan id -> (gpu_type, count, vcpus, ram_gb, hourly, source note).
 VULTR_LOW = [
-    ("vcg-h100-216c-1914gb-640vram", "NVIDIA_H100", 8, "216", "1883.91", "23.92",
-     "vultr MEDIUM-LOW confidence: next row from an unattributed vitest fixture claiming live "
-     "API rows (type vdm, deploy_ondemand false, no location)"),
     ("vcg-b200-248c-2826g-1536vram", "NVIDIA_B200", 8, "248", "2826", "79.92",
      "vultr LOW confidence: next row from an unattributed Kubernetes-engine doc table (undated, "
      "no location; another doc says ~$45,696/month for the same plan)"),
@@ -586,7 +673,7 @@ def vultr(cat, out, d):
     with open(path, encoding="utf-8") as f:
         fx = json.load(f)
 
-    def emit(plan, gtype, count, vcpus, ram, price, spot, locations, note=None):
+    def emit(plan, gtype, count, vcpus, ram, price, spot, locations, note=None, low=False):
         gb = VULTR_GPU_GB.get(gtype)
         gid, raw = cat.pick([gtype], gb, "vultr " + plan)
         if not gid:
@@ -601,8 +688,12 @@ def vultr(cat, out, d):
             inter = form_interconnect(gid, count)
         for loc in (locations or ["unknown"]):   # the loader needs a region
             key = "%s/%s" % (plan, loc)
+            # Low confidence: an unattributed price, or a spot price from
+            # hourly_cost_preemptible, a field no other source confirms.
+            notes = ("low-confidence",) if low or spot is not None else ()
             out.add("vultr", key, plan, loc, gid, raw, count, gb, inter, vcpus, ram,
-                    price, spot, note)
+                    price, spot, note, notes=notes,
+                    vram_gb=gb if gb != cat.gpus[gid]["vram"] else None)
 
     for p in fx["bare_metal"]["plans_metal"]:
         if p["id"] not in VULTR_METAL:
@@ -627,7 +718,11 @@ def vultr(cat, out, d):
         emit(p["id"], gtype, count, str(p["vcpu_count"]), ram_mb_to_gb(p["ram"]),
              json_num(p["hourly_cost"]), None, p["locations"])
     for plan, gtype, count, vcpus, ram, hourly, note in VULTR_LOW:
-        emit(plan, gtype, count, vcpus, ram, hourly, None, None, note)
+        emit(plan, gtype, count, vcpus, ram, hourly, None, None, note, low=True)
+    # vcg-h100-216c-1914gb-640vram (8 x H100, $23.92 in an unattributed vitest
+    # fixture) is marked deploy_ondemand false there: not sold on demand, so that
+    # price is not an on-demand price, and there is no spot price: no offer.
+    out.skipped[("vultr", "plan not deployable on demand, no spot price")] += 1
 
 
 def json_num(v):

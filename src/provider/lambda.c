@@ -30,9 +30,10 @@
  *   SXM5)", "8x Tesla V100 (16 GB)"), else gpu_description, else the
  *   name (gpu_8x_a100_80gb_sxm4); specs.gpus, when given, must agree.
  * - Interconnect: an SXMn form word or _sxmN name suffix is nvlink,
- *   PCIe / _pcie is pcie; Lambda's 8x V100 servers are SXM2 boards in an
- *   NVLink mesh: nvlink; see interconnect_of_model() for the rest (GH200
- *   is a single superchip with no GPU-to-GPU link: unknown).
+ *   PCIe / _pcie is pcie (gpu_8x_a100 is "8x A100 (40 GB SXM4)": nvlink);
+ *   Lambda's 8x V100 servers are SXM2 boards in an NVLink mesh: nvlink;
+ *   see interconnect_of_model() for the rest (GH200 is a single
+ *   superchip with no GPU-to-GPU link: unknown).
  * - vcpus from specs.vcpus; ram_gb from specs.memory_gib as given (GiB,
  *   as the snapshot and the other providers' RAM figures are).
  * - Types without GPUs (specs.gpus 0, cpu_* names, no "Nx ..." anywhere)
@@ -110,14 +111,13 @@ interconnect_of_model(const char *gpu, int count)
 	/* Lambda's 8x V100 machines are SXM2 boards in an NVLink mesh. */
 	if (strncmp(gpu, "V100", 4) == 0 && count == 8)
 		return IC_NVLINK;
-	ic = provider_interconnect(NULL, gpu, count);
 	/*
-	 * Lambda names its SXM machines (_sxm4, _sxm5 ...); several GPUs in
-	 * a type without a form word are PCIe cards (as in the snapshot).
-	 * One H100/A100 of unnamed form or a GH200 stays unknown.
+	 * Lambda's description names the form of every SXM and PCIe machine
+	 * ("8x A100 (40 GB SXM4)", "1x A100 (40 GB PCIe)"); without one the
+	 * card decides: A6000s a bridge may pair are unknown in numbers, an
+	 * A100 of unnamed form or a GH200 unknown.
 	 */
-	if (ic == IC_UNKNOWN && count > 1)
-		ic = IC_PCIE;
+	ic = provider_interconnect(NULL, gpu, count);
 	return ic;
 }
 

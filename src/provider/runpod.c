@@ -4,9 +4,11 @@
  * One GraphQL request, POST https://api.runpod.io/graphql, body
  *
  *	{"query": "query GpuTypes($lowestPriceInput: GpuLowestPriceInput) {
- *	    gpuTypes { id displayName memoryInGb maxGpuCount securePrice
- *	    communityPrice secureSpotPrice communitySpotPrice
- *	    lowestPrice(input: $lowestPriceInput) { stockStatus } } }",
+ *	    gpuTypes { id displayName memoryInGb maxGpuCount
+ *	    maxGpuCountSecureCloud maxGpuCountCommunityCloud secureCloud
+ *	    communityCloud securePrice communityPrice secureSpotPrice
+ *	    communitySpotPrice lowestPrice(input: $lowestPriceInput) {
+ *	    stockStatus } } }",
  *	 "variables": {"lowestPriceInput": {"gpuCount": 1}}}
  *
  * The GPU catalogue answers without a key; RUNPOD_API_KEY, when set, is
@@ -17,10 +19,14 @@
  *
  * How fields map to offers:
  * - Prices are USD per GPU-hour. Each type gives offers for 1, 2, 4 and
- *   8 GPUs (up to maxGpuCount; 1 when it is missing), in the secure and
- *   the community cloud separately: price = per-GPU price x count. A
- *   null or 0 securePrice (communityPrice) means that cloud does not
- *   rent the type: no offer there. Spot = secureSpotPrice
+ *   8 GPUs (up to the cloud's maxGpuCountSecureCloud /
+ *   maxGpuCountCommunityCloud, else maxGpuCount; 1 when both are
+ *   missing), in the secure and the community cloud separately: price =
+ *   per-GPU price x count.
+ * - secureCloud / communityCloud false: the type is not sold in that
+ *   cloud, whatever its price says (RunPod answers a placeholder such
+ *   as 0.5 there): no offer in it. A null or 0 price likewise; a missing
+ *   flag leaves the price to decide. Spot = secureSpotPrice
  *   (communitySpotPrice) x count; null or 0: unknown.
  * - Region is the cloud, "secure" or "community" (the query does not
  *   ask per data centre). Key "<count>x_<id>_SECURE" or "_COMMUNITY",
@@ -70,8 +76,10 @@
 
 static const char runpod_query[] =
     "{\"query\": \"query GpuTypes($lowestPriceInput: GpuLowestPriceInput) "
-    "{ gpuTypes { id displayName memoryInGb maxGpuCount securePrice "
-    "communityPrice secureSpotPrice communitySpotPrice "
+    "{ gpuTypes { id displayName memoryInGb maxGpuCount "
+    "maxGpuCountSecureCloud maxGpuCountCommunityCloud secureCloud "
+    "communityCloud securePrice communityPrice secureSpotPrice "
+    "communitySpotPrice "
     "lowestPrice(input: $lowestPriceInput) { stockStatus } } }\", "
     "\"variables\": {\"lowestPriceInput\": {\"gpuCount\": 1}}}";
 
@@ -84,11 +92,15 @@ struct cloud {
 	const char	*suffix;	/* offer key suffix */
 	const char	*price;		/* per-GPU on-demand field */
 	const char	*spot;		/* per-GPU spot field */
+	const char	*sold;		/* boolean: the type is sold there */
+	const char	*max_count;	/* GPUs per pod there */
 };
 
 static const struct cloud clouds[] = {
-	{ "secure", "SECURE", "securePrice", "secureSpotPrice" },
-	{ "community", "COMMUNITY", "communityPrice", "communitySpotPrice" },
+	{ "secure", "SECURE", "securePrice", "secureSpotPrice", "secureCloud",
+	    "maxGpuCountSecureCloud" },
+	{ "community", "COMMUNITY", "communityPrice", "communitySpotPrice",
+	    "communityCloud", "maxGpuCountCommunityCloud" },
 };
 
 #define NCLOUDS	(sizeof clouds / sizeof clouds[0])
@@ -99,6 +111,7 @@ struct tally {
 	size_t	 no_price;		/* skipped: no price in either cloud */
 	size_t	 mig;			/* skipped: MIG slices */
 	size_t	 no_count;		/* skipped: maxGpuCount 0 */
+	size_t	 not_sold;		/* prices of a cloud that does not sell it */
 };
 
 /* One GPU type's fields, as parsed. */
@@ -107,8 +120,10 @@ struct gpu_type {
 	char	 name[OFFER_NAME_MAX];	/* displayName, else the id */
 	int	 vram_gb;		/* memoryInGb; 0 unknown */
 	int	 max_count;		/* maxGpuCount */
+	int	 cloud_max[NCLOUDS];	/* per cloud, else max_count */
 	int64_t	 price[NCLOUDS];	/* micro-USD per GPU-hour or NONE */
 	int64_t	 spot[NCLOUDS];
+	bool	 sold[NCLOUDS];		/* false: the cloud's price is a placeholder */
 	enum availability availability;
 };
 
@@ -183,6 +198,25 @@ get_gpu_price(const cJSON *obj, const char *key, const char *path,
 	return 0;
 }
 
+/* Read a cloud's boolean: true when absent or null, as before RunPod had it. */
+static int
+get_sold(const cJSON *obj, const char *key, const char *path, bool *out,
+    struct err *err)
+{
+	const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	*out = true;
+	if (item == NULL || cJSON_IsNull(item))
+		return 0;
+	if (!cJSON_IsBool(item)) {
+		err_set(err, "%s.%s: expected a boolean, got %s", path, key,
+		    json_type_name(item));
+		return -1;
+	}
+	*out = cJSON_IsTrue(item);
+	return 0;
+}
+
 /* Map lowestPrice.stockStatus to an availability. */
 static int
 get_stock(const cJSON *obj, const char *path, enum availability *out,
@@ -254,12 +288,18 @@ read_gpu_type(const cJSON *obj, int index, struct gpu_type *t, char *path,
 	    &found, err) < 0)
 		return -1;
 	t->max_count = found ? (int)v : 1;
-	for (i = 0; i < NCLOUDS; i++)
+	for (i = 0; i < NCLOUDS; i++) {
 		if (get_gpu_price(obj, clouds[i].price, path, &t->price[i],
 		    err) < 0 ||
 		    get_gpu_price(obj, clouds[i].spot, path, &t->spot[i],
-		    err) < 0)
+		    err) < 0 ||
+		    get_sold(obj, clouds[i].sold, path, &t->sold[i], err) < 0)
 			return -1;
+		if (json_get_int(obj, clouds[i].max_count, path, 0,
+		    GPU_COUNT_MAX, &v, &found, err) < 0)
+			return -1;
+		t->cloud_max[i] = found ? (int)v : t->max_count;
+	}
 	return get_stock(obj, path, &t->availability, err);
 }
 
@@ -307,9 +347,15 @@ parse_gpu_type(struct provider_run *run, const cJSON *obj, int index,
 
 	if (read_gpu_type(obj, index, &t, path, sizeof path, err) < 0)
 		return -1;
-	for (ci = 0; ci < NCLOUDS; ci++)
+	for (ci = 0; ci < NCLOUDS; ci++) {
+		/* A price where the type is not sold is a placeholder. */
+		if (!t.sold[ci] && money_known(t.price[ci])) {
+			t.price[ci] = MONEY_NONE;
+			tl->not_sold++;
+		}
 		if (money_known(t.price[ci]))
 			priced = true;
+	}
 	/* "... Server Edition MIG 1g.24gb": a slice of a GPU, not a GPU. */
 	if (str_find_nocase(t.id, " MIG ") != NULL ||
 	    str_find_nocase(t.name, " MIG ") != NULL) {
@@ -336,7 +382,7 @@ parse_gpu_type(struct provider_run *run, const cJSON *obj, int index,
 		if (!money_known(t.price[ci]))
 			continue;
 		for (k = 0; k < sizeof gpu_counts / sizeof gpu_counts[0]; k++) {
-			if (gpu_counts[k] > t.max_count)
+			if (gpu_counts[k] > t.cloud_max[ci])
 				break;
 			if (add_offer(run, &t, &clouds[ci], ci, gpu_counts[k],
 			    raw, path, err) < 0)
@@ -390,10 +436,15 @@ set_note(struct provider_run *run, const struct tally *t)
 		    "%sskipped %zu MIG slice%s", len > 0 ? "; " : "", t->mig,
 		    t->mig == 1 ? "" : "s");
 	if (t->no_count > 0 && len < sizeof run->note)
-		snprintf(run->note + len, sizeof run->note - len,
+		len += (size_t)snprintf(run->note + len, sizeof run->note - len,
 		    "%sskipped %zu type%s with maxGpuCount 0",
 		    len > 0 ? "; " : "", t->no_count,
 		    t->no_count == 1 ? "" : "s");
+	if (t->not_sold > 0 && len < sizeof run->note)
+		snprintf(run->note + len, sizeof run->note - len,
+		    "%signored %zu placeholder price%s of a cloud that does "
+		    "not sell the type", len > 0 ? "; " : "", t->not_sold,
+		    t->not_sold == 1 ? "" : "s");
 }
 
 /* Parse the whole GraphQL answer. */

@@ -42,6 +42,7 @@
 #include "err.h"
 #include "http.h"
 #include "json.h"
+#include "notes.h"
 #include "money.h"
 #include "str.h"
 #include "xalloc.h"
@@ -202,6 +203,7 @@ vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
 	if (o->region[0] == '\0')
 		str_copy(o->region, sizeof o->region, "unknown");
 	o->availability = vast_availability(item);
+	o->notes |= NOTE_BIT(NOTE_SINGLE_LISTING);	/* one machine */
 	return 0;
 }
 

@@ -28,11 +28,15 @@
  *	gpu		gpu_type ("NVIDIA_A100" kept as gpu_raw), resolved with
  *			the VRAM per GPU, gpu_vram_gb / count, as the hint
  *			(NVIDIA_A100 with 80 GB per GPU is A100-80); vram_gb =
- *			the model's VRAM, or the hint for an unknown GPU
+ *			that per-GPU figure (1536 GB / 8 = 192 for the B200),
+ *			else the model's VRAM
  *	price		hourly_cost; location_cost[<location>].hourly_cost
  *			overrides it; 0 or missing: not an offer
+ *	price		none when deploy_ondemand is false (the plan is
+ *			not sold on demand; spot only, or not an offer)
  *	spot		hourly_cost_preemptible (same override); 0, missing or
- *			deploy_preemptible false: unknown
+ *			deploy_preemptible false: unknown; no other source
+ *			confirms the field, so a spot price is low-confidence
  *	interconnect	the table's for known plans (HGX 8-GPU boards nvlink);
  *			else SXM in gpu_type nvlink, PCIE pcie, several GPUs
  *			pcie, one GPU unknown
@@ -54,6 +58,7 @@
 #include "http.h"
 #include "json.h"
 #include "money.h"
+#include "notes.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -88,6 +93,7 @@ enum vultr_skip {
 	SKIP_ZERO,
 	SKIP_SHAPE,
 	SKIP_NOWHERE,
+	SKIP_NOT_ON_DEMAND,
 	SKIP_COUNT,
 	SKIP_NONE = SKIP_COUNT
 };
@@ -98,6 +104,8 @@ static const char *const vultr_skip_what[SKIP_COUNT][2] = {
 	{ "zero-priced plan", "zero-priced plans" },
 	{ "GPU plan of unknown shape", "GPU plans of unknown shape" },
 	{ "GPU plan without a location", "GPU plans without a location" },
+	{ "GPU plan sold neither on demand nor as spot",
+	    "GPU plans sold neither on demand nor as spot" },
 };
 
 /*
@@ -120,7 +128,7 @@ static const struct vultr_known_plan {
 	{ "vbm-48c-1024gb-4-a100-gpu",	  "NVIDIA_A100", 4, 80, IC_UNKNOWN },
 	{ "vbm-112c-2048gb-8-a100-gpu",	  "NVIDIA_A100", 8, 80, IC_NVLINK },
 	{ "vbm-112c-2048gb-8-h100-gpu",	  "NVIDIA_H100", 8, 80, IC_NVLINK },
-	{ "vbm-256c-3072gb-8-b200-gpu",	  "NVIDIA_B200", 8, 180, IC_NVLINK },
+	{ "vbm-256c-3072gb-8-b200-gpu",	  "NVIDIA_B200", 8, 192, IC_NVLINK },
 	/* gpuhunt maps this "l40" id to L40S, Vultr's only L40-class card. */
 	{ "vbm-64c-2048gb-8-l40-gpu",	  "NVIDIA_L40S", 8, 48, IC_PCIE },
 	{ "vbm-72c-480gb-gh200-gpu",	  "NVIDIA_GH200", 1, 96, IC_UNKNOWN },
@@ -138,7 +146,8 @@ static const struct vultr_known_plan {
 	{ "vcg-a100-96c-896g-320vram",	  "NVIDIA_A100", 4, 80, IC_UNKNOWN },
 	{ "vcg-a100-96c-960g-640vram",	  "NVIDIA_A100", 8, 80, IC_NVLINK },
 	{ "vcg-h100-216c-1914gb-640vram", "NVIDIA_H100", 8, 80, IC_NVLINK },
-	{ "vcg-b200-248c-2826g-1536vram", "NVIDIA_B200", 8, 180, IC_NVLINK },
+	/* 1536 GB of VRAM over 8 GPUs: Vultr's B200 is the 192 GB figure. */
+	{ "vcg-b200-248c-2826g-1536vram", "NVIDIA_B200", 8, 192, IC_NVLINK },
 	{ "vcg-mi355x-252c-2872g-2304vram", "AMD_MI355X", 8, 288, IC_UNKNOWN },
 };
 
@@ -471,6 +480,7 @@ struct vultr_plan_info {
 	int		 vcpus;
 	double		 ram_gb;
 	bool		 preemptible;
+	bool		 ondemand;	/* deploy_ondemand not false */
 	enum availability availability;
 };
 
@@ -514,24 +524,31 @@ vultr_offer(struct provider_run *run, const struct vultr_plan_info *p,
 	}
 	if (spot == 0 || !p->preemptible)
 		spot = MONEY_NONE;
-	if (!money_known(price) || price == 0) {
-		*zero = true;
+	/* A plan not deployable on demand has no on-demand price. */
+	if (!p->ondemand)
+		price = MONEY_NONE;
+	if ((!money_known(price) || price == 0) && !money_known(spot)) {
+		*zero = p->ondemand;
 		return 0;
 	}
+	if (price == 0)
+		price = MONEY_NONE;
 	o = offer_list_add(&run->offers);
 	snprintf(o->key, sizeof o->key, "%s/%s", p->id, region);
 	str_copy(o->instance_type, sizeof o->instance_type, p->id);
 	str_copy(o->region, sizeof o->region, region);
 	o->gpu_count = p->shape->count;
-	o->vram_gb = 0;
+	/* Vultr's own memory per GPU, else the model's. */
+	o->vram_gb = p->shape->vram_gb;
 	provider_set_gpu(run, o, p->shape->gpu_raw, p->shape->vram_gb);
-	if (o->gpu[0] == '\0')
-		o->vram_gb = p->shape->vram_gb;
 	o->interconnect = p->shape->ic;
 	o->vcpus = p->vcpus;
 	o->ram_gb = p->ram_gb;
 	o->price = price;
 	o->spot_price = spot;
+	/* No other source confirms hourly_cost_preemptible. */
+	if (money_known(spot))
+		o->notes |= NOTE_BIT(NOTE_LOW_CONFIDENCE);
 	o->availability = p->availability;
 	if (provider_offer_done(run, err) < 0)
 		return -1;
@@ -562,8 +579,9 @@ vultr_plan_info(const cJSON *plan, const char *path, bool metal,
 	p->ram_gb = ram > 0 ? round(ram / 1024 * 100) / 100 : 0;
 	p->preemptible = !cJSON_IsFalse(
 	    cJSON_GetObjectItemCaseSensitive(plan, "deploy_preemptible"));
-	p->availability = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(plan,
-	    "deploy_ondemand")) ? AV_UNAVAILABLE : AV_UNKNOWN;
+	p->ondemand = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(plan,
+	    "deploy_ondemand"));
+	p->availability = p->ondemand ? AV_UNKNOWN : AV_UNAVAILABLE;
 	return 0;
 }
 
@@ -622,7 +640,9 @@ vultr_plan(struct provider_run *run, struct vultr_state *st,
 		any = any || made;
 	}
 	if (!any) {
-		st->skipped[zero ? SKIP_ZERO : SKIP_NOWHERE]++;
+		st->skipped[!p.ondemand && locations != NULL &&
+		    cJSON_GetArraySize(locations) > 0 ? SKIP_NOT_ON_DEMAND :
+		    zero ? SKIP_ZERO : SKIP_NOWHERE]++;
 		run->skipped++;
 	}
 	return 0;

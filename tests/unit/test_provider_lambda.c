@@ -60,7 +60,7 @@ static const struct want good[] = {
 	    "V100-16", "Tesla V100", 8, 16, IC_NVLINK, 88, 448, 6320000,
 	    AV_AVAILABLE },
 	{ "gpu_4x_a6000/us-midwest-1", "gpu_4x_a6000", "us-midwest-1",
-	    "A6000", "A6000", 4, 48, IC_PCIE, 56, 400, 4360000, AV_AVAILABLE },
+	    "A6000", "A6000", 4, 48, IC_UNKNOWN, 56, 400, 4360000, AV_AVAILABLE },
 	{ "gpu_2x_x900_pcie/asia-northeast-1", "gpu_2x_x900_pcie",
 	    "asia-northeast-1", "", "X900", 2, 64, IC_PCIE, 40, 360, 3180000,
 	    AV_AVAILABLE },

@@ -241,7 +241,8 @@ assert_query_body(const char *body)
 {
 	static const char *const fields[] = {
 		"gpuTypes", "id", "displayName", "memoryInGb", "maxGpuCount",
-		"securePrice", "communityPrice", "secureSpotPrice",
+		"maxGpuCountSecureCloud", "maxGpuCountCommunityCloud",
+		"secureCloud", "communityCloud", "securePrice", "communityPrice", "secureSpotPrice",
 		"communitySpotPrice", "lowestPrice(input: $lowestPriceInput)",
 		"stockStatus", NULL
 	};
@@ -423,6 +424,8 @@ static const struct bad bad_files[] = {
 	    "lowestPrice: expected an object, got string" },
 	{ "stock-number.json", "data.gpuTypes[\"NVIDIA H100 PCIe\"]."
 	    "lowestPrice.stockStatus: expected a string, got number" },
+	{ "cloud-flag-wrong.json", "data.gpuTypes[\"NVIDIA B200\"]."
+	    "communityCloud: expected a boolean, got string" },
 	{ "id-missing.json", "data.gpuTypes[0].id: missing" },
 	/* An id that is only an escape sequence is empty once sanitised. */
 	{ "id-empty.json", "data.gpuTypes[0].id: empty" },
@@ -434,6 +437,61 @@ static const struct bad bad_files[] = {
 	{ "html.json", "expected JSON, got HTML or XML "
 	    "(\"<html> <head><title>...\")" },
 };
+
+/*
+ * secureCloud/communityCloud false: the cloud's price is a placeholder
+ * (B200 at 0.5 in community), never an offer; the per-cloud maximum GPU
+ * counts bound each cloud's offers.
+ */
+static const struct want clouds_want[] = {
+	{ "1x_NVIDIA B200_SECURE", "1x B200", "secure", "B200", "B200", 1,
+	    180, IC_NVLINK, 5990000, 3590000, AV_LIMITED },
+	{ "2x_NVIDIA B200_SECURE", "2x B200", "secure", "B200", "B200", 2,
+	    180, IC_NVLINK, 11980000, 7180000, AV_LIMITED },
+	{ "4x_NVIDIA B200_SECURE", "4x B200", "secure", "B200", "B200", 4,
+	    180, IC_NVLINK, 23960000, 14360000, AV_LIMITED },
+	{ "8x_NVIDIA B200_SECURE", "8x B200", "secure", "B200", "B200", 8,
+	    180, IC_NVLINK, 47920000, 28720000, AV_LIMITED },
+	{ "1x_NVIDIA GeForce RTX 4090_SECURE", "1x RTX 4090", "secure",
+	    "RTX4090", "RTX 4090", 1, 24, IC_PCIE, 690000, 350000,
+	    AV_AVAILABLE },
+	{ "2x_NVIDIA GeForce RTX 4090_SECURE", "2x RTX 4090", "secure",
+	    "RTX4090", "RTX 4090", 2, 24, IC_PCIE, 1380000, 700000,
+	    AV_AVAILABLE },
+	{ "1x_NVIDIA GeForce RTX 4090_COMMUNITY", "1x RTX 4090", "community",
+	    "RTX4090", "RTX 4090", 1, 24, IC_PCIE, 340000, 200000,
+	    AV_AVAILABLE },
+	{ "2x_NVIDIA GeForce RTX 4090_COMMUNITY", "2x RTX 4090", "community",
+	    "RTX4090", "RTX 4090", 2, 24, IC_PCIE, 680000, 400000,
+	    AV_AVAILABLE },
+	{ "4x_NVIDIA GeForce RTX 4090_COMMUNITY", "4x RTX 4090", "community",
+	    "RTX4090", "RTX 4090", 4, 24, IC_PCIE, 1360000, 800000,
+	    AV_AVAILABLE },
+	{ "8x_NVIDIA GeForce RTX 4090_COMMUNITY", "8x RTX 4090", "community",
+	    "RTX4090", "RTX 4090", 8, 24, IC_PCIE, 2720000, 1600000,
+	    AV_AVAILABLE },
+	{ "1x_NVIDIA A100 80GB PCIe_COMMUNITY", "1x A100 PCIe", "community",
+	    "A100-80", "A100 PCIe", 1, 80, IC_PCIE, 1190000, 600000,
+	    AV_AVAILABLE },
+};
+
+static void
+test_clouds(void **state)
+{
+	struct provider_run run;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(run_file(&run, "clouds.json", NULL, NULL, NULL,
+	    &err), 0);
+	assert_offers(&run, clouds_want,
+	    sizeof clouds_want / sizeof clouds_want[0]);
+	assert_null(find_offer(&run, "1x_NVIDIA B200_COMMUNITY"));
+	assert_null(find_offer(&run, "1x_NVIDIA A100 80GB PCIe_SECURE"));
+	assert_string_equal(run.note, "ignored 2 placeholder prices of a "
+	    "cloud that does not sell the type");
+	provider_run_done(&run);
+}
 
 /* Each broken document fails with a message naming record and field. */
 static void
@@ -503,6 +561,7 @@ main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_stock_other),
 		cmocka_unit_test(test_name_long),
+		cmocka_unit_test(test_clouds),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_redacts_key),
 		cmocka_unit_test(test_truncated),

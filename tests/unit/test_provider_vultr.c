@@ -13,6 +13,7 @@
 #include "adapter_harness.h"
 #include "err.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "provider.h"
 #include "str.h"
@@ -88,17 +89,19 @@ test_parse(void **state)
 {
 	struct provider_run run;
 	struct err err;
+	size_t i;
 
 	(void)state;
 	assert_int_equal(run_routes(&run, good_routes, 3, NULL, NULL, NULL,
 	    &err), 0);
-	assert_int_equal(run.offers.n, 12);
-	assert_int_equal(run.skipped, 13);
+	assert_int_equal(run.offers.n, 11);
+	assert_int_equal(run.skipped, 14);
 	assert_int_equal(run.unknown_gpu, 1);
 	assert_string_equal(run.note,
 	    "4 fractional vGPU plans skipped; 4 CPU plans skipped; "
 	    "1 zero-priced plan skipped; 3 GPU plans of unknown shape skipped; "
-	    "1 GPU plan without a location skipped");
+	    "1 GPU plan without a location skipped; "
+	    "1 GPU plan sold neither on demand nor as spot skipped");
 
 	/* "ewr" listed twice gives one offer; lax has a location_cost. */
 	check_offer(find(&run, "vcg-l40s-16c-180g-48vram/ewr"),
@@ -126,10 +129,18 @@ test_parse(void **state)
 	    "vcg-l40s-32c-375g-96vram", "sjc", "L40S", "NVIDIA_L40S", 2, 48,
 	    IC_PCIE, 3742000, MONEY_NONE, 32, 375, AV_UNKNOWN);
 
-	/* A vdm plan without GPU fields, from the table; not deployable. */
-	check_offer(find(&run, "vcg-h100-216c-1914gb-640vram/lax"),
-	    "vcg-h100-216c-1914gb-640vram", "lax", "H100", "NVIDIA_H100", 8, 80,
-	    IC_NVLINK, 22650000, MONEY_NONE, 216, 1914, AV_UNAVAILABLE);
+	/*
+	 * A vdm plan with deploy_ondemand false and no spot: its
+	 * hourly_cost is not an on-demand price, so it is no offer.
+	 */
+	for (i = 0; i < run.offers.n; i++)
+		assert_string_not_equal(run.offers.v[i].instance_type,
+		    "vcg-h100-216c-1914gb-640vram");
+	/* hourly_cost_preemptible is confirmed by no other source. */
+	assert_true((find(&run, "vbm-112c-2048gb-8-h100-gpu/sea")->notes &
+	    NOTE_BIT(NOTE_LOW_CONFIDENCE)) != 0);
+	assert_true((find(&run, "vcg-a100-12c-120g-80vram/ewr")->notes &
+	    NOTE_BIT(NOTE_LOW_CONFIDENCE)) == 0);
 
 	/* An unknown gpu_type is kept with its raw name and per-GPU VRAM. */
 	check_offer(find(&run, "vcg-x900-8c-64g-64vram/ams"),
@@ -146,6 +157,26 @@ test_parse(void **state)
 	check_offer(find(&run, "vbm-256c-2048gb-8-mi300x-gpu/ord"),
 	    "vbm-256c-2048gb-8-mi300x-gpu", "ord", "MI300X", "AMD_MI300X", 8,
 	    192, IC_UNKNOWN, 15960000, 13120000, 256, 2267.5, AV_UNKNOWN);
+	provider_run_done(&run);
+}
+
+/* Vultr's B200: 1536 GB over 8 GPUs is 192 GB each, printed as such. */
+static void
+test_b200_vram(void **state)
+{
+	static const struct harness_route routes[] = {
+		{ "/v2/plans-metal?", NULL, "plans-metal.json", 0 },
+		{ "/v2/plans?", NULL, "plans-b200.json", 0 },
+	};
+	struct provider_run run;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(run_routes(&run, routes, 2, NULL, NULL, NULL, &err),
+	    0);
+	check_offer(find(&run, "vcg-b200-248c-2826g-1536vram/atl"),
+	    "vcg-b200-248c-2826g-1536vram", "atl", "B200", "NVIDIA_B200", 8,
+	    192, IC_NVLINK, 79920000, MONEY_NONE, 248, 2826, AV_UNKNOWN);
 	provider_run_done(&run);
 }
 
@@ -255,7 +286,7 @@ test_key_header(void **state)
 		assert_null(strstr(log.url[i], key));
 		assert_null(strstr(log.body[i], key));
 	}
-	assert_int_equal(run.offers.n, 12);
+	assert_int_equal(run.offers.n, 11);
 	harness_log_free(&log);
 	provider_run_done(&run);
 }
@@ -369,6 +400,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_b200_vram),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_pagination),
 		cmocka_unit_test(test_no_meta),
