@@ -69,9 +69,9 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 			return (size_t)snprintf(buf, size, "-");
 		return (size_t)snprintf(buf, size, "%dG", o->vram_gb);
 	case COL_LINK:
-		if (p->link == IC_UNKNOWN)
+		if (plan_link(p) == IC_UNKNOWN)
 			return (size_t)snprintf(buf, size, "-");
-		return str_copy(buf, size, interconnect_name(p->link));
+		return str_copy(buf, size, interconnect_name(plan_link(p)));
 	case COL_NOTES:
 		if (notes_markers(notes_at(o, ctx->now), buf, size) == 0)
 			return str_copy(buf, size, "-");

@@ -55,9 +55,6 @@ cost_plan(struct plan *p, const struct offer *o, int nodes)
 	p->spot_savings_pct = cost_spot_savings_pct(o->price, o->spot_price);
 	p->usd_per_pflop_hour = cost_usd_per_pflop_hour(p->price_gpu_hour,
 	    gpu_bf16_tflops(p->model, o->interconnect == IC_PCIE));
-	/* Nodes of one GPU: the GPUs meet only over the network. */
-	p->link = nodes > 1 && o->gpu_count == 1 ? IC_UNKNOWN :
-	    o->interconnect;
 }
 
 /*

@@ -33,8 +33,7 @@ int64_t	cost_total(int64_t price_hour, double hours);
 /*
  * Fill a plan for nodes instances of offer o (borrowed; must outlive the
  * plan). The model is looked up from o->gpu; the PCIe TFLOPS figure is
- * used for PCIe offers. The plan's link is the one inside a node: none
- * (unknown) for nodes of one GPU.
+ * used for PCIe offers.
  */
 void	cost_plan(struct plan *p, const struct offer *o, int nodes);
 

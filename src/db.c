@@ -13,6 +13,7 @@
 
 #include "err.h"
 #include "money.h"
+#include "notes.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -736,7 +737,7 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
 	if (f->spot)
 		strncat(sql, " AND spot_price IS NOT NULL",
 		    size - strlen(sql) - 1);
-	if (f->skip_notes != 0)
+	if (f->no_outliers)
 		strncat(sql, " AND (notes & ?) = 0", size - strlen(sql) - 1);
 }
 
@@ -759,8 +760,9 @@ filter_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
 	for (i = 0; i < f->nproviders; i++)
 		sqlite3_bind_text(st, (*k)++, f->providers[i], -1,
 		    SQLITE_STATIC);
-	if (f->skip_notes != 0)
-		sqlite3_bind_int64(st, (*k)++, (sqlite3_int64)f->skip_notes);
+	if (f->no_outliers)
+		sqlite3_bind_int64(st, (*k)++,
+		    (sqlite3_int64)NOTE_BIT(NOTE_PRICE_OUTLIER));
 }
 
 /* Append the offers of a prepared OFFER_COLUMNS query that match f. */

@@ -82,7 +82,10 @@ enum filter_type {
 	    "only offers known to be available now")			\
 	X(FF_TEXT, text, "match", 0, "WORDS", "Text search", FILTER_TEXT,	\
 	    FT_STRING, 0, 0, NULL,					\
-	    "every word in the provider, instance, region or GPU name")
+	    "every word in the provider, instance, region or GPU name")	\
+	X(FF_NO_OUTLIERS, no_outliers, "no-outliers", 0, NULL, "No outliers",	\
+	    FILTER_FLAG, FT_BOOL, 0, 0, NULL,				\
+	    "skip offers noted price-outlier")
 
 enum filter_field {
 #define X(id, member, opt, sh, arg, label, kind, type, min, max, what, help) id,

@@ -103,6 +103,9 @@ notes_format(unsigned mask, char sep, char *buf, size_t size)
 	for (i = 0; i < NOTE_COUNT; i++) {
 		if ((mask & NOTE_BIT(i)) == 0)
 			continue;
+		/* Whole tokens only: the separator goes with its token. */
+		if (len > 0 && len + 1 + strlen(note_info[i].token) >= size)
+			break;
 		if (len > 0)
 			len = append(buf, size, len, sepstr);
 		len = append(buf, size, len, note_info[i].token);

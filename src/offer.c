@@ -289,7 +289,7 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 	if (f->interconnect != IC_UNKNOWN && (o->interconnect !=
 	    f->interconnect || (k > 1 && o->gpu_count == 1)))
 		return false;
-	if ((o->notes & f->skip_notes) != 0)
+	if (f->no_outliers && (o->notes & NOTE_BIT(NOTE_PRICE_OUTLIER)) != 0)
 		return false;
 	if (f->nproviders > 0) {
 		for (i = 0; i < f->nproviders; i++)
@@ -309,6 +309,14 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 	if (nodes != NULL)
 		*nodes = k;
 	return true;
+}
+
+enum interconnect
+plan_link(const struct plan *p)
+{
+	if (p->nodes > 1 && p->offer->gpu_count == 1)
+		return IC_UNKNOWN;
+	return p->offer->interconnect;
 }
 
 bool
@@ -453,9 +461,10 @@ plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
 		break;
 	case SORT_INTERCONNECT:
 		/* nvlink before pcie; unknown last either way. */
-		c = cmp_unknown(a->link != IC_UNKNOWN, b->link != IC_UNKNOWN);
-		c = c != 2 ? c : cmp_int(a->link == IC_NVLINK ? 1 : 2,
-		    b->link == IC_NVLINK ? 1 : 2, rev);
+		c = cmp_unknown(plan_link(a) != IC_UNKNOWN,
+		    plan_link(b) != IC_UNKNOWN);
+		c = c != 2 ? c : cmp_int(plan_link(a) == IC_NVLINK ? 1 : 2,
+		    plan_link(b) == IC_NVLINK ? 1 : 2, rev);
 		break;
 	case SORT_AVAILABILITY:
 		/* available, limited, unavailable; unknown last either way. */

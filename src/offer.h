@@ -112,7 +112,7 @@ struct offer_filter {
 	bool	spot;			/* rank by spot: needs a spot price */
 	bool	available;		/* only offers known to be available */
 	char	text[OFFER_NAME_MAX];	/* TUI text filter: gpu/provider/... */
-	unsigned skip_notes;		/* offers with any of these notes out */
+	bool	no_outliers;		/* skip price-outlier offers */
 };
 
 void	offer_filter_init(struct offer_filter *f);
@@ -141,8 +141,13 @@ struct plan {
 	int64_t	spot_gpu_hour;
 	double	spot_savings_pct;	/* NAN when either price is unknown */
 	double	usd_per_pflop_hour;	/* NAN when unknown */
-	enum interconnect link;		/* between the GPUs of one node */
 };
+
+/*
+ * The link between the GPUs of one node of p: the offer's, but none
+ * (IC_UNKNOWN) for nodes of one GPU, which meet only over the network.
+ */
+enum interconnect plan_link(const struct plan *p);
 
 /* The per-GPU price the filter's --max-price applies to is within it. */
 bool	plan_matches_price(const struct offer_filter *f, const struct plan *p);

@@ -184,7 +184,8 @@ output_field_value(size_t i, const struct plan *p,
 			return FIELD_NULL;
 		return int_value(o->vram_gb, buf, size);
 	case F_INTERCONNECT:
-		return string_value(interconnect_name(p->link), buf, size);
+		return string_value(interconnect_name(plan_link(p)), buf,
+		    size);
 	case F_VCPUS:
 		if (o->vcpus <= 0)
 			return FIELD_NULL;

@@ -22,6 +22,7 @@
 #include "err.h"
 #include "gpu.h"
 #include "money.h"
+#include "notes.h"
 #include "str.h"
 #include "tui/chart.h"
 #include "tui/curses.h"
@@ -162,6 +163,27 @@ pen_total(struct pen *p, const struct detail *d, const char *label,
 	pen_cost(p, label, a, b);
 }
 
+/* Each note of the offer, explained; the spot zone where known. */
+static void
+draw_notes(struct pen *p, const struct offer *o, int64_t now)
+{
+	unsigned mask = notes_at(o, now);
+	int i;
+
+	for (i = 0; i < NOTE_COUNT; i++) {
+		if ((mask & NOTE_BIT(i)) == 0)
+			continue;
+		if (i == NOTE_SPOT_CHEAPEST_ZONE && o->spot_zone[0] != '\0')
+			pen_field(p, "Note", "%s %s: %s (%s)",
+			    note_marker((enum note)i), note_token((enum note)i),
+			    note_text((enum note)i), o->spot_zone);
+		else
+			pen_field(p, "Note", "%s %s: %s",
+			    note_marker((enum note)i), note_token((enum note)i),
+			    note_text((enum note)i));
+	}
+}
+
 /* The offer's fields. */
 static void
 draw_offer(struct pen *p, const struct detail *d, int64_t now)
@@ -197,7 +219,10 @@ draw_offer(struct pen *p, const struct detail *d, int64_t now)
 		    o->vram_gb, o->vram_gb * o->gpu_count);
 	else
 		pen_field(p, "VRAM", "unknown");
-	pen_field(p, "Interconnect", "%s", interconnect_name(o->interconnect));
+	pen_field(p, "Interconnect", "%s%s",
+	    interconnect_name(plan_link(&d->plan)),
+	    plan_link(&d->plan) != o->interconnect ? " (one GPU per node)" :
+	    "");
 	if (o->vcpus > 0)
 		pen_field(p, "vCPUs", "%d", o->vcpus);
 	else
@@ -219,8 +244,10 @@ draw_offer(struct pen *p, const struct detail *d, int64_t now)
 	    date, age);
 	if (d->plan.nodes > 1)
 		pen_field(p, "Plan", "%d instances, %d GPUs (multi-node: no "
-		    "NVLink between instances)", d->plan.nodes,
-		    d->plan.total_gpus);
+		    "NVLink between instances; between them: %s)",
+		    d->plan.nodes, d->plan.total_gpus,
+		    cost_inter_node(&d->plan));
+	draw_notes(p, o, now);
 }
 
 /* The cost breakdown. */

@@ -335,10 +335,41 @@ test_plan_negative_saving(void **state)
 	assert_int_equal(p.price_hour, 6000000);
 }
 
+/* What joins the nodes: a documented fabric, else the network. */
+static void
+test_inter_node(void **state)
+{
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, IC_NVLINK, 98320000, MONEY_NONE);
+	str_copy(o.provider, sizeof o.provider, "aws");
+	str_copy(o.instance_type, sizeof o.instance_type, "p5.48xlarge");
+	cost_plan(&p, &o, 1);
+	assert_null(cost_inter_node(&p));
+	cost_plan(&p, &o, 2);
+	assert_string_equal(cost_inter_node(&p), "efa");
+	str_copy(o.instance_type, sizeof o.instance_type, "g6e.48xlarge");
+	assert_string_equal(cost_inter_node(&p), "network");
+	str_copy(o.provider, sizeof o.provider, "azure");
+	str_copy(o.instance_type, sizeof o.instance_type,
+	    "Standard_ND96isr_H100_v5");
+	assert_string_equal(cost_inter_node(&p), "infiniband");
+	str_copy(o.instance_type, sizeof o.instance_type,
+	    "Standard_NC96ads_A100_v4");
+	assert_string_equal(cost_inter_node(&p), "network");
+	/* The same name at another provider is not that fabric. */
+	str_copy(o.provider, sizeof o.provider, "gcp");
+	str_copy(o.instance_type, sizeof o.instance_type, "p5.48xlarge");
+	assert_string_equal(cost_inter_node(&p), "network");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inter_node),
 		cmocka_unit_test(test_per_gpu_hour),
 		cmocka_unit_test(test_per_gpu_hour_unknown),
 		cmocka_unit_test(test_spot_savings),

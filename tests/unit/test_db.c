@@ -26,6 +26,7 @@
 #include "err.h"
 #include "gpu.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "provider.h"
 #include "query.h"
@@ -284,7 +285,7 @@ assert_current_schema(const char *path)
 
 	assert_int_equal(raw_int(path, "PRAGMA user_version"),
 	    DB_SCHEMA_VERSION);
-	assert_int_equal(DB_SCHEMA_VERSION, 3);
+	assert_int_equal(DB_SCHEMA_VERSION, 4);
 	assert_int_equal(raw_int(path, "PRAGMA application_id"), APP_ID);
 	raw_text(path, "PRAGMA journal_mode", mode, sizeof mode);
 	assert_string_equal(mode, "wal");
@@ -360,6 +361,8 @@ assert_offer_equal(const struct offer *got, const struct offer *want)
 		    want->reliability - got->reliability < 1e-9);
 	assert_int_equal(got->fetched_at, want->fetched_at);
 	assert_int_equal(got->source, want->source);
+	assert_int_equal(got->notes, want->notes);
+	assert_string_equal(got->spot_zone, want->spot_zone);
 }
 
 /* Open path or fail with the message. */
@@ -612,6 +615,9 @@ test_migrate_from_v1(void **state)
 			assert_true(o->reliability < 0);
 		assert_int_equal(o->fetched_at, 1700000000 + i);
 		assert_int_equal(o->source, SRC_LIVE);
+		/* Migration 4: offers cached before notes have none. */
+		assert_int_equal(o->notes, 0);
+		assert_string_equal(o->spot_zone, "");
 	}
 	offer_list_done(&l);
 	assert_int_equal(db_history(db, "aws", "p4d.24xlarge/r0", &pts, &n,
@@ -916,6 +922,11 @@ test_replace_roundtrip(void **state)
 	    IC_UNKNOWN, MONEY_NONE, 700000, AV_LIMITED, 1777420801);
 	in[1].spot_interruption = 4;
 	in[1].source = SRC_SNAPSHOT;
+	/* Stored notes and the spot zone come back as written. */
+	in[0].notes = NOTE_BIT(NOTE_SINGLE_LISTING) |
+	    NOTE_BIT(NOTE_PRICE_OUTLIER);
+	in[1].notes = NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE);
+	snprintf(in[1].spot_zone, sizeof in[1].spot_zone, "use1-az4");
 	in[2] = mk("vast", "unknown-gpu", "", 4, 0, IC_NVLINK, 1, MONEY_NONE,
 	    AV_UNAVAILABLE, 1777420802);
 	snprintf(in[2].gpu_raw, sizeof in[2].gpu_raw, "Mystery 9000");
@@ -934,6 +945,13 @@ test_replace_roundtrip(void **state)
 	qsort(in, 3, sizeof in[0], cmp_offer_key);
 	for (i = 0; i < 3; i++)
 		assert_offer_equal(&l.v[i], &in[i]);
+	offer_list_done(&l);
+	/* --no-outliers: SQL leaves the price-outlier out. */
+	f.no_outliers = true;
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 2);
+	for (i = 0; i < l.n; i++)
+		assert_true((l.v[i].notes & NOTE_BIT(NOTE_PRICE_OUTLIER)) == 0);
 	offer_list_done(&l);
 	db_close(db);
 }
@@ -1505,7 +1523,7 @@ test_long_text_truncated(void **state)
 	raw = raw_open(path);
 	snprintf(sql, sizeof sql, "INSERT INTO offers VALUES ('aws', 'k', "
 	    "'%s', '%s', 'T4', '%s', 1, 16, 'pcie', 4, 16.0, 526000, NULL, "
-	    "'unknown', NULL, NULL, 100, 'live')", longname, longname,
+	    "'unknown', NULL, NULL, 100, 'live', 0, '')", longname, longname,
 	    longname);
 	raw_exec(raw, sql);
 	sqlite3_close(raw);

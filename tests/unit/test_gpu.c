@@ -341,7 +341,7 @@ test_alias_index(void **state)
 static void
 test_snapshot_spellings(void **state)
 {
-	char *text, *line, *save = NULL, *fl[16];
+	char *text, *line, *save = NULL, *fl[18];
 	size_t nf, rows = 0, bad = 0;
 	int header = 0;
 
@@ -353,8 +353,8 @@ test_snapshot_spellings(void **state)
 
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
-		nf = split_tabs(line, fl, 15);
-		assert_int_equal(nf, 15);
+		nf = split_tabs(line, fl, 17);
+		assert_int_equal(nf, 17);
 		if (!header) {
 			assert_string_equal(fl[4], "gpu");
 			assert_string_equal(fl[5], "gpu_raw");
@@ -682,6 +682,53 @@ test_bf16(void **state)
 	assert_true(near(v, 0));
 }
 
+/*
+ * Catalogue corrections (issue 11): datasheet figures, memory variants
+ * that must resolve, and a bare "RTX 6000" that names two cards.
+ */
+static void
+test_catalogue_corrections(void **state)
+{
+	static const struct {
+		const char *spelling, *id;
+	} variants[] = {
+		{ "GH200 144GB", "GH200" },
+		{ "B200 192GB", "B200" },
+		{ "A16 64GB", "A16" },
+		{ "RTX A2000 12GB", "A2000" },
+	};
+	const struct gpu_model *out[GPU_MATCH_MAX], *m;
+	size_t i, n;
+
+	(void)state;
+	/* RTX 4000 Ada: 327.6 FP8 sparse TFLOPS / 4; RTX PRO 5000: 2,142
+	 * AI TOPS / 8. */
+	assert_true(near(gpu_bf16_tflops(gpu_find("RTX4000-Ada"), 1), 81.9));
+	assert_true(near(gpu_bf16_tflops(gpu_find("RTXPRO5000"), 1), 267.8));
+	for (i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+		m = gpu_resolve(variants[i].spelling, 0);
+		if (m == NULL || strcmp(m->id, variants[i].id) != 0)
+			fail_msg("%s resolves to %s, want %s",
+			    variants[i].spelling, m != NULL ? m->id : "NULL",
+			    variants[i].id);
+	}
+	/* A bare "RTX 6000": the VRAM picks the card, or nothing does. */
+	assert_string_equal(gpu_resolve("RTX 6000", 24)->id, "QRTX6000");
+	assert_string_equal(gpu_resolve("Quadro RTX 6000", 24)->id,
+	    "QRTX6000");
+	assert_string_equal(gpu_resolve("RTX 6000", 48)->id, "RTX6000-Ada");
+	assert_null(gpu_resolve("RTX 6000", 0));
+	assert_string_equal(gpu_resolve("RTX 6000 Ada", 0)->id, "RTX6000-Ada");
+	assert_string_equal(gpu_resolve("Q RTX 6000", 0)->id, "QRTX6000");
+	/* ... and a query for it shows both. */
+	n = gpu_query("RTX 6000", out, GPU_MATCH_MAX);
+	assert_int_equal(n, 2);
+	assert_true((strcmp(out[0]->id, "QRTX6000") == 0 &&
+	    strcmp(out[1]->id, "RTX6000-Ada") == 0) ||
+	    (strcmp(out[1]->id, "QRTX6000") == 0 &&
+	    strcmp(out[0]->id, "RTX6000-Ada") == 0));
+}
+
 /* Every id the issue requires, with its facts. */
 static void
 test_required_ids(void **state)
@@ -791,6 +838,7 @@ main(void)
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_bf16),
+		cmocka_unit_test(test_catalogue_corrections),
 		cmocka_unit_test(test_required_ids),
 		cmocka_unit_test(test_models_complete),
 	};

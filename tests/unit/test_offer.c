@@ -16,6 +16,7 @@
 #include "err.h"
 #include "gpu.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "query.h"
 #include "str.h"
@@ -592,6 +593,63 @@ test_match_multi_node(void **state)
 	/* count 0 (any): one node whatever multi_node says. */
 	f.count = 0;
 	o.gpu_count = 8;
+	matches(&f, &o, 1);
+}
+
+/*
+ * A marketplace listing is one machine: never two nodes of a plan. Nodes
+ * of one GPU have no NVLink between them, whatever the board.
+ */
+static void
+test_match_multi_node_trust(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	offer_filter_init(&f);
+	f.multi_node = true;
+	f.count = 16;
+	make_offer(&o, "vast", "29123456", "H100", 8, 20000000, MONEY_NONE);
+	o.notes = NOTE_BIT(NOTE_SINGLE_LISTING);
+	no_match(&f, &o);
+	f.count = 8;
+	matches(&f, &o, 1);
+	o.notes = 0;
+	f.count = 16;
+	matches(&f, &o, 2);
+	/* p5.4xlarge: one H100 SXM; 16 of them talk over the network. */
+	make_offer(&o, "aws", "p5.4xlarge/us-east-1", "H100", 1, 6880000,
+	    MONEY_NONE);
+	o.interconnect = IC_NVLINK;
+	matches(&f, &o, 16);
+	cost_plan(&p, &o, 16);
+	assert_int_equal(plan_link(&p), IC_UNKNOWN);
+	cost_plan(&p, &o, 1);
+	assert_int_equal(plan_link(&p), IC_NVLINK);
+	f.interconnect = IC_NVLINK;
+	no_match(&f, &o);
+	f.count = 1;
+	matches(&f, &o, 1);
+}
+
+/* --no-outliers skips offers noted price-outlier, and only those. */
+static void
+test_match_no_outliers(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	make_offer(&o, "gcp", "a3-highgpu-8g/us-central1", "H100", 8,
+	    43066152, MONEY_NONE);
+	o.notes = NOTE_BIT(NOTE_PRICE_OUTLIER);
+	matches(&f, &o, 1);
+	f.no_outliers = true;
+	no_match(&f, &o);
+	o.notes = NOTE_BIT(NOTE_LOW_CONFIDENCE) | NOTE_BIT(NOTE_STALE);
 	matches(&f, &o, 1);
 }
 
@@ -1511,6 +1569,8 @@ main(void)
 		cmocka_unit_test(test_match_gpus),
 		cmocka_unit_test(test_match_count_exact),
 		cmocka_unit_test(test_match_multi_node),
+		cmocka_unit_test(test_match_multi_node_trust),
+		cmocka_unit_test(test_match_no_outliers),
 		cmocka_unit_test(test_match_min_vram),
 		cmocka_unit_test(test_match_interconnect),
 		cmocka_unit_test(test_match_providers),

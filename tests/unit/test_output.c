@@ -22,6 +22,7 @@
 #include "cost.h"
 #include "db.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "output.h"
 #include "str.h"
@@ -37,10 +38,20 @@ static const char *const contract_fields[] = {
 	"price_hour", "price_gpu_hour", "spot_hour", "spot_gpu_hour",
 	"spot_savings_pct", "usd_per_pflop_hour", "availability",
 	"spot_interruption", "reliability", "source", "fetched_at", "key",
-	"total_cost", "total_spot_cost", NULL
+	"total_cost", "total_spot_cost", "notes", "node_keys", "inter_node",
+	"spot_zone", NULL
 };
-#define NFIELDS		26
-#define NFIELDS_NO_TOTALS 24
+#define NFIELDS		30
+#define NFIELDS_NO_TOTALS 28
+/* total_cost and total_spot_cost: shown only with --hours. */
+#define IS_TOTAL(i)	((i) == 24 || (i) == 25)
+
+/* The i-th field shown without --hours. */
+static size_t
+shown_no_totals(size_t i)
+{
+	return i < 24 ? i : i + 2;
+}
 
 /* Three plans: an 8 x A100-80 offer, an unknown GPU, 2 nodes of the first. */
 struct fixture {
@@ -73,6 +84,8 @@ fixture_init(void)
 	a->spot_interruption = 1;	/* 5-10% */
 	a->fetched_at = JAN1;
 	a->source = SRC_LIVE;
+	a->notes = NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE);
+	strcpy(a->spot_zone, "use1-az4");
 
 	offer_init(b);
 	strcpy(b->provider, "vast");
@@ -85,6 +98,7 @@ fixture_init(void)
 	b->reliability = 0.9876;
 	b->fetched_at = APR29;
 	b->source = SRC_SNAPSHOT;
+	b->notes = NOTE_BIT(NOTE_SINGLE_LISTING);
 
 	cost_plan(&fx.p[0], a, 1);
 	cost_plan(&fx.p[1], b, 1);
@@ -181,8 +195,7 @@ test_field_shown(void **state)
 	(void)state;
 	opts_init(&o, OUTPUT_CSV, -1);
 	for (i = 0; i < NFIELDS; i++)
-		assert_int_equal(output_field_shown(i, &o),
-		    i < NFIELDS_NO_TOTALS);
+		assert_int_equal(output_field_shown(i, &o), !IS_TOTAL(i));
 	o.hours = 0;
 	for (i = 0; i < NFIELDS; i++)
 		assert_true(output_field_shown(i, &o));
@@ -327,7 +340,7 @@ test_csv(void **state)
 	/* Header: the contract's fields without the totals, CRLF. */
 	for (i = 0; i < NFIELDS_NO_TOTALS; i++)
 		len += (size_t)snprintf(want + len, sizeof want - len, "%s%s",
-		    i == 0 ? "" : ",", contract_fields[i]);
+		    i == 0 ? "" : ",", contract_fields[shown_no_totals(i)]);
 	snprintf(want + len, sizeof want - len, "\r\n");
 	assert_int_equal(strncmp(out, want, strlen(want)), 0);
 	/* The rows, RFC 4180: quotes doubled inside a quoted field. */
@@ -335,13 +348,16 @@ test_csv(void **state)
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,1,8,80,nvlink,96,1152,27.44705,3.430881,11.50,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
-	    "p4de.24xlarge/us-east-1\r\n"
+	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
+	    "p4de.24xlarge/us-east-1,,use1-az4\r\n"
 	    "vast,inst2,\"US, NA\",,Mystery GPU,1,1,1,,unknown,,,0.35,0.35,,,,,"
-	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2\r\n"
+	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2,single-listing,"
+	    "k2,,\r\n"
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
-	    "p4de.24xlarge/us-east-1\r\n");
+	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
+	    "p4de.24xlarge/us-east-1;p4de.24xlarge/us-east-1,efa,use1-az4\r\n");
 	/* Every line ends CRLF: no bare LF. */
 	assert_int_equal(count_str(out, "\n"), 4);
 	assert_int_equal(count_str(out, "\r\n"), 4);
@@ -367,7 +383,7 @@ test_csv_totals_and_quoting(void **state)
 	assert_string_equal(out + strlen(line) + 2,
 	    "vast,\"two\nlines\",plain,,\"say \"\"hi\"\"\",1,1,1,,unknown,,,"
 	    "0.35,0.35,,,,,unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,"
-	    "\"cr\rkey\",3.50,\r\n");
+	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,\r\n");
 	free(out);
 
 	/* No plans: the header alone. */
@@ -399,7 +415,7 @@ test_tsv(void **state)
 	assert_string_equal(out + strlen(want),
 	    "vast\tinst2\ttab here\t\tnl and cr \"q\"\t1\t1\t1\t\tunknown\t\t\t"
 	    "0.35\t0.35\t\t\t\t\tunknown\t\t0.9876\tsnapshot\t"
-	    "2026-04-29T00:00:00Z\tk2\t0.70\t\n");
+	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\n");
 	assert_null(strchr(out, '\r'));
 	free(out);
 }
@@ -432,6 +448,26 @@ static int
 is_null(const cJSON *obj, const char *name)
 {
 	return cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(obj, name));
+}
+
+/* A JSON array of strings as "a,b"; fails on anything else. */
+static const char *
+list(const cJSON *obj, const char *name)
+{
+	static char buf[1024];
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name), *e;
+	size_t len = 0;
+
+	if (!cJSON_IsArray(v))
+		fail_msg("\"%s\" is not an array", name);
+	buf[0] = '\0';
+	cJSON_ArrayForEach(e, v) {
+		if (!cJSON_IsString(e))
+			fail_msg("\"%s\" has a non-string item", name);
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
+		    len > 0 ? "," : "", e->valuestring);
+	}
+	return buf;
 }
 
 static int
@@ -510,7 +546,8 @@ test_json(void **state)
 
 		cJSON_ArrayForEach(f, cJSON_GetArrayItem(offers, (int)i)) {
 			assert_true(k < NFIELDS_NO_TOTALS);
-			assert_string_equal(f->string, contract_fields[k]);
+			assert_string_equal(f->string,
+			    contract_fields[shown_no_totals(k)]);
 			k++;
 		}
 		assert_int_equal(k, NFIELDS_NO_TOTALS);
@@ -550,7 +587,24 @@ test_json(void **state)
 	assert_true(near(num(c, "nodes"), 2));
 	assert_true(near(num(c, "total_gpus"), 16));
 	assert_true(near(num(c, "price_hour"), 54.8941));
+
+	/* Notes: an array, always; stale added at query time. */
+	assert_string_equal(list(a, "notes"), "spot-cheapest-zone,stale");
+	assert_string_equal(list(b, "notes"), "single-listing");
+	assert_string_equal(str(a, "spot_zone"), "use1-az4");
+	assert_true(is_null(b, "spot_zone"));
+	/* A plan lists the offer of each node; nodes joined by EFA. */
+	assert_string_equal(list(a, "node_keys"), "p4de.24xlarge/us-east-1");
+	assert_string_equal(list(c, "node_keys"),
+	    "p4de.24xlarge/us-east-1,p4de.24xlarge/us-east-1");
+	assert_true(is_null(a, "inter_node"));
+	assert_string_equal(str(c, "inter_node"), "efa");
+	fx.o[1].notes = 0;
+	fx.o[1].fetched_at = NOW;
 	cJSON_Delete(root);
+	free(out);
+	out = render(&o, &fx.p[1], 1);
+	assert_non_null(strstr(out, "\"notes\": [],"));
 	free(out);
 }
 
@@ -581,9 +635,11 @@ test_json_hours(void **state)
 	assert_true(near(num(c, "total_spot_cost"), 230.0));
 	assert_non_null(strstr(out, "\"total_cost\": 274.4705,"));
 	assert_non_null(strstr(out, "\"total_cost\": 548.941,"));
-	/* The last field of each offer is total_spot_cost. */
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	/* total_spot_cost comes before the appended fields. */
+	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	    "spot_zone");
 	cJSON_Delete(root);
 	free(out);
 
@@ -747,17 +803,17 @@ test_table_full(void **state)
 {
 	static const char *const headers[] = {
 		"PROVIDER", "INSTANCE", "REGION", "GPUS", "VRAM", "LINK", "$/H",
-		"$/GPU-H", "SPOT $/H", "SPOT/GPU-H", "SAVE", "$/PFLOP-H",
-		"AVAIL", "AGE"
+		"$/GPU-H", "NOTE", "SPOT $/H", "SPOT/GPU-H", "SAVE",
+		"$/PFLOP-H", "AVAIL", "AGE"
 	};
 	static const char *const row0[] = {
 		"aws", "p4de.24xlarge", "us-east-1, \"N. Virginia\"",
-		"8x A100-80", "80G", "nvlink", "27.4471", "3.4309", "11.50",
-		"1.4375", "58%", "11.00", "yes", "139d"
+		"8x A100-80", "80G", "nvlink", "27.4471", "3.4309", "zo",
+		"11.50", "1.4375", "58%", "11.00", "yes", "139d"
 	};
 	static const char *const row1[] = {
 		"vast", "inst2", "US, NA", "1x Mystery GPU?", "-", "-", "0.35",
-		"0.35", "-", "-", "-", "-", "?", "21d"
+		"0.35", "1", "-", "-", "-", "-", "?", "21d"
 	};
 	char cells[20][64], line[512];
 	struct output_opts o;
@@ -771,18 +827,18 @@ test_table_full(void **state)
 	assert_int_equal(count_str(out, "\n"), 4);
 	line_of(out, 0, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 14);
+	assert_int_equal(n, 15);
 	for (i = 0; i < n; i++)
 		assert_string_equal(cells[i], headers[i]);
 	line_of(out, 1, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 14);
+	assert_int_equal(n, 15);
 	for (i = 0; i < n; i++)
 		assert_string_equal(cells[i], row0[i]);
 	/* Unknown values are "-" (and an unknown GPU is marked "?"). */
 	line_of(out, 2, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 14);
+	assert_int_equal(n, 15);
 	for (i = 0; i < n; i++)
 		assert_string_equal(cells[i], row1[i]);
 	line_of(out, 3, "\n", line, sizeof line);
@@ -828,18 +884,18 @@ test_table_totals(void **state)
 	out = render(&o, fx.p, 2);
 	line_of(out, 0, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 16);
-	assert_string_equal(cells[14], "TOTAL $");
-	assert_string_equal(cells[15], "SPOT TOTAL $");
+	assert_int_equal(n, 17);
+	assert_string_equal(cells[15], "TOTAL $");
+	assert_string_equal(cells[16], "SPOT TOTAL $");
 	line_of(out, 1, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 16);
-	assert_string_equal(cells[14], "274.4705");
-	assert_string_equal(cells[15], "115.00");
+	assert_int_equal(n, 17);
+	assert_string_equal(cells[15], "274.4705");
+	assert_string_equal(cells[16], "115.00");
 	line_of(out, 2, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_string_equal(cells[14], "3.50");
-	assert_string_equal(cells[15], "-");
+	assert_string_equal(cells[15], "3.50");
+	assert_string_equal(cells[16], "-");
 	free(out);
 }
 

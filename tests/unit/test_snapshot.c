@@ -17,20 +17,21 @@
 #include "err.h"
 #include "gpu.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "snapshot.h"
 
 #define HEADER	"provider\tkey\tinstance_type\tregion\tgpu\tgpu_raw\t" \
 		"gpu_count\tvram_gb\tinterconnect\tvcpus\tram_gb\tprice\t" \
-		"spot_price\tavailability\tas_of\n"
+		"spot_price\tavailability\tas_of\tnotes\tspot_zone\n"
 
 /* A good row: p4de.24xlarge in us-east-1. */
 #define ROW_AWS	"aws\tp4de.24xlarge/us-east-1\tp4de.24xlarge\tus-east-1\t" \
 		"A100-80\tA100-80GB\t8\t80\tnvlink\t96\t1152\t27.44705\t" \
-		"11.5\tunknown\t2026-01-01\n"
+		"11.5\tunknown\t2026-01-01\tspot-cheapest-zone\tuse1-az4\n"
 #define ROW_VAST "vast\t1x-RTX_4090-32-65536/US, NA\t1x-RTX_4090-32-65536\t" \
 		"US, NA\tRTX4090\tRTX 4090\t1\t24\tpcie\t32\t64\t0.35\t\t" \
-		"available\t2026-04-29\n"
+		"available\t2026-04-29\tsingle-listing\t\n"
 
 static const char *const providers_all[] = {
 	"aws", "gcp", "lambda", "runpod", "vast", "vultr"
@@ -80,7 +81,7 @@ static void
 aws_row_with(size_t i, const char *value, char *out, size_t size)
 {
 	char row[] = ROW_AWS;
-	char *fl[16], *p = row, *tab;
+	char *fl[18], *p = row, *tab;
 	size_t n = 0, len = 0, k;
 
 	row[strlen(row) - 1] = '\0';	/* newline */
@@ -91,7 +92,7 @@ aws_row_with(size_t i, const char *value, char *out, size_t size)
 		*tab = '\0';
 		p = tab + 1;
 	}
-	assert_int_equal(n, 15);
+	assert_int_equal(n, 17);
 	out[0] = '\0';
 	for (k = 0; k < n; k++)
 		len += (size_t)snprintf(out + len, size - len, "%s%s",
@@ -349,6 +350,8 @@ test_parse_row_fields(void **state)
 	assert_int_equal(o->source, SRC_SNAPSHOT);
 	assert_int_equal(o->spot_interruption, -1);
 	assert_true(o->reliability < 0);
+	assert_int_equal(o->notes, NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE));
+	assert_string_equal(o->spot_zone, "use1-az4");
 
 	o = &l.v[1];
 	assert_string_equal(o->provider, "vast");
@@ -361,6 +364,8 @@ test_parse_row_fields(void **state)
 	assert_int_equal(o->spot_price, MONEY_NONE);
 	assert_int_equal(o->availability, AV_AVAILABLE);
 	assert_int_equal(o->fetched_at, 1777420800);	/* 2026-04-29 */
+	assert_int_equal(o->notes, NOTE_BIT(NOTE_SINGLE_LISTING));
+	assert_string_equal(o->spot_zone, "");
 	offer_list_done(&l);
 }
 
@@ -375,7 +380,8 @@ test_parse_spot_only(void **state)
 	offer_list_init(&l);
 	assert_int_equal(parse(HEADER
 	    "aws\tp5e.48xlarge/us-east-2\tp5e.48xlarge\tus-east-2\tH200\t"
-	    "H200\t8\t141\tnvlink\t192\t2048\t\t18.4515\tunknown\t2026-01-01\n",
+	    "H200\t8\t141\tnvlink\t192\t2048\t\t18.4515\tunknown\t2026-01-01"
+	    "\t\t\n",
 	    NULL, &l, &err), 0);
 	assert_int_equal(l.n, 1);
 	assert_int_equal(l.v[0].price, MONEY_NONE);
@@ -384,7 +390,7 @@ test_parse_spot_only(void **state)
 
 	/* ... but one with neither is not. */
 	row_fails("aws\tx/r\tx\tr\tH200\tH200\t8\t141\tnvlink\t192\t2048\t\t\t"
-	    "unknown\t2026-01-01\n",
+	    "unknown\t2026-01-01\t\t\n",
 	    "t.tsv:3: x/r: neither an on-demand nor a spot price");
 }
 
@@ -412,7 +418,7 @@ test_parse_comments_blank(void **state)
 	assert_int_equal(parse("# a\n" HEADER "\n# b\naws\tonly\n", NULL, &l,
 	    &err), -1);
 	assert_string_equal(err.msg,
-	    "t.tsv:5: expected 15 tab-separated fields");
+	    "t.tsv:5: expected 17 tab-separated fields");
 	assert_int_equal(l.n, 0);
 	offer_list_done(&l);
 }
@@ -483,7 +489,13 @@ test_parse_header(void **state)
 	assert_string_equal(err.msg, "t.tsv:1: not a gpucost snapshot header");
 	assert_int_equal(parse("provider\tkey\tinstance_type\tregion\tgpu\t"
 	    "gpu_raw\tgpu_count\tvram_gb\tinterconnect\tvcpus\tram_gb\tprice\t"
-	    "spot_price\tavailability\tas_of\textra\n", NULL, &l, &err), -1);
+	    "spot_price\tavailability\tas_of\tnotes\tspot_zone\textra\n", NULL,
+	    &l, &err), -1);
+	assert_string_equal(err.msg, "t.tsv:1: not a gpucost snapshot header");
+	/* The header before notes and spot_zone. */
+	assert_int_equal(parse("provider\tkey\tinstance_type\tregion\tgpu\t"
+	    "gpu_raw\tgpu_count\tvram_gb\tinterconnect\tvcpus\tram_gb\tprice\t"
+	    "spot_price\tavailability\tas_of\n", NULL, &l, &err), -1);
 	assert_string_equal(err.msg, "t.tsv:1: not a gpucost snapshot header");
 	/* Nothing at all. */
 	assert_int_equal(parse("", NULL, &l, &err), -1);
@@ -503,21 +515,21 @@ test_parse_field_count(void **state)
 	char row[1024];
 
 	(void)state;
-	/* 14 fields: as_of missing. */
+	/* 16 fields: spot_zone missing. */
 	snprintf(row, sizeof row, "%s", ROW_AWS);
 	*strrchr(row, '\t') = '\n';
 	*(strrchr(row, '\n') + 1) = '\0';
-	row_fails(row, "t.tsv:3: expected 15 tab-separated fields");
-	/* 16 fields. */
+	row_fails(row, "t.tsv:3: expected 17 tab-separated fields");
+	/* 18 fields. */
 	snprintf(row, sizeof row, "%.*s\textra\n", (int)strlen(ROW_AWS) - 1,
 	    ROW_AWS);
-	row_fails(row, "t.tsv:3: expected 15 tab-separated fields");
-	/* 16 with an empty last one (a trailing tab). */
+	row_fails(row, "t.tsv:3: expected 17 tab-separated fields");
+	/* 18 with an empty last one (a trailing tab). */
 	snprintf(row, sizeof row, "%.*s\t\n", (int)strlen(ROW_AWS) - 1,
 	    ROW_AWS);
-	row_fails(row, "t.tsv:3: expected 15 tab-separated fields");
+	row_fails(row, "t.tsv:3: expected 17 tab-separated fields");
 	/* One field. */
-	row_fails("aws\n", "t.tsv:3: expected 15 tab-separated fields");
+	row_fails("aws\n", "t.tsv:3: expected 17 tab-separated fields");
 }
 
 /* Bad values name the line and the field. */
@@ -544,6 +556,9 @@ test_parse_bad_values(void **state)
 	    "t.tsv:3: as_of: bad value \"\"");
 	field_fails(14, "2026-01-01x",
 	    "t.tsv:3: as_of: bad value \"2026-01-01x\"");
+	field_fails(15, "cheap", "t.tsv:3: notes: bad value \"cheap\"");
+	field_fails(15, "stale,single-listing",
+	    "t.tsv:3: notes: bad value \"stale,single-listing\"");
 	field_fails(6, "eight", "t.tsv:3: gpu_count: bad value \"eight\"");
 	field_fails(6, "-8", "t.tsv:3: gpu_count: bad value \"-8\"");
 	field_fails(7, "80GB", "t.tsv:3: vram_gb: bad value \"80GB\"");
@@ -597,7 +612,7 @@ test_parse_provider_skips(void **state)
 	assert_int_equal(parse(HEADER "aws\tbroken\n" ROW_VAST, NULL, &l,
 	    &err), -1);
 	assert_string_equal(err.msg,
-	    "t.tsv:2: expected 15 tab-separated fields");
+	    "t.tsv:2: expected 17 tab-separated fields");
 	offer_list_done(&l);
 }
 
