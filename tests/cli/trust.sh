@@ -1,0 +1,85 @@
+#!/bin/sh
+# Answers a buyer can trust (issue 11): no phantom offers, no placeholder
+# shown as a fact, every doubtful number noted, in every output format.
+. "$(dirname "$0")/../lib.sh"
+
+# 1. RunPod: a cloud that does not sell a type never becomes an offer,
+#    whatever placeholder price RunPod answers there.
+cat > "$T/runpod.routes" <<ROUTES
+POST	/graphql	clouds.json	body~=gpuTypes
+ROUTES
+serve runpod "$TOP_SRCDIR/tests/fixtures/runpod" "$T/runpod.routes"
+GPUCOST_RUNPOD_URL=$url run --db "$DB" refresh --provider runpod
+check "runpod refresh from the real GraphQL shape" status_is 0
+check "the query asks for secureCloud and communityCloud" grep -q 'communityCloud' "$T/runpod.log"
+run --db "$DB" --gpu B200 --provider runpod --format csv
+check "B200: offers in secure cloud" out_has ',secure,B200,'
+check "B200: none in community (a 0.50 placeholder)" out_lacks ',community,'
+run --db "$DB" --gpu RTX4090 --provider runpod --count 4 --format csv
+check "RTX 4090: secure stops at maxGpuCountSecureCloud 2" out_lacks ',secure,'
+check "RTX 4090: community goes to 4" out_has ',community,RTX4090,'
+
+# 2. Lambda: gpu_8x_a100 is an SXM4 board (NVLink); gpu_1x_a100 is PCIe.
+run --db "$DB" --provider lambda --gpu A100-40 --format csv
+check "lambda gpu_8x_a100 is nvlink" [ "$(grep '^lambda,gpu_8x_a100,' "$T/out" | cut -d, -f10 | sort -u)" = nvlink ]
+check "lambda gpu_1x_a100 is pcie" [ "$(grep '^lambda,gpu_1x_a100,' "$T/out" | cut -d, -f10 | sort -u)" = pcie ]
+
+# 3. Vast snapshot: no invented host; one marketplace machine each.
+run --db "$DB" --provider vast --format tsv
+check "vast snapshot offers have no vCPU or RAM figure" [ -z "$(tail -n +2 "$T/out" | cut -f11,12 | tr -d '\t' | sort -u)" ]
+check "vast offers are single-listing" [ "$(tail -n +2 "$T/out" | grep -c 'single-listing')" -eq "$(tail -n +2 "$T/out" | wc -l)" ]
+
+# 4. GCP N1 machines with T4, V100, P100, P4 from the snapshot.
+run --db "$DB" --provider gcp --gpu T4 --format csv
+check "gcp T4 answers from the snapshot" status_is 0
+check "gcp T4: an n1 host plus its GPUs" out_has '^gcp,n1-standard-8+1xT4,us-central1,T4,'
+for g in V100 P100 P4; do
+	run --db "$DB" --provider gcp --gpu "$g" --quiet
+	check "gcp $g answers" status_is 0
+done
+
+# 5. Outliers are noted, not dropped; --no-outliers skips them.
+run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-central1 --format csv
+check "a3-highgpu-8g us-central1 is kept" out_has '^gcp,a3-highgpu-8g,us-central1,'
+check "... and noted price-outlier" [ "$(grep '^gcp,a3-highgpu-8g,us-central1,' "$T/out" | cut -d, -f"$(csv_col notes)")" = "price-outlier;stale" ]
+run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-central1 --no-outliers --format csv
+check "--no-outliers skips it" out_lacks '^gcp,a3-highgpu-8g,us-central1,'
+check "--no-outliers keeps the others" out_has '^gcp,a3-megagpu-8g,'
+COLUMNS=200 run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-central1 --limit 1
+check "the table shows the marker" out_has 'NOTE'
+check "... ! for price-outlier" out_has ' !o '
+
+# 6. Spot: the cheapest zone, named; spot not below on-demand noted.
+run --db "$DB" --provider aws --format json --gpu H100 --count 8 --region us-east-1
+check "aws spot is the cheapest zone, named" grep -q '"notes": \["spot-cheapest-zone", "stale"\].*"spot_zone": "use1-az' "$T/out"
+run --db "$DB" --provider aws --format csv
+check "15 AWS offers with spot >= on-demand are noted" [ "$(grep -c 'spot-not-cheaper' "$T/out")" -eq 15 ]
+run --db "$DB" --provider vultr --format csv
+check "vultr spot prices are low-confidence" [ "$(grep '^vultr,vbm-112c-2048gb-8-h100-gpu,' "$T/out" | grep -c low-confidence)" -eq 1 ]
+check "the vultr plan not sold on demand is no offer" out_lacks 'vcg-h100-216c-1914gb-640vram'
+check "vultr B200: 192 GB per GPU" [ "$(grep '^vultr,vcg-b200' "$T/out" | cut -d, -f9)" = 192 ]
+
+# 7. Multi-node: no marketplace machine twice; 1-GPU nodes have no NVLink.
+run --db "$DB" --gpu H100 --count 16 --multi-node --format json
+check "16 x H100: no vast plan of several nodes" [ "$(grep -c '"provider": "vast".*"nodes": [2-9]' "$T/out")" -eq 0 ]
+check "16 x H100: p5.48xlarge pairs are joined by EFA" grep -q '"instance_type": "p5.48xlarge".*"nodes": 2.*"inter_node": "efa"' "$T/out"
+check "node_keys names each node" grep -q '"node_keys": \["p5.48xlarge/[a-z0-9-]*", "p5.48xlarge/[a-z0-9-]*"\]' "$T/out"
+run --db "$DB" --gpu H100 --count 16 --multi-node --provider aws --format csv
+check "16 x p5.4xlarge (1 GPU each) do not say nvlink" [ "$(grep '^aws,p5.4xlarge,' "$T/out" | cut -d, -f10 | sort -u)" = unknown ]
+run --db "$DB" --gpu H100 --count 16 --multi-node --interconnect nvlink --provider aws --format csv
+check "--interconnect nvlink: no plan of 1-GPU nodes" out_lacks '^aws,p5.4xlarge,'
+
+# 8. GPU catalogue: variants resolve; a bare RTX 6000 shows both cards.
+for g in 'GH200 144GB' 'B200 192GB' 'A16 64GB' 'RTX A2000 12GB'; do
+	run --db "$DB" gpus --gpu "$g"
+	check "gpus '$g' resolves" status_is 0
+done
+run --db "$DB" --gpu 'RTX 6000' --format csv
+check "RTX 6000: the Quadro card" out_has ',QRTX6000,'
+check "RTX 6000: and the Ada card" out_has ',RTX6000-Ada,'
+
+# The notes in every format: JSON always an array, even empty.
+run --db "$DB" --provider lambda --gpu GH200 --format json --limit 1
+check "json notes is an array" grep -q '"notes": \[' "$T/out"
+
+finish
