@@ -92,6 +92,12 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 */
 	"ALTER TABLE offers ADD COLUMN notes INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE offers ADD COLUMN spot_zone TEXT NOT NULL DEFAULT '';",
+	/*
+	 * 4 -> 5: the source's currency and its own price (Scaleway bills
+	 * in EUR); rows cached before were all USD.
+	 */
+	"ALTER TABLE offers ADD COLUMN currency TEXT NOT NULL DEFAULT 'USD';"
+	"ALTER TABLE offers ADD COLUMN price_original INTEGER;",
 };
 
 /* Put "cache PATH: sqlite message" into err. */
@@ -448,9 +454,9 @@ db_provider_is_new(struct db *db, const char *provider, bool *is_new,
 	"provider, key, instance_type, region, gpu, gpu_raw, gpu_count, " \
 	"vram_gb, interconnect, vcpus, ram_gb, price, spot_price, "	\
 	"availability, spot_interruption, reliability, fetched_at, source, " \
-	"notes, spot_zone"
+	"notes, spot_zone, currency, price_original"
 
-/* Bind one offer to the 20 placeholders of an OFFER_COLUMNS insert. */
+/* Bind one offer to the 22 placeholders of an OFFER_COLUMNS insert. */
 static void
 bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 {
@@ -482,6 +488,8 @@ bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_text(st, 18, source_name(o->source), -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 19, (sqlite3_int64)o->notes);
 	sqlite3_bind_text(st, 20, o->spot_zone, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 21, o->currency, -1, SQLITE_STATIC);
+	bind_money(st, 22, o->price_original);
 }
 
 int
@@ -516,7 +524,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "DELETE FROM incoming;", err) < 0)
 		goto fail;
 	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" OFFER_COLUMNS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	if (st == NULL)
 		goto fail;
 	for (i = 0; i < n; i++) {
@@ -594,8 +602,9 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "spot_interruption = excluded.spot_interruption, "
 	    "reliability = excluded.reliability, "
 	    "fetched_at = excluded.fetched_at, source = excluded.source, "
-	    "notes = excluded.notes, spot_zone = excluded.spot_zone",
-	    err) < 0)
+	    "notes = excluded.notes, spot_zone = excluded.spot_zone, "
+	    "currency = excluded.currency, "
+	    "price_original = excluded.price_original", err) < 0)
 		goto fail;
 	if (db_exec(db, "DELETE FROM incoming", err) < 0)
 		goto fail;
@@ -700,6 +709,10 @@ row_to_offer(sqlite3_stmt *st, struct offer *o)
 	o->source = strcmp(buf, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
 	o->notes = (unsigned)sqlite3_column_int64(st, 18);
 	column_text(st, 19, o->spot_zone, sizeof o->spot_zone);
+	column_text(st, 20, o->currency, sizeof o->currency);
+	if (o->currency[0] == '\0')
+		str_copy(o->currency, sizeof o->currency, "USD");
+	o->price_original = column_money(st, 21);
 }
 
 /* Append " AND col IN (?,?,...)" for n values. */

@@ -22,7 +22,7 @@
 
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	4
+#define DB_SCHEMA_VERSION	5
 #define DB_ERROR_MAX		256
 #define DB_VERSION_MAX		64
 

@@ -26,6 +26,8 @@ offer_init(struct offer *o)
 	o->spot_price = MONEY_NONE;
 	o->spot_interruption = -1;
 	o->reliability = -1;
+	memcpy(o->currency, "USD", sizeof o->currency);
+	o->price_original = MONEY_NONE;
 }
 
 void

@@ -60,6 +60,14 @@ struct offer {
 	enum offer_source source;
 	unsigned notes;			/* stored notes, NOTE_BIT()s (notes.h) */
 	char	spot_zone[OFFER_NAME_MAX];	/* zone of the spot price; "" */
+	/*
+	 * The provider's own price before conversion to USD: currency is
+	 * its ISO 4217 code ("USD", "EUR"), price_original the on-demand
+	 * price of one instance-hour in millionths of that currency
+	 * (MONEY_NONE when the source published none).
+	 */
+	char	currency[4];
+	int64_t	price_original;
 };
 
 /* A growable array of offers; it owns its elements' storage. */
@@ -95,7 +103,7 @@ const char *spot_interruption_name(int bucket);
 struct err;
 int	offer_check(const struct offer *o, struct err *err);
 
-#define FILTER_PROVIDERS_MAX	8
+#define FILTER_PROVIDERS_MAX	16
 
 /* What a query asks for; a zero field means "any". */
 struct offer_filter {

@@ -41,7 +41,9 @@
 	X(F_NOTES,		"notes")				\
 	X(F_NODE_KEYS,		"node_keys")				\
 	X(F_INTER_NODE,		"inter_node")				\
-	X(F_SPOT_ZONE,		"spot_zone")
+	X(F_SPOT_ZONE,		"spot_zone")				\
+	X(F_CURRENCY,		"currency")				\
+	X(F_PRICE_ORIGINAL,	"price_original")
 
 enum field {
 #define X(id, name) id,
@@ -246,6 +248,15 @@ output_field_value(size_t i, const struct plan *p,
 		if (o->spot_zone[0] == '\0')
 			return FIELD_NULL;
 		return string_value(o->spot_zone, buf, size);
+	case F_CURRENCY:
+		return string_value(o->currency[0] != '\0' ? o->currency :
+		    "USD", buf, size);
+	case F_PRICE_ORIGINAL:
+		/* A USD source's own price is the instance price itself. */
+		if (!money_known(o->price_original) &&
+		    (o->currency[0] == '\0' || strcmp(o->currency, "USD") == 0))
+			return money_value(o->price, buf, size);
+		return money_value(o->price_original, buf, size);
 	case FIELD_COUNT:
 		break;
 	}
