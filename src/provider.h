@@ -51,6 +51,7 @@ struct provider_run {
 	const char *base_url;	/* GPUCOST_<ID>_URL or NULL: see provider_url() */
 	const char *api_key;	/* NULL when none is configured */
 	const char *regions;	/* comma list from config/env (AWS) or NULL */
+	int64_t	 usd_per_eur;	/* millionths (currency.h), for a EUR source */
 	int64_t	 now;		/* UTC epoch seconds: fetched_at of new offers */
 	const struct provider_meta *old_meta;	/* from the last success */
 	size_t	 nold_meta;
@@ -79,6 +80,7 @@ struct provider {
 	const char *name;	/* "Vast.ai", for display */
 	const char *key_env;	/* "VAST_API_KEY"; NULL when the API takes none */
 	bool	 key_required;	/* skipped with a hint when the key is unset */
+	const char *currency;	/* "EUR": prices converted; NULL for USD */
 
 	/* Mandatory: queue the first request(s). */
 	int	(*start)(struct provider_run *run, struct err *err);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "currency.h"
 #include "db.h"
 #include "err.h"
 #include "http.h"
@@ -22,7 +23,7 @@
 #include "str.h"
 #include "xalloc.h"
 
-#define REFRESH_PROVIDERS_MAX	8
+#define REFRESH_PROVIDERS_MAX	16
 #define INFLIGHT_MAX		64
 
 /* One provider's part of a refresh. */
@@ -327,6 +328,17 @@ provider_begin(struct refresh *r, struct refresh_provider *rp,
 	    (v = settings_get(&r->settings, "GPUCOST_AWS_REGIONS",
 	    "aws_regions")) != NULL)
 		rp->regions = xstrdup(v);
+	if (p->currency != NULL && strcmp(p->currency, "EUR") == 0) {
+		struct currency_rate rate;
+
+		if (currency_usd_per_eur(getenv("GPUCOST_USD_PER_EUR"),
+		    settings_get(&r->settings, NULL, "usd_per_eur"),
+		    r->settings.path, &rate, &err) < 0) {
+			provider_fail(rp, err.msg);
+			return;
+		}
+		rp->run.usd_per_eur = rate.usd_per_eur;
+	}
 	if (db_meta_list(r->db, p->id, &meta, &nmeta, &err) < 0) {
 		provider_fail(rp, err.msg);
 		return;

@@ -2,9 +2,11 @@
 #include "config.h"
 #include "adapter_harness.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "http.h"
@@ -175,4 +177,54 @@ harness_run(const struct provider *p, struct provider_run *run,
 		rc = provider_check_unique(run, err);
 	free(own_dir);
 	return rc;
+}
+
+void
+harness_tmp_file(const char *dir, const char *name, const char *body)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+
+	if (f == NULL || fputs(body, f) == EOF || fclose(f) != 0) {
+		fprintf(stderr, "cannot write %s\n", path);
+		abort();
+	}
+	free(path);
+}
+
+char *
+harness_tmp_dir(const char *name, const char *body)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/gpucost-harness-XXXXXX",
+	    tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+
+	if (mkdtemp(dir) == NULL) {
+		fprintf(stderr, "cannot create %s\n", dir);
+		abort();
+	}
+	harness_tmp_file(dir, name, body);
+	return dir;
+}
+
+void
+harness_tmp_dir_free(char *dir)
+{
+	DIR *d;
+	struct dirent *e;
+	char *path;
+
+	if ((d = opendir(dir)) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			if (strcmp(e->d_name, ".") == 0 ||
+			    strcmp(e->d_name, "..") == 0)
+				continue;
+			path = xasprintf("%s/%s", dir, e->d_name);
+			unlink(path);
+			free(path);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+	free(dir);
 }

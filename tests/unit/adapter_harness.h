@@ -52,4 +52,13 @@ char	*harness_read_file(const char *path, size_t *len);
 /* "$TOP_SRCDIR/tests/fixtures/<name>" (or relative to the cwd). */
 char	*harness_fixture_path(const char *name);
 
+/*
+ * A new temporary fixture directory holding file name with body (for
+ * bodies a test builds); harness_tmp_file() adds another file to it.
+ * harness_tmp_dir_free() removes the files and the directory.
+ */
+char	*harness_tmp_dir(const char *name, const char *body);
+void	harness_tmp_file(const char *dir, const char *name, const char *body);
+void	harness_tmp_dir_free(char *dir);
+
 #endif
