@@ -8,8 +8,10 @@
 
 #include "cli.h"
 #include "columns.h"
+#include "currency.h"
 #include "db.h"
 #include "err.h"
+#include "money.h"
 #include "output.h"
 #include "provider.h"
 #include "settings.h"
@@ -17,7 +19,8 @@
 
 enum {
 	PC_PROVIDER, PC_NAME, PC_SOURCE, PC_OFFERS, PC_OLDEST, PC_ATTEMPT,
-	PC_SUCCESS, PC_KEY, PC_ERROR, PC_COUNT
+	PC_SUCCESS, PC_KEY, PC_ERROR, PC_CURRENCY, PC_RATE, PC_RATE_FROM,
+	PC_COUNT
 };
 
 /* The machine names and order are the output contract (gpucost(1)). */
@@ -31,12 +34,16 @@ static const struct output_column provider_columns[PC_COUNT] = {
 	[PC_SUCCESS] =	{ "last_success", "LAST SUCCESS", 3, false, false },
 	[PC_KEY] =	{ "key", "KEY", 2, false, false },
 	[PC_ERROR] =	{ "last_error", "LAST ERROR", 2, false, true },
+	[PC_CURRENCY] =	{ "currency", "CUR", 6, false, false },
+	[PC_RATE] =	{ "usd_rate", "USD RATE", 6, true, false },
+	[PC_RATE_FROM] = { "rate_source", "RATE SOURCE", 7, false, true },
 };
 
 struct provider_rows {
 	const struct provider_status *status;	/* cache's rows */
 	size_t	 nstatus;
 	const struct settings *cfg;
+	const struct currency_rate *eur;	/* USD per EUR in use */
 	int64_t	 now;
 };
 
@@ -119,6 +126,20 @@ provider_value(const void *ctx, size_t row, size_t col, bool human,
 	case PC_KEY:
 		str_copy(buf, size, key_state(r, p));
 		return FIELD_STRING;
+	case PC_CURRENCY:
+		str_copy(buf, size, p->currency != NULL ? p->currency : "USD");
+		return FIELD_STRING;
+	case PC_RATE:
+		/* Only a EUR source is converted (currency.h). */
+		if (p->currency == NULL || strcmp(p->currency, "EUR") != 0)
+			return FIELD_NULL;
+		money_format(buf, size, r->eur->usd_per_eur, 2);
+		return FIELD_NUMBER;
+	case PC_RATE_FROM:
+		if (p->currency == NULL || strcmp(p->currency, "EUR") != 0)
+			return FIELD_NULL;
+		str_copy(buf, size, r->eur->from);
+		return FIELD_STRING;
 	case PC_ERROR:
 		if (s == NULL || s->last_error[0] == '\0')
 			return FIELD_NULL;
@@ -136,6 +157,7 @@ cmd_providers_exec(const struct cli_options *o)
 	struct output_schema schema = {
 		"providers", provider_columns, PC_COUNT, provider_value, &rows
 	};
+	struct currency_rate eur;
 	struct settings cfg;
 	struct err err;
 	struct db *db;
@@ -147,6 +169,13 @@ cmd_providers_exec(const struct cli_options *o)
 	/* Keys come from the environment or the config file (unreadable: none). */
 	if (settings_load(&cfg, &err) < 0)
 		cfg.n = 0;
+	if (currency_usd_per_eur(getenv("GPUCOST_USD_PER_EUR"),
+	    settings_get(&cfg, NULL, "usd_per_eur"), cfg.path, &eur,
+	    &err) < 0) {
+		cli_error("%s", err.msg);
+		db_close(db);
+		return EXIT_USAGE;
+	}
 	if (db_status(db, &status, &nstatus, &err) < 0) {
 		cli_error("%s", err.msg);
 		db_close(db);
@@ -157,9 +186,20 @@ cmd_providers_exec(const struct cli_options *o)
 	rows.status = status;
 	rows.nstatus = nstatus;
 	rows.cfg = &cfg;
+	rows.eur = &eur;
 	rows.now = (int64_t)time(NULL);
 	if (output_records(stdout, o->format, cli_output_width(stdout),
-	    &schema, n) < 0 || fflush(stdout) != 0)
+	    &schema, n) < 0)
+		rc = EXIT_DATA;
+	/* The table may drop the rate columns: say it in full below. */
+	if (o->format == OUTPUT_TABLE) {
+		char rate[32];
+
+		money_format(rate, sizeof rate, eur.usd_per_eur, 2);
+		printf("\nEUR prices are converted at %s USD per EUR (%s).\n",
+		    rate, eur.from);
+	}
+	if (fflush(stdout) != 0)
 		rc = EXIT_DATA;
 	free(status);
 	db_close(db);

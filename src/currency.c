@@ -66,8 +66,8 @@ currency_default(struct currency_rate *out, struct err *err)
 		if (currency_rate_parse(line, "usd_per_eur.tsv",
 		    &out->usd_per_eur, err) < 0)
 			return -1;
-		snprintf(out->from, sizeof out->from, "default of %s (%s)",
-		    date, source);
+		snprintf(out->from, sizeof out->from, "default: %s of %s",
+		    source, date);
 		return 0;
 	}
 	err_set(err, "usd_per_eur.tsv: no \"rate<TAB>date<TAB>source\" line");

@@ -23,7 +23,7 @@ struct err;
 struct currency_rate {
 	int64_t	usd_per_eur;	/* millionths of a USD per EUR */
 	char	from[256];	/* "GPUCOST_USD_PER_EUR", "usd_per_eur in FILE",
-				   "default of 2024-12-31 (ECB ...)" */
+				   "default: ECB ... of 2024-12-31" */
 };
 
 /*

@@ -285,7 +285,7 @@ assert_current_schema(const char *path)
 
 	assert_int_equal(raw_int(path, "PRAGMA user_version"),
 	    DB_SCHEMA_VERSION);
-	assert_int_equal(DB_SCHEMA_VERSION, 4);
+	assert_int_equal(DB_SCHEMA_VERSION, 5);
 	assert_int_equal(raw_int(path, "PRAGMA application_id"), APP_ID);
 	raw_text(path, "PRAGMA journal_mode", mode, sizeof mode);
 	assert_string_equal(mode, "wal");
@@ -429,6 +429,44 @@ get_offer(struct offer_list *l, const char *provider, const char *key)
 		abort();
 	}
 	return o;
+}
+
+/* The source's currency and own price are stored, updated and read. */
+static void
+test_currency_roundtrip(void **state)
+{
+	const char *path = tmp_path("currency.db");
+	struct offer v[2];
+	struct offer_filter f;
+	struct offer_list l;
+	struct offer *o;
+	struct db *db;
+
+	(void)state;
+	db = open_ok(path);
+	v[0] = mk("scaleway", "H100-1-80G/fr-par-2", "H100", 1, 80, IC_PCIE,
+	    2978007, MONEY_NONE, AV_AVAILABLE, 1700000000);
+	memcpy(v[0].currency, "EUR", 4);
+	v[0].price_original = 2866500;
+	v[1] = mk("scaleway", "L4-1-24G/fr-par-2", "L4", 1, 24, IC_PCIE,
+	    818134, MONEY_NONE, AV_AVAILABLE, 1700000000);
+	memcpy(v[1].currency, "EUR", 4);
+	v[1].price_original = 787500;
+	replace_ok(db, "scaleway", v, 2, SRC_LIVE, NULL, 1700000000, NULL);
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	o = get_offer(&l, "scaleway", "H100-1-80G/fr-par-2");
+	assert_string_equal(o->currency, "EUR");
+	assert_int_equal(o->price_original, 2866500);
+	offer_list_done(&l);
+	/* Same USD price, another EUR figure (a new rate): updated too. */
+	v[0].price_original = 2800000;
+	replace_ok(db, "scaleway", v, 2, SRC_LIVE, NULL, 1700000100, NULL);
+	query_ok(db, &f, &l);
+	o = get_offer(&l, "scaleway", "H100-1-80G/fr-par-2");
+	assert_int_equal(o->price_original, 2800000);
+	offer_list_done(&l);
+	db_close(db);
 }
 
 /* The status row of provider (fails if absent). */
@@ -618,6 +656,9 @@ test_migrate_from_v1(void **state)
 		/* Migration 4: offers cached before notes have none. */
 		assert_int_equal(o->notes, 0);
 		assert_string_equal(o->spot_zone, "");
+		/* Migration 5: rows cached before were USD, no own price. */
+		assert_string_equal(o->currency, "USD");
+		assert_int_equal(o->price_original, MONEY_NONE);
 	}
 	offer_list_done(&l);
 	assert_int_equal(db_history(db, "aws", "p4d.24xlarge/r0", &pts, &n,
@@ -1523,7 +1564,7 @@ test_long_text_truncated(void **state)
 	raw = raw_open(path);
 	snprintf(sql, sizeof sql, "INSERT INTO offers VALUES ('aws', 'k', "
 	    "'%s', '%s', 'T4', '%s', 1, 16, 'pcie', 4, 16.0, 526000, NULL, "
-	    "'unknown', NULL, NULL, 100, 'live', 0, '')", longname, longname,
+	    "'unknown', NULL, NULL, 100, 'live', 0, '', 'USD', NULL)", longname, longname,
 	    longname);
 	raw_exec(raw, sql);
 	sqlite3_close(raw);
@@ -1678,7 +1719,7 @@ query_fixture(const char *path, struct offer_list *all)
 	struct offer_list per;
 	struct err err;
 	struct db *db;
-	size_t i, k, start;
+	size_t i, k, start, with_rows = 0;
 
 	offer_list_init(all);
 	assert_int_equal(snapshot_load(NULL, all, &err), 0);
@@ -1701,11 +1742,14 @@ query_fixture(const char *path, struct offer_list *all)
 			if (strcmp(all->v[start].provider, providers[k]->id)
 			    == 0)
 				*offer_list_add(&per) = all->v[start];
-		assert_true(per.n > 0);
+		/* Scaleway and Cudo have no dated snapshot rows. */
+		if (per.n > 0)
+			with_rows++;
 		replace_ok(db, providers[k]->id, per.v, per.n, SRC_LIVE, NULL,
 		    1000, NULL);
 		offer_list_done(&per);
 	}
+	assert_true(with_rows >= 6);
 	return db;
 }
 
@@ -2064,7 +2108,7 @@ test_cache_open_seeds(void **state)
 	struct offer_filter f;
 	struct db *db = NULL;
 	struct err err;
-	size_t n, i, k, total = 0;
+	size_t n, i, k, total = 0, with_rows = 0;
 	long long history;
 
 	(void)state;
@@ -2076,7 +2120,9 @@ test_cache_open_seeds(void **state)
 		offer_list_init(&snap);
 		assert_int_equal(snapshot_load(providers[k]->id, &snap, &err),
 		    0);
-		assert_true(snap.n > 0);
+		/* Scaleway and Cudo have no dated snapshot: seeded empty. */
+		if (snap.n > 0)
+			with_rows++;
 		for (i = 0; i < n; i++)
 			if (strcmp(st[i].provider, providers[k]->id) == 0)
 				break;
@@ -2102,6 +2148,7 @@ test_cache_open_seeds(void **state)
 		offer_list_done(&snap);
 	}
 	assert_int_equal(n, k);
+	assert_true(with_rows >= 6);
 	free(st);
 	db_close(db);
 	history = raw_int(path, "SELECT count(*) FROM price_history");
@@ -2180,6 +2227,7 @@ main(void)
 		T(test_open_missing_dir),
 		T(test_migrate_from_empty_file),
 		T(test_migrate_from_v1),
+		T(test_currency_roundtrip),
 		T(test_refuse_text_file),
 		T(test_refuse_foreign_db),
 		T(test_refuse_newer),

@@ -39,10 +39,10 @@ static const char *const contract_fields[] = {
 	"spot_savings_pct", "usd_per_pflop_hour", "availability",
 	"spot_interruption", "reliability", "source", "fetched_at", "key",
 	"total_cost", "total_spot_cost", "notes", "node_keys", "inter_node",
-	"spot_zone", NULL
+	"spot_zone", "currency", "price_original", NULL
 };
-#define NFIELDS		30
-#define NFIELDS_NO_TOTALS 28
+#define NFIELDS		32
+#define NFIELDS_NO_TOTALS 30
 /* total_cost and total_spot_cost: shown only with --hours. */
 #define IS_TOTAL(i)	((i) == 24 || (i) == 25)
 
@@ -95,6 +95,8 @@ fixture_init(void)
 	strcpy(b->gpu_raw, "Mystery GPU");
 	b->gpu_count = 1;
 	b->price = 350000;		/* 0.35, no spot */
+	memcpy(b->currency, "EUR", 4);	/* 0.324 EUR at 1.08 USD */
+	b->price_original = 324000;
 	b->reliability = 0.9876;
 	b->fetched_at = APR29;
 	b->source = SRC_SNAPSHOT;
