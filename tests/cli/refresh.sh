@@ -7,7 +7,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr scaleway cudo"}
 GCP_API_KEY=gcp-SECRET-key-0001
 LAMBDA_API_KEY=lambda-SECRET-key-0002
 RUNPOD_API_KEY=runpod-SECRET-key-0003
@@ -50,6 +50,75 @@ for p in $PROVIDERS; do
 	check "$p: no snapshot offers left" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = '$p' and source = 'snapshot'")" -eq 0 ]
 done
 check "history has live rows" [ "$(sqlite3 "$DB" "select count(*) from price_history h join offers o using (provider, key) where o.source = 'live'")" -gt 0 ]
+
+# Scaleway and Cudo: exactly the offers the fixtures describe (CPU types,
+# a MIG slice, GPU-less zones, a zero-priced type and a type without a
+# legal count are not offers), with the prices composed and converted.
+if echo " $PROVIDERS " | grep -q ' scaleway '; then
+	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || gpu_count || ' ' || price || ' ' || currency || ' ' || price_original || ' ' || availability from offers where provider = 'scaleway' order by key")
+	want='B300-SXM-8-288G/fr-par-2 B300 8 62334000 EUR 60000000 unavailable
+GPU-3070-S/fr-par-2  1 1018122 EUR 980000 limited
+H100-1-80G/fr-par-2 H100 1 2978007 EUR 2866500 available
+H100-1-80G/pl-waw-2 H100 1 2978007 EUR 2866500 limited
+H100-2-80G/fr-par-2 H100 2 5956014 EUR 5733000 unavailable
+H100-SXM-8-80G/fr-par-2 H100 8 26316168 EUR 25330800 available
+L4-1-24G/fr-par-1 L4 1 818134 EUR 787500 unavailable
+L4-1-24G/fr-par-2 L4 1 818134 EUR 787500 available
+L4-1-24G/pl-waw-2 L4 1 818134 EUR 787500 available
+L40S-1-48G/fr-par-2 L40S 1 1527096 EUR 1469916 available
+L40S-1-48G/pl-waw-2 L40S 1 1579128 EUR 1520000 unavailable
+L40S-8-48G/fr-par-2 L40S 8 12216766 EUR 11759328 unavailable
+RENDER-S/fr-par-1 P100 1 1268497 EUR 1221000 unknown
+RENDER-S/fr-par-2 P100 1 1268497 EUR 1221000 available'
+	check "scaleway: exactly the fixtures' 14 offers at the default rate" [ "$got" = "$want" ]
+	check "scaleway: every zone's servers and availability asked" [ "$(grep -c '^REQ GET /instance/v1/zones/[a-z0-9-]*/products/servers' "$T/scaleway-good.log")" -eq 20 ]
+	# The user's rate: the environment, then the config file; a bad one
+	# fails Scaleway alone with a line naming where it came from.
+	GPUCOST_USD_PER_EUR=1.2 run --db "$DB" refresh --provider scaleway
+	check "GPUCOST_USD_PER_EUR=1.2: refresh works" status_is 0
+	check "GPUCOST_USD_PER_EUR=1.2: 2.8665 EUR is 3.4398 USD" [ "$(sqlite3 "$DB" "select price || ' ' || price_original from offers where provider = 'scaleway' and key = 'H100-1-80G/fr-par-2'")" = "3439800 2866500" ]
+	before=$(offers_sum scaleway)
+	for bad in 0 -1.1 NaN 1,08 abc; do
+		GPUCOST_USD_PER_EUR=$bad run --db "$DB" refresh --provider scaleway,cudo
+		check "GPUCOST_USD_PER_EUR=$bad: exit 4" status_is 4
+		check "GPUCOST_USD_PER_EUR=$bad: one line naming scaleway and the variable" err_has "^gpucost: scaleway: GPUCOST_USD_PER_EUR: "
+		check "GPUCOST_USD_PER_EUR=$bad: only scaleway failed" err_lines_are 1
+		check "GPUCOST_USD_PER_EUR=$bad: scaleway offers unchanged" [ "$(offers_sum scaleway)" = "$before" ]
+	done
+	mkdir -p "$T/cfg/gpucost"
+	echo 'usd_per_eur = -1.08' > "$T/cfg/gpucost/config"
+	XDG_CONFIG_HOME=$T/cfg run --db "$DB" refresh --provider scaleway
+	check "usd_per_eur = -1.08 in the config: exit 4" status_is 4
+	check "usd_per_eur = -1.08: the file is named" err_has "^gpucost: scaleway: usd_per_eur in $T/cfg/gpucost/config: "
+	echo 'usd_per_eur = 1.1' > "$T/cfg/gpucost/config"
+	XDG_CONFIG_HOME=$T/cfg run --db "$DB" refresh --provider scaleway
+	check "usd_per_eur = 1.1 in the config: refresh works" status_is 0
+	check "usd_per_eur = 1.1: applied" [ "$(sqlite3 "$DB" "select price from offers where provider = 'scaleway' and key = 'H100-1-80G/fr-par-2'")" = 3153150 ]
+	XDG_CONFIG_HOME=$T/cfg GPUCOST_USD_PER_EUR=1.2 run --db "$DB" refresh --provider scaleway
+	check "GPUCOST_USD_PER_EUR wins over the config file" [ "$(sqlite3 "$DB" "select price from offers where provider = 'scaleway' and key = 'H100-1-80G/fr-par-2'")" = 3439800 ]
+	rm -rf "$T/cfg"
+	run --db "$DB" refresh --provider scaleway
+	check "back to the default rate" [ "$(sqlite3 "$DB" "select price from offers where provider = 'scaleway' and key = 'H100-1-80G/fr-par-2'")" = 2978007 ]
+fi
+if echo " $PROVIDERS " | grep -q ' cudo '; then
+	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || vcpus || ' ' || ram_gb || ' ' || price || ' ' || currency || ' ' || availability from offers where provider = 'cudo' order by key")
+	want='cascade-lake/br-saopaulo-1/1 RTX3080 1 1.0 56300 USD available
+cascade-lake/br-saopaulo-1/2 RTX3080 2 2.0 112600 USD available
+cascade-lake/br-saopaulo-1/4 RTX3080 4 4.0 225200 USD available
+cascade-lake/br-saopaulo-1/8 RTX3080 8 8.0 450400 USD unavailable
+epyc-milan-a100-80gb/us-santaclara-1/2 A100-80 8 16.0 2756000 USD unavailable
+epyc-milan-a100-80gb/us-santaclara-1/4 A100-80 16 32.0 5512000 USD unavailable
+epyc-rome-rtx-a5000/no-luster-1/1 A5000 1 1.0 525500 USD available
+epyc-rome-rtx-a5000/no-luster-1/2 A5000 2 2.0 1051000 USD available
+epyc-rome-rtx-a5000/no-luster-1/4 A5000 4 4.0 2102000 USD available
+epyc-rome-rtx-a5000/no-luster-1/8 A5000 8 8.0 4204000 USD unavailable
+ice-lake-x9/gb-bournemouth-1/1  1 1.0 306300 USD available
+sapphire-rapids-h100/se-smedjebacken-1/1 H100 12 48.0 2570000 USD available
+sapphire-rapids-h100/se-smedjebacken-1/2 H100 24 96.0 5140000 USD available
+sapphire-rapids-h100/se-smedjebacken-1/4 H100 48 192.0 10280000 USD available
+sapphire-rapids-h100/se-smedjebacken-1/8 H100 96 384.0 20560000 USD available'
+	check "cudo: exactly the fixture's 15 offers" [ "$got" = "$want" ]
+fi
 
 # A second identical refresh changes no prices: no new history rows.
 h1=$(sqlite3 "$DB" 'select count(*) from price_history')
@@ -137,7 +206,7 @@ elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a 
 check "parallel: three 2-second providers succeed" status_is 0
 check "parallel: done in ${elapsed}s (< 3.5 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 3.5) }'
 check "parallel: each took 2 s (>= 2)" awk -v e="$elapsed" 'BEGIN { exit !(e >= 2) }'
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr scaleway cudo"}
 
 # Keys: sent only in headers, never in a URL, the cache, output or errors.
 for p in gcp lambda; do

@@ -37,11 +37,15 @@ check "--db after the command: cache there" [ -s "$T/after.db" ]
 # Every provider is seeded with all its snapshot offers.
 run --db "$DB" providers --format csv
 check "providers csv" status_is 0
-for p in aws gcp runpod vast lambda vultr; do
+for p in aws gcp runpod vast lambda vultr scaleway cudo; do
 	want=$(snap_count "$p")
 	got=$(tr -d '\r' < "$T/out" | awk -F, -v p="$p" '$1 == p { print $4 }')
 	check "$p: $want offers seeded (got $got)" [ "$got" = "$want" ]
-	check "$p: has offers in the snapshot" [ "$want" -gt 0 ]
+	# Scaleway and Cudo have no dated published price list (data/README.md).
+	case $p in
+	scaleway|cudo) check "$p: no offers in the snapshot" [ "$want" -eq 0 ] ;;
+	*) check "$p: has offers in the snapshot" [ "$want" -gt 0 ] ;;
+	esac
 done
 check "all sources are snapshot" [ "$(tr -d '\r' < "$T/out" | awk -F, 'NR > 1 { print $3 }' | sort -u)" = snapshot ]
 total=$(awk -F'\t' '!/^#/ && $1 != "provider" { n++ } END { print n }' "$SNAPSHOT")
@@ -65,7 +69,15 @@ run --db "$DB" --gpu H100 --count 8 --provider aws
 check "data age line names the provider and the snapshot" err_has 'data age: aws [0-9]*d (snapshot)'
 
 run --db "$DB" providers
-check "providers table lists all six" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr) ' "$T/out")" -eq 6 ]
+check "providers table lists all eight" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr|scaleway|cudo) ' "$T/out")" -eq 8 ]
+check "providers table shows the EUR rate and its source" out_has '^EUR prices are converted at 1.0389 USD per EUR (default: ECB'
+GPUCOST_USD_PER_EUR=1.5 run --db "$DB" providers
+check "providers: GPUCOST_USD_PER_EUR shown" out_has 'converted at 1.50 USD per EUR (GPUCOST_USD_PER_EUR)'
+for bad in 0 -1 NaN abc; do
+	GPUCOST_USD_PER_EUR=$bad run --db "$DB" providers
+	check "providers: GPUCOST_USD_PER_EUR=$bad is a usage error" status_is 2
+	check "providers: GPUCOST_USD_PER_EUR=$bad named" err_has "^gpucost: GPUCOST_USD_PER_EUR: "
+done
 run --db "$DB" providers --format json
 check "providers json" out_has '"provider": "vultr"'
 
