@@ -485,6 +485,10 @@ cli_usage(FILE *out)
 	join_words(words, sizeof words, SORT_KEY_COUNT, sort_name_at);
 	fprintf(out, "\nsort keys: %s.\nproviders: %s.\n", words,
 	    provider_id_list());
+	fputs("\nEUR prices (Scaleway) become USD at GPUCOST_USD_PER_EUR, else "
+	    "usd_per_eur\nin the config file, else a dated default; "
+	    "`gpucost providers` shows it.\ncsv/json carry each offer's "
+	    "currency and price_original.\n", out);
 	fprintf(out, "\nexit status: 0 offers found, 1 no offer matched, 2 usage "
 	    "error, 3 cache or\ndata error, 4 refresh failed. See gpucost(1).\n");
 }
