@@ -14,30 +14,9 @@ extern const struct provider provider_lambda;
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-struct input {
-	const char	*data;
-	size_t		 len;
-};
-
-/* Every request gets the input. */
-static int
-answer(void *udata, const struct http_request *req, size_t nth,
-    const char **body, size_t *len)
-{
-	const struct input *in = udata;
-
-	(void)req;
-	(void)nth;
-	*body = in->data;
-	*len = in->len;
-	return 0;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct input in = { (const char *)data, size };
-
-	fuzz_provider(&provider_lambda, answer, &in, 0);
+	fuzz_provider_body(&provider_lambda, data, size);
 	return 0;
 }

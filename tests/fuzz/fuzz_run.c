@@ -209,3 +209,32 @@ fuzz_provider(const struct provider *p, fuzz_answer_fn answer, void *udata,
 	fuzz_check_run(&run, rc, &err);
 	provider_run_done(&run);
 }
+
+/* The fuzzed body of fuzz_provider_body(). */
+struct fuzz_body {
+	const char	*data;
+	size_t		 len;
+};
+
+/* Every request gets the body. */
+static int
+answer_body(void *udata, const struct http_request *req, size_t nth,
+    const char **body, size_t *len)
+{
+	const struct fuzz_body *b = udata;
+
+	(void)req;
+	(void)nth;
+	*body = b->data;
+	*len = b->len;
+	return 0;
+}
+
+void
+fuzz_provider_body(const struct provider *p, const uint8_t *data,
+    size_t size)
+{
+	struct fuzz_body b = { (const char *)data, size };
+
+	fuzz_provider(p, answer_body, &b, 0);
+}

@@ -57,6 +57,10 @@ void	fuzz_check_run(const struct provider_run *run, int rc,
 void	fuzz_provider(const struct provider *p, fuzz_answer_fn answer,
 	    void *udata, size_t split);
 
+/* One provider, every request answered with the same data. */
+void	fuzz_provider_body(const struct provider *p, const uint8_t *data,
+	    size_t size);
+
 /* abort() with a message naming the target and what broke. */
 void	fuzz_fail(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2), noreturn));
