@@ -351,15 +351,16 @@ test_csv(void **state)
 	    "A100-80GB,8,1,8,80,nvlink,96,1152,27.44705,3.430881,11.50,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
-	    "p4de.24xlarge/us-east-1,,use1-az4\r\n"
+	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705\r\n"
 	    "vast,inst2,\"US, NA\",,Mystery GPU,1,1,1,,unknown,,,0.35,0.35,,,,,"
 	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2,single-listing,"
-	    "k2,,\r\n"
+	    "k2,,,EUR,0.324\r\n"
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
-	    "p4de.24xlarge/us-east-1;p4de.24xlarge/us-east-1,efa,use1-az4\r\n");
+	    "p4de.24xlarge/us-east-1;p4de.24xlarge/us-east-1,efa,use1-az4,"
+	    "USD,27.44705\r\n");
 	/* Every line ends CRLF: no bare LF. */
 	assert_int_equal(count_str(out, "\n"), 4);
 	assert_int_equal(count_str(out, "\r\n"), 4);
@@ -385,7 +386,7 @@ test_csv_totals_and_quoting(void **state)
 	assert_string_equal(out + strlen(line) + 2,
 	    "vast,\"two\nlines\",plain,,\"say \"\"hi\"\"\",1,1,1,,unknown,,,"
 	    "0.35,0.35,,,,,unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,"
-	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,\r\n");
+	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,,EUR,0.324\r\n");
 	free(out);
 
 	/* No plans: the header alone. */
@@ -417,7 +418,8 @@ test_tsv(void **state)
 	assert_string_equal(out + strlen(want),
 	    "vast\tinst2\ttab here\t\tnl and cr \"q\"\t1\t1\t1\t\tunknown\t\t\t"
 	    "0.35\t0.35\t\t\t\t\tunknown\t\t0.9876\tsnapshot\t"
-	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\n");
+	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\tEUR\t"
+	    "0.324\n");
 	assert_null(strchr(out, '\r'));
 	free(out);
 }
@@ -641,7 +643,7 @@ test_json_hours(void **state)
 	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
 	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
-	    "spot_zone");
+	    "price_original");
 	cJSON_Delete(root);
 	free(out);
 
