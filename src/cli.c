@@ -31,7 +31,8 @@ enum {
 	OPT_TIMEOUT,
 	OPT_WAIT,
 	OPT_HELP,
-	OPT_VERSION
+	OPT_VERSION,
+	OPT_ALL_REGIONS
 };
 
 /* One option: a filter field (filter >= 0) or one of the above. */
@@ -56,6 +57,8 @@ static const struct cli_option other_options[] = {
 	    "print at most N offers" },
 	{ "hours", 0, "H", CMD_SCOPE_QUERY, true, -1, OPT_HOURS,
 	    "add the total cost of an H-hour job" },
+	{ "all-regions", 0, NULL, CMD_SCOPE_QUERY, true, -1, OPT_ALL_REGIONS,
+	    "a table row per region (default: one row, +N regions)" },
 	{ "quiet", 'q', NULL, CMD_SCOPE_QUERY | CMD_SCOPE_REFRESH, false, -1,
 	    OPT_QUIET, "no data-age line (refresh: only errors)" },
 	{ "timeout", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_TIMEOUT,
@@ -303,6 +306,9 @@ set_option(const struct cli_option *opt, const char *arg,
 		return 0;
 	case OPT_VERSION:
 		o->command = CMD_VERSION;
+		return 0;
+	case OPT_ALL_REGIONS:
+		o->all_regions = true;
 		return 0;
 	}
 	return 0;

@@ -21,7 +21,7 @@
  */
 static void
 print_data_age(const struct plan *plans, size_t n, size_t matched,
-    int64_t now)
+    size_t folded, int64_t now)
 {
 	struct {
 		const char *provider;
@@ -51,7 +51,14 @@ print_data_age(const struct plan *plans, size_t n, size_t matched,
 				seen[j].source = SRC_SNAPSHOT;
 		}
 	}
-	if (n < matched)
+	if (folded > 0 && n + folded < matched)
+		fprintf(stderr, "gpucost: %zu of %zu offers in %zu rows (+N: "
+		    "more regions, --all-regions lists them)", n + folded,
+		    matched, n);
+	else if (folded > 0)
+		fprintf(stderr, "gpucost: %zu offers in %zu rows (+N: more "
+		    "regions, --all-regions lists them)", n + folded, n);
+	else if (n < matched)
 		fprintf(stderr, "gpucost: %zu of %zu offers", n, matched);
 	else
 		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
@@ -68,6 +75,13 @@ print_data_age(const struct plan *plans, size_t n, size_t matched,
 	fputc('\n', stderr);
 }
 
+/* Does the answer fold offers that differ only in region (tables)? */
+static bool
+query_folds(const struct cli_options *o)
+{
+	return o->format == OUTPUT_TABLE && !o->all_regions;
+}
+
 /*
  * Can SQL pick the offers to show (db_query_top())? With --limit, a
  * price sort and no test that only query_plans() makes (region, maximum
@@ -79,10 +93,31 @@ query_top_n(const struct cli_options *o)
 {
 	const struct offer_filter *f = &o->filter;
 
-	return o->limit > 0 && (o->sort == SORT_GPU_PRICE ||
+	return o->limit > 0 && !query_folds(o) && (o->sort == SORT_GPU_PRICE ||
 	    o->sort == SORT_PRICE) && !f->multi_node && !f->spot &&
 	    f->region[0] == '\0' && f->text[0] == '\0' &&
 	    !money_known(f->max_price_gpu_hour);
+}
+
+/* Say which option left no offer, and what to do (query.c). */
+static void
+explain_empty(struct db *db, const struct cli_options *o)
+{
+	struct offer_filter all;
+	struct offer_list offers;
+	char why[1024];
+	struct err err;
+
+	offer_list_init(&offers);
+	offer_filter_init(&all);
+	if (db_query(db, &all, &offers, &err) == 0 &&
+	    query_explain_empty(offers.v, offers.n, &o->filter, why,
+	    sizeof why) > 0)
+		fprintf(stderr, "gpucost: %s\n", why);
+	else
+		fprintf(stderr, "gpucost: no offer matched%s\n",
+		    o->query_given ? " the query" : "");
+	offer_list_done(&offers);
 }
 
 static int
@@ -92,7 +127,8 @@ cmd_query_exec(const struct cli_options *o)
 	struct provider_status *status = NULL;
 	struct offer_list offers;
 	struct plan *plans = NULL;
-	size_t nplans = 0, shown, nstatus = 0, matched = 0;
+	size_t nplans = 0, shown, nstatus = 0, matched = 0, rows, i;
+	size_t folded = 0;
 	bool top_n = query_top_n(o);
 	struct err err;
 	struct db *db;
@@ -114,8 +150,11 @@ cmd_query_exec(const struct cli_options *o)
 	    &plans, &nplans);
 	if (!top_n)
 		matched = nplans;
-	shown = o->limit > 0 && (size_t)o->limit < nplans ?
-	    (size_t)o->limit : nplans;
+	rows = query_folds(o) ? query_fold_regions(plans, nplans) : nplans;
+	shown = o->limit > 0 && (size_t)o->limit < rows ?
+	    (size_t)o->limit : rows;
+	for (i = 0; i < shown; i++)
+		folded += (size_t)plans[i].other_regions;
 
 	memset(&out_opts, 0, sizeof out_opts);
 	out_opts.format = o->format;
@@ -125,6 +164,7 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.status = status;
 	out_opts.nstatus = nstatus;
 	out_opts.matched = matched;
+	out_opts.sort = o->sort;
 	if (nplans > 0 || o->format != OUTPUT_TABLE) {
 		if (output_plans(stdout, &out_opts, plans, shown) < 0 ||
 		    fflush(stdout) != 0) {
@@ -134,12 +174,12 @@ cmd_query_exec(const struct cli_options *o)
 	}
 	if (nplans == 0) {
 		if (!o->quiet)
-			fprintf(stderr, "gpucost: no offer matched%s\n",
-			    o->query_given ? " the query" : "");
+			explain_empty(db, o);
 		rc = EXIT_NO_MATCH;
 	} else {
 		if (!o->quiet)
-			print_data_age(plans, shown, matched, out_opts.now);
+			print_data_age(plans, shown, matched, folded,
+			    out_opts.now);
 		rc = EXIT_OK;
 	}
 done:

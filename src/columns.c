@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cost.h"
+#include "layout.h"
 #include "money.h"
 #include "notes.h"
 #include "str.h"
@@ -26,6 +27,118 @@ column_money(int64_t micro, char *buf, size_t size)
 		return (size_t)snprintf(buf, size, "-");
 	/* Round to 1/100 cent for display; exact values are in CSV/JSON. */
 	return money_format(buf, size, money_div_round(micro, 100) * 100, 2);
+}
+
+size_t
+column_total(int64_t micro, char *buf, size_t size)
+{
+	char digits[32], out[48];
+	size_t len, i, start, n = 0;
+
+	if (!money_known(micro))
+		return (size_t)snprintf(buf, size, "-");
+	money_format(digits, sizeof digits, money_div_round(micro, 10000) *
+	    10000, 2);
+	start = digits[0] == '-' ? 1 : 0;
+	len = strcspn(digits, ".");
+	for (i = 0; digits[i] != '\0'; i++) {
+		/* A comma before each group of three whole digits. */
+		if (i > start && i < len && (len - i) % 3 == 0)
+			out[n++] = ',';
+		out[n++] = digits[i];
+	}
+	out[n] = '\0';
+	return str_copy(buf, size, out);
+}
+
+bool
+column_cell_empty(const char *cell)
+{
+	return cell[0] == '\0' || strcmp(cell, "-") == 0 ||
+	    strcmp(cell, "?") == 0;
+}
+
+/* Decimals of a plain number ("1,234.50" -> 2), or -1 if not one. */
+static int
+decimals_of(const char *cell)
+{
+	const char *p = cell, *dot = NULL;
+
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p != '\0'; p++) {
+		if (*p == '.' && dot == NULL)
+			dot = p;
+		else if ((*p < '0' || *p > '9') && !(*p == ',' && dot == NULL))
+			return -1;
+	}
+	return dot == NULL ? 0 : (int)(p - dot - 1);
+}
+
+void
+column_fix_decimals(char *cells, size_t cell_size, size_t stride, size_t n)
+{
+	size_t i, len;
+	int most = 0, d;
+	char *cell;
+
+	for (i = 0; i < n; i++)
+		if ((d = decimals_of(cells + i * stride * cell_size)) > most)
+			most = d;
+	if (most == 0)
+		return;
+	for (i = 0; i < n; i++) {
+		cell = cells + i * stride * cell_size;
+		if ((d = decimals_of(cell)) < 0 || d == most)
+			continue;
+		len = strlen(cell);
+		if (d == 0 && len + 1 < cell_size)
+			cell[len++] = '.';
+		for (; d < most && len + 1 < cell_size; d++)
+			cell[len++] = '0';
+		cell[len] = '\0';
+	}
+}
+
+/* The column that shows sort key `sort` when ranking. */
+static bool
+is_sort_column(enum column c, enum sort_key sort)
+{
+	/* The totals and the notes share their keys with the prices. */
+	if (c == COL_TOTAL || c == COL_SPOT_TOTAL || c == COL_NOTES)
+		return false;
+	return column_info[c].sort == sort;
+}
+
+size_t
+columns_fit(const enum column *cols, size_t n, const size_t *want,
+    const bool *empty, enum sort_key sort, struct layout_column *lay,
+    size_t width)
+{
+	bool by_spot = sort == SORT_SPOT || sort == SORT_SPOT_GPU;
+	size_t j;
+	int prio;
+
+	for (j = 0; j < n; j++) {
+		const struct column_info *ci = &column_info[cols[j]];
+
+		prio = ci->priority;
+		if (by_spot && cols[j] == COL_TOTAL)
+			prio = column_info[COL_SPOT_TOTAL].priority;
+		/* The job's total (--hours) is the answer asked for. */
+		if (cols[j] == (by_spot ? COL_SPOT_TOTAL : COL_TOTAL) ||
+		    is_sort_column(cols[j], sort))
+			prio = 0;
+		else if (empty[j])
+			prio += LAYOUT_EMPTY;
+		lay[j].want = want[j];
+		lay[j].min = ci->min;
+		lay[j].priority = prio;
+		lay[j].flexible = ci->flexible;
+	}
+	return layout_fit(lay, n, width);
 }
 
 size_t
@@ -56,6 +169,9 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 	case COL_INSTANCE:
 		return str_copy(buf, size, o->instance_type);
 	case COL_REGION:
+		if (p->other_regions > 0)
+			return (size_t)snprintf(buf, size, "%s +%d", o->region,
+			    p->other_regions);
 		return str_copy(buf, size, o->region);
 	case COL_GPU:
 		if (p->nodes > 1)
@@ -109,11 +225,21 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 	case COL_AGE:
 		return column_age(ctx->now - o->fetched_at, buf, size);
 	case COL_TOTAL:
-		return column_money(cost_total(p->price_hour, ctx->hours), buf,
+		return column_total(cost_total(p->price_hour, ctx->hours), buf,
 		    size);
 	case COL_SPOT_TOTAL:
-		return column_money(cost_total(p->spot_hour, ctx->hours), buf,
+		return column_total(cost_total(p->spot_hour, ctx->hours), buf,
 		    size);
+	case COL_VCPUS_GPU:
+		if (offer_vcpus_per_gpu(o) <= 0)
+			return (size_t)snprintf(buf, size, "-");
+		return (size_t)snprintf(buf, size, "%.3g",
+		    offer_vcpus_per_gpu(o));
+	case COL_RAM_GPU:
+		if (offer_ram_gb_per_gpu(o) <= 0)
+			return (size_t)snprintf(buf, size, "-");
+		return (size_t)snprintf(buf, size, "%.0fG",
+		    offer_ram_gb_per_gpu(o));
 	case COLUMN_COUNT:
 		break;
 	}

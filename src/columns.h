@@ -13,24 +13,39 @@
 
 #include "offer.h"
 
-/* id, header, min width, priority (1 keep longest), right-aligned, flexible, sort key */
+/*
+ * id, header, min width, priority, right-aligned, flexible, sort key.
+ *
+ * Priority decides what a narrow table keeps (columns_fit()): 0 is
+ * never dropped (provider, instance, GPUs with their count, $/GPU-h and
+ * the interconnect), nor is the column being sorted on, nor the job
+ * total with --hours (the spot total when ranking by spot); then the
+ * region (1), the spot price per GPU-hour (2), the instance price and
+ * the other total (3), savings (4), VRAM (5), availability and host per
+ * GPU (6), age (7), the spot price per instance-hour (8) and $/PFLOP-h
+ * (9). Before any of these, columns with no value in any shown row go;
+ * and no column is cut short to make room for a less important one
+ * (layout_fit()).
+ */
 #define COLUMN_INFO(X)							\
-	X(COL_PROVIDER,	"PROVIDER",	6, 1, false, false, SORT_PROVIDER) \
-	X(COL_INSTANCE,	"INSTANCE",	8, 4, false, true,  SORT_INSTANCE) \
-	X(COL_REGION,	"REGION",	6, 3, false, true,  SORT_REGION) \
-	X(COL_GPU,	"GPUS",		6, 1, false, false, SORT_GPU)	\
+	X(COL_PROVIDER,	"PROVIDER",	6, 0, false, false, SORT_PROVIDER) \
+	X(COL_INSTANCE,	"INSTANCE",	8, 0, false, true,  SORT_INSTANCE) \
+	X(COL_REGION,	"REGION",	6, 1, false, true,  SORT_REGION) \
+	X(COL_GPU,	"GPUS",		6, 0, false, false, SORT_GPU)	\
 	X(COL_VRAM,	"VRAM",		4, 5, true,  false, SORT_VRAM)	\
-	X(COL_LINK,	"LINK",		4, 6, false, false, SORT_INTERCONNECT) \
-	X(COL_PRICE,	"$/H",		3, 2, true,  false, SORT_PRICE)	\
-	X(COL_GPU_PRICE, "$/GPU-H",	7, 1, true,  false, SORT_GPU_PRICE) \
+	X(COL_LINK,	"LINK",		4, 0, false, false, SORT_INTERCONNECT) \
+	X(COL_PRICE,	"$/H",		3, 3, true,  false, SORT_PRICE)	\
+	X(COL_GPU_PRICE, "$/GPU-H",	7, 0, true,  false, SORT_GPU_PRICE) \
 	X(COL_NOTES,	"NOTE",		4, 5, false, false, SORT_GPU_PRICE) \
-	X(COL_SPOT,	"SPOT $/H",	8, 7, true,  false, SORT_SPOT)	\
+	X(COL_SPOT,	"SPOT $/H",	8, 8, true,  false, SORT_SPOT)	\
 	X(COL_SPOT_GPU,	"SPOT/GPU-H",	10, 2, true, false, SORT_SPOT_GPU) \
-	X(COL_SAVINGS,	"SAVE",		4, 3, true,  false, SORT_SAVINGS) \
+	X(COL_SAVINGS,	"SAVE",		4, 4, true,  false, SORT_SAVINGS) \
 	X(COL_PFLOP,	"$/PFLOP-H",	9, 9, true,  false, SORT_PFLOP)	\
-	X(COL_AVAIL,	"AVAIL",	5, 8, false, false, SORT_AVAILABILITY) \
-	X(COL_AGE,	"AGE",		3, 6, true,  false, SORT_AGE)	\
-	X(COL_TOTAL,	"TOTAL $",	7, 2, true,  false, SORT_PRICE)	\
+	X(COL_VCPUS_GPU, "CPU/GPU",	7, 6, true,  false, SORT_VCPUS_GPU) \
+	X(COL_RAM_GPU,	"RAM/GPU",	7, 6, true,  false, SORT_RAM_GPU) \
+	X(COL_AVAIL,	"AVAIL",	5, 6, false, false, SORT_AVAILABILITY) \
+	X(COL_AGE,	"AGE",		3, 7, true,  false, SORT_AGE)	\
+	X(COL_TOTAL,	"TOTAL $",	7, 3, true,  false, SORT_PRICE)	\
 	X(COL_SPOT_TOTAL, "SPOT TOTAL $", 12, 3, true, false, SORT_SPOT)
 
 enum column {
@@ -65,5 +80,31 @@ size_t	column_age(int64_t seconds, char *buf, size_t size);
 
 /* Money for people: at least 2 and at most 4 decimals. */
 size_t	column_money(int64_t micro, char *buf, size_t size);
+
+/* A job total for people: cents, thousands separated ("7,209.29"). */
+size_t	column_total(int64_t micro, char *buf, size_t size);
+
+/* Does a cell show no value ("-", "?" or nothing)? */
+bool	column_cell_empty(const char *cell);
+
+/*
+ * Give every number of one column as many decimals as its longest
+ * ("1.39" and "2.9458" become "1.3900" and "2.9458"), so the points
+ * line up: cells[i * stride] for i < n, each cell_size bytes. Cells
+ * that are not plain numbers are left alone.
+ */
+void	column_fix_decimals(char *cells, size_t cell_size, size_t stride,
+	    size_t n);
+
+/*
+ * Lay out a table of columns cols[0..n) in width (0: no limit): want[j]
+ * is the widest cell of column j (header included) and empty[j] whether
+ * no shown row has a value in it; sort is the order shown. Fills lay[]
+ * by the priorities above and layout_fit(); returns the width used.
+ */
+struct layout_column;
+size_t	columns_fit(const enum column *cols, size_t n, const size_t *want,
+	    const bool *empty, enum sort_key sort, struct layout_column *lay,
+	    size_t width);
 
 #endif

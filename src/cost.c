@@ -44,6 +44,7 @@ cost_plan(struct plan *p, const struct offer *o, int nodes)
 {
 	if (nodes < 1)
 		nodes = 1;
+	memset(p, 0, sizeof *p);	/* padding too: plans compare whole */
 	p->offer = o;
 	p->model = o->gpu[0] != '\0' ? gpu_find(o->gpu) : NULL;
 	p->nodes = nodes;

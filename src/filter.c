@@ -141,6 +141,7 @@ parse_gpu(struct offer_filter *g, const char *item, struct err *err)
 {
 	const struct gpu_model *found[GPU_MATCH_MAX], *near[4];
 	char list[256] = "", q[80], norm[GPU_NORM_MAX];
+	enum gpu_form form;
 	size_t n, i, k;
 
 	gpu_normalise(item, norm, sizeof norm);
@@ -149,7 +150,7 @@ parse_gpu(struct offer_filter *g, const char *item, struct err *err)
 		    "them)");
 		return -1;
 	}
-	if ((n = gpu_query(item, found, GPU_MATCH_MAX)) == 0) {
+	if ((n = gpu_query_form(item, found, GPU_MATCH_MAX, &form)) == 0) {
 		n = gpu_suggest(item, near, 4);
 		for (i = 0; i < n; i++) {
 			strncat(list, i == 0 ? "" : ", ",
@@ -164,6 +165,15 @@ parse_gpu(struct offer_filter *g, const char *item, struct err *err)
 			err_set(err, "--gpu: unknown GPU %s ('gpucost gpus' "
 			    "lists them all)", str_quoted(item, q, sizeof q));
 		return -1;
+	}
+	/* "H100 SXM": that form only, one form per query. */
+	if (form != GPU_FORM_ANY) {
+		if (g->form != GPU_FORM_ANY && g->form != form) {
+			err_set(err, "--gpu: one board form per query, got SXM "
+			    "and PCIe");
+			return -1;
+		}
+		g->form = form;
 	}
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < g->ngpus; k++)
@@ -393,6 +403,7 @@ filter_clear(struct offer_filter *f, enum filter_field ff)
 	switch (filter_fields[ff].type) {
 	case FT_GPUS:
 		f->ngpus = 0;
+		f->form = GPU_FORM_ANY;
 		break;
 	case FT_PROVIDERS:
 		f->nproviders = 0;
@@ -440,6 +451,10 @@ filter_text(const struct offer_filter *f, enum filter_field ff, char *buf,
 		for (i = 0; i < f->ngpus; i++) {
 			append(buf, size, &len, i > 0 ? "," : "");
 			append(buf, size, &len, f->gpus[i]->id);
+			/* "H100-SXM" reads back as H100 in that form. */
+			if (f->form != GPU_FORM_ANY)
+				append(buf, size, &len, f->form == GPU_FORM_SXM ?
+				    "-SXM" : "-PCIe");
 		}
 		return len;
 	case FT_PROVIDERS:

@@ -55,7 +55,8 @@ enum filter_type {
 #define FILTER_FIELD_INFO(X)						\
 	X(FF_GPU, ngpus, "gpu", 'g', "NAME", "GPU model", FILTER_PICK,	\
 	    FT_GPUS, 0, 0, NULL,					\
-	    "GPU models or families, comma list (A100-80,H100)")	\
+	    "GPU models or families, comma list (A100-80,H100); with a " \
+	    "form word (\"H100 SXM\") only that form")		\
 	X(FF_COUNT, count, "count", 'n', "N", "GPU count", FILTER_NUMBER,	\
 	    FT_INT, 1, 1024, "a positive integer", "GPUs in one instance") \
 	X(FF_MULTI_NODE, multi_node, "multi-node", 0, NULL, "Multi-node",	\
@@ -70,8 +71,10 @@ enum filter_type {
 	X(FF_PROVIDERS, nproviders, "provider", 'p', "LIST", "Providers",	\
 	    FILTER_PICK, FT_PROVIDERS, 0, 0, NULL,			\
 	    "providers, comma list (repeats add up)")			\
-	X(FF_REGION, region, "region", 'r', "PATTERN", "Region", FILTER_TEXT, \
-	    FT_PATTERN, 0, 0, NULL, "region substring, or glob with * ? [ ]") \
+	X(FF_REGION, region, "region", 'r', "WHERE", "Region", FILTER_TEXT, \
+	    FT_PATTERN, 0, 0, NULL,					\
+	    "continent (europe, na ...), country (us, de ...), else region " \
+	    "name or glob") \
 	X(FF_MAX_PRICE, max_price_gpu_hour, "max-price", 0, "USD",		\
 	    "Max $/GPU-h", FILTER_NUMBER, FT_MONEY, 0, 0, NULL,		\
 	    "at most USD per GPU-hour (spot price with --spot)")	\
@@ -85,7 +88,15 @@ enum filter_type {
 	    "every word in the provider, instance, region or GPU name")	\
 	X(FF_NO_OUTLIERS, no_outliers, "no-outliers", 0, NULL, "No outliers",	\
 	    FILTER_FLAG, FT_BOOL, 0, 0, NULL,				\
-	    "skip offers noted price-outlier")
+	    "skip offers noted price-outlier")			\
+	X(FF_VCPUS_GPU, min_vcpus_per_gpu, "min-vcpu-per-gpu", 0, "N",	\
+	    "Min vCPU/GPU", FILTER_NUMBER, FT_INT, 1, 1024,		\
+	    "a whole number of vCPUs from 1 to 1024",			\
+	    "host vCPUs per GPU at least N")				\
+	X(FF_RAM_GPU, min_ram_gb_per_gpu, "min-ram-per-gpu", 0, "GB",	\
+	    "Min RAM/GPU", FILTER_NUMBER, FT_INT, 1, 65536,		\
+	    "a whole number of GB from 1 to 65536",			\
+	    "host RAM per GPU at least GB")
 
 enum filter_field {
 #define X(id, member, opt, sh, arg, label, kind, type, min, max, what, help) id,

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "str.h"
 
@@ -186,6 +187,69 @@ gpu_query(const char *query, const struct gpu_model **out, size_t max)
 		if (!strip_form_word(norm))
 			return 0;
 	}
+}
+
+const char *
+gpu_form_name(enum gpu_form form)
+{
+	switch (form) {
+	case GPU_FORM_SXM:
+		return "sxm";
+	case GPU_FORM_PCIE:
+		return "pcie";
+	case GPU_FORM_ANY:
+		break;
+	}
+	return NULL;
+}
+
+/* The form a word of a query names ("SXM4", "pcie"), or GPU_FORM_ANY. */
+static enum gpu_form
+form_of_word(const char *w, size_t len)
+{
+	if (len == 4 && strncasecmp(w, "pcie", 4) == 0)
+		return GPU_FORM_PCIE;
+	if ((len == 3 || (len == 4 && w[3] >= '2' && w[3] <= '6')) &&
+	    strncasecmp(w, "sxm", 3) == 0)
+		return GPU_FORM_SXM;
+	return GPU_FORM_ANY;
+}
+
+size_t
+gpu_query_form(const char *query, const struct gpu_model **out, size_t max,
+    enum gpu_form *form)
+{
+	char rest[GPU_NORM_MAX * 2];
+	const char *p = query;
+	size_t len, n = 0;
+	enum gpu_form f;
+
+	*form = GPU_FORM_ANY;
+	rest[0] = '\0';
+	/* Words are runs of letters and digits: "H100-PCIe", "A100 SXM4". */
+	while (*p != '\0') {
+		for (len = 0; isalnum((unsigned char)p[len]); len++)
+			;
+		if (len == 0) {
+			p++;
+			continue;
+		}
+		if ((f = form_of_word(p, len)) != GPU_FORM_ANY)
+			*form = f;
+		else if (n + len + 2 < sizeof rest) {
+			if (n > 0)
+				rest[n++] = ' ';
+			memcpy(rest + n, p, len);
+			n += len;
+			rest[n] = '\0';
+		}
+		p += len;
+	}
+	if (*form == GPU_FORM_ANY || n == 0) {
+		*form = GPU_FORM_ANY;
+		return gpu_query(query, out, max);
+	}
+	return gpu_query(rest, out, max);
 }
 
 /* Levenshtein distance between two short strings. */

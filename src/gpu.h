@@ -67,6 +67,24 @@ const struct gpu_model *gpu_resolve(const char *raw, int vram_gb);
  */
 size_t	gpu_query(const char *query, const struct gpu_model **out, size_t max);
 
+/* A board's form: what --gpu "H100 SXM" asks for and JSON's "form". */
+enum gpu_form {
+	GPU_FORM_ANY = 0,	/* not asked, or not known */
+	GPU_FORM_SXM,		/* SXM/OAM board on NVLink/NVSwitch */
+	GPU_FORM_PCIE		/* PCIe card */
+};
+
+/* "sxm", "pcie"; NULL for GPU_FORM_ANY. */
+const char *gpu_form_name(enum gpu_form form);
+
+/*
+ * gpu_query() for a query that may name a form: "H100 SXM",
+ * "H100-PCIe", "A100 80GB SXM4" give the models without the form word
+ * and *form (GPU_FORM_ANY when the query names none: "H100", "A100").
+ */
+size_t	gpu_query_form(const char *query, const struct gpu_model **out,
+	    size_t max, enum gpu_form *form);
+
 /*
  * Up to max catalogue models whose names are closest to query (edit
  * distance on normalised names), best first, for "did you mean".

@@ -45,9 +45,14 @@ layout_fit(struct layout_column *cols, size_t n, size_t width)
 			break;
 		worst = n;
 		for (i = 0; i < n; i++)
-			if (cols[i].shown && (worst == n ||
+			if (cols[i].shown && cols[i].priority > 0 &&
+			    (worst == n ||
 			    cols[i].priority >= cols[worst].priority))
 				worst = i;
+		/* Only kept columns left and still too wide: the last goes. */
+		for (i = 0; worst == n && i < n; i++)
+			if (cols[n - 1 - i].shown)
+				worst = n - 1 - i;
 		if (worst == n)
 			return 0;
 		/* Keep at least one column, cut to the width. */
@@ -58,6 +63,44 @@ layout_fit(struct layout_column *cols, size_t n, size_t width)
 		cols[worst].shown = false;
 	}
 	/* Give the flexible columns back what room there is, in order. */
+	for (i = 0; i < n; i++)
+		if (cols[i].shown)
+			cols[i].width = cols[i].want;
+	/*
+	 * A name is not cut below LAYOUT_NAME_KEEP columns to make room for
+	 * a less important number: while the names at that width (or their
+	 * own, if narrower) do not fit, drop the fixed column of highest
+	 * priority number above the most important flexible one. Past that
+	 * width the flexible columns share the cut.
+	 */
+	for (;;) {
+		int name_prio = -1;
+
+		for (i = 0; i < n; i++) {
+			if (!cols[i].shown)
+				continue;
+			cols[i].width = cols[i].want;
+			if (!cols[i].flexible)
+				continue;
+			if (cols[i].want > LAYOUT_NAME_KEEP)
+				cols[i].width = col_floor(&cols[i]) >
+				    LAYOUT_NAME_KEEP ? col_floor(&cols[i]) :
+				    LAYOUT_NAME_KEEP;
+			if (name_prio < 0 || cols[i].priority < name_prio)
+				name_prio = cols[i].priority;
+		}
+		if (layout_total(cols, n) <= width || name_prio < 0)
+			break;
+		worst = n;
+		for (i = 0; i < n; i++)
+			if (cols[i].shown && !cols[i].flexible &&
+			    cols[i].priority > name_prio && (worst == n ||
+			    cols[i].priority >= cols[worst].priority))
+				worst = i;
+		if (worst == n)
+			break;
+		cols[worst].shown = false;
+	}
 	for (i = 0; i < n; i++)
 		if (cols[i].shown)
 			cols[i].width = cols[i].want;

@@ -5,7 +5,8 @@
  * of its widest cell, can shrink to a minimum when it is flexible (long
  * names are cut with an ellipsis), and has a priority: when even the
  * minimum widths do not fit, the least important columns (highest
- * priority number) are dropped first. Pure: no I/O.
+ * priority number, the rightmost of equals) are dropped first; a
+ * priority 0 column only when nothing else is left. Pure: no I/O.
  */
 #ifndef GPUCOST_LAYOUT_H
 #define GPUCOST_LAYOUT_H
@@ -14,12 +15,14 @@
 #include <stddef.h>
 
 #define LAYOUT_GAP	2	/* spaces between columns */
+#define LAYOUT_EMPTY	100	/* added to the priority of an empty column */
+#define LAYOUT_NAME_KEEP 20	/* a name is not cut below this for a number */
 
 struct layout_column {
 	/* in */
 	size_t	want;		/* widest cell including the header */
 	size_t	min;		/* narrowest it may be cut to (flexible) */
-	int	priority;	/* 1 = keep longest; higher drops first */
+	int	priority;	/* 0 = never dropped; higher drops first */
 	bool	flexible;	/* may be cut below want */
 	/* out */
 	bool	shown;

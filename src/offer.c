@@ -2,7 +2,6 @@
 #include "config.h"
 #include "offer.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "err.h"
 #include "money.h"
 #include "notes.h"
+#include "region.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -193,15 +193,6 @@ offer_filter_init(struct offer_filter *f)
 	f->max_price_gpu_hour = MONEY_NONE;
 }
 
-/* Region pattern: a glob when it has glob characters, else a substring. */
-static bool
-region_matches(const char *pattern, const char *region)
-{
-	if (strpbrk(pattern, "*?[") != NULL)
-		return fnmatch(pattern, region, FNM_CASEFOLD) == 0;
-	return str_find_nocase(region, pattern) != NULL;
-}
-
 /* c in lowercase if it is an ASCII capital; any other byte as it is. */
 static unsigned char
 fold(unsigned char c)
@@ -300,7 +291,16 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 		if (i == f->nproviders)
 			return false;
 	}
-	if (f->region[0] != '\0' && !region_matches(f->region, o->region))
+	if (f->region[0] != '\0' &&
+	    !region_matches(f->region, o->provider, o->region))
+		return false;
+	if (f->form != GPU_FORM_ANY && offer_form(o) != f->form)
+		return false;
+	if (f->min_vcpus_per_gpu > 0 &&
+	    offer_vcpus_per_gpu(o) < f->min_vcpus_per_gpu)
+		return false;
+	if (f->min_ram_gb_per_gpu > 0 &&
+	    offer_ram_gb_per_gpu(o) < f->min_ram_gb_per_gpu)
 		return false;
 	if (f->available && o->availability != AV_AVAILABLE)
 		return false;
@@ -319,6 +319,57 @@ plan_link(const struct plan *p)
 	if (p->nodes > 1 && p->offer->gpu_count == 1)
 		return IC_UNKNOWN;
 	return p->offer->interconnect;
+enum gpu_form
+offer_form(const struct offer *o)
+{
+	const struct gpu_model *m;
+
+	if (str_find_nocase(o->gpu_raw, "sxm") != NULL ||
+	    str_find_nocase(o->instance_type, "sxm") != NULL)
+		return GPU_FORM_SXM;
+	if (str_find_nocase(o->gpu_raw, "pcie") != NULL ||
+	    str_find_nocase(o->instance_type, "pcie") != NULL)
+		return GPU_FORM_PCIE;
+	if ((m = gpu_find(o->gpu)) == NULL)
+		return GPU_FORM_ANY;
+	if (strcmp(m->form, "sxm") == 0)
+		return GPU_FORM_SXM;
+	/* A bridge card is a PCIe card, NVLink-bridged or not. */
+	if (strcmp(m->form, "pcie") == 0 || strcmp(m->form, "bridge") == 0)
+		return GPU_FORM_PCIE;
+	/* Both forms exist (A100, H100, V100): only NVLink tells, and the
+	 * adapters give it to SXM boards (p4d, a2, "SXM" in the name). */
+	if (m->form[0] == '\0' && m->vendor[0] == 'n' &&
+	    o->interconnect == IC_NVLINK)
+		return GPU_FORM_SXM;
+	if (m->form[0] == '\0' && o->interconnect == IC_PCIE)
+		return GPU_FORM_PCIE;
+	return GPU_FORM_ANY;
+}
+
+double
+offer_vcpus_per_gpu(const struct offer *o)
+{
+	if (o->vcpus <= 0 || o->gpu_count <= 0)
+		return 0;
+	return (double)o->vcpus / o->gpu_count;
+}
+
+double
+offer_ram_gb_per_gpu(const struct offer *o)
+{
+	if (!(o->ram_gb > 0) || o->gpu_count <= 0)
+		return 0;
+	return o->ram_gb / o->gpu_count;
+}
+
+bool
+offer_host_light(const struct offer *o)
+{
+	double v = offer_vcpus_per_gpu(o), r = offer_ram_gb_per_gpu(o);
+
+	return (v > 0 && v < HOST_LIGHT_VCPUS_PER_GPU) ||
+	    (r > 0 && r < HOST_LIGHT_RAM_GB_PER_GPU);
 }
 
 bool
@@ -479,6 +530,16 @@ plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
 		break;
 	case SORT_AGE:
 		c = cmp_int(oa->fetched_at, ob->fetched_at, !rev);
+		break;
+	case SORT_VCPUS_GPU:
+		c = cmp_unknown(oa->vcpus > 0, ob->vcpus > 0);
+		c = c != 2 ? c : cmp_double(offer_vcpus_per_gpu(oa),
+		    offer_vcpus_per_gpu(ob), !rev);
+		break;
+	case SORT_RAM_GPU:
+		c = cmp_unknown(oa->ram_gb > 0, ob->ram_gb > 0);
+		c = c != 2 ? c : cmp_double(offer_ram_gb_per_gpu(oa),
+		    offer_ram_gb_per_gpu(ob), !rev);
 		break;
 	case SORT_KEY_COUNT:
 		break;

@@ -121,9 +121,33 @@ struct offer_filter {
 	bool	available;		/* only offers known to be available */
 	char	text[OFFER_NAME_MAX];	/* TUI text filter: gpu/provider/... */
 	bool	no_outliers;		/* skip price-outlier offers */
+	enum gpu_form form;		/* --gpu "H100 SXM": only this form */
+	int	min_vcpus_per_gpu;	/* host vCPUs per GPU at least; 0 any */
+	int	min_ram_gb_per_gpu;	/* host RAM per GPU (GB) at least; 0 any */
 };
 
 void	offer_filter_init(struct offer_filter *f);
+
+/*
+ * The offer's board form: what its GPU text or instance type says
+ * ("A100-SXM4-80GB", "gpu_1x_h100_pcie"), else what the model is only
+ * made as, else its interconnect for ids sold in both forms (NVLink:
+ * SXM). GPU_FORM_ANY when unknown.
+ */
+enum gpu_form offer_form(const struct offer *o);
+
+/* Host vCPUs and RAM (GB) per GPU of one instance; 0 when unknown. */
+double	offer_vcpus_per_gpu(const struct offer *o);
+double	offer_ram_gb_per_gpu(const struct offer *o);
+
+#define HOST_LIGHT_VCPUS_PER_GPU	2	/* the usual rule for training: */
+#define HOST_LIGHT_RAM_GB_PER_GPU	8	/* 2-4 cores, 8-16 GB per GPU */
+
+/*
+ * Is the host too light to keep its GPUs fed (below 2 vCPUs or 8 GB of
+ * RAM per GPU, when known)? The "host-light" note.
+ */
+bool	offer_host_light(const struct offer *o);
 
 /*
  * Does the offer satisfy the filter? On a match, *nodes is the number of
@@ -149,6 +173,8 @@ struct plan {
 	int64_t	spot_gpu_hour;
 	double	spot_savings_pct;	/* NAN when either price is unknown */
 	double	usd_per_pflop_hour;	/* NAN when unknown */
+	int	other_regions;		/* table rows: offers folded into this
+					   one that differ only in region */
 };
 
 /*
@@ -176,7 +202,9 @@ bool	plan_matches_price(const struct offer_filter *f, const struct plan *p);
 	X(SORT_COUNT,		"count")				\
 	X(SORT_INTERCONNECT,	"interconnect")				\
 	X(SORT_AVAILABILITY,	"availability")				\
-	X(SORT_AGE,		"age")
+	X(SORT_AGE,		"age")					\
+	X(SORT_VCPUS_GPU,	"vcpus-per-gpu")			\
+	X(SORT_RAM_GPU,		"ram-per-gpu")
 
 enum sort_key {
 #define X(id, name) id,
@@ -190,7 +218,7 @@ int	sort_key_parse(const char *s, enum sort_key *out);
 
 /*
  * Sort plans by key: prices and price-performance cheapest first,
- * savings, VRAM and GPU count largest first, names A-Z, interconnect
+ * savings, VRAM, GPU count and host per GPU largest first, names A-Z, interconnect
  * nvlink then pcie, availability available/limited/unavailable, age
  * newest first; unknown values (and unknown GPUs) always last; reverse
  * flips the order of known values only. Ties go to the lower price per GPU-hour, then provider

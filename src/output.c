@@ -9,6 +9,7 @@
 #include "cost.h"
 #include "money.h"
 #include "notes.h"
+#include "region.h"
 #include "str.h"
 
 #define FIELD_INFO(X)							\
@@ -43,7 +44,12 @@
 	X(F_INTER_NODE,		"inter_node")				\
 	X(F_SPOT_ZONE,		"spot_zone")				\
 	X(F_CURRENCY,		"currency")				\
-	X(F_PRICE_ORIGINAL,	"price_original")
+	X(F_PRICE_ORIGINAL,	"price_original")			\
+	X(F_FORM,		"form")					\
+	X(F_COUNTRY,		"country")				\
+	X(F_CONTINENT,		"continent")				\
+	X(F_VCPUS_PER_GPU,	"vcpus_per_gpu")			\
+	X(F_RAM_PER_GPU,	"ram_gb_per_gpu")
 
 enum field {
 #define X(id, name) id,
@@ -152,6 +158,14 @@ node_keys_value(const struct plan *p, char *buf, size_t size)
 		buf[len] = '\0';
 	}
 	return FIELD_LIST;
+/* A host figure per GPU to 2 decimals, trailing zeros dropped; 0 NULL. */
+static enum field_kind
+per_gpu_value(double v, char *buf, size_t size)
+{
+	if (!(v > 0))
+		return FIELD_NULL;
+	snprintf(buf, size, "%.10g", round(v * 100) / 100);
+	return FIELD_NUMBER;
 }
 
 enum field_kind
@@ -159,7 +173,7 @@ output_field_value(size_t i, const struct plan *p,
     const struct output_opts *opts, char *buf, size_t size)
 {
 	const struct offer *o = p->offer;
-	const char *name;
+	const char *name, *country, *continent;
 
 	buf[0] = '\0';
 	switch ((enum field)i) {
@@ -257,6 +271,21 @@ output_field_value(size_t i, const struct plan *p,
 		    (o->currency[0] == '\0' || strcmp(o->currency, "USD") == 0))
 			return money_value(o->price, buf, size);
 		return money_value(o->price_original, buf, size);
+	case F_FORM:
+		if ((name = gpu_form_name(offer_form(o))) == NULL)
+			return FIELD_NULL;
+		return string_value(name, buf, size);
+	case F_COUNTRY:
+	case F_CONTINENT:
+		region_locate(o->provider, o->region, &country, &continent);
+		name = i == F_COUNTRY ? country : continent;
+		if (name[0] == '\0')
+			return FIELD_NULL;
+		return string_value(name, buf, size);
+	case F_VCPUS_PER_GPU:
+		return per_gpu_value(offer_vcpus_per_gpu(o), buf, size);
+	case F_RAM_PER_GPU:
+		return per_gpu_value(offer_ram_gb_per_gpu(o), buf, size);
 	case FIELD_COUNT:
 		break;
 	}

@@ -43,6 +43,7 @@ struct output_opts {
 	const struct provider_status *status;	/* for JSON data-age metadata */
 	size_t	nstatus;
 	size_t	matched;	/* plans matched before --limit */
+	enum sort_key sort;	/* the order shown: the table keeps its column */
 };
 
 /* Names of the machine-format fields, in output order; NULL-terminated. */

@@ -55,29 +55,34 @@ output_table(FILE *out, const struct output_opts *opts,
 	struct column_ctx ctx = { .now = opts->now, .hours = opts->hours };
 	struct layout_column lay[COLUMN_COUNT];
 	enum column cols[COLUMN_COUNT];
+	size_t want[COLUMN_COUNT];
+	bool empty[COLUMN_COUNT];
 	char (*cells)[CELL_MAX];
 	size_t ncols, i, j, w, last;
 
 	ncols = table_columns(opts, cols);
 	cells = xreallocarray(NULL, (n + 1) * ncols, CELL_MAX);
 	for (j = 0; j < ncols; j++) {
-		const struct column_info *ci = &column_info[cols[j]];
-
-		str_copy(cells[j], CELL_MAX, ci->header);
-		lay[j].want = str_width(ci->header);
-		lay[j].min = ci->min;
-		lay[j].priority = ci->priority;
-		lay[j].flexible = ci->flexible;
+		str_copy(cells[j], CELL_MAX, column_info[cols[j]].header);
+		want[j] = str_width(cells[j]);
+		empty[j] = true;
 	}
 	for (i = 0; i < n; i++)
 		for (j = 0; j < ncols; j++) {
 			char *cell = cells[(i + 1) * ncols + j];
 
 			column_cell(cols[j], &plans[i], &ctx, cell, CELL_MAX);
-			if ((w = str_width(cell)) > lay[j].want)
-				lay[j].want = w;
+			if (!column_cell_empty(cell))
+				empty[j] = false;
 		}
-	layout_fit(lay, ncols, opts->width);
+	for (j = 0; j < ncols; j++) {
+		if (column_info[cols[j]].right)
+			column_fix_decimals(cells[ncols + j], CELL_MAX, ncols, n);
+		for (i = 0; i < n; i++)
+			if ((w = str_width(cells[(i + 1) * ncols + j])) > want[j])
+				want[j] = w;
+	}
+	columns_fit(cols, ncols, want, empty, opts->sort, lay, opts->width);
 	last = 0;
 	for (j = 0; j < ncols; j++)
 		if (lay[j].shown)

@@ -2,7 +2,14 @@
 #include "config.h"
 #include "query.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cost.h"
+#include "money.h"
+#include "str.h"
 #include "xalloc.h"
 
 void
@@ -24,4 +31,405 @@ query_plans(const struct offer *offers, size_t n, const struct offer_filter *f,
 	plan_sort(plans, k, key, reverse);
 	*out = plans;
 	*nout = k;
+}
+
+/* Compare two plans on everything but the region (and key). */
+static int
+fold_key_cmp(const struct plan *p, const struct plan *q)
+{
+	const struct offer *o = p->offer, *r = q->offer;
+	int c;
+
+	if ((c = strcmp(o->provider, r->provider)) != 0 ||
+	    (c = strcmp(o->instance_type, r->instance_type)) != 0 ||
+	    (c = strcmp(o->gpu, r->gpu)) != 0 ||
+	    (c = strcmp(o->gpu_raw, r->gpu_raw)) != 0)
+		return c;
+	if (o->gpu_count != r->gpu_count)
+		return o->gpu_count < r->gpu_count ? -1 : 1;
+	if (p->nodes != q->nodes)
+		return p->nodes < q->nodes ? -1 : 1;
+	if (o->price != r->price)
+		return o->price < r->price ? -1 : 1;
+	if (o->spot_price != r->spot_price)
+		return o->spot_price < r->spot_price ? -1 : 1;
+	if (o->vram_gb != r->vram_gb)
+		return o->vram_gb < r->vram_gb ? -1 : 1;
+	if (o->interconnect != r->interconnect)
+		return o->interconnect < r->interconnect ? -1 : 1;
+	if (o->vcpus != r->vcpus)
+		return o->vcpus < r->vcpus ? -1 : 1;
+	if (o->ram_gb < r->ram_gb || o->ram_gb > r->ram_gb)
+		return o->ram_gb < r->ram_gb ? -1 : 1;
+	if (o->availability != r->availability)
+		return o->availability < r->availability ? -1 : 1;
+	return 0;
+}
+
+/* qsort: by fold key, then by position in the array. */
+static int
+fold_cmp(const void *a, const void *b)
+{
+	const struct plan *p = *(const struct plan *const *)a;
+	const struct plan *q = *(const struct plan *const *)b;
+	int c;
+
+	if ((c = fold_key_cmp(p, q)) != 0)
+		return c;
+	return (p > q) - (p < q);
+}
+
+size_t
+query_fold_regions(struct plan *plans, size_t n)
+{
+	struct plan **by;
+	bool *gone;
+	size_t i, j, k;
+
+	if (n < 2)
+		return n;
+	by = xreallocarray(NULL, n, sizeof *by);
+	gone = xreallocarray(NULL, n, sizeof *gone);
+	for (i = 0; i < n; i++) {
+		by[i] = &plans[i];
+		plans[i].other_regions = 0;
+		gone[i] = false;
+	}
+	qsort(by, n, sizeof *by, fold_cmp);
+	/* The first of each run of equals is the earliest in plans[]. */
+	for (i = 0; i < n; i = j)
+		for (j = i + 1; j < n && fold_key_cmp(by[i], by[j]) == 0; j++) {
+			by[i]->other_regions++;
+			gone[by[j] - plans] = true;
+		}
+	for (i = k = 0; i < n; i++)
+		if (!gone[i])
+			plans[k++] = plans[i];
+	free(gone);
+	free(by);
+	return k;
+}
+
+/* Steps of query_explain_empty(), in the order of the options. */
+enum explain_step {
+	EX_GPU,
+	EX_COUNT,
+	EX_VRAM,
+	EX_INTERCONNECT,
+	EX_PROVIDER,
+	EX_REGION,
+	EX_VCPUS,
+	EX_RAM,
+	EX_SPOT,
+	EX_PRICE,
+	EX_AVAILABLE,
+	EX_TEXT,
+	EX_STEPS
+};
+
+/* Copy step s of f into g; false when f does not use it. */
+static bool
+explain_add(struct offer_filter *g, const struct offer_filter *f,
+    enum explain_step s)
+{
+	switch (s) {
+	case EX_GPU:
+		memcpy(g->gpus, f->gpus, sizeof g->gpus);
+		g->ngpus = f->ngpus;
+		g->form = f->form;
+		return f->ngpus > 0 || f->form != GPU_FORM_ANY;
+	case EX_COUNT:
+		g->count = f->count;
+		g->multi_node = f->multi_node;
+		return f->count > 0;
+	case EX_VRAM:
+		g->min_vram_gb = f->min_vram_gb;
+		return f->min_vram_gb > 0;
+	case EX_INTERCONNECT:
+		g->interconnect = f->interconnect;
+		return f->interconnect != IC_UNKNOWN;
+	case EX_PROVIDER:
+		memcpy(g->providers, f->providers, sizeof g->providers);
+		g->nproviders = f->nproviders;
+		return f->nproviders > 0;
+	case EX_REGION:
+		memcpy(g->region, f->region, sizeof g->region);
+		return f->region[0] != '\0';
+	case EX_VCPUS:
+		g->min_vcpus_per_gpu = f->min_vcpus_per_gpu;
+		return f->min_vcpus_per_gpu > 0;
+	case EX_RAM:
+		g->min_ram_gb_per_gpu = f->min_ram_gb_per_gpu;
+		return f->min_ram_gb_per_gpu > 0;
+	case EX_SPOT:
+		g->spot = f->spot;
+		return f->spot;
+	case EX_PRICE:
+		g->max_price_gpu_hour = f->max_price_gpu_hour;
+		return money_known(f->max_price_gpu_hour);
+	case EX_AVAILABLE:
+		g->available = f->available;
+		return f->available;
+	case EX_TEXT:
+		memcpy(g->text, f->text, sizeof g->text);
+		return f->text[0] != '\0';
+	case EX_STEPS:
+		break;
+	}
+	return false;
+}
+
+/* Does offer o give a plan that passes every test of g? */
+static bool
+explain_match(const struct offer_filter *g, const struct offer *o,
+    struct plan *p)
+{
+	int nodes;
+
+	if (!offer_matches(g, o, &nodes))
+		return false;
+	cost_plan(p, o, nodes);
+	return plan_matches_price(g, p);
+}
+
+/* Append printf-style text to buf at *len, never past size. */
+static void	append(char *buf, size_t size, size_t *len, const char *fmt,
+		    ...) __attribute__((format(printf, 4, 5)));
+
+static void
+append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*len >= size)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*len = *len + (size_t)k < size ? *len + (size_t)k : size - 1;
+}
+
+/* The option text of step s of f: " --gpu H100". */
+static void
+explain_option(const struct offer_filter *f, enum explain_step s, char *buf,
+    size_t size, size_t *len)
+{
+	char money[32], clean[OFFER_NAME_MAX];
+	size_t i;
+
+	switch (s) {
+	case EX_GPU:
+		append(buf, size, len, " --gpu ");
+		if (f->ngpus > 1 && strcmp(f->gpus[0]->family,
+		    f->gpus[f->ngpus - 1]->family) == 0)
+			append(buf, size, len, "%s", f->gpus[0]->family);
+		else
+			for (i = 0; i < f->ngpus; i++)
+				append(buf, size, len, "%s%s", i ? "," : "",
+				    f->gpus[i]->id);
+		if (f->form != GPU_FORM_ANY)
+			append(buf, size, len, "-%s", f->form == GPU_FORM_SXM ?
+			    "SXM" : "PCIe");
+		break;
+	case EX_COUNT:
+		append(buf, size, len, " --count %d%s", f->count,
+		    f->multi_node ? " --multi-node" : "");
+		break;
+	case EX_VRAM:
+		append(buf, size, len, " --min-vram %d", f->min_vram_gb);
+		break;
+	case EX_INTERCONNECT:
+		append(buf, size, len, " --interconnect %s",
+		    interconnect_name(f->interconnect));
+		break;
+	case EX_PROVIDER:
+		append(buf, size, len, " --provider ");
+		for (i = 0; i < f->nproviders; i++)
+			append(buf, size, len, "%s%s", i ? "," : "",
+			    f->providers[i]);
+		break;
+	case EX_REGION:
+		/* Typed text: no control bytes into a message. */
+		str_sanitize(clean, sizeof clean, f->region, strlen(f->region));
+		append(buf, size, len, " --region '%s'", clean);
+		break;
+	case EX_VCPUS:
+		append(buf, size, len, " --min-vcpu-per-gpu %d",
+		    f->min_vcpus_per_gpu);
+		break;
+	case EX_RAM:
+		append(buf, size, len, " --min-ram-per-gpu %d",
+		    f->min_ram_gb_per_gpu);
+		break;
+	case EX_SPOT:
+		append(buf, size, len, " --spot");
+		break;
+	case EX_PRICE:
+		money_format(money, sizeof money, f->max_price_gpu_hour, 0);
+		append(buf, size, len, " --max-price %s", money);
+		break;
+	case EX_AVAILABLE:
+		append(buf, size, len, " --available");
+		break;
+	case EX_TEXT:
+		str_sanitize(clean, sizeof clean, f->text, strlen(f->text));
+		append(buf, size, len, " search '%s'", clean);
+		break;
+	case EX_STEPS:
+		break;
+	}
+}
+
+/* Why step s left none of the offers `before` kept, and what to do. */
+static void
+explain_reason(const struct offer *offers, size_t n, const bool *before,
+    const struct offer_filter *f, enum explain_step s, const char *opt,
+    char *buf, size_t size, size_t *len)
+{
+	bool counts[65] = { false }, known = false, snapshot = false, first;
+	int64_t cheapest = MONEY_NONE, price;
+	char money[32];
+	struct plan p;
+	size_t i;
+	int c;
+
+	for (i = 0; i < n; i++) {
+		if (!before[i])
+			continue;
+		if (offers[i].gpu_count > 0 && offers[i].gpu_count <= 64)
+			counts[offers[i].gpu_count] = true;
+		if (offers[i].availability != AV_UNKNOWN)
+			known = true;
+		if (offers[i].source == SRC_SNAPSHOT)
+			snapshot = true;
+		cost_plan(&p, &offers[i], 1);
+		price = f->spot ? p.spot_gpu_hour : p.price_gpu_hour;
+		if (money_known(price) && (!money_known(cheapest) ||
+		    price < cheapest))
+			cheapest = price;
+	}
+	switch (s) {
+	case EX_GPU:
+		append(buf, size, len, "matches %s: 'gpucost gpus' lists the "
+		    "catalogue, 'gpucost refresh' fetches live offers", opt);
+		break;
+	case EX_COUNT:
+		append(buf, size, len, "has %d GPUs%s; counts offered:",
+		    f->count, f->multi_node ? " in whole instances" :
+		    " in one instance");
+		for (c = 1, first = true; c <= 64; c++)
+			if (counts[c]) {
+				append(buf, size, len, "%s %d", first ? "" : ",",
+				    c);
+				first = false;
+			}
+		if (!f->multi_node)
+			append(buf, size, len, " (--multi-node combines "
+			    "instances)");
+		break;
+	case EX_VRAM:
+		append(buf, size, len, "matches %s: lower it", opt);
+		break;
+	case EX_INTERCONNECT:
+		append(buf, size, len, "is known to match %s: drop it", opt);
+		break;
+	case EX_PROVIDER:
+		append(buf, size, len, "matches %s: widen or drop it", opt);
+		break;
+	case EX_REGION:
+		append(buf, size, len, "matches %s: try a continent (europe, "
+		    "north-america, asia ...) or drop it", opt);
+		break;
+	case EX_VCPUS:
+	case EX_RAM:
+		append(buf, size, len, "is known to match %s: lower it", opt);
+		break;
+	case EX_SPOT:
+		append(buf, size, len, "has a spot price: drop --spot");
+		break;
+	case EX_PRICE:
+		if (money_known(cheapest)) {
+			money_format(money, sizeof money, cheapest, 2);
+			append(buf, size, len, "matches %s; the cheapest is %s "
+			    "USD per GPU-hour%s: raise it", opt, money,
+			    f->spot ? " (spot)" : "");
+		} else
+			append(buf, size, len, "has a %sprice: drop --max-price",
+			    f->spot ? "spot " : "");
+		break;
+	case EX_AVAILABLE:
+		if (!known && snapshot)
+			append(buf, size, len, "is known to be available: the "
+			    "snapshot has no availability, run 'gpucost "
+			    "refresh'");
+		else if (!known)
+			append(buf, size, len, "is known to be available: "
+			    "these providers publish no availability, drop "
+			    "--available");
+		else
+			append(buf, size, len, "is available now: drop "
+			    "--available or try later");
+		break;
+	case EX_TEXT:
+		append(buf, size, len, "matches the %s: change it", opt);
+		break;
+	case EX_STEPS:
+		break;
+	}
+}
+
+size_t
+query_explain_empty(const struct offer *offers, size_t n,
+    const struct offer_filter *f, char *buf, size_t size)
+{
+	struct offer_filter g;
+	struct plan p;
+	bool *before;
+	size_t i, k = n, len = 0, left, total = n;
+	enum explain_step s;
+	char applied[512], opt[256];
+	size_t alen = 0, olen;
+
+	if (size == 0)
+		return 0;
+	buf[0] = applied[0] = '\0';
+	if (n == 0) {
+		append(buf, size, &len, "the cache has no offers: run "
+		    "'gpucost refresh'");
+		return len;
+	}
+	before = xreallocarray(NULL, n, sizeof *before);
+	for (i = 0; i < n; i++)
+		before[i] = true;
+	offer_filter_init(&g);
+	for (s = 0; s < EX_STEPS; s++) {
+		if (!explain_add(&g, f, s))
+			continue;
+		for (i = 0, left = 0; i < n; i++)
+			if (before[i] && explain_match(&g, &offers[i], &p))
+				left++;
+		if (left == 0) {
+			if (alen == 0)
+				append(buf, size, &len, "none of the %zu cached "
+				    "offers ", total);
+			else
+				append(buf, size, &len, "%zu offer%s match%s%s; "
+				    "none ", k, k == 1 ? "" : "s",
+				    k == 1 ? "es" : "", applied);
+			olen = 0;
+			explain_option(f, s, opt, sizeof opt, &olen);
+			explain_reason(offers, n, before, f, s, opt + 1, buf,
+			    size, &len);
+			break;
+		}
+		for (i = 0; i < n; i++)
+			if (before[i] && !explain_match(&g, &offers[i], &p))
+				before[i] = false;
+		k = left;
+		explain_option(f, s, applied, sizeof applied, &alen);
+	}
+	free(before);
+	return len;
 }

@@ -22,4 +22,25 @@ void	query_plans(const struct offer *offers, size_t n,
 	    const struct offer_filter *f, enum sort_key key, bool reverse,
 	    struct plan **out, size_t *nout);
 
+/*
+ * Fold plans that differ only in region (same provider, instance, GPU,
+ * count, nodes, prices, host and availability) into the first of them
+ * in the given order, the cheapest when sorted by price: its
+ * other_regions counts the rest. The order is kept; returns how many
+ * plans remain. Tables fold; CSV and JSON keep one row per offer.
+ */
+size_t	query_fold_regions(struct plan *plans, size_t n);
+
+/*
+ * Why filter f matches none of offers[0..n) (the whole cache): apply
+ * its tests one at a time, in the order of the options in gpucost(1),
+ * and write into buf one line naming the first test that leaves no
+ * offer, how many the tests before it kept, and what to do next ("12
+ * offers match --gpu H100 --count 8; none is known to be available:
+ * the snapshot has no availability, run 'gpucost refresh'"). Returns
+ * the length; 0 when f does match something.
+ */
+size_t	query_explain_empty(const struct offer *offers, size_t n,
+	    const struct offer_filter *f, char *buf, size_t size);
+
 #endif

@@ -223,3 +223,66 @@ str_quoted(const char *value, char *buf, size_t size)
 	snprintf(buf, size, "\"%s\"", clean);
 	return buf;
 }
+
+/* Copy src to dst (size bytes) without " (http...)" asides: a URL
+ * repeats what the message says and hides its end. */
+static void
+drop_url_asides(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+	const char *end;
+
+	while (*src != '\0' && n + 1 < size) {
+		if (strncmp(src, " (http", 6) == 0 &&
+		    (end = strchr(src, ')')) != NULL) {
+			src = end + 1;
+			continue;
+		}
+		dst[n++] = *src++;
+	}
+	dst[n] = '\0';
+}
+
+size_t
+str_shorten(char *dst, size_t size, const char *src, size_t width)
+{
+	char text[1024];
+	const char *tail, *p;
+	size_t tw, head, n;
+
+	if (size == 0)
+		return 0;
+	if (str_width(src) <= width)
+		return str_copy(dst, size, src);
+	drop_url_asides(text, sizeof text, src);
+	src = text;
+	if (str_width(src) <= width)
+		return str_copy(dst, size, src);
+	if (width < 8) {
+		n = str_prefix_for_width(src, width);
+		n = n < size - 1 ? n : size - 1;
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+		return n;
+	}
+	/* The cause: after the last ": ", at most two thirds of the room. */
+	tail = src;
+	for (p = src; (p = strstr(p, ": ")) != NULL; p += 2)
+		tail = p + 2;
+	tw = str_width(tail);
+	if (tail == src || tw > width * 2 / 3) {
+		tail = src + strlen(src);
+		while (tail > src && str_width(tail) < width / 3)
+			tail--;
+		while (tail > src && ((unsigned char)*tail & 0xc0) == 0x80)
+			tail--;
+		tw = str_width(tail);
+	}
+	head = str_prefix_for_width(src, width - tw - 3);
+	n = head < size - 1 ? head : size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	strncat(dst, "...", size - strlen(dst) - 1);
+	strncat(dst, tail, size - strlen(dst) - 1);
+	return strlen(dst);
+}

@@ -47,4 +47,13 @@ size_t	str_width(const char *s);
  */
 size_t	str_prefix_for_width(const char *s, size_t width);
 
+/*
+ * Fit a message in width columns, keeping its end (the cause, after the
+ * last ": ") whole where it can and cutting the middle to "...":
+ * "Refresh done ...: 5 failed (aws: fetching https://pricing...: Couldn't
+ * connect to server)" keeps "Couldn't connect to server)". Writes dst
+ * (size bytes); returns its length.
+ */
+size_t	str_shorten(char *dst, size_t size, const char *src, size_t width);
+
 #endif

@@ -51,6 +51,8 @@
 	X(ACT_REFRESH,	SC_OFFERS, "Refresh",				\
 	    "fetch live prices from the providers in the background",	\
 	    'R', KEY_F(5))						\
+	X(ACT_ALL_REGIONS, SC_OFFERS, NULL,				\
+	    "a row per region, or one row per offer and +N regions", 'a') \
 	X(ACT_CLEAR_ALL, SC_OFFERS | SC_FILTER, "Clear",		\
 	    "clear every filter", 'c')					\
 	X(ACT_HOURS,	SC_DETAIL, "Hours",				\

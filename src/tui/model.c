@@ -116,6 +116,19 @@ model_narrows(const struct model *m, const struct offer_filter *f)
 	return memcmp(&a, &b, sizeof a) == 0;
 }
 
+/* Fold regions unless asked not to, then the statistics. */
+static void
+model_fold(struct model *m)
+{
+	m->noffers_shown = m->nplans;
+	if (!m->all_regions) {
+		m->nplans = query_fold_regions(m->plans, m->nplans);
+		/* Folded plans are not a superset to narrow from. */
+		m->last_valid = false;
+	}
+	model_stats(m);
+}
+
 /* Filter and sort: see the equivalence argument in model.h. */
 void
 model_query(struct model *m)
@@ -130,6 +143,14 @@ model_query(struct model *m)
 		m->cap = 1;
 		m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
 	}
+	/* The spot filter ranks by spot, as --spot does. */
+	if (m->filter.spot != m->spot_ranked) {
+		if (m->filter.spot && m->sort == SORT_GPU_PRICE)
+			m->sort = SORT_SPOT_GPU;
+		else if (!m->filter.spot && m->sort == SORT_SPOT_GPU)
+			m->sort = SORT_GPU_PRICE;
+		m->spot_ranked = m->filter.spot;
+	}
 	if (m->filter.multi_node && m->filter.count > 0) {
 		m->last_valid = false;
 		query_plans(m->offers.v, m->offers.n, &m->filter, m->sort,
@@ -142,7 +163,7 @@ model_query(struct model *m)
 		memcpy(m->plans, q, nq * sizeof *q);
 		m->nplans = nq;
 		free(q);
-		model_stats(m);
+		model_fold(m);
 		return;
 	}
 	if (!m->base_valid || m->base_sort != m->sort ||
@@ -178,7 +199,7 @@ model_query(struct model *m)
 	m->nplans = k;
 	m->last = m->filter;
 	m->last_valid = true;
-	model_stats(m);
+	model_fold(m);
 }
 
 /* Find a plan by its offer's identity. */

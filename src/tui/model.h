@@ -15,7 +15,11 @@
  * sorted list and sorting the filtered list give the same sequence.
  * Typing more text only narrows: when the new text starts with the old
  * one and nothing else changed, only the current plans are re-tested.
- * Multi-node filters call query_plans directly. No curses.
+ * Multi-node filters call query_plans directly. Unless all_regions is
+ * set, plans that differ only in region are then folded into one
+ * (query_fold_regions(), like the CLI's table). Turning the spot filter
+ * on while sorted by $/GPU-h sorts by spot $/GPU-h, as the CLI's --spot
+ * does; turning it off goes back. No curses.
  */
 #ifndef GPUCOST_TUI_MODEL_H
 #define GPUCOST_TUI_MODEL_H
@@ -43,6 +47,7 @@ struct model {
 	struct offer_filter filter;
 	enum sort_key	 sort;
 	bool		 reverse;
+	bool		 all_regions;	/* a row per region, not one and +N */
 
 	/* The result: plans borrow offers from `offers`. */
 	struct plan	*plans;
@@ -62,6 +67,8 @@ struct model {
 	size_t		 cap;		/* plans[] capacity */
 	struct offer_filter last;	/* the filter plans[] was cut with */
 	bool		 last_valid;
+	bool		 spot_ranked;	/* filter.spot when the sort last followed it */
+	size_t		 noffers_shown;	/* offers in plans[], folded included */
 };
 
 /* Zero m: no cache, no offers, empty filter, sorted by $/GPU-h. */

@@ -574,9 +574,11 @@ draw_status(struct tui *t, int y)
 		move(y, x < COLS ? x : COLS - 1);
 		return;
 	}
-	if (t->message[0] != '\0')
-		draw_text(y, 0, COLS, t->message, ui_attr(t->message_role),
-		    false);
+	if (t->message[0] != '\0') {
+		/* Long errors lose their middle, never their cause. */
+		str_shorten(buf, sizeof buf, t->message, (size_t)COLS);
+		draw_text(y, 0, COLS, buf, ui_attr(t->message_role), false);
+	}
 	else if (t->refresh != NULL) {
 		refresh_line(t, buf, sizeof buf);
 		draw_text(y, 0, COLS, buf, ui_attr(UI_NOTICE), false);

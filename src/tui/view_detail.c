@@ -356,6 +356,8 @@ draw_history(struct pen *p, struct detail *d, int64_t now)
 	    c.changes == 1 ? "" : "s", d0);
 }
 
+static void	detail_draw(struct view *v);
+
 /* Draw everything, scrolled. */
 static void
 detail_draw(struct view *v)
@@ -397,6 +399,18 @@ detail_draw(struct view *v)
 	p.row++;
 	draw_history(&p, d, now);
 	d->rows = p.row;
+	/*
+	 * The layout changes with the width (one column or two), so only
+	 * now is the height known: scrolled past the new end (the window
+	 * grew), draw again from a top that fills the window.
+	 */
+	max = d->rows - (v->area.h - 1);
+	if (d->top > (max > 0 ? max : 0)) {
+		d->top = max > 0 ? max : 0;
+		for (int y = v->area.y + 1; y < v->area.y + v->area.h; y++)
+			draw_fill(&v->area, y, ui_attr(UI_NORMAL));
+		detail_draw(v);
+	}
 }
 
 /* Scroll to top, clamped. */

@@ -32,6 +32,7 @@ struct offers {
 	enum column	 cols[COLUMN_COUNT];	/* the table's columns */
 	size_t		 ncols;
 	size_t		 want[COLUMN_COUNT];	/* widest cell seen, this result */
+	bool		 empty[COLUMN_COUNT];	/* no value in any row seen */
 	struct layout_column lay[COLUMN_COUNT];
 	int		 colx[COLUMN_COUNT];	/* x of a shown column, or -1 */
 	char		(*cells)[CELL_MAX];	/* visible rows x ncols */
@@ -44,6 +45,8 @@ struct offers {
 	/* The order on screen: a new one starts at the top. */
 	enum sort_key	 shown_sort;
 	bool		 shown_reverse;
+	/* The filter on screen: a new one starts at the top. */
+	char		 shown_filter[512];
 	/* What the widths were measured for: a new sort keeps them. */
 	char		 measured_filter[512];
 	unsigned	 measured_generation;
@@ -93,8 +96,10 @@ measure(struct view *v)
 	filter_describe(&m->filter, filter, sizeof filter);
 	if (strcmp(filter, o->measured_filter) != 0 ||
 	    m->generation != o->measured_generation || o->want[0] == 0) {
-		for (j = 0; j < o->ncols; j++)
+		for (j = 0; j < o->ncols; j++) {
 			o->want[j] = str_width(column_info[o->cols[j]].header);
+			o->empty[j] = true;
+		}
 		str_copy(o->measured_filter, sizeof o->measured_filter, filter);
 		o->measured_generation = m->generation;
 	}
@@ -104,6 +109,8 @@ measure(struct view *v)
 			    sizeof cell);
 			if ((w = str_width(cell)) > o->want[j])
 				o->want[j] = w;
+			if (!column_cell_empty(cell))
+				o->empty[j] = false;
 		}
 }
 
@@ -113,11 +120,17 @@ offers_changed(struct view *v)
 {
 	struct offers *o = v->priv;
 	struct model *m = tui_model(v->tui);
+	char filter[sizeof o->shown_filter];
 	size_t i;
 
 	scroll_set(&o->sc, m->nplans, table_rows(v));
 	if (m->sort != o->shown_sort || m->reverse != o->shown_reverse)
 		o->to_top = true;
+	/* A new filter (from any view) shows its best offers first. */
+	filter_describe(&m->filter, filter, sizeof filter);
+	if (strcmp(filter, o->shown_filter) != 0)
+		o->to_top = true;
+	str_copy(o->shown_filter, sizeof o->shown_filter, filter);
 	o->shown_sort = m->sort;
 	o->shown_reverse = m->reverse;
 	if (o->to_top) {
@@ -272,6 +285,14 @@ offers_action(struct view *v, enum action a)
 		offer_filter_init(&m->filter);
 		requery(v, false);
 		break;
+	case ACT_ALL_REGIONS:
+		m->all_regions = !m->all_regions;
+		requery(v, false);
+		tui_message(v->tui, UI_NOTICE, m->all_regions ?
+		    "A row per region (a folds them again)" :
+		    "Offers that differ only in region in one row, +N (a "
+		    "lists them)");
+		break;
 	default:
 		return false;
 	}
@@ -333,12 +354,17 @@ draw_title(struct view *v)
 	char filter[512], age[16], line[1024];
 	size_t len;
 
-	if (m->offers.n == m->nplans)
+	struct offers *o = v->priv;
+
+	if (m->offers.n == m->noffers_shown)
 		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu "
-		    "offers", m->nplans);
+		    "offers", m->noffers_shown);
 	else
 		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu of %zu "
-		    "offers", m->nplans, m->offers.n);
+		    "offers", m->noffers_shown, m->offers.n);
+	if (m->nplans > 0)
+		len += (size_t)snprintf(line + len, sizeof line - len,
+		    " | row %zu of %zu", o->sc.sel + 1, m->nplans);
 	if (filter_describe(&m->filter, filter, sizeof filter) > 0)
 		len += (size_t)snprintf(line + len, sizeof line - len,
 		    " | filter: %s", filter);
@@ -412,18 +438,20 @@ offers_draw(struct view *v)
 
 			column_cell(o->cols[j], &m->plans[o->sc.top + r], &ctx,
 			    cell, CELL_MAX);
-			if ((w = str_width(cell)) > o->want[j])
-				o->want[j] = w;
+			if (!column_cell_empty(cell))
+				o->empty[j] = false;
 		}
 	for (j = 0; j < o->ncols; j++) {
-		const struct column_info *ci = &column_info[o->cols[j]];
-
-		o->lay[j].want = o->want[j];
-		o->lay[j].min = ci->min;
-		o->lay[j].priority = ci->priority;
-		o->lay[j].flexible = ci->flexible;
+		if (column_info[o->cols[j]].right)
+			column_fix_decimals(o->cells[j], CELL_MAX, o->ncols,
+			    nrows);
+		for (r = 0; r < nrows; r++)
+			if ((w = str_width(o->cells[r * o->ncols + j])) >
+			    o->want[j])
+				o->want[j] = w;
 	}
-	layout_fit(o->lay, o->ncols, (size_t)v->area.w - 1);
+	columns_fit(o->cols, o->ncols, o->want, o->empty, m->sort, o->lay,
+	    (size_t)v->area.w - 1);
 
 	draw_title(v);
 	y = v->area.y + 1;

@@ -5,10 +5,12 @@
 fields="provider,instance_type,region,gpu,gpu_raw,gpu_count,nodes,total_gpus,vram_gb,interconnect,vcpus,ram_gb,price_hour,price_gpu_hour,spot_hour,spot_gpu_hour,spot_savings_pct,usd_per_pflop_hour,availability,spot_interruption,reliability,source,fetched_at,key"
 # Appended after the totals (shown only with --hours): never reordered.
 tail="notes,node_keys,inter_node,spot_zone,currency,price_original"
+# Fields added after them (issue 12).
+added="form,country,continent,vcpus_per_gpu,ram_gb_per_gpu"
 
 run --db "$DB" --provider vast --format csv --quiet
 check "csv exits 0" status_is 0
-check "csv header is the contract" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,$tail" ]
+check "csv header is the contract" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,$tail,$added" ]
 check "csv: notes joined with ;" out_has ',single-listing;stale,'
 check "csv lines end in CRLF" [ "$(head -1 "$T/out" | od -An -c | tr -s ' ' | grep -c '\\r \\n')" -eq 1 ]
 check "csv quotes a field with a comma" out_has ',"[^"]*, [A-Z][A-Z], [A-Z][A-Z]",'
@@ -16,12 +18,12 @@ check "csv leaves unknown prices empty" out_has ',,'
 
 run --db "$DB" --provider vast --format tsv --quiet
 check "tsv exits 0" status_is 0
-check "tsv header" [ "$(head -1 "$T/out")" = "$(echo "$fields,$tail" | tr ',' '\t')" ]
+check "tsv header" [ "$(head -1 "$T/out")" = "$(echo "$fields,$tail,$added" | tr ',' '\t')" ]
 check "tsv has no quotes" out_lacks '"'
 check "tsv: same number of fields on every line" [ "$(awk -F'\t' '{ print NF }' "$T/out" | sort -u | wc -l)" -eq 1 ]
 
 run --db "$DB" --gpu H100 --count 8 --format csv --hours 24 --quiet
-check "--hours adds total_cost and total_spot_cost" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,total_cost,total_spot_cost,$tail" ]
+check "--hours adds total_cost and total_spot_cost" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,total_cost,total_spot_cost,$tail,$added" ]
 
 run --db "$DB" --gpu H100 --count 8 --format json --hours 24 --limit 5
 check "json exits 0" status_is 0
@@ -29,7 +31,7 @@ if command -v jq >/dev/null 2>&1; then
 	check "json is valid" jq -e . "$T/out" >/dev/null
 	check "json: count 5" [ "$(jq '.count' "$T/out")" -eq 5 ]
 	check "json: matched >= count" [ "$(jq '.matched >= .count' "$T/out")" = true ]
-	check "json: offer fields in contract order" [ "$(jq -r '.offers[0] | keys_unsorted | join(",")' "$T/out")" = "$fields,total_cost,total_spot_cost,$tail" ]
+	check "json: offer fields in contract order" [ "$(jq -r '.offers[0] | keys_unsorted | join(",")' "$T/out")" = "$fields,total_cost,total_spot_cost,$tail,$added" ]
 	check "json: notes is always an array" [ "$(jq '[.offers[] | .notes | type == "array"] | all' "$T/out")" = true ]
 	check "json: node_keys has one key per node" [ "$(jq '[.offers[] | (.node_keys | length) == .nodes] | all' "$T/out")" = true ]
 	check "json: one node has no inter_node" [ "$(jq '[.offers[] | select(.nodes == 1) | .inter_node == null] | all' "$T/out")" = true ]

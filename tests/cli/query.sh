@@ -130,6 +130,6 @@ check "multi-node table shows 2x8" out_has '2x8 H100'
 # No match: exit 1 and a message.
 run --db "$DB" --gpu H100 --provider lambda --count 3
 check "no match exits 1" status_is 1
-check "no match says so" err_has 'no offer matched'
+check "no match says why" err_has 'offers match --gpu H100 --count 3; none matches --provider lambda'
 
 finish

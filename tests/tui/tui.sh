@@ -1,6 +1,9 @@
 #!/bin/sh
 # The interactive TUI, driven for real inside tmux: the offers table, the
 # text filter, sorting (keys, the sort list, a mouse click on a header),
+# the row position, regions folded into one row (a lists them), a new
+# filter starting at the first row, spot only ranking by spot, the detail
+# view re-laid out when the window grows, refresh errors keeping their cause,
 # the detail view, help, the filter panel and its pick list, resizing
 # (narrow, too small, back), the function bar, NO_COLOR, the background
 # refresh, and that every way out (q, ^C, SIGTERM) returns the exit
@@ -19,12 +22,12 @@ tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 # Seed the cache from the embedded snapshot (stdout is not a terminal).
 run --db "$DB" --quiet
 check "the cache is seeded" status_is 0
-total=$(($(wc -l < "$T/out") - 1))
 # Offers the CLI finds for a query (CSV rows minus the header).
 cli_count() {
 	"$GPUCOST" --db "$DB" --quiet --format csv "$@" 2>/dev/null | wc -l |
 	    awk '{ print ($1 > 0 ? $1 - 1 : 0) }'
 }
+total=$(cli_count)
 
 cat > "$T/run.sh" <<'EOF'
 # run.sh DIR ARGS...: one TUI session in a tmux pane.
@@ -70,6 +73,8 @@ title() { screen | sed -n 1p; }
 line_has() { screen | sed -n "$1p" | grep -q -- "$2"; }
 # rows_all REGEX: there are rows and every one matches.
 rows_all() { rows > "$T/r"; [ -s "$T/r" ] && ! grep -v -- "$1" "$T/r"; }
+# rows_any REGEX: some row matches.
+rows_any() { rows | grep -q -- "$1"; }
 # Number of offers the title line says match.
 matched() { title | sed -n 's/^ gpucost: \([0-9]*\) .*/\1/p'; }
 
@@ -186,8 +191,12 @@ click_until() {
 start main -- --db "$DB"
 check "the table appears" wait_for "sort: gpu-price"
 check "the title counts every offer" [ "$(matched)" = "$total" ]
+check "the title shows the position" line_has 1 '| row 1 of [0-9]'
+check "offers that differ only in region: one row, +N" rows_any ' +[0-9][0-9]* '
+check "the sort column is never dropped" line_has 2 '\$/GPU-H'
+check "AVAIL, unknown in every row, goes first" wait_gone 'AVAIL' 
 check "the title says how old the data is" line_has 1 'data: [0-9]*[mhd] old (snapshot)'
-check "column headers" line_has 2 'PROVIDER.*GPUS.*VRAM.*LINK.*\$/H.*\$/GPU-H.*SPOT \$/H.*SAVE.*AVAIL.*AGE'
+check "column headers" line_has 2 'PROVIDER.*INSTANCE.*REGION.*GPUS.*VRAM.*LINK.*\$/H.*\$/GPU-H.*SPOT/GPU-H.*SAVE.*CPU/GPU.*RAM/GPU'
 check "the function bar" line_has 40 '?Help.*/Search.*fFilter.*sSortBy.*rReverse.*EnterDetail.*RRefresh.*qQuit'
 check "a full page of rows" [ "$(rows | wc -l)" -eq 36 ]
 check "sorted by \$/GPU-H" ordered '$/GPU-H'
@@ -223,17 +232,18 @@ check "r reverses" wait_for "sort: price reversed"
 check "rows in reverse \$/H order" ordered '$/H' -r
 keys '>'
 check "> sorts by the next column" wait_for "sort: gpu-price |"
-x=$(screen | sed -n 2p | awk '{ print index($0, "SPOT $/H") }')
-check "a click on a header sorts by it" click_for "sort: spot |" "$x" 1
-check "rows in spot order" ordered 'SPOT $/H'
-x=$(screen | sed -n 2p | awk '{ print index($0, "SPOT $/H") }')
-check "a second click reverses" click_for "sort: spot reversed" "$x" 1
+x=$(screen | sed -n 2p | awk '{ print index($0, "SPOT/GPU-H") }')
+check "a click on a header sorts by it" click_for "sort: spot-gpu-price |" "$x" 1
+check "rows in spot order" ordered 'SPOT/GPU-H'
+x=$(screen | sed -n 2p | awk '{ print index($0, "SPOT/GPU-H") }')
+check "a second click reverses" click_for "sort: spot-gpu-price reversed" "$x" 1
 keys '<'
 check "< sorts by the previous column" wait_for "sort: gpu-price |"
 
 # Moving and the wheel.
 first=$(rows | sed -n 1p)
 keys j j j
+check "the position follows the selection" wait_for "| row 4 of"
 keys G
 check "G goes to the end" wait_gone "$first"
 keys g
@@ -283,6 +293,8 @@ keys Escape
 wait_for "sort: gpu-price"
 
 # The filter panel: count typed, GPU picked from the list, spot toggled.
+keys g j j j j
+check "down four rows" wait_for "| row 5 of"
 keys f
 check "f opens the filter panel" wait_for "Filter"
 for w in "GPU model" "GPU count" "Multi-node" "Min VRAM/GPU" "Interconnect" \
@@ -293,6 +305,7 @@ keys j Enter
 check "Enter on GPU count prompts" wait_for "GPU count:"
 typed "8" && keys Enter
 check "count=8 applies" wait_for "filter: --count 8"
+check "a new filter starts at the first row" wait_for "| row 1 of"
 check "count=8: the CLI's count" [ "$(matched)" = "$(cli_count --count 8)" ]
 keys k Enter
 check "Enter on GPU model opens the list" wait_for "(*) any"
@@ -307,9 +320,11 @@ check "the list's count is the result" [ "$(matched)" = "$listed" ]
 check "A100-80 x8: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8)" ]
 keys j j j j j j j j Space
 check "Space toggles spot only" wait_for "--count 8 --spot"
+check "spot only ranks by spot, as --spot does" wait_for "sort: spot-gpu-price"
 check "spot: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --spot)" ]
 keys x
 check "x sets the field to any" wait_gone "--count 8 --spot"
+check "spot off: back to \$/GPU-H" wait_for "sort: gpu-price"
 keys k k k Enter
 check "Enter on Providers opens the list" wait_for "Providers (Space ticks)"
 keys j Space j Space Enter
@@ -325,13 +340,13 @@ check "c clears every filter" wait_gone "filter:"
 # Resizing: fewer columns, the too-small notice, and back.
 tm resize-window -t main -x 60 -y 15
 check "narrow: redrawn" wait_for "PROVIDER"
-check "narrow: least important columns dropped" wait_gone "SPOT \$/H"
+check "narrow: least important columns dropped" wait_gone "SPOT/GPU-H"
 check "narrow: \$/GPU-H kept" wait_for '$/GPU-H'
 check "narrow: no line wider than 60" [ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 60 ]
 tm resize-window -t main -x 40 -y 8
 check "too small: a notice" wait_for "Terminal too small"
 tm resize-window -t main -x 140 -y 40
-check "back to 140x40" wait_for "SPOT \$/H"
+check "back to 140x40" wait_for "SPOT/GPU-H"
 check "full page again" [ "$(rows | wc -l)" -eq 36 ]
 
 # q quits with status 0 and gives the terminal back.
@@ -346,6 +361,13 @@ check "q restores the terminal" restored main
 start pre -- --db "$DB" --provider lambda --count 8 tui
 check "tui: pre-filtered" wait_for "filter: --count 8 --provider lambda"
 check "tui: the CLI's count" [ "$(matched)" = "$(cli_count --provider lambda --count 8)" ]
+check "lambda 8x H100: one row for 17 regions" rows_any 'gpu_8x_h100_sxm5 .* +16 '
+folded=$(rows | wc -l)
+keys a
+check "a lists every region" wait_gone ' +16 '
+check "a: more rows" [ "$(rows | wc -l)" -gt "$folded" ]
+keys a
+check "a again folds them" wait_for ' +16 ' 
 keys C-c
 wait_exit pre
 check "^C exits with SIGINT's status" [ "$st" = 130 ]
@@ -387,10 +409,25 @@ wait_for "sort: gpu-price"
 keys R
 check "R refreshes and reports" wait_for "Refresh done in"
 check "failures are reported" wait_for "failed"
+check "the status line keeps the cause" wait_for "Couldn't connect to server)"
 check "the offers are kept" [ "$(matched)" = "$total" ]
 keys q
 wait_exit refresh
 check "after a refresh, q exits 0" [ "$st" = 0 ]
+
+# The detail view re-lays out when the terminal grows.
+start grow -- --db "$DB"
+wait_for "sort: gpu-price"
+tm resize-window -t grow -x 80 -y 24
+wait_for "PROVIDER"
+keys Enter
+check "detail at 80x24" wait_for "per GPU-hour"
+keys G
+check "scrolled to its end" wait_for "recorded price"
+tm resize-window -t grow -x 140 -y 40
+check "grown: the fields are back" wait_for "Instance type"
+check "grown: the window is filled" [ "$(screen | grep -c -v '^ *$')" -ge 25 ]
+keys q
 
 # No terminal: `gpucost tui` refuses with a usage error.
 run --db "$DB" tui < /dev/null

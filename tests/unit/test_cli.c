@@ -698,7 +698,8 @@ test_bad_sort_limit(void **state)
 	(void)state;
 	bad("--sort: expected gpu-price, price, spot, spot-gpu-price, savings, "
 	    "vram, pflop, provider, instance, region, gpu, count, "
-	    "interconnect, availability or age, got \"bogus\"",
+	    "interconnect, availability, age, vcpus-per-gpu or ram-per-gpu, "
+	    "got \"bogus\"",
 	    "--sort", "bogus", NULL);
 	bad("--limit: expected a positive integer, got \"0\"",
 	    "--limit", "0", NULL);

@@ -14,6 +14,7 @@
 #include "columns.h"
 #include "cost.h"
 #include "gpu.h"
+#include "layout.h"
 #include "money.h"
 #include "offer.h"
 #include "str.h"
@@ -357,17 +358,138 @@ test_cells_totals(void **state)
 	cell_is(COL_SPOT_TOTAL, &p, &ctx, "393.30");
 	/* The totals are for all nodes. */
 	cost_plan(&p, &o, 2);
-	cell_is(COL_TOTAL, &p, &ctx, "1966.40");
+	cell_is(COL_TOTAL, &p, &ctx, "1,966.40");
 	cell_is(COL_SPOT_TOTAL, &p, &ctx, "786.60");
-	/* Fractional hours, rounded for display. */
+	/* Fractional hours, rounded to cents for display. */
 	ctx.hours = 1.5;
 	make_offer(&o, "H100", 1, 2456789, MONEY_NONE);
 	cost_plan(&p, &o, 1);
-	cell_is(COL_TOTAL, &p, &ctx, "3.6852");	/* 3.6851835 */
+	cell_is(COL_TOTAL, &p, &ctx, "3.69");	/* 3.6851835: cents */
 	cell_is(COL_SPOT_TOTAL, &p, &ctx, "-");
 	/* No job length: no totals. */
 	ctx.hours = -1;
 	cell_is(COL_TOTAL, &p, &ctx, "-");
+}
+
+
+static void
+test_total_separators(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	column_total(7209290200, buf, sizeof buf);
+	assert_string_equal(buf, "7,209.29");
+	column_total(1234567890000, buf, sizeof buf);
+	assert_string_equal(buf, "1,234,567.89");
+	column_total(999994999, buf, sizeof buf);
+	assert_string_equal(buf, "999.99");
+	column_total(999995000, buf, sizeof buf);
+	assert_string_equal(buf, "1,000.00");
+	column_total(100000000000, buf, sizeof buf);
+	assert_string_equal(buf, "100,000.00");
+	column_total(-1234000000, buf, sizeof buf);
+	assert_string_equal(buf, "-1,234.00");
+	column_total(MONEY_NONE, buf, sizeof buf);
+	assert_string_equal(buf, "-");
+	column_total(1234567890000, buf, 6);
+	assert_string_equal(buf, "1,234");
+}
+
+static void
+test_fix_decimals(void **state)
+{
+	/* One column of a 2-column table: every other cell. */
+	char cells[5][2][16] = {
+		{ "1.39", "x" }, { "2.9458", "x" }, { "-", "x" },
+		{ "12", "x" }, { "1,000.5", "x" },
+	};
+
+	(void)state;
+	column_fix_decimals(&cells[0][0][0], 16, 2, 5);
+	assert_string_equal(cells[0][0], "1.3900");
+	assert_string_equal(cells[1][0], "2.9458");
+	assert_string_equal(cells[2][0], "-");
+	assert_string_equal(cells[3][0], "12.0000");
+	assert_string_equal(cells[4][0], "1,000.5000");
+	assert_string_equal(cells[0][1], "x");
+	assert_true(column_cell_empty("-"));
+	assert_true(column_cell_empty("?"));
+	assert_true(column_cell_empty(""));
+	assert_false(column_cell_empty("0"));
+}
+
+/* The table at 80 columns keeps what a buyer needs. */
+static void
+test_columns_fit(void **state)
+{
+	enum column cols[COLUMN_COUNT];
+	size_t want[COLUMN_COUNT], n = 0, j, used;
+	bool empty[COLUMN_COUNT];
+	struct layout_column lay[COLUMN_COUNT];
+	int c;
+
+	(void)state;
+	for (c = 0; c < COLUMN_COUNT; c++) {
+		if (c == COL_TOTAL || c == COL_SPOT_TOTAL)
+			continue;
+		cols[n] = (enum column)c;
+		want[n] = str_width(column_info[c].header);
+		empty[n] = false;
+		n++;
+	}
+	want[1] = 23;		/* INSTANCE "4x_A100-80GB-SXM_SECURE" */
+	want[2] = 15;		/* REGION "asia-southeast1" */
+	want[3] = 10;		/* GPUS "4x A100-80" */
+	want[5] = 6;		/* LINK "nvlink" */
+	used = columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 80);
+	assert_true(used <= 80);
+	for (j = 0; j < n; j++)
+		if (cols[j] == COL_PROVIDER || cols[j] == COL_INSTANCE ||
+		    cols[j] == COL_REGION || cols[j] == COL_GPU ||
+		    cols[j] == COL_LINK || cols[j] == COL_GPU_PRICE)
+			assert_true(lay[j].shown);
+	/* The names are not cut to make room for numbers. */
+	assert_int_equal(lay[1].width, 23);
+	/* The sort column stays, whatever its priority. */
+	columns_fit(cols, n, want, empty, SORT_PFLOP, lay, 80);
+	for (j = 0; j < n; j++)
+		if (cols[j] == COL_PFLOP)
+			assert_true(lay[j].shown);
+	/* An empty column goes before any other. */
+	for (j = 0; j < n; j++)
+		empty[j] = cols[j] == COL_SPOT_GPU;
+	columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 120);
+	for (j = 0; j < n; j++)
+		if (cols[j] == COL_SPOT_GPU)
+			assert_false(lay[j].shown);
+	/* No limit: everything. */
+	columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 0);
+	for (j = 0; j < n; j++)
+		assert_true(lay[j].shown);
+}
+
+static void
+test_cells_host_and_regions(void **state)
+{
+	struct column_ctx ctx = { NOW, -1 };
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	make_offer(&o, "H100", 8, 98320000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cell_is(COL_VCPUS_GPU, &p, &ctx, "-");
+	cell_is(COL_RAM_GPU, &p, &ctx, "-");
+	o.vcpus = 192;
+	o.ram_gb = 2048;
+	cell_is(COL_VCPUS_GPU, &p, &ctx, "24");
+	cell_is(COL_RAM_GPU, &p, &ctx, "256G");
+	o.vcpus = 12;
+	cell_is(COL_VCPUS_GPU, &p, &ctx, "1.5");
+	p.other_regions = 16;
+	str_copy(o.region, sizeof o.region, "us-east-1");
+	cell_is(COL_REGION, &p, &ctx, "us-east-1 +16");
 }
 
 static void
@@ -386,13 +508,19 @@ test_column_info(void **state)
 			assert_true(column_info[c].min >=
 			    str_width(column_info[c].header));
 		assert_true(column_info[c].min >= 1);
-		assert_true(column_info[c].priority >= 1);
+		assert_true(column_info[c].priority >= 0);
 		assert_true((int)column_info[c].sort >= 0 &&
 		    (int)column_info[c].sort < SORT_KEY_COUNT);
 	}
 	assert_string_equal(column_info[COL_GPU_PRICE].header, "$/GPU-H");
 	assert_int_equal(column_info[COL_GPU_PRICE].sort, SORT_GPU_PRICE);
-	assert_int_equal(column_info[COL_PROVIDER].priority, 1);
+	/* Never dropped: provider, instance, GPUs, $/GPU-h, link. */
+	assert_int_equal(column_info[COL_PROVIDER].priority, 0);
+	assert_int_equal(column_info[COL_INSTANCE].priority, 0);
+	assert_int_equal(column_info[COL_GPU].priority, 0);
+	assert_int_equal(column_info[COL_GPU_PRICE].priority, 0);
+	assert_int_equal(column_info[COL_LINK].priority, 0);
+	assert_int_equal(column_info[COL_REGION].priority, 1);
 	assert_true(column_info[COL_PRICE].right);
 	assert_false(column_info[COL_PROVIDER].right);
 	assert_true(column_info[COL_INSTANCE].flexible);
@@ -417,6 +545,10 @@ main(void)
 		cmocka_unit_test(test_cells_age),
 		cmocka_unit_test(test_cells_totals),
 		cmocka_unit_test(test_column_info),
+		cmocka_unit_test(test_total_separators),
+		cmocka_unit_test(test_fix_decimals),
+		cmocka_unit_test(test_columns_fit),
+		cmocka_unit_test(test_cells_host_and_regions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -816,6 +816,55 @@ test_models_complete(void **state)
 	}
 }
 
+/* A form word narrows --gpu to that form; the family is kept. */
+static void
+test_query_form(void **state)
+{
+	const struct gpu_model *m[GPU_MATCH_MAX];
+	enum gpu_form form;
+	size_t n;
+
+	(void)state;
+	n = gpu_query_form("H100 SXM", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0]->id, "H100");
+	assert_int_equal(form, GPU_FORM_SXM);
+	n = gpu_query_form("H100-PCIe", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0]->id, "H100");
+	assert_int_equal(form, GPU_FORM_PCIE);
+	n = gpu_query_form("A100 80GB SXM4", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0]->id, "A100-80");
+	assert_int_equal(form, GPU_FORM_SXM);
+	n = gpu_query_form("A100-SXM4-80GB", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0]->id, "A100-80");
+	assert_int_equal(form, GPU_FORM_SXM);
+	n = gpu_query_form("a100 pcie", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 2);		/* both sizes */
+	assert_int_equal(form, GPU_FORM_PCIE);
+	/* A family or a model: any form. */
+	n = gpu_query_form("H100", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 1);
+	assert_int_equal(form, GPU_FORM_ANY);
+	n = gpu_query_form("A100", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 2);
+	assert_int_equal(form, GPU_FORM_ANY);
+	/* NVL is its own model, not a form. */
+	n = gpu_query_form("H100 NVL", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 1);
+	assert_string_equal(m[0]->id, "H100-NVL");
+	assert_int_equal(form, GPU_FORM_ANY);
+	/* A form word alone names nothing. */
+	assert_int_equal(gpu_query_form("SXM", m, GPU_MATCH_MAX, &form), 0);
+	assert_int_equal(gpu_query_form("zzz SXM", m, GPU_MATCH_MAX, &form),
+	    0);
+	assert_string_equal(gpu_form_name(GPU_FORM_SXM), "sxm");
+	assert_string_equal(gpu_form_name(GPU_FORM_PCIE), "pcie");
+	assert_null(gpu_form_name(GPU_FORM_ANY));
+}
+
 int
 main(void)
 {
@@ -835,6 +884,7 @@ main(void)
 		cmocka_unit_test(test_form_words),
 		cmocka_unit_test(test_form_only_spellings_follow_vram),
 		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_query_form),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_bf16),

@@ -245,13 +245,17 @@ test_shrink_before_drop(void **state)
 
 	(void)state;
 	c[0] = col(30, 10, 1, true);
-	c[1] = col(10, 10, 2, false);
+	c[1] = col(10, 10, 0, false);
 	c[2] = col(10, 10, 3, false);
-	/* Minimums (34) fit in 40: nothing dropped, the flexible one cut. */
-	assert_int_equal(layout_fit(c, 3, 40), 40);
-	assert_true(c[0].shown && c[1].shown && c[2].shown);
-	assert_int_equal(c[0].width, 16);
-	/* 30 wide: drop the priority-3 column, give room back to the first. */
+	/*
+	 * Minimums (34) fit in 40, wants (54) do not: the less important
+	 * number goes rather than the name being cut (issue 12).
+	 */
+	assert_int_equal(layout_fit(c, 3, 42), 42);
+	assert_true(c[0].shown && c[1].shown);
+	assert_false(c[2].shown);
+	assert_int_equal(c[0].width, 30);
+	/* A kept column stays: then the name is cut. */
 	assert_int_equal(layout_fit(c, 3, 30), 30);
 	assert_true(c[0].shown && c[1].shown);
 	assert_false(c[2].shown);
@@ -334,6 +338,48 @@ test_result_never_exceeds_width(void **state)
 	}
 }
 
+/* Priority 0 is dropped only when nothing else is left. */
+static void
+test_kept_columns(void **state)
+{
+	struct layout_column c[3];
+
+	(void)state;
+	c[0] = col(10, 10, 0, false);
+	c[1] = col(10, 10, 1, false);
+	c[2] = col(10, 10, 0, false);
+	layout_fit(c, 3, 22);
+	assert_true(c[0].shown);
+	assert_false(c[1].shown);
+	assert_true(c[2].shown);
+	/* Narrower than the kept ones: the last of them goes. */
+	layout_fit(c, 3, 12);
+	assert_true(c[0].shown);
+	assert_false(c[2].shown);
+}
+
+/* A name keeps its width; a less important number goes instead. */
+static void
+test_names_not_cut_for_numbers(void **state)
+{
+	struct layout_column c[3];
+
+	(void)state;
+	c[0] = col(20, 8, 0, true);	/* instance */
+	c[1] = col(10, 10, 0, false);	/* $/GPU-H */
+	c[2] = col(10, 10, 3, false);	/* $/H */
+	/* All at floors fit (8 + 10 + 10 + 4 = 32), at wants 44 do not. */
+	layout_fit(c, 3, 34);
+	assert_true(c[0].shown && c[1].shown);
+	assert_false(c[2].shown);
+	assert_int_equal(c[0].width, 20);
+	/* Two names share the cut. */
+	c[2] = col(20, 6, 1, true);	/* region */
+	layout_fit(c, 3, 40);
+	assert_true(c[0].shown && c[1].shown && c[2].shown);
+	assert_true(c[0].width + c[1].width + c[2].width + 4 <= 40);
+}
+
 int
 main(void)
 {
@@ -354,6 +400,8 @@ main(void)
 		cmocka_unit_test(test_single_column_cut),
 		cmocka_unit_test(test_width_smaller_than_any_column),
 		cmocka_unit_test(test_result_never_exceeds_width),
+		cmocka_unit_test(test_kept_columns),
+		cmocka_unit_test(test_names_not_cut_for_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -752,6 +752,211 @@ test_match_region(void **state)
 	no_match(&f, &o);
 }
 
+
+static void
+test_match_region_geography(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	make_offer(&o, "vast", "k", "H100", 8, 98320000, MONEY_NONE);
+	str_copy(o.region, sizeof o.region, "Sweden, SE, EU");
+	str_copy(f.region, sizeof f.region, "europe");
+	matches(&f, &o, 1);
+	str_copy(f.region, sizeof f.region, "se");
+	matches(&f, &o, 1);
+	str_copy(f.region, sizeof f.region, "us");
+	no_match(&f, &o);
+	make_offer(&o, "gcp", "k", "H100", 8, 98320000, MONEY_NONE);
+	str_copy(o.region, sizeof o.region, "australia-southeast1");
+	str_copy(f.region, sizeof f.region, "us");	/* not a substring */
+	no_match(&f, &o);
+	str_copy(f.region, sizeof f.region, "oceania");
+	matches(&f, &o, 1);
+	str_copy(f.region, sizeof f.region, "au");
+	matches(&f, &o, 1);
+}
+
+static void
+test_offer_form(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	make_offer(&o, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
+	set_names(&o, "p5.48xlarge", "us-east-1", "H100");
+	assert_int_equal(offer_form(&o), GPU_FORM_SXM);	/* by NVLink */
+	o.interconnect = IC_PCIE;
+	assert_int_equal(offer_form(&o), GPU_FORM_PCIE);
+	o.interconnect = IC_UNKNOWN;
+	assert_int_equal(offer_form(&o), GPU_FORM_ANY);
+	/* The provider's words win. */
+	set_names(&o, "gpu_1x_h100_pcie", "us-east-1", "H100");
+	o.interconnect = IC_NVLINK;
+	assert_int_equal(offer_form(&o), GPU_FORM_PCIE);
+	set_names(&o, "x", "us-east-1", "A100-SXM4-80GB");
+	str_copy(o.gpu, sizeof o.gpu, "A100-80");
+	o.interconnect = IC_UNKNOWN;
+	assert_int_equal(offer_form(&o), GPU_FORM_SXM);
+	/* Models made in one form only. */
+	set_names(&o, "x", "us-east-1", "H200");
+	str_copy(o.gpu, sizeof o.gpu, "H200");
+	assert_int_equal(offer_form(&o), GPU_FORM_SXM);
+	set_names(&o, "x", "us-east-1", "H100 NVL");
+	str_copy(o.gpu, sizeof o.gpu, "H100-NVL");
+	o.interconnect = IC_NVLINK;	/* a bridge: still a PCIe card */
+	assert_int_equal(offer_form(&o), GPU_FORM_PCIE);
+	set_names(&o, "x", "us-east-1", "L4");
+	str_copy(o.gpu, sizeof o.gpu, "L4");
+	assert_int_equal(offer_form(&o), GPU_FORM_PCIE);
+	/* The filter. */
+	offer_filter_init(&f);
+	f.form = GPU_FORM_SXM;
+	no_match(&f, &o);
+	f.form = GPU_FORM_PCIE;
+	matches(&f, &o, 1);
+	str_copy(o.gpu, sizeof o.gpu, "GH200");
+	set_names(&o, "x", "us-east-1", "GH200");
+	o.interconnect = IC_UNKNOWN;
+	no_match(&f, &o);		/* unknown form: never a match */
+}
+
+static void
+test_host_per_gpu(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	make_offer(&o, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
+	assert_true(fabs(offer_vcpus_per_gpu(&o)) < 1e-9);
+	assert_true(fabs(offer_ram_gb_per_gpu(&o)) < 1e-9);
+	assert_false(offer_host_light(&o));	/* unknown is not light */
+	o.vcpus = 192;
+	o.ram_gb = 2048;
+	assert_true(fabs(offer_vcpus_per_gpu(&o) - 24) < 1e-9);
+	assert_true(fabs(offer_ram_gb_per_gpu(&o) - 256) < 1e-9);
+	assert_false(offer_host_light(&o));
+	o.vcpus = 12;		/* 1.5 per GPU */
+	assert_true(offer_host_light(&o));
+	o.vcpus = 16;		/* 2 per GPU: enough */
+	assert_false(offer_host_light(&o));
+	o.ram_gb = 60;		/* 7.5 GB per GPU */
+	assert_true(offer_host_light(&o));
+	o.ram_gb = 64;
+	offer_filter_init(&f);
+	f.min_vcpus_per_gpu = 2;
+	matches(&f, &o, 1);
+	f.min_vcpus_per_gpu = 3;
+	no_match(&f, &o);
+	f.min_vcpus_per_gpu = 0;
+	f.min_ram_gb_per_gpu = 8;
+	matches(&f, &o, 1);
+	f.min_ram_gb_per_gpu = 9;
+	no_match(&f, &o);
+	o.ram_gb = 0;		/* unknown: not known to have it */
+	no_match(&f, &o);
+}
+
+static void
+test_fold_regions(void **state)
+{
+	struct offer o[6];
+	struct plan p[6];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < 6; i++)
+		make_offer(&o[i], "lambda", "k", "H100", 8, 23920000,
+		    MONEY_NONE);
+	str_copy(o[0].region, sizeof o[0].region, "us-east-1");
+	str_copy(o[1].region, sizeof o[1].region, "us-west-1");
+	o[2].price = 25000000;				/* another price */
+	str_copy(o[3].region, sizeof o[3].region, "europe-central-1");
+	str_copy(o[4].instance_type, sizeof o[4].instance_type, "other");
+	make_offer(&o[5], "aws", "k", "H100", 8, 23920000, MONEY_NONE);
+	for (i = 0; i < 6; i++)
+		cost_plan(&p[i], &o[i], 1);
+	n = query_fold_regions(p, 6);
+	assert_int_equal(n, 4);
+	assert_ptr_equal(p[0].offer, &o[0]);
+	assert_int_equal(p[0].other_regions, 2);	/* o[1], o[3] */
+	assert_ptr_equal(p[1].offer, &o[2]);
+	assert_int_equal(p[1].other_regions, 0);
+	assert_ptr_equal(p[2].offer, &o[4]);
+	assert_ptr_equal(p[3].offer, &o[5]);
+	assert_int_equal(p[3].other_regions, 0);
+	/* The first in the given order is the one kept. */
+	for (i = 0; i < 6; i++)
+		cost_plan(&p[i], &o[5 - i], 1);
+	n = query_fold_regions(p, 6);
+	assert_int_equal(n, 4);
+	assert_ptr_equal(p[2].offer, &o[3]);
+	assert_int_equal(p[2].other_regions, 2);
+	assert_int_equal(query_fold_regions(p, 0), 0);
+}
+
+static void
+test_explain_empty(void **state)
+{
+	struct offer o[4];
+	struct offer_filter f;
+	char buf[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		make_offer(&o[i], "gcp", "k", "H100", 8, 23920000, 8000000);
+		o[i].availability = AV_UNKNOWN;
+		o[i].source = SRC_SNAPSHOT;
+	}
+	o[3].gpu_count = 1;
+	o[3].price = 2000000;
+	offer_filter_init(&f);
+	f.gpus[0] = model("H100");
+	f.ngpus = 1;
+	f.count = 8;
+	f.available = true;
+	assert_true(query_explain_empty(o, 4, &f, buf, sizeof buf) > 0);
+	assert_string_equal(buf, "3 offers match --gpu H100 --count 8; none "
+	    "is known to be available: the snapshot has no availability, "
+	    "run 'gpucost refresh'");
+	/* Availability known somewhere: just none available now. */
+	o[0].availability = AV_UNAVAILABLE;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_non_null(strstr(buf, "none is available now"));
+	f.available = false;
+	f.count = 3;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_string_equal(buf, "4 offers match --gpu H100; none has 3 GPUs "
+	    "in one instance; counts offered: 1, 8 (--multi-node combines "
+	    "instances)");
+	f.count = 0;
+	f.max_price_gpu_hour = 100000;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_string_equal(buf, "4 offers match --gpu H100; none matches "
+	    "--max-price 0.1; the cheapest is 2.00 USD per GPU-hour: raise it");
+	f.max_price_gpu_hour = MONEY_NONE;
+	str_copy(f.region, sizeof f.region, "europe");
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_non_null(strstr(buf, "none matches --region 'europe'"));
+	/* The first test already leaves nothing. */
+	offer_filter_init(&f);
+	f.gpus[0] = model("B200");
+	f.ngpus = 1;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_non_null(strstr(buf, "none of the 4 cached offers matches "
+	    "--gpu B200"));
+	/* Something matches: nothing to explain. */
+	offer_filter_init(&f);
+	assert_int_equal(query_explain_empty(o, 4, &f, buf, sizeof buf), 0);
+	assert_true(query_explain_empty(o, 0, &f, buf, sizeof buf) > 0);
+	assert_non_null(strstr(buf, "no offers"));
+}
+
 static void
 test_match_available(void **state)
 {
@@ -1607,6 +1812,11 @@ main(void)
 		cmocka_unit_test(test_query_max_price),
 		cmocka_unit_test(test_query_spot),
 		cmocka_unit_test(test_query_nothing),
+		cmocka_unit_test(test_match_region_geography),
+		cmocka_unit_test(test_offer_form),
+		cmocka_unit_test(test_host_per_gpu),
+		cmocka_unit_test(test_fold_regions),
+		cmocka_unit_test(test_explain_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,10 +39,11 @@ static const char *const contract_fields[] = {
 	"spot_savings_pct", "usd_per_pflop_hour", "availability",
 	"spot_interruption", "reliability", "source", "fetched_at", "key",
 	"total_cost", "total_spot_cost", "notes", "node_keys", "inter_node",
-	"spot_zone", "currency", "price_original", NULL
+	"spot_zone", "currency", "price_original", "form", "country",
+	"continent", "vcpus_per_gpu", "ram_gb_per_gpu", NULL
 };
-#define NFIELDS		32
-#define NFIELDS_NO_TOTALS 30
+#define NFIELDS		37
+#define NFIELDS_NO_TOTALS 35
 /* total_cost and total_spot_cost: shown only with --hours. */
 #define IS_TOTAL(i)	((i) == 24 || (i) == 25)
 
@@ -351,16 +352,16 @@ test_csv(void **state)
 	    "A100-80GB,8,1,8,80,nvlink,96,1152,27.44705,3.430881,11.50,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
-	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705\r\n"
+	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705,sxm,,,12,144\r\n"
 	    "vast,inst2,\"US, NA\",,Mystery GPU,1,1,1,,unknown,,,0.35,0.35,,,,,"
 	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2,single-listing,"
-	    "k2,,,EUR,0.324\r\n"
+	    "k2,,,EUR,0.324,,US,NA,,\r\n"
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
 	    "p4de.24xlarge/us-east-1;p4de.24xlarge/us-east-1,efa,use1-az4,"
-	    "USD,27.44705\r\n");
+	    "USD,27.44705,sxm,,,12,144\r\n");
 	/* Every line ends CRLF: no bare LF. */
 	assert_int_equal(count_str(out, "\n"), 4);
 	assert_int_equal(count_str(out, "\r\n"), 4);
@@ -386,7 +387,7 @@ test_csv_totals_and_quoting(void **state)
 	assert_string_equal(out + strlen(line) + 2,
 	    "vast,\"two\nlines\",plain,,\"say \"\"hi\"\"\",1,1,1,,unknown,,,"
 	    "0.35,0.35,,,,,unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,"
-	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,,EUR,0.324\r\n");
+	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,,EUR,0.324,,,,,\r\n");
 	free(out);
 
 	/* No plans: the header alone. */
@@ -586,6 +587,16 @@ test_json(void **state)
 	assert_true(is_null(b, "spot_interruption"));
 	assert_true(near(num(b, "reliability"), 0.9876));
 	assert_true(near(num(b, "price_hour"), 0.35));
+	/* Form, place and host per GPU; null when unknown. */
+	assert_string_equal(str(a, "form"), "sxm");
+	assert_true(near(num(a, "vcpus_per_gpu"), 12));
+	assert_true(near(num(a, "ram_gb_per_gpu"), 144));
+	assert_true(is_null(a, "country"));
+	assert_true(is_null(b, "form"));
+	assert_string_equal(str(b, "country"), "US");
+	assert_string_equal(str(b, "continent"), "NA");
+	assert_true(is_null(b, "vcpus_per_gpu"));
+	assert_true(is_null(b, "ram_gb_per_gpu"));
 
 	c = cJSON_GetArrayItem(offers, 2);
 	assert_true(near(num(c, "nodes"), 2));
@@ -642,8 +653,10 @@ test_json_hours(void **state)
 	/* total_spot_cost comes before the appended fields. */
 	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 6)->string,
 	    "price_original");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	    "ram_gb_per_gpu");
 	cJSON_Delete(root);
 	free(out);
 
@@ -808,16 +821,17 @@ test_table_full(void **state)
 	static const char *const headers[] = {
 		"PROVIDER", "INSTANCE", "REGION", "GPUS", "VRAM", "LINK", "$/H",
 		"$/GPU-H", "NOTE", "SPOT $/H", "SPOT/GPU-H", "SAVE",
-		"$/PFLOP-H", "AVAIL", "AGE"
+		"$/PFLOP-H", "CPU/GPU", "RAM/GPU", "AVAIL", "AGE"
 	};
+	/* Each number column has one number of decimals. */
 	static const char *const row0[] = {
 		"aws", "p4de.24xlarge", "us-east-1, \"N. Virginia\"",
 		"8x A100-80", "80G", "nvlink", "27.4471", "3.4309", "zo",
-		"11.50", "1.4375", "58%", "11.00", "yes", "139d"
+		"11.50", "1.4375", "58%", "11.00", "12", "144G", "yes", "139d"
 	};
 	static const char *const row1[] = {
-		"vast", "inst2", "US, NA", "1x Mystery GPU?", "-", "-", "0.35",
-		"0.35", "1", "-", "-", "-", "-", "?", "21d"
+		"vast", "inst2", "US, NA", "1x Mystery GPU?", "-", "-", "0.3500",
+		"0.3500", "1", "-", "-", "-", "-", "-", "-", "?", "21d"
 	};
 	char cells[20][64], line[512];
 	struct output_opts o;
@@ -831,18 +845,18 @@ test_table_full(void **state)
 	assert_int_equal(count_str(out, "\n"), 4);
 	line_of(out, 0, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 15);
+	assert_int_equal(n, 17);
 	for (i = 0; i < n; i++)
 		assert_string_equal(cells[i], headers[i]);
 	line_of(out, 1, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 15);
+	assert_int_equal(n, 17);
 	for (i = 0; i < n; i++)
 		assert_string_equal(cells[i], row0[i]);
 	/* Unknown values are "-" (and an unknown GPU is marked "?"). */
 	line_of(out, 2, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 15);
+	assert_int_equal(n, 17);
 	for (i = 0; i < n; i++)
 		assert_string_equal(cells[i], row1[i]);
 	line_of(out, 3, "\n", line, sizeof line);
@@ -888,18 +902,18 @@ test_table_totals(void **state)
 	out = render(&o, fx.p, 2);
 	line_of(out, 0, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 17);
-	assert_string_equal(cells[15], "TOTAL $");
-	assert_string_equal(cells[16], "SPOT TOTAL $");
+	assert_int_equal(n, 19);
+	assert_string_equal(cells[17], "TOTAL $");
+	assert_string_equal(cells[18], "SPOT TOTAL $");
 	line_of(out, 1, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 17);
-	assert_string_equal(cells[15], "274.4705");
-	assert_string_equal(cells[16], "115.00");
+	assert_int_equal(n, 19);
+	assert_string_equal(cells[17], "274.47");
+	assert_string_equal(cells[18], "115.00");
 	line_of(out, 2, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_string_equal(cells[15], "3.50");
-	assert_string_equal(cells[16], "-");
+	assert_string_equal(cells[17], "3.50");
+	assert_string_equal(cells[18], "-");
 	free(out);
 }
 
@@ -908,8 +922,8 @@ static void
 test_table_width_60(void **state)
 {
 	static const char *const kept[] = {
-		"PROVIDER", "REGION", "GPUS", "$/H", "$/GPU-H", "SPOT/GPU-H",
-		"SAVE"
+		"PROVIDER", "INSTANCE", "REGION", "GPUS", "LINK", "$/H",
+		"$/GPU-H", "SPOT/GPU-H", "SAVE"
 	};
 	char cells[20][64], line[512];
 	struct output_opts o;
@@ -930,7 +944,8 @@ test_table_width_60(void **state)
 	n = cells_of(line, cells, 20);
 	/*
 	 * What stays is an in-order subset of the important columns, and
-	 * always includes the provider, the GPUs and the per-GPU price.
+	 * always includes the provider, the instance, the GPUs, the
+	 * interconnect and the per-GPU price (issue 12).
 	 */
 	j = 0;
 	for (i = 0; i < n; i++) {
@@ -941,20 +956,19 @@ test_table_width_60(void **state)
 			fail_msg("unexpected column %s in \"%s\"", cells[i],
 			    line);
 	}
-	if (n < 4 || strcmp(cells[0], "PROVIDER") != 0 ||
-	    strstr(line, "GPUS") == NULL || strstr(line, "$/GPU-H") == NULL)
+	if (n < 5 || strcmp(cells[0], "PROVIDER") != 0 ||
+	    strstr(line, "INSTANCE") == NULL || strstr(line, "GPUS") == NULL ||
+	    strstr(line, "LINK") == NULL || strstr(line, "$/GPU-H") == NULL)
 		fail_msg("kept columns: \"%s\"", line);
-	/* Dropped: priorities 9 ($/PFLOP-H) down to 4 (INSTANCE). */
+	/* Dropped: the least important ones. */
 	assert_null(strstr(line, "PFLOP"));
 	assert_null(strstr(line, "AVAIL"));
 	assert_null(strstr(line, "SPOT $/H"));
 	assert_null(strstr(line, "AGE"));
-	assert_null(strstr(line, "LINK"));
 	assert_null(strstr(line, "VRAM"));
-	assert_null(strstr(line, "INSTANCE"));
+	assert_null(strstr(line, "CPU/GPU"));
 	/* Prices and the GPUs keep their full text. */
 	line_of(out, 1, "\n", line, sizeof line);
-	assert_non_null(strstr(line, "27.4471"));
 	assert_non_null(strstr(line, "3.4309"));
 	assert_null(strstr(line, "x A100~"));
 	free(out);

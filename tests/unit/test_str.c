@@ -410,6 +410,40 @@ test_prefix_for_width(void **state)
 	assert_int_equal(str_prefix_for_width("a\xf0\x9f\x98\x80", 2), 5);
 }
 
+/* A long error loses its middle, never its cause. */
+static void
+test_shorten_keeps_cause(void **state)
+{
+	static const char msg[] = "Refresh done in 0.3s: 0 updated, 6 failed, "
+	    "0 skipped (aws: /offers/v1.0/aws/AmazonEC2/current/"
+	    "region_index.json: Failed to connect to 127.0.0.1 port 9 after "
+	    "0 ms: Couldn't connect to server (http://127.0.0.1:9/offers/v1.0/"
+	    "aws/AmazonEC2/current/region_index.json))";
+	char out[256];
+	size_t n;
+
+	(void)state;
+	n = str_shorten(out, sizeof out, msg, 80);
+	assert_int_equal(n, strlen(out));
+	assert_true(str_width(out) <= 80);
+	assert_int_equal(strncmp(out, "Refresh done in 0.3s", 20), 0);
+	assert_non_null(strstr(out, "..."));
+	if (strstr(out, "Couldn't connect to server)") == NULL)
+		fail_msg("cause lost: \"%s\"", out);
+	/* Short enough: unchanged. */
+	str_shorten(out, sizeof out, "plain", 80);
+	assert_string_equal(out, "plain");
+	/* No ": ": the end is kept. */
+	str_shorten(out, sizeof out, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaz", 20);
+	assert_true(str_width(out) <= 20);
+	assert_int_equal(out[strlen(out) - 1], 'z');
+	/* Tiny widths cut. */
+	str_shorten(out, sizeof out, "abcdefghijkl", 5);
+	assert_string_equal(out, "abcde");
+	str_shorten(out, 4, msg, 80);
+	assert_true(strlen(out) <= 3);
+}
+
 int
 main(void)
 {
@@ -435,6 +469,7 @@ main(void)
 		cmocka_unit_test(test_find_nocase),
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_prefix_for_width),
+		cmocka_unit_test(test_shorten_keeps_cause),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -630,6 +630,10 @@ assert_same_as_query(struct model *m)
 	model_query(m);
 	query_plans(m->offers.v, m->offers.n, &m->filter, m->sort, m->reverse,
 	    &q, &nq);
+	assert_int_equal(m->noffers_shown, nq);
+	/* Folded by region unless all_regions, like the CLI's table. */
+	if (!m->all_regions)
+		nq = query_fold_regions(q, nq);
 	assert_int_equal(m->nplans, nq);
 	for (i = 0; i < nq; i++) {
 		if (m->plans[i].offer != q[i].offer ||
@@ -655,7 +659,7 @@ test_model_matches_query_plans(void **state)
 	int k, rev, variant;
 
 	assert_true(m->offers.n > 1000);
-	for (variant = 0; variant < 8; variant++) {
+	for (variant = 0; variant < 10; variant++) {
 		offer_filter_init(&m->filter);
 		switch (variant) {
 		case 1:
@@ -694,6 +698,14 @@ test_model_matches_query_plans(void **state)
 			assert_int_equal(filter_set(&m->filter, FF_MAX_PRICE,
 			    "2", false, &err), 0);
 			break;
+		case 8:		/* every region its own row */
+			m->all_regions = true;
+			break;
+		case 9:
+			m->all_regions = false;
+			assert_int_equal(filter_set(&m->filter, FF_REGION,
+			    "europe", false, &err), 0);
+			break;
 		}
 		for (k = 0; k < SORT_KEY_COUNT; k++)
 			for (rev = 0; rev < 2; rev++)
@@ -708,6 +720,37 @@ test_model_matches_query_plans(void **state)
 	}
 }
 
+/* The spot filter ranks by spot $/GPU-h, as the CLI's --spot does. */
+static void
+test_model_spot_ranks_by_spot(void **state)
+{
+	struct model *m = *state;
+	size_t i;
+
+	offer_filter_init(&m->filter);
+	m->sort = SORT_GPU_PRICE;
+	m->reverse = false;
+	model_query(m);
+	m->filter.spot = true;
+	model_query(m);
+	assert_int_equal(m->sort, SORT_SPOT_GPU);
+	assert_true(m->nplans > 1);
+	for (i = 1; i < m->nplans; i++)
+		assert_true(m->plans[i - 1].spot_gpu_hour <=
+		    m->plans[i].spot_gpu_hour);
+	/* Off again: back to $/GPU-h. */
+	m->filter.spot = false;
+	model_query(m);
+	assert_int_equal(m->sort, SORT_GPU_PRICE);
+	/* A sort the user chose stays. */
+	m->sort = SORT_PROVIDER;
+	m->filter.spot = true;
+	model_query(m);
+	assert_int_equal(m->sort, SORT_PROVIDER);
+	m->filter.spot = false;
+	model_query(m);
+}
+
 static void
 test_model_stats_and_find(void **state)
 {
@@ -718,6 +761,12 @@ test_model_stats_and_find(void **state)
 	offer_filter_init(&m->filter);
 	m->sort = SORT_PROVIDER;
 	m->reverse = false;
+	/* Folded: fewer rows than offers, every offer counted. */
+	m->all_regions = false;
+	model_query(m);
+	assert_true(m->nplans < m->offers.n);
+	assert_int_equal(m->noffers_shown, m->offers.n);
+	m->all_regions = true;
 	model_query(m);
 	assert_int_equal(m->nplans, m->offers.n);
 	for (i = 0; i < m->nplans; i++)
@@ -768,6 +817,7 @@ main(void)
 	const struct CMUnitTest model_tests[] = {
 		cmocka_unit_test(test_model_matches_query_plans),
 		cmocka_unit_test(test_model_stats_and_find),
+		cmocka_unit_test(test_model_spot_ranks_by_spot),
 	};
 	int failed;
 

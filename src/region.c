@@ -1,0 +1,287 @@
+/* region.c: region geography and --region matching. */
+#include "config.h"
+#include "region.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <string.h>
+
+#include "str.h"
+
+#define WORD_MAX	64
+
+/* Continent codes and the words a query may use for them. */
+static const struct {
+	const char	*code;
+	const char	*name;		/* the canonical word */
+	const char	*words;		/* '|'-separated, normalised */
+} continents[] = {
+	{ "AF", "africa",	 "af|africa" },
+	{ "AN", "antarctica",	 "an|antarctica" },
+	{ "AS", "asia",		 "as|asia|apac|asia-pacific" },
+	{ "EU", "europe",	 "eu|europe" },
+	{ "NA", "north-america", "na|north-america|northamerica" },
+	{ "OC", "oceania",	 "oc|oceania|australasia" },
+	{ "SA", "south-america", "sa|south-america|southamerica" },
+};
+#define NCONTINENTS	(sizeof continents / sizeof continents[0])
+
+/*
+ * Lowercase s into out, spaces and underscores as '-', runs of them
+ * folded and trimmed: "North America" and "north_america" are one word.
+ */
+static void
+normalise_word(const char *s, size_t len, char *out, size_t size)
+{
+	size_t n = 0;
+	bool dash = false;
+
+	for (; len > 0 && n + 1 < size; s++, len--) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == ' ' || c == '_' || c == '-' || c == '\t') {
+			dash = n > 0;
+			continue;
+		}
+		if (dash && n + 2 < size)
+			out[n++] = '-';
+		dash = false;
+		out[n++] = (char)tolower(c);
+	}
+	out[n] = '\0';
+}
+
+/* Is word one of the '|'-separated entries of list (normalised)? */
+static bool
+in_list(const char *word, const char *list)
+{
+	char item[WORD_MAX];
+	size_t len;
+
+	for (;;) {
+		len = strcspn(list, "|");
+		normalise_word(list, len, item, sizeof item);
+		if (strcmp(item, word) == 0)
+			return true;
+		if (list[len] == '\0')
+			return false;
+		list += len + 1;
+	}
+}
+
+static const char *
+continent_code(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < NCONTINENTS; i++)
+		if (in_list(word, continents[i].words))
+			return continents[i].code;
+	return NULL;
+}
+
+const char *
+region_continent_name(const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < NCONTINENTS; i++)
+		if (str_eq_nocase(code, continents[i].code))
+			return continents[i].name;
+	return NULL;
+}
+
+/* The country with this two-letter code (any case), or NULL. */
+static const struct region_country *
+country_by_code(const char *code)
+{
+	size_t lo = 0, hi = region_country_count, mid;
+	char up[3];
+	int c;
+
+	if (strlen(code) != 2)
+		return NULL;
+	up[0] = (char)toupper((unsigned char)code[0]);
+	up[1] = (char)toupper((unsigned char)code[1]);
+	up[2] = '\0';
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(up, region_countries[mid].code);
+		if (c == 0)
+			return &region_countries[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+/* The country one of whose names is word (normalised), or NULL. */
+static const struct region_country *
+country_by_name(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < region_country_count; i++)
+		if (in_list(word, region_countries[i].names))
+			return &region_countries[i];
+	return NULL;
+}
+
+/*
+ * A free-text location: "Florida, US", "Sweden", the snapshot's
+ * "Florida, US, NA" (Vast's text with a continent appended). The last
+ * part is a country code or name, or a continent code after one.
+ */
+static const struct region_country *
+country_in_text(const char *text)
+{
+	const char *parts[8], *p = text;
+	size_t lens[8], n = 0, len;
+	char word[WORD_MAX], prev[WORD_MAX];
+	const struct region_country *c;
+
+	for (;;) {
+		len = strcspn(p, ",");
+		if (n < 8) {
+			parts[n] = p;
+			lens[n++] = len;
+		} else {
+			memmove(parts, parts + 1, 7 * sizeof parts[0]);
+			memmove(lens, lens + 1, 7 * sizeof lens[0]);
+			parts[7] = p;
+			lens[7] = len;
+		}
+		if (p[len] == '\0')
+			break;
+		p += len + 1;
+	}
+	normalise_word(parts[n - 1], lens[n - 1], word, sizeof word);
+	if (n >= 2) {
+		normalise_word(parts[n - 2], lens[n - 2], prev, sizeof prev);
+		if (strlen(word) == 2 && continent_code(word) != NULL &&
+		    (c = country_by_code(prev)) != NULL)
+			return c;
+	}
+	if ((c = country_by_code(word)) != NULL)
+		return c;
+	return country_by_name(word);
+}
+
+bool
+region_locate(const char *provider, const char *region, const char **country,
+    const char **continent)
+{
+	const struct region_place *pl;
+	const struct region_country *c;
+	size_t i;
+
+	*country = *continent = "";
+	for (i = 0; i < region_place_count; i++) {
+		pl = &region_places[i];
+		if (strcmp(pl->provider, provider) != 0)
+			continue;
+		if (strchr(pl->region, '*') != NULL ?
+		    fnmatch(pl->region, region, FNM_CASEFOLD) == 0 :
+		    str_eq_nocase(pl->region, region)) {
+			*country = pl->country;
+			*continent = pl->continent;
+			return true;
+		}
+	}
+	if ((c = country_in_text(region)) == NULL)
+		return false;
+	*country = c->code;
+	*continent = c->continent;
+	return true;
+}
+
+/* Can fnmatch() read this glob? Every '[' needs its ']'. */
+static bool
+glob_valid(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\\') {
+			if (*++s == '\0')
+				return false;
+			continue;
+		}
+		if (*s != '[')
+			continue;
+		s++;
+		if (*s == '!' || *s == '^')
+			s++;
+		if (*s == ']')
+			s++;
+		while (*s != '\0' && *s != ']')
+			s++;
+		if (*s == '\0')
+			return false;
+	}
+	return true;
+}
+
+int
+region_query_parse(const char *text, struct region_query *q)
+{
+	const struct region_country *c;
+	const char *code;
+	char word[WORD_MAX];
+
+	memset(q, 0, sizeof *q);
+	q->text = text;
+	if (text[0] == '\0')
+		return 0;
+	if (strpbrk(text, "*?[\\") != NULL) {
+		q->kind = RQ_GLOB;
+		return glob_valid(text) ? 0 : -1;
+	}
+	normalise_word(text, strlen(text), word, sizeof word);
+	if ((code = continent_code(word)) != NULL) {
+		q->kind = RQ_CONTINENT;
+		str_copy(q->code, sizeof q->code, code);
+		return 0;
+	}
+	if ((c = country_by_code(word)) != NULL ||
+	    (c = country_by_name(word)) != NULL) {
+		q->kind = RQ_COUNTRY;
+		str_copy(q->code, sizeof q->code, c->code);
+		return 0;
+	}
+	q->kind = RQ_NAME;
+	return 0;
+}
+
+bool
+region_query_match(const struct region_query *q, const char *provider,
+    const char *region)
+{
+	const char *country, *continent;
+
+	switch (q->kind) {
+	case RQ_ANY:
+		return true;
+	case RQ_CONTINENT:
+		region_locate(provider, region, &country, &continent);
+		return strcmp(continent, q->code) == 0;
+	case RQ_COUNTRY:
+		region_locate(provider, region, &country, &continent);
+		return strcmp(country, q->code) == 0;
+	case RQ_NAME:
+		return str_find_nocase(region, q->text) != NULL;
+	case RQ_GLOB:
+		return fnmatch(q->text, region, FNM_CASEFOLD) == 0;
+	}
+	return false;
+}
+
+bool
+region_matches(const char *text, const char *provider, const char *region)
+{
+	struct region_query q;
+
+	if (region_query_parse(text, &q) < 0)
+		return false;
+	return region_query_match(&q, provider, region);
+}

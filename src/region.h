@@ -1,0 +1,79 @@
+/*
+ * region.h: where a provider's region is, and --region matching.
+ *
+ * Every provider names its regions its own way ("eu-west-1",
+ * "europe-west4", "EU-SE-1", "fr-par-2", "Florida, US"). The table in
+ * data/regions.tsv (compiled into src/region_table.c) maps each to an
+ * ISO 3166-1 country and a continent code (AF AN AS EU NA OC SA), so a
+ * query for "europe" or "de" means the same place at every provider.
+ * Free-text locations (Vast) are read for a country code or name.
+ * Pure: no I/O, no state.
+ */
+#ifndef GPUCOST_REGION_H
+#define GPUCOST_REGION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct region_country {
+	const char	*code;		/* ISO 3166-1 alpha-2, "DE" */
+	const char	*continent;	/* "EU" */
+	const char	*names;		/* '|'-separated, "Germany" */
+};
+
+struct region_place {
+	const char	*provider;	/* "aws" */
+	const char	*region;	/* exact name, or a pattern with '*' */
+	const char	*country;	/* "" when not published */
+	const char	*continent;
+};
+
+/* Generated from data/countries.tsv and data/regions.tsv. */
+extern const struct region_country region_countries[];	/* sorted by code */
+extern const size_t region_country_count;
+extern const struct region_place region_places[];
+extern const size_t region_place_count;
+
+/*
+ * Where a provider's region is. Sets *country and *continent to codes
+ * ("DE", "EU"), or to "" when unknown; returns true if the continent is
+ * known.
+ */
+bool	region_locate(const char *provider, const char *region,
+	    const char **country, const char **continent);
+
+enum region_query_kind {
+	RQ_ANY = 0,		/* empty query */
+	RQ_CONTINENT,		/* "europe", "eu", "north-america", "na" ... */
+	RQ_COUNTRY,		/* "de", "us", "germany", "south korea" ... */
+	RQ_NAME,		/* substring of the provider's region name */
+	RQ_GLOB			/* glob with * ? [ ] on the region name */
+};
+
+struct region_query {
+	enum region_query_kind kind;
+	char		 code[3];	/* continent or country code */
+	const char	*text;		/* borrowed: the query as given */
+};
+
+/*
+ * Read a --region value: a continent, else a country (code or name),
+ * else a region name (substring), or a glob when it has * ? or [.
+ * Returns 0, or -1 for a glob fnmatch() cannot read (an unclosed '[',
+ * a trailing backslash): a usage error for the caller.
+ */
+int	region_query_parse(const char *text, struct region_query *q);
+
+/* Does a provider's region satisfy the query? */
+bool	region_query_match(const struct region_query *q, const char *provider,
+	    const char *region);
+
+/* region_query_parse() and region_query_match() in one (an invalid glob
+ * matches nothing). */
+bool	region_matches(const char *text, const char *provider,
+	    const char *region);
+
+/* "europe" for "EU" ...; NULL for an unknown code. */
+const char *region_continent_name(const char *code);
+
+#endif

@@ -1,0 +1,169 @@
+#!/bin/sh
+# Issue 12, the buyer's view, on the snapshot: board form in --gpu and
+# the output, region geography (continent, country, free text), offers
+# folded by region in tables, columns chosen by importance at 80
+# columns, host resources per GPU, and empty answers that say why.
+. "$(dirname "$0")/../lib.sh"
+
+# Values of CSV column NAME (header skipped), quoted commas kept inside.
+col() {
+	c=$(csv_col "$1")
+	tail -n +2 "$T/out" | tr -d '\r' | awk -v c="$c" '
+	{
+		n = 1; f = ""; inq = 0
+		for (i = 1; i <= length($0); i++) {
+			ch = substr($0, i, 1)
+			if (ch == "\"") { inq = !inq; continue }
+			if (ch == "," && !inq) {
+				if (n == c) break
+				n++; f = ""; continue
+			}
+			f = f ch
+		}
+		print f
+	}'
+}
+q() { run --db "$DB" --format csv --quiet "$@"; }
+rows() { echo $(($(wc -l < "$T/out") - 1)); }
+only() { [ "$(col "$1" | sort -u)" = "$2" ]; }
+has_value() { col "$1" | grep -q -x -- "$2"; }
+no_value() { ! col "$1" | grep -q -x -- "$2"; }
+
+# --- 1. Form: a form word narrows, a family name does not. -----------
+q --gpu H100
+check "H100: offers" status_is 0
+check "H100: both forms" has_value form sxm
+check "H100: PCIe too" has_value form pcie
+all_h100=$(rows)
+q --gpu "H100 SXM"
+check "H100 SXM: offers" status_is 0
+check "H100 SXM: only SXM boards" only form sxm
+check "H100 SXM: fewer than all H100" [ "$(rows)" -lt "$all_h100" ]
+check "H100 SXM: no PCIe text" no_value gpu_raw "H100 PCIe"
+q --gpu H100-PCIe
+check "H100-PCIe: offers" status_is 0
+check "H100-PCIe: only PCIe cards" only form pcie
+q --gpu "A100 80GB SXM4"
+check "A100 80GB SXM4: offers" status_is 0
+check "A100 80GB SXM4: one model" only gpu A100-80
+check "A100 80GB SXM4: only SXM" only form sxm
+q --gpu "A100 PCIe"
+check "A100 PCIe: both sizes" [ "$(col gpu | sort -u | tr '\n' ' ')" = "A100-40 A100-80 " ]
+check "A100 PCIe: only PCIe" only form pcie
+q --gpu H100-NVL
+check "H100 NVL stays its own model" only gpu H100-NVL
+q --gpu GH200
+check "GH200: form unknown is empty" only form ""
+run --db "$DB" --format json --quiet --gpu GH200 --limit 1
+check "JSON: unknown form is null" out_has '"form": null'
+run --db "$DB" --format json --quiet --gpu "H100 SXM" --limit 1
+check "JSON: form" out_has '"form": "sxm"'
+
+# --- 2. Geography. ----------------------------------------------------
+q --region europe
+check "europe: offers" status_is 0
+check "europe: only EU" only continent EU
+check "europe: Vast's European hosts too" has_value provider vast
+check "europe: every provider with a European region" [ "$(col provider | sort -u | tr '\n' ' ')" = "aws gcp lambda runpod vast " ]
+europe=$(rows)
+q --region eu
+check "eu is europe" [ "$(rows)" = "$europe" ]
+q --region us
+check "us: only the US" only country US
+check "us: no Australian region" no_value region australia-southeast1
+check "us: Vast's US hosts" has_value region "Florida, US, NA"
+q --region north-america
+check "north-america: only NA" only continent NA
+check "north-america: Canada too" has_value country CA
+q --region de
+check "de: only Germany" only country DE
+check "de: aws eu-central-1" has_value region eu-central-1
+check "de: gcp europe-west3" has_value region europe-west3
+q --region Germany
+check "a country name works too" only country DE
+q --region jp
+check "jp: RunPod AP-JP-1" has_value region AP-JP-1
+q --region oceania
+check "oceania: only OC" only continent OC
+q --region sweden
+check "sweden: RunPod EU-SE-1" has_value region EU-SE-1
+check "sweden: Vast 'Sweden, SE, EU'" has_value region "Sweden, SE, EU"
+q --region 'us-east*'
+check "a glob still matches region names" [ "$(col region | grep -c -v '^us-east')" -eq 0 ]
+q --region Florida
+check "a region-name substring still works" only region "Florida, US, NA"
+q --provider aws --region eu-west-2
+check "every field: country GB" only country GB
+check "every field: continent EU" only continent EU
+q --provider vultr
+check "vultr: region unknown has no country" has_value country ""
+check "vultr: sea is in the US" [ "$(awk -F, 'NR > 1 && $3 == "sea"' "$T/out" | wc -l)" -gt 0 ]
+run --db "$DB" --region '['
+check "an invalid glob is a usage error" status_is 2
+check "it names --region" err_has -- '--region'
+
+# --- 3. Offers that differ only in region: one table row. -----------
+run --db "$DB" --gpu H100 --count 8 --provider lambda
+check "lambda 8x H100: a table" status_is 0
+check "one row, +N regions" [ "$(($(wc -l < "$T/out") - 1))" -eq 1 ]
+check "the row says +16" out_has 'asia-northeast-1 +16'
+check "stderr counts offers and rows" err_has '17 offers in 1 rows'
+run --db "$DB" --gpu H100 --count 8 --provider lambda --all-regions
+check "--all-regions: a row per region" [ "$(($(wc -l < "$T/out") - 1))" -eq 17 ]
+check "--all-regions: no +N" out_lacks '+16'
+q --gpu H100 --count 8 --provider lambda
+check "CSV keeps one row per offer" [ "$(rows)" -eq 17 ]
+
+# --- 4. Columns by importance at 80 columns. -------------------------
+COLUMNS=80 run --db "$DB" --gpu A100-80 --count 4
+check "80 columns: offers" status_is 0
+head -1 "$T/out" > "$T/hdr"
+for c in PROVIDER INSTANCE REGION GPUS LINK '$/GPU-H'; do
+	check "80 columns: $c shown" grep -q -F -- "$c" "$T/hdr"
+done
+check "80 columns: no line longer than 80" [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/out")" -le 80 ]
+check "80 columns: instance names whole" out_has '4x_A100-80GB_SECURE '
+COLUMNS=80 run --db "$DB" --gpu H100 --spot --hours 1000 --limit 5
+check "--spot --hours at 80: spot total kept" grep -q 'SPOT TOTAL' "$T/out"
+check "--spot --hours at 80: spot ranking column kept" grep -q 'SPOT/GPU-H' "$T/out"
+check "totals: thousands separators" out_has '[0-9],[0-9][0-9][0-9]\.[0-9][0-9]$'
+COLUMNS=120 run --db "$DB" --sort pflop --limit 5
+check "sorted by \$/PFLOP-h: the column is kept" grep -q 'PFLOP' "$T/out"
+COLUMNS=100 run --db "$DB" --gpu A100-80 --count 4
+check "AVAIL (all unknown) goes first" out_lacks 'AVAIL'
+# Fixed decimals within a column: every $/GPU-H cell has as many.
+run --db "$DB" --gpu A100-80 --count 4
+awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "$/GPU-H") c = i; next }
+    { print $(c + 1) }' "$T/out" > "$T/prices"
+check "one number of decimals per column" [ "$(sed 's/^[0-9,]*\.//' "$T/prices" | awk '{ print length($0) }' | sort -u | wc -l)" -eq 1 ]
+
+# --- 5. Host resources per GPU. --------------------------------------
+q --provider aws --region us-east-1 --gpu H100 --count 8
+check "p5.48xlarge: 24 vCPUs per GPU" only vcpus_per_gpu 24
+check "p5.48xlarge: 256 GB per GPU" only ram_gb_per_gpu 256
+q --gpu H100 --min-vcpu-per-gpu 20
+check "--min-vcpu-per-gpu: offers" status_is 0
+check "--min-vcpu-per-gpu: each has 20 or more" [ "$(col vcpus_per_gpu | awk '$1 < 20' | wc -l)" -eq 0 ]
+check "--min-vcpu-per-gpu: Vast's 8x (4 per GPU) gone" no_value instance_type 8x-H100_SXM-32-65536
+q --gpu H100 --min-ram-per-gpu 200
+check "--min-ram-per-gpu: each has 200 GB or more" [ "$(col ram_gb_per_gpu | awk '$1 < 200' | wc -l)" -eq 0 ]
+run --db "$DB" --min-vcpu-per-gpu 0
+check "--min-vcpu-per-gpu 0 is a usage error" status_is 2
+COLUMNS=200 run --db "$DB" --gpu H100 --count 8
+check "wide table: CPU/GPU column" out_has 'CPU/GPU'
+check "wide table: RAM/GPU column" out_has 'RAM/GPU'
+
+# --- 7. Empty answers say why. ---------------------------------------
+run --db "$DB" --gpu H100 --count 8 --available
+check "--available on the snapshot: exit 1" status_is 1
+check "names the filter and the next step" err_has "offers match --gpu H100 --count 8; none is known to be available: the snapshot has no availability, run 'gpucost refresh'"
+check "one line" err_lines_are 1
+run --db "$DB" --gpu H100 --max-price 0.5
+check "--max-price too low: exit 1" status_is 1
+check "--max-price: says the cheapest" err_has 'none matches --max-price 0.5; the cheapest is 1.80 USD per GPU-hour'
+run --db "$DB" --gpu B300 --region de
+check "--region empties it" err_has "offers match --gpu B300; none matches --region 'de'"
+run --db "$DB" --gpu H100 --count 12
+check "--count: the counts offered" err_has '247 offers match --gpu H100; none has 12 GPUs in one instance; counts offered: 1, 2, 3, 4, 5, 6, 7, 8 (--multi-node combines instances)'
+
+finish

@@ -1,0 +1,240 @@
+/*
+ * test_region.c: unit tests for region.c (region geography and --region).
+ *
+ * One test reads $TOP_SRCDIR/data/snapshot.tsv at run time: every region
+ * of every provider in it must have a continent (Vultr's "unknown"
+ * excepted), so a new region in the snapshot without a row in
+ * data/regions.tsv fails here.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "region.h"
+
+/* Locate (provider, region) and check the codes. */
+static void
+located(const char *provider, const char *region, const char *country,
+    const char *continent)
+{
+	const char *c, *k;
+
+	if (!region_locate(provider, region, &c, &k))
+		fail_msg("%s %s: not located", provider, region);
+	if (strcmp(c, country) != 0 || strcmp(k, continent) != 0)
+		fail_msg("%s %s: %s/%s, want %s/%s", provider, region, c, k,
+		    country, continent);
+}
+
+static void
+test_locate_every_provider(void **state)
+{
+	const char *c, *k;
+
+	(void)state;
+	located("aws", "eu-central-1", "DE", "EU");
+	located("aws", "us-east-1", "US", "NA");
+	located("aws", "ap-southeast-2", "AU", "OC");
+	located("aws", "sa-east-1", "BR", "SA");
+	located("aws", "af-south-1", "ZA", "AF");
+	located("gcp", "europe-west4", "NL", "EU");
+	located("gcp", "australia-southeast1", "AU", "OC");
+	located("gcp", "me-central2", "SA", "AS");
+	located("lambda", "us-midwest-1", "US", "NA");
+	located("lambda", "europe-south-1", "", "EU");
+	located("runpod", "EU-SE-1", "SE", "EU");
+	located("runpod", "EUR-IS-2", "IS", "EU");
+	located("runpod", "US-KS-3", "US", "NA");
+	located("runpod", "OC-AU-1", "AU", "OC");
+	located("runpod", "CA-MTL-3", "CA", "NA");
+	located("vultr", "ewr", "US", "NA");
+	located("vultr", "fra", "DE", "EU");
+	/* The four providers being added: their sample region names. */
+	located("azure", "eastus", "US", "NA");
+	located("azure", "westeurope", "NL", "EU");
+	located("azure", "swedencentral", "SE", "EU");
+	located("oci", "eu-frankfurt-1", "DE", "EU");
+	located("scaleway", "fr-par-2", "FR", "EU");
+	located("scaleway", "pl-waw-2", "PL", "EU");
+	located("cudo", "se-smedjebacken-1", "SE", "EU");
+	located("cudo", "br-saopaulo-1", "BR", "SA");
+	located("cudo", "gb-bournemouth-1", "GB", "EU");
+	/* Case is ignored. */
+	located("aws", "EU-CENTRAL-1", "DE", "EU");
+	/* OCI's single offer for every region has no place. */
+	assert_false(region_locate("oci", "all", &c, &k));
+	assert_string_equal(c, "");
+	assert_string_equal(k, "");
+	assert_false(region_locate("vultr", "unknown", &c, &k));
+	assert_false(region_locate("aws", "us-nowhere-9", &c, &k));
+}
+
+static void
+test_locate_free_text(void **state)
+{
+	(void)state;
+	/* Vast's live text, and the snapshot's with a continent appended. */
+	located("vast", "Florida, US", "US", "NA");
+	located("vast", "Florida, US, NA", "US", "NA");
+	located("vast", "US, NA", "US", "NA");
+	located("vast", "CA, NA", "CA", "NA");
+	located("vast", "Sweden", "SE", "EU");
+	located("vast", "The Netherlands, NL, EU", "NL", "EU");
+	located("vast", "Guangxi, CN", "CN", "AS");
+	located("vast", "Hong Kong, HK, AS", "HK", "AS");
+	located("vast", "sweden", "SE", "EU");
+	located("vast", "South Korea", "KR", "AS");
+}
+
+static void
+test_query_parse(void **state)
+{
+	struct region_query q;
+
+	(void)state;
+	assert_int_equal(region_query_parse("", &q), 0);
+	assert_int_equal(q.kind, RQ_ANY);
+	assert_int_equal(region_query_parse("europe", &q), 0);
+	assert_int_equal(q.kind, RQ_CONTINENT);
+	assert_string_equal(q.code, "EU");
+	assert_int_equal(region_query_parse("EU", &q), 0);
+	assert_int_equal(q.kind, RQ_CONTINENT);
+	assert_int_equal(region_query_parse("North America", &q), 0);
+	assert_string_equal(q.code, "NA");
+	assert_int_equal(region_query_parse("north_america", &q), 0);
+	assert_string_equal(q.code, "NA");
+	assert_int_equal(region_query_parse("na", &q), 0);
+	assert_string_equal(q.code, "NA");
+	assert_int_equal(region_query_parse("south-america", &q), 0);
+	assert_string_equal(q.code, "SA");
+	assert_int_equal(region_query_parse("us", &q), 0);
+	assert_int_equal(q.kind, RQ_COUNTRY);
+	assert_string_equal(q.code, "US");
+	assert_int_equal(region_query_parse("DE", &q), 0);
+	assert_string_equal(q.code, "DE");
+	assert_int_equal(region_query_parse("united kingdom", &q), 0);
+	assert_string_equal(q.code, "GB");
+	assert_int_equal(region_query_parse("uk", &q), 0);
+	assert_string_equal(q.code, "GB");
+	assert_int_equal(region_query_parse("us-east", &q), 0);
+	assert_int_equal(q.kind, RQ_NAME);
+	assert_int_equal(region_query_parse("eu-*", &q), 0);
+	assert_int_equal(q.kind, RQ_GLOB);
+	assert_int_equal(region_query_parse("[ab]*", &q), 0);
+	assert_int_equal(region_query_parse("[]]", &q), 0);
+	/* fnmatch() cannot read these: usage errors. */
+	assert_int_equal(region_query_parse("[", &q), -1);
+	assert_int_equal(region_query_parse("us-[east", &q), -1);
+	assert_int_equal(region_query_parse("us\\", &q), -1);
+	assert_string_equal(region_continent_name("EU"), "europe");
+	assert_string_equal(region_continent_name("na"), "north-america");
+	assert_null(region_continent_name("XX"));
+}
+
+static void
+test_matches(void **state)
+{
+	(void)state;
+	assert_true(region_matches("europe", "vast", "Sweden, SE, EU"));
+	assert_true(region_matches("europe", "gcp", "europe-west4"));
+	assert_true(region_matches("europe", "aws", "eu-west-1"));
+	assert_true(region_matches("europe", "runpod", "EUR-IS-1"));
+	assert_false(region_matches("europe", "aws", "us-east-1"));
+	/* "us" is the country, no longer a substring of "australia". */
+	assert_true(region_matches("us", "aws", "us-west-2"));
+	assert_true(region_matches("us", "vast", "Florida, US"));
+	assert_false(region_matches("us", "gcp", "australia-southeast1"));
+	assert_false(region_matches("us", "runpod", "EUR-IS-1"));
+	assert_true(region_matches("jp", "runpod", "AP-JP-1"));
+	assert_true(region_matches("asia", "gcp", "asia-east1"));
+	assert_true(region_matches("oceania", "lambda", "australia-east-1"));
+	/* Names and globs on the provider's own region name. */
+	assert_true(region_matches("us-east", "aws", "us-east-2"));
+	assert_true(region_matches("US-EAST", "aws", "us-east-2"));
+	assert_true(region_matches("eu*", "aws", "eu-west-1"));
+	assert_false(region_matches("eu*", "aws", "us-east-1"));
+	assert_true(region_matches("Florida", "vast", "Florida, US, NA"));
+	/* An invalid glob matches nothing. */
+	assert_false(region_matches("[", "aws", "["));
+	/* A region without a place matches no continent. */
+	assert_false(region_matches("north-america", "vultr", "unknown"));
+}
+
+/* Every region in the snapshot has a continent. */
+static void
+test_snapshot_regions_located(void **state)
+{
+	const char *top = getenv("TOP_SRCDIR"), *c, *k;
+	char path[4096], line[2048], *f[4], *p;
+	FILE *fp;
+	size_t n = 0, i;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/data/snapshot.tsv",
+	    top != NULL && top[0] != '\0' ? top : ".");
+	if ((fp = fopen(path, "r")) == NULL)
+		fail_msg("cannot open %s (set TOP_SRCDIR)", path);
+	while (fgets(line, sizeof line, fp) != NULL) {
+		if (line[0] == '#' || strncmp(line, "provider\t", 9) == 0)
+			continue;
+		p = line;
+		for (i = 0; i < 4; i++) {
+			f[i] = p;
+			if ((p = strchr(p, '\t')) == NULL)
+				break;
+			*p++ = '\0';
+		}
+		if (i < 4)
+			continue;
+		/* provider, key, instance_type, region */
+		if (strcmp(f[0], "vultr") == 0 && strcmp(f[3], "unknown") == 0)
+			continue;
+		if (!region_locate(f[0], f[3], &c, &k))
+			fail_msg("%s region \"%s\" has no place", f[0], f[3]);
+		n++;
+	}
+	fclose(fp);
+	assert_true(n > 1000);
+}
+
+/* The generated tables are sorted and consistent. */
+static void
+test_tables(void **state)
+{
+	size_t i;
+
+	(void)state;
+	assert_true(region_country_count > 50);
+	for (i = 1; i < region_country_count; i++)
+		assert_true(strcmp(region_countries[i - 1].code,
+		    region_countries[i].code) < 0);
+	for (i = 0; i < region_place_count; i++) {
+		assert_non_null(region_continent_name(
+		    region_places[i].continent));
+		assert_true(region_places[i].country[0] == '\0' ||
+		    strlen(region_places[i].country) == 2);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_locate_every_provider),
+		cmocka_unit_test(test_locate_free_text),
+		cmocka_unit_test(test_query_parse),
+		cmocka_unit_test(test_matches),
+		cmocka_unit_test(test_snapshot_regions_located),
+		cmocka_unit_test(test_tables),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
