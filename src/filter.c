@@ -217,34 +217,6 @@ parse_gpus(struct offer_filter *g, const char *text, struct err *err)
 	}
 }
 
-/*
- * A glob fnmatch() would read as the user meant: every '[' opens a
- * bracket expression that closes ("[" alone would silently match a
- * literal '[' and find nothing).
- */
-static bool
-glob_is_valid(const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if (*s == '\\' && s[1] != '\0') {
-			s++;
-			continue;
-		}
-		if (*s != '[')
-			continue;
-		s++;
-		if (*s == '!' || *s == '^')
-			s++;
-		if (*s == ']')		/* a leading ']' is a member */
-			s++;
-		while (*s != '\0' && *s != ']')
-			s++;
-		if (*s == '\0')
-			return false;
-	}
-	return true;
-}
-
 /* Parse text into field ff of g (a copy of the filter). */
 static int
 parse_value(struct offer_filter *g, enum filter_field ff, const char *text,
@@ -294,7 +266,7 @@ parse_value(struct offer_filter *g, enum filter_field ff, const char *text,
 			    fi->member_size - 1);
 			return -1;
 		}
-		if (!glob_is_valid(text)) {
+		if (!str_glob_valid(text)) {
 			err_set(err, "--%s: %s has a '[' that is never closed "
 			    "(write \\[ for the character itself)", fi->option,
 			    str_quoted(raw, q, sizeof q));

@@ -192,9 +192,9 @@ explain_match(const struct offer_filter *g, const struct offer *o,
 	return plan_matches_price(g, p);
 }
 
-/* Append printf-style text to buf at *len, never past size. */
+/* Append formatted text to buf at *len, never past size. */
 static void	append(char *buf, size_t size, size_t *len, const char *fmt,
-		    ...) __attribute__((format(printf, 4, 5)));
+		    ...) __attribute__((format(__printf__, 4, 5)));
 
 static void
 append(char *buf, size_t size, size_t *len, const char *fmt, ...)

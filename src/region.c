@@ -197,31 +197,6 @@ region_locate(const char *provider, const char *region, const char **country,
 	return true;
 }
 
-/* Can fnmatch() read this glob? Every '[' needs its ']'. */
-static bool
-glob_valid(const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if (*s == '\\') {
-			if (*++s == '\0')
-				return false;
-			continue;
-		}
-		if (*s != '[')
-			continue;
-		s++;
-		if (*s == '!' || *s == '^')
-			s++;
-		if (*s == ']')
-			s++;
-		while (*s != '\0' && *s != ']')
-			s++;
-		if (*s == '\0')
-			return false;
-	}
-	return true;
-}
-
 int
 region_query_parse(const char *text, struct region_query *q)
 {
@@ -235,7 +210,7 @@ region_query_parse(const char *text, struct region_query *q)
 		return 0;
 	if (strpbrk(text, "*?[\\") != NULL) {
 		q->kind = RQ_GLOB;
-		return glob_valid(text) ? 0 : -1;
+		return str_glob_valid(text) ? 0 : -1;
 	}
 	normalise_word(text, strlen(text), word, sizeof word);
 	if ((code = continent_code(word)) != NULL) {

@@ -59,8 +59,8 @@ struct region_query {
 /*
  * Read a --region value: a continent, else a country (code or name),
  * else a region name (substring), or a glob when it has * ? or [.
- * Returns 0, or -1 for a glob fnmatch() cannot read (an unclosed '[',
- * a trailing backslash): a usage error for the caller.
+ * Returns 0, or -1 for a glob with a '[' that never closes
+ * (str_glob_valid(), the check filter.c makes): a usage error.
  */
 int	region_query_parse(const char *text, struct region_query *q);
 

@@ -286,3 +286,26 @@ str_shorten(char *dst, size_t size, const char *src, size_t width)
 	strncat(dst, tail, size - strlen(dst) - 1);
 	return strlen(dst);
 }
+
+bool
+str_glob_valid(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\\' && s[1] != '\0') {
+			s++;
+			continue;
+		}
+		if (*s != '[')
+			continue;
+		s++;
+		if (*s == '!' || *s == '^')
+			s++;
+		if (*s == ']')		/* a leading ']' is a member */
+			s++;
+		while (*s != '\0' && *s != ']')
+			s++;
+		if (*s == '\0')
+			return false;
+	}
+	return true;
+}

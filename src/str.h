@@ -56,4 +56,11 @@ size_t	str_prefix_for_width(const char *s, size_t width);
  */
 size_t	str_shorten(char *dst, size_t size, const char *src, size_t width);
 
+/*
+ * Would fnmatch() read this glob as the user meant? Every '[' opens a
+ * bracket expression that must close ("[" alone would silently match a
+ * literal '[' and find nothing).
+ */
+bool	str_glob_valid(const char *s);
+
 #endif

@@ -892,6 +892,9 @@ test_cli_and_panel_agree(void **state)
 		{ FF_GPU, "A100-80, H100", true },
 		{ FF_GPU, "RTX 4090", true },
 		{ FF_GPU, "any", true },
+		{ FF_GPU, "H100 SXM", true },
+		{ FF_GPU, "A100 80GB SXM4, H100-SXM", true },
+		{ FF_GPU, "H100 SXM,A100 PCIe", false },
 		{ FF_GPU, "H100,", false },
 		{ FF_GPU, "H1OO", false },
 		{ FF_GPU, "", false },
@@ -922,6 +925,10 @@ test_cli_and_panel_agree(void **state)
 		{ FF_REGION, "us-[ew", false },
 		{ FF_REGION, "us-[ew]*", true },
 		{ FF_TEXT, "lambda us-east", true },
+		{ FF_VCPUS_GPU, "4", true },
+		{ FF_VCPUS_GPU, "0", false },
+		{ FF_RAM_GPU, "16", true },
+		{ FF_RAM_GPU, "lots", false },
 	};
 	char opt[64], q[128];
 	size_t i;
