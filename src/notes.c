@@ -135,6 +135,8 @@ notes_at(const struct offer *o, int64_t now)
 
 	if (now - o->fetched_at > NOTE_STALE_SECONDS)
 		mask |= NOTE_BIT(NOTE_STALE);
+	if (offer_host_light(o))
+		mask |= NOTE_BIT(NOTE_HOST_LIGHT);
 	return mask;
 }
 

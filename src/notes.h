@@ -6,8 +6,8 @@
  * An offer carries its notes as a bitmask (struct offer .notes): bit i
  * is note i of NOTE_INFO. Most notes are stored with the offer (set by
  * an adapter, the snapshot or notes_mark() when a provider's offers are
- * written); `stale` depends on the time of the query and is added by
- * notes_at(). The cache stores the mask, so the order of NOTE_INFO is
+ * written); `stale` depends on the time of the query and `host-light`
+ * on the host figures, and notes_at() adds them. The cache stores the mask, so the order of NOTE_INFO is
  * part of the cache format: add a note at the end, never reorder.
  * Pure: no I/O, no globals.
  */
@@ -37,7 +37,10 @@ struct offer;
 	    "a marketplace machine: one of it exists, it cannot be "	\
 	    "rented twice")						\
 	X(NOTE_STALE, "stale", "o",					\
-	    "the data is more than 30 days old")
+	    "the data is more than 30 days old")			\
+	X(NOTE_HOST_LIGHT, "host-light", "c",				\
+	    "fewer than 2 vCPUs or 8 GB of RAM per GPU: the host may not "	\
+	    "keep the GPUs fed")
 
 enum note {
 #define X(id, token, marker, text) id,
@@ -72,7 +75,10 @@ size_t	notes_format(unsigned mask, char sep, char *buf, size_t size);
 /* The markers of mask run together ("!z"), "" for none. */
 size_t	notes_markers(unsigned mask, char *buf, size_t size);
 
-/* The notes of o at time now: its stored notes plus `stale`. */
+/*
+ * The notes of o at time now: its stored notes plus `stale` and
+ * `host-light`, which follow from the time and the offer's host.
+ */
 unsigned notes_at(const struct offer *o, int64_t now);
 
 /*

@@ -319,6 +319,8 @@ plan_link(const struct plan *p)
 	if (p->nodes > 1 && p->offer->gpu_count == 1)
 		return IC_UNKNOWN;
 	return p->offer->interconnect;
+}
+
 enum gpu_form
 offer_form(const struct offer *o)
 {

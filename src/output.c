@@ -158,6 +158,8 @@ node_keys_value(const struct plan *p, char *buf, size_t size)
 		buf[len] = '\0';
 	}
 	return FIELD_LIST;
+}
+
 /* A host figure per GPU to 2 decimals, trailing zeros dropped; 0 NULL. */
 static enum field_kind
 per_gpu_value(double v, char *buf, size_t size)

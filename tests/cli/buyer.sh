@@ -164,6 +164,6 @@ check "--max-price: says the cheapest" err_has 'none matches --max-price 0.5; th
 run --db "$DB" --gpu B300 --region de
 check "--region empties it" err_has "offers match --gpu B300; none matches --region 'de'"
 run --db "$DB" --gpu H100 --count 12
-check "--count: the counts offered" err_has '247 offers match --gpu H100; none has 12 GPUs in one instance; counts offered: 1, 2, 3, 4, 5, 6, 7, 8 (--multi-node combines instances)'
+check "--count: the counts offered" err_has '[0-9][0-9]* offers match --gpu H100; none has 12 GPUs in one instance; counts offered: 1, 2, 3, 4, 5, 6, 7, 8 (--multi-node combines instances)'
 
 finish

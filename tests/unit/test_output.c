@@ -420,7 +420,7 @@ test_tsv(void **state)
 	    "vast\tinst2\ttab here\t\tnl and cr \"q\"\t1\t1\t1\t\tunknown\t\t\t"
 	    "0.35\t0.35\t\t\t\t\tunknown\t\t0.9876\tsnapshot\t"
 	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\tEUR\t"
-	    "0.324\n");
+	    "0.324\t\t\t\t\t\n");
 	assert_null(strchr(out, '\r'));
 	free(out);
 }
