@@ -165,7 +165,8 @@ offer_check(const struct offer *o, struct err *err)
 		return -1;
 	}
 	if (o->vcpus < 0 || o->vcpus > OFFER_VCPUS_MAX ||
-	    !isfinite(o->ram_gb) || o->ram_gb < 0 || o->ram_gb > OFFER_RAM_MAX) {
+	    !isfinite(o->ram_gb) || o->ram_gb < 0 ||
+	    o->ram_gb > OFFER_RAM_MAX) {
 		err_set(err, "%s: vcpus/ram out of range", o->key);
 		return -1;
 	}

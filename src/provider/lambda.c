@@ -276,8 +276,8 @@ parse_specs(const cJSON *it, const char *ipath, struct offer *tmpl,
 	}
 	if (found)
 		tmpl->ram_gb = mem;
-	if (json_get_int(specs, "gpus", path, 0, OFFER_GPU_COUNT_MAX, gpus, &found,
-	    err) < 0)
+	if (json_get_int(specs, "gpus", path, 0, OFFER_GPU_COUNT_MAX, gpus,
+	    &found, err) < 0)
 		return -1;
 	if (!found)
 		*gpus = -1;

@@ -515,8 +515,8 @@ vultr_plan_info(const cJSON *plan, const char *path, bool metal,
 	    get_price(plan, "hourly_cost_preemptible", path, &p->spot,
 	    err) < 0)
 		return -1;
-	if (provider_get_number(plan, metal ? "cpu_threads" : "vcpu_count", path,
-	    OFFER_VCPUS_MAX, &cpus, err) < 0)
+	if (provider_get_number(plan, metal ? "cpu_threads" : "vcpu_count",
+	    path, OFFER_VCPUS_MAX, &cpus, err) < 0)
 		return -1;
 	if (cpus < 0 && metal && provider_get_number(plan, "cpu_count", path,
 	    OFFER_VCPUS_MAX, &cpus, err) < 0)
