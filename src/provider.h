@@ -5,8 +5,12 @@
  * fetch a provider's offers and parses the responses into offers. It
  * never calls libcurl or SQLite and keeps no globals: refresh.c runs
  * every provider's requests in one concurrent batch (http.h) and hands
- * each response back to its adapter. Call order for one refresh:
+ * each response back to its adapter. An adapter includes this header
+ * (which brings request.h, the plain request record) and never http.h;
+ * the toolkit below holds what more than one adapter needs. Call order
+ * for one refresh:
  *
+ *	configure(run, setting, ctx)	optional: the provider's own settings
  *	start(run)			queue the first requests
  *	chunk(run, req, data)		streamed bodies, piece by piece
  *	response(run, result)		each finished request, in completion
