@@ -187,7 +187,7 @@ cache_write(const char *path, size_t n, int runs)
 	if (db_open(path, &db, &err) < 0)
 		die("open", &err);
 	t0 = now_s();
-	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, NULL, 1790000000,
+	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, 1790000000,
 	    &stats, &err) < 0)
 		die("first write", &err);
 	printf("load %.6f %zu offers\n", now_s() - t0, stats.offers);
@@ -200,7 +200,7 @@ cache_write(const char *path, size_t n, int runs)
 			v[i].price += 10000;
 		t0 = now_s();
 		c0 = cpu_s();
-		if (db_replace_offers(db, "vast", v, n, SRC_LIVE, NULL,
+		if (db_replace_offers(db, "vast", v, n, SRC_LIVE,
 		    1790000000 + r + 1, &stats, &err) < 0)
 			die("write", &err);
 		t = now_s() - t0;

@@ -1,4 +1,9 @@
-/* cache.c: open the cache and seed new providers from the snapshot. */
+/*
+ * cache.c: the cache as the program uses it. Its one job: open the
+ * SQLite file (db.c) and give every provider the cache has never seen
+ * its offers from the embedded snapshot. It writes no SQL; db.c is the
+ * storage itself and knows nothing of providers or the snapshot.
+ */
 #include "config.h"
 #include "cache.h"
 
@@ -29,7 +34,7 @@ cache_open(const char *path, struct db **out, struct err *err)
 		offer_list_init(&offers);
 		if (snapshot_load(providers[i]->id, &offers, err) < 0 ||
 		    db_replace_offers(db, providers[i]->id, offers.v, offers.n,
-		    SRC_SNAPSHOT, NULL, (int64_t)time(NULL), NULL, err) < 0) {
+		    SRC_SNAPSHOT, (int64_t)time(NULL), NULL, err) < 0) {
 			offer_list_done(&offers);
 			err_prefix(err, "seeding the cache from the snapshot");
 			goto fail;

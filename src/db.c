@@ -1,4 +1,9 @@
-/* db.c: the SQLite cache. */
+/*
+ * db.c: the storage of the cache. Its one job: the SQLite file -- open
+ * and check it, migrate the schema, read and write offers, history,
+ * status and settings -- and it is the only module that talks to
+ * SQLite. What goes in on first use (the snapshot) is cache.c's call.
+ */
 #include "config.h"
 #include "db.h"
 
@@ -14,6 +19,7 @@
 #include "err.h"
 #include "money.h"
 #include "notes.h"
+#include "provider.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -71,6 +77,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  last_success INTEGER,"
 	"  offer_count INTEGER NOT NULL DEFAULT 0,"
 	"  last_error TEXT,"
+	/* Never written (issue 10); a shipped migration never changes. */
 	"  data_version TEXT"
 	");",
 	/* 1 -> 2: per-provider settings (published versions per region). */
@@ -145,9 +152,13 @@ db_int(struct db *db, const char *sql, long long *out, struct err *err)
 	return 0;
 }
 
-/* Explain the common ways an existing file is not a usable cache. */
+/*
+ * The message for a statement that failed on the cache (opening,
+ * reading or preparing): names the file and explains the common ways
+ * it is not a usable cache.
+ */
 static void
-db_open_error(struct db *db, struct err *err)
+db_file_error(struct db *db, struct err *err)
 {
 	int code = sqlite3_errcode(db->sql);
 
@@ -218,7 +229,7 @@ db_check_identity(struct db *db, long long *version, struct err *err)
 	if (db_int(db, "PRAGMA user_version", version, err) < 0 ||
 	    db_int(db, "PRAGMA application_id", &app_id, err) < 0 ||
 	    db_int(db, "SELECT count(*) FROM sqlite_master", &tables, err) < 0) {
-		db_open_error(db, err);
+		db_file_error(db, err);
 		return -1;
 	}
 	if (*version > DB_SCHEMA_VERSION) {
@@ -396,7 +407,7 @@ db_prepare(struct db *db, const char *sql, struct err *err)
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK) {
-		db_open_error(db, err);
+		db_file_error(db, err);
 		return NULL;
 	}
 	return st;
@@ -411,8 +422,9 @@ bind_money(sqlite3_stmt *st, int i, int64_t v)
 		sqlite3_bind_null(st, i);
 }
 
+/* A money result column: MONEY_NONE for NULL (bind_money()'s inverse). */
 static int64_t
-column_money(sqlite3_stmt *st, int i)
+stmt_money(sqlite3_stmt *st, int i)
 {
 	if (sqlite3_column_type(st, i) == SQLITE_NULL)
 		return MONEY_NONE;
@@ -443,7 +455,7 @@ db_provider_is_new(struct db *db, const char *provider, bool *is_new,
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_open_error(db, err);
+		db_file_error(db, err);
 		return -1;
 	}
 	*is_new = rc == SQLITE_DONE;
@@ -495,18 +507,17 @@ bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 int
 db_replace_offers(struct db *db, const char *provider,
     const struct offer *offers, size_t n, enum offer_source source,
-    const char *data_version, int64_t now, struct db_replace_stats *stats,
-    struct err *err)
+    int64_t now, struct db_replace_stats *stats, struct err *err)
 {
-	return db_replace_offers_meta(db, provider, offers, n, source,
-	    data_version, NULL, 0, now, stats, err);
+	return db_replace_offers_meta(db, provider, offers, n, source, NULL, 0,
+	    now, stats, err);
 }
 
 int
 db_replace_offers_meta(struct db *db, const char *provider,
     const struct offer *offers, size_t n, enum offer_source source,
-    const char *data_version, const struct db_meta *meta, size_t nmeta,
-    int64_t now, struct db_replace_stats *stats, struct err *err)
+    const struct provider_meta *meta, size_t nmeta, int64_t now,
+    struct db_replace_stats *stats, struct err *err)
 {
 	sqlite3_stmt *st = NULL;
 	long long stored = 0;
@@ -610,11 +621,11 @@ db_replace_offers_meta(struct db *db, const char *provider,
 		goto fail;
 
 	if ((st = db_prepare(db, "INSERT INTO provider_status (provider, "
-	    "source, last_attempt, last_success, offer_count, last_error, "
-	    "data_version) VALUES (?1, ?2, ?3, ?3, ?4, NULL, ?5) "
+	    "source, last_attempt, last_success, offer_count, last_error) "
+	    "VALUES (?1, ?2, ?3, ?3, ?4, NULL) "
 	    "ON CONFLICT (provider) DO UPDATE SET source = ?2, "
 	    "last_attempt = ?3, last_success = ?3, offer_count = ?4, "
-	    "last_error = NULL, data_version = ?5", err)) == NULL)
+	    "last_error = NULL", err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, source_name(source), -1, SQLITE_STATIC);
@@ -623,10 +634,6 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	else
 		sqlite3_bind_null(st, 3);
 	sqlite3_bind_int64(st, 4, stored);
-	if (data_version != NULL)
-		sqlite3_bind_text(st, 5, data_version, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 5);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	st = NULL;
@@ -695,8 +702,8 @@ row_to_offer(sqlite3_stmt *st, struct offer *o)
 		o->interconnect = IC_UNKNOWN;
 	o->vcpus = sqlite3_column_int(st, 9);
 	o->ram_gb = sqlite3_column_double(st, 10);
-	o->price = column_money(st, 11);
-	o->spot_price = column_money(st, 12);
+	o->price = stmt_money(st, 11);
+	o->spot_price = stmt_money(st, 12);
 	column_text(st, 13, buf, sizeof buf);
 	if (availability_parse(buf, &o->availability) < 0)
 		o->availability = AV_UNKNOWN;
@@ -712,7 +719,7 @@ row_to_offer(sqlite3_stmt *st, struct offer *o)
 	column_text(st, 20, o->currency, sizeof o->currency);
 	if (o->currency[0] == '\0')
 		str_copy(o->currency, sizeof o->currency, "USD");
-	o->price_original = column_money(st, 21);
+	o->price_original = stmt_money(st, 21);
 }
 
 /* Append " AND col IN (?,?,...)" for n values. */
@@ -794,7 +801,7 @@ read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		db_open_error(db, err);
+		db_file_error(db, err);
 		return -1;
 	}
 	return 0;
@@ -840,7 +847,7 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 		*matched = (size_t)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW) {
-		db_open_error(db, err);
+		db_file_error(db, err);
 		return -1;
 	}
 	/*
@@ -882,7 +889,7 @@ db_status(struct db *db, struct provider_status **out, size_t *n,
 	*n = 0;
 	/* One pass over the offers for all three figures, not three. */
 	st = db_prepare(db, "SELECT s.provider, s.source, s.last_attempt, "
-	    "s.last_success, s.last_error, s.data_version, coalesce(o.n, 0), "
+	    "s.last_success, s.last_error, coalesce(o.n, 0), "
 	    "o.oldest, o.newest FROM provider_status s LEFT JOIN "
 	    "(SELECT provider, count(*) AS n, min(fetched_at) AS oldest, "
 	    "max(fetched_at) AS newest FROM offers GROUP BY provider) o "
@@ -904,14 +911,13 @@ db_status(struct db *db, struct provider_status **out, size_t *n,
 		s->last_attempt = sqlite3_column_int64(st, 2);
 		s->last_success = sqlite3_column_int64(st, 3);
 		column_text(st, 4, s->last_error, sizeof s->last_error);
-		column_text(st, 5, s->data_version, sizeof s->data_version);
-		s->offer_count = (long)sqlite3_column_int64(st, 6);
-		s->oldest = sqlite3_column_int64(st, 7);
-		s->newest = sqlite3_column_int64(st, 8);
+		s->offer_count = (long)sqlite3_column_int64(st, 5);
+		s->oldest = sqlite3_column_int64(st, 6);
+		s->newest = sqlite3_column_int64(st, 7);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		db_open_error(db, err);
+		db_file_error(db, err);
 		free(v);
 		*n = 0;
 		return -1;
@@ -945,8 +951,8 @@ db_history(struct db *db, const char *provider, const char *key,
 			v = xreallocarray(v, cap, sizeof *v);
 		}
 		v[*n].at = sqlite3_column_int64(st, 0);
-		v[*n].price = column_money(st, 1);
-		v[*n].spot_price = column_money(st, 2);
+		v[*n].price = stmt_money(st, 1);
+		v[*n].spot_price = stmt_money(st, 2);
 		column_text(st, 3, buf, sizeof buf);
 		if (availability_parse(buf, &v[*n].availability) < 0)
 			v[*n].availability = AV_UNKNOWN;
@@ -954,7 +960,7 @@ db_history(struct db *db, const char *provider, const char *key,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		db_open_error(db, err);
+		db_file_error(db, err);
 		free(v);
 		*n = 0;
 		return -1;
@@ -986,7 +992,7 @@ db_meta_get(struct db *db, const char *provider, const char *name,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_open_error(db, err);
+		db_file_error(db, err);
 		return -1;
 	}
 	return 0;
@@ -1016,10 +1022,10 @@ db_meta_set(struct db *db, const char *provider, const char *name,
 }
 
 int
-db_meta_list(struct db *db, const char *provider, struct db_meta **out,
+db_meta_list(struct db *db, const char *provider, struct provider_meta **out,
     size_t *n, struct err *err)
 {
-	struct db_meta *v = NULL;
+	struct provider_meta *v = NULL;
 	sqlite3_stmt *st;
 	size_t cap = 0;
 	int rc;
@@ -1042,7 +1048,7 @@ db_meta_list(struct db *db, const char *provider, struct db_meta **out,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		db_open_error(db, err);
+		db_file_error(db, err);
 		free(v);
 		*n = 0;
 		return -1;

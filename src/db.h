@@ -24,10 +24,10 @@
 
 #define DB_SCHEMA_VERSION	5
 #define DB_ERROR_MAX		256
-#define DB_VERSION_MAX		64
 
 struct db;
 struct err;
+struct provider_meta;	/* provider.h: one name = value setting */
 
 /* What the cache knows about one provider. */
 struct provider_status {
@@ -39,7 +39,6 @@ struct provider_status {
 	int64_t	newest;			/* newest fetched_at of its offers */
 	long	offer_count;
 	char	last_error[DB_ERROR_MAX];	/* "" when the last attempt worked */
-	char	data_version[DB_VERSION_MAX];	/* provider's version/ETag */
 };
 
 /* A point of an offer's price history. */
@@ -73,19 +72,12 @@ int	db_provider_is_new(struct db *db, const char *provider, bool *is_new,
  * Replace every offer of provider by offers[0..n) in one transaction,
  * appending a history row for each offer that is new or whose price,
  * spot price or availability changed, and marking the provider's status
- * successful (source, data_version may be NULL). now is the attempt time.
+ * successful (source). now is the attempt time.
  * On failure nothing changes.
  */
 int	db_replace_offers(struct db *db, const char *provider,
 	    const struct offer *offers, size_t n, enum offer_source source,
-	    const char *data_version, int64_t now,
-	    struct db_replace_stats *stats, struct err *err);
-
-/* A small per-provider setting (e.g. an AWS region's published version). */
-struct db_meta {
-	char	name[64];
-	char	value[128];
-};
+	    int64_t now, struct db_replace_stats *stats, struct err *err);
 
 /*
  * db_replace_offers() that also stores meta[0..nmeta) for provider in the
@@ -93,8 +85,8 @@ struct db_meta {
  */
 int	db_replace_offers_meta(struct db *db, const char *provider,
 	    const struct offer *offers, size_t n, enum offer_source source,
-	    const char *data_version, const struct db_meta *meta, size_t nmeta,
-	    int64_t now, struct db_replace_stats *stats, struct err *err);
+	    const struct provider_meta *meta, size_t nmeta, int64_t now,
+	    struct db_replace_stats *stats, struct err *err);
 
 /* Record a failed refresh attempt; the offers stay as they were. */
 int	db_record_failure(struct db *db, const char *provider, int64_t now,
@@ -129,8 +121,8 @@ int	db_history(struct db *db, const char *provider, const char *key,
 	    struct price_point **out, size_t *n, struct err *err);
 
 /* Every setting of provider; *out freed with free(). */
-int	db_meta_list(struct db *db, const char *provider, struct db_meta **out,
-	    size_t *n, struct err *err);
+int	db_meta_list(struct db *db, const char *provider,
+	    struct provider_meta **out, size_t *n, struct err *err);
 
 /* Small per-provider settings (e.g. AWS region versions). */
 int	db_meta_get(struct db *db, const char *provider, const char *name,

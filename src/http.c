@@ -146,7 +146,6 @@ struct xfer {
 	size_t	 cap;		/* bytes allocated for body */
 	long	 status;		/* from the last status line */
 	char	 reason[64];	/* its reason phrase, sanitised */
-	char	 etag[128];		/* ETag of that response */
 	bool	 retry_after;	/* it had a Retry-After header */
 	bool	 too_big;		/* body cap hit */
 	bool	 aborted;		/* on_chunk returned nonzero */
@@ -289,7 +288,6 @@ xfer_header(char *data, size_t size, size_t nitems, void *arg)
 		/* "HTTP/1.1 503 Service Unavailable", "HTTP/2 200" */
 		t->status = 0;
 		t->reason[0] = '\0';
-		t->etag[0] = '\0';
 		t->retry_after = false;
 		for (i = 5; i < end && data[i] != ' '; i++)
 			continue;
@@ -300,10 +298,6 @@ xfer_header(char *data, size_t size, size_t nitems, void *arg)
 		while (i < end && data[i] == ' ')
 			i++;
 		str_sanitize(t->reason, sizeof t->reason, data + i, end - i);
-	} else if (end >= 5 && strncasecmp(data, "ETag:", 5) == 0) {
-		for (i = 5; i < end && (data[i] == ' ' || data[i] == '\t'); i++)
-			continue;
-		str_sanitize(t->etag, sizeof t->etag, data + i, end - i);
 	} else if (end >= 12 && strncasecmp(data, "Retry-After:", 12) == 0)
 		t->retry_after = true;
 	return n;
@@ -506,13 +500,11 @@ xfer_reset_attempt(struct xfer *t)
 		t->body[0] = '\0';
 	t->status = 0;
 	t->reason[0] = '\0';
-	t->etag[0] = '\0';
 	t->retry_after = false;
 	t->too_big = false;
 	t->aborted = false;
 	t->errbuf[0] = '\0';
 	t->res.status = 0;
-	t->res.etag[0] = '\0';
 	t->res.error[0] = '\0';
 }
 
@@ -665,7 +657,6 @@ xfer_done(struct http_batch *b, struct xfer *t, CURLcode code)
 	    CURLE_OK)
 		status = 0;
 	r->status = status;
-	str_copy(r->etag, sizeof r->etag, t->etag);
 	r->ok = false;
 
 	if (code == CURLE_OK) {

@@ -13,11 +13,6 @@
 #include "str.h"
 #include "xalloc.h"
 
-/* Highest believable price of one instance for one hour. */
-#define OFFER_PRICE_MAX		((int64_t)5000 * MONEY_UNIT)
-#define OFFER_GPU_COUNT_MAX	64
-#define OFFER_VRAM_MAX		1024
-
 void
 offer_init(struct offer *o)
 {
@@ -134,8 +129,8 @@ check_price(const struct offer *o, int64_t price, const char *field,
 		return 0;
 	if (price <= 0 || price > OFFER_PRICE_MAX) {
 		money_format(buf, sizeof buf, price, 2);
-		err_set(err, "%s: %s: %s USD/h is out of range (0, 5000]",
-		    o->key, field, buf);
+		err_set(err, "%s: %s: %s USD/h is out of range (0, %d]",
+		    o->key, field, buf, OFFER_PRICE_MAX_USD);
 		return -1;
 	}
 	return 0;
@@ -171,8 +166,9 @@ offer_check(const struct offer *o, struct err *err)
 		    o->vram_gb, OFFER_VRAM_MAX);
 		return -1;
 	}
-	if (o->vcpus < 0 || o->vcpus > 100000 || !isfinite(o->ram_gb) ||
-	    o->ram_gb < 0 || o->ram_gb > 1e6) {
+	if (o->vcpus < 0 || o->vcpus > OFFER_VCPUS_MAX ||
+	    !isfinite(o->ram_gb) || o->ram_gb < 0 ||
+	    o->ram_gb > OFFER_RAM_MAX) {
 		err_set(err, "%s: vcpus/ram out of range", o->key);
 		return -1;
 	}

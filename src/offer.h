@@ -15,11 +15,30 @@
 #include <stdint.h>
 
 #include "gpu.h"
+#include "money.h"
 
 #define OFFER_PROVIDER_MAX	16
 #define OFFER_KEY_MAX		128
 #define OFFER_NAME_MAX		64
 #define OFFER_GPU_MAX		24
+
+/*
+ * The sanity limits of offer_check(), stated once: adapters that check
+ * a field before the offer exists (to name the field in the message)
+ * use these too.
+ */
+#define OFFER_GPU_COUNT_MAX	64		/* GPUs in one instance */
+#define OFFER_VRAM_MAX		1024		/* GB per GPU */
+#define OFFER_VCPUS_MAX		100000		/* vCPUs in one instance */
+#define OFFER_RAM_MAX		1e6		/* GB in one instance */
+#define OFFER_PRICE_MAX_USD	5000		/* USD per instance-hour */
+#define OFFER_PRICE_MAX		((int64_t)OFFER_PRICE_MAX_USD * MONEY_UNIT)
+/*
+ * Not checked by offer_check() (an instance may hold many GPUs): an
+ * adapter reading a price per GPU-hour rejects more than this as a
+ * broken record.
+ */
+#define OFFER_GPU_HOUR_PRICE_MAX ((int64_t)100 * MONEY_UNIT)
 
 enum interconnect {
 	IC_UNKNOWN = 0,
@@ -94,9 +113,10 @@ const char *source_name(enum offer_source src);	/* "snapshot", "live" */
 const char *spot_interruption_name(int bucket);
 
 /*
- * Check an offer against the sanity limits every adapter applies: a
- * GPU count 1..64, VRAM 0..1024 GB, known prices in (0, 5000] USD per
- * instance-hour and at least one of them known, a non-empty key,
+ * Check an offer against the sanity limits every adapter applies (the
+ * OFFER_*_MAX above): a GPU count 1..64, VRAM 0..1024 GB, known prices
+ * in (0, 5000] USD per instance-hour and at least one of them known,
+ * vCPUs and RAM in range, a non-empty key,
  * instance type, region and GPU name. Returns 0, or -1 with the offer's
  * key and the field in err (the caller adds the provider).
  */

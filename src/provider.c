@@ -1,13 +1,18 @@
-/* provider.c: the provider registry and helpers shared by the adapters. */
+/*
+ * provider.c: the provider registry and the adapter toolkit (helpers
+ * every adapter would otherwise write again). Pure: no I/O.
+ */
 #include "config.h"
 #include "provider.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
 #include "gpu.h"
-#include "http.h"
+#include "json.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -253,4 +258,127 @@ provider_offer_done(struct provider_run *run, struct err *err)
 		return -1;
 	}
 	return 0;
+}
+
+char *
+provider_url_escape(const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p;
+	char *out, *o;
+
+	out = xmalloc(strlen(s) * 3 + 1);
+	for (o = out, p = (const unsigned char *)s; *p != '\0'; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' ||
+		    *p == '_' || *p == '~')
+			*o++ = (char)*p;
+		else {
+			*o++ = '%';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+void
+provider_bearer(const struct provider_run *run, struct http_request *req)
+{
+	char *auth;
+
+	if (run->api_key == NULL || run->api_key[0] == '\0')
+		return;
+	auth = xasprintf("Bearer %s", run->api_key);
+	http_request_header(req, "Authorization", auth);
+	/* Do not leave a key lying in freed memory. */
+	memset(auth, 0, strlen(auth));
+	free(auth);
+}
+
+struct offer *
+provider_offer_find(struct provider_run *run, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->offers.n; i++)
+		if (strcmp(run->offers.v[i].key, key) == 0)
+			return &run->offers.v[i];
+	return NULL;
+}
+
+int
+provider_parse_json(struct provider_run *run, const struct http_result *res,
+    provider_parse_fn *parse, struct err *err)
+{
+	cJSON *root;
+	int rc;
+
+	if (json_parse(res->body, res->body != NULL ? res->body_len : 0, &root,
+	    err) < 0)
+		return -1;
+	if (!cJSON_IsObject(root)) {
+		err_set(err, "expected a JSON object, got %s",
+		    json_type_name(root));
+		rc = -1;
+	} else
+		rc = parse(run, root, err);
+	cJSON_Delete(root);
+	return rc;
+}
+
+int
+provider_get_number(const struct cJSON *obj, const char *key,
+    const char *path, double max, double *out, struct err *err)
+{
+	bool found;
+
+	*out = -1;
+	if (json_get_number(obj, key, path, out, &found, err) < 0)
+		return -1;
+	if (!found)
+		*out = -1;
+	else if (*out < 0 || *out > max) {
+		err_set(err, "%s %g is out of range 0..%g", key, *out, max);
+		return -1;
+	}
+	return 0;
+}
+
+void
+provider_note(struct provider_run *run, const char *fmt, ...)
+{
+	size_t len = strlen(run->note);
+	va_list ap;
+
+	if (len + 1 >= sizeof run->note)
+		return;
+	if (len > 0) {
+		snprintf(run->note + len, sizeof run->note - len, "; ");
+		len = strlen(run->note);
+	}
+	va_start(ap, fmt);
+	vsnprintf(run->note + len, sizeof run->note - len, fmt, ap);
+	va_end(ap);
+}
+
+void
+provider_skip(struct provider_run *run, size_t *tally)
+{
+	run->skipped++;
+	if (tally != NULL)
+		(*tally)++;
+}
+
+void
+provider_redact(const struct provider_run *run, struct err *err)
+{
+	char *clean;
+
+	if (err == NULL || run->api_key == NULL || run->api_key[0] == '\0')
+		return;
+	clean = http_redact(err->msg, run->api_key);
+	str_copy(err->msg, sizeof err->msg, clean);
+	free(clean);
 }

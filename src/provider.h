@@ -5,8 +5,12 @@
  * fetch a provider's offers and parses the responses into offers. It
  * never calls libcurl or SQLite and keeps no globals: refresh.c runs
  * every provider's requests in one concurrent batch (http.h) and hands
- * each response back to its adapter. Call order for one refresh:
+ * each response back to its adapter. An adapter includes this header
+ * (which brings request.h, the plain request record) and never http.h;
+ * the toolkit below holds what more than one adapter needs. Call order
+ * for one refresh:
  *
+ *	configure(run, setting, ctx)	optional: the provider's own settings
  *	start(run)			queue the first requests
  *	chunk(run, req, data)		streamed bodies, piece by piece
  *	response(run, result)		each finished request, in completion
@@ -29,15 +33,18 @@
 #include <stdint.h>
 
 #include "offer.h"
+#include "request.h"
 
+struct cJSON;
 struct err;
-struct http_request;
-struct http_result;
 
 #define PROVIDER_META_NAME_MAX	64
 #define PROVIDER_META_VALUE_MAX	128
 
-/* A small named setting kept per provider between refreshes. */
+/*
+ * A small named setting kept per provider between refreshes (an AWS
+ * region's published version); the cache stores these as they are.
+ */
 struct provider_meta {
 	char	name[PROVIDER_META_NAME_MAX];
 	char	value[PROVIDER_META_VALUE_MAX];
@@ -50,7 +57,7 @@ struct provider_run {
 	/* In: set by refresh.c before start(). */
 	const char *base_url;	/* GPUCOST_<ID>_URL or NULL: see provider_url() */
 	const char *api_key;	/* NULL when none is configured */
-	const char *regions;	/* comma list from config/env (AWS) or NULL */
+	const char *regions;	/* comma list, set by configure(), or NULL */
 	int64_t	 usd_per_eur;	/* millionths (currency.h), for a EUR source */
 	int64_t	 now;		/* UTC epoch seconds: fetched_at of new offers */
 	const struct provider_meta *old_meta;	/* from the last success */
@@ -75,6 +82,14 @@ struct provider_run {
 	size_t	 queue_cap;
 };
 
+/*
+ * A provider setting besides its key: the environment variable env if
+ * set, else the configuration file's key name, else NULL. The string
+ * lives as long as the refresh.
+ */
+typedef const char *provider_setting_fn(void *ctx, const char *env,
+	    const char *name);
+
 struct provider {
 	const char *id;		/* "vast": --provider, cache key, GPUCOST_VAST_URL */
 	const char *name;	/* "Vast.ai", for display */
@@ -82,6 +97,12 @@ struct provider {
 	bool	 key_required;	/* skipped with a hint when the key is unset */
 	const char *currency;	/* "EUR": prices converted; NULL for USD */
 
+	/*
+	 * Optional, before start(): read the provider's own settings into
+	 * run (AWS: GPUCOST_AWS_REGIONS / aws_regions into run->regions).
+	 */
+	void	(*configure)(struct provider_run *run,
+		    provider_setting_fn *setting, void *ctx);
 	/* Mandatory: queue the first request(s). */
 	int	(*start)(struct provider_run *run, struct err *err);
 	/* Streamed body piece of req (req->stream); NULL if none stream. */
@@ -169,5 +190,67 @@ int	provider_check_unique(const struct provider_run *run, struct err *err);
 
 /* Copy provider text into a fixed field, sanitised. */
 void	provider_copy(char *dst, size_t size, const char *src);
+
+/*
+ * The adapter toolkit: what more than one adapter needs, written once.
+ * The sanity limits adapters check against are offer.h's OFFER_*_MAX.
+ */
+
+/*
+ * s percent-encoded for a URL query value (a page token, a cursor):
+ * every byte but RFC 3986's unreserved A-Z a-z 0-9 - . _ ~ becomes %XX.
+ * Caller frees.
+ */
+char	*provider_url_escape(const char *s);
+
+/*
+ * Add "Authorization: Bearer <key>" to req when run has an API key;
+ * nothing when it has none. The key never goes into a URL.
+ */
+void	provider_bearer(const struct provider_run *run,
+	    struct http_request *req);
+
+/* The offer of this run with key, or NULL (duplicate checks, merges). */
+struct offer *provider_offer_find(struct provider_run *run, const char *key);
+
+/* Parses a whole JSON document; root is always an object. */
+typedef int provider_parse_fn(struct provider_run *run,
+	    const struct cJSON *root, struct err *err);
+
+/*
+ * The response hook of an adapter that reads one JSON document per
+ * response: parse res's body (no body reads as an empty one, which
+ * json_parse() reports), fail with "expected a JSON object, got <type>"
+ * for any other root, else hand the root to parse; the document is
+ * freed after. Returns what parse returns.
+ */
+int	provider_parse_json(struct provider_run *run,
+	    const struct http_result *res, provider_parse_fn *parse,
+	    struct err *err);
+
+/*
+ * An optional number member key of obj in 0..max: *out is -1 when it is
+ * absent or null; outside the range fails with "<key> <v> is out of
+ * range 0..<max>" (path names obj for json.c's type errors).
+ */
+int	provider_get_number(const struct cJSON *obj, const char *key,
+	    const char *path, double max, double *out, struct err *err);
+
+/*
+ * Append one part to the summary note (run->note), "; " between parts,
+ * cut when the note is full. Adapters write skip counts with it:
+ * "skipped 2 MIG slices", "1 zero-priced offer skipped".
+ */
+void	provider_note(struct provider_run *run, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * A record that is not an offer on purpose: counted in run->skipped
+ * and, when tally is not NULL, in the adapter's own count for the note.
+ */
+void	provider_skip(struct provider_run *run, size_t *tally);
+
+/* Mask run's API key wherever it appears in err's message. */
+void	provider_redact(const struct provider_run *run, struct err *err);
 
 #endif

@@ -31,10 +31,9 @@ struct refresh_provider {
 	struct refresh	*r;
 	const struct provider *p;
 	struct provider_run run;
-	struct provider_meta *old_meta;
+	struct provider_meta *old_meta;	/* db_meta_list()'s, freed here */
 	char		*base_url;	/* copy of GPUCOST_<ID>_URL */
 	char		*api_key;	/* copy; wiped on free */
-	char		*regions;
 	int		 pending;	/* requests not yet done */
 	bool		 finished;	/* no more requests: ready to write */
 	bool		 written;	/* result is in the cache */
@@ -292,16 +291,24 @@ url_override(const struct provider *p)
 	return getenv(name);
 }
 
+/* provider_setting_fn over the refresh's settings (ctx). */
+static const char *
+setting_get(void *ctx, const char *env, const char *name)
+{
+	struct refresh *r = ctx;
+
+	return settings_get(&r->settings, env, name);
+}
+
 /* Prepare and start one provider. */
 static void
 provider_begin(struct refresh *r, struct refresh_provider *rp,
     const struct provider *p, int64_t now)
 {
-	struct db_meta *meta = NULL;
 	const char *key = NULL, *v;
 	char setting[64], msg[ERR_MSG_MAX + 32];
 	struct err err;
-	size_t nmeta = 0, i;
+	size_t nmeta = 0;
 
 	rp->r = r;
 	rp->p = p;
@@ -324,10 +331,6 @@ provider_begin(struct refresh *r, struct refresh_provider *rp,
 		rp->api_key = xstrdup(key);
 	if ((v = url_override(p)) != NULL && v[0] != '\0')
 		rp->base_url = xstrdup(v);
-	if (strcmp(p->id, "aws") == 0 &&
-	    (v = settings_get(&r->settings, "GPUCOST_AWS_REGIONS",
-	    "aws_regions")) != NULL)
-		rp->regions = xstrdup(v);
 	if (p->currency != NULL && strcmp(p->currency, "EUR") == 0) {
 		struct currency_rate rate;
 
@@ -339,26 +342,17 @@ provider_begin(struct refresh *r, struct refresh_provider *rp,
 		}
 		rp->run.usd_per_eur = rate.usd_per_eur;
 	}
-	if (db_meta_list(r->db, p->id, &meta, &nmeta, &err) < 0) {
+	if (db_meta_list(r->db, p->id, &rp->old_meta, &nmeta, &err) < 0) {
 		provider_fail(rp, err.msg);
 		return;
 	}
-	if (nmeta > 0) {
-		rp->old_meta = xcalloc(nmeta, sizeof *rp->old_meta);
-		for (i = 0; i < nmeta; i++) {
-			str_copy(rp->old_meta[i].name,
-			    sizeof rp->old_meta[i].name, meta[i].name);
-			str_copy(rp->old_meta[i].value,
-			    sizeof rp->old_meta[i].value, meta[i].value);
-		}
-	}
-	free(meta);
 	rp->run.base_url = rp->base_url;
 	rp->run.api_key = rp->api_key;
-	rp->run.regions = rp->regions;
 	rp->run.now = now;
 	rp->run.old_meta = rp->old_meta;
 	rp->run.nold_meta = nmeta;
+	if (p->configure != NULL)
+		p->configure(&rp->run, setting_get, r);
 	if (p->start == NULL || p->response == NULL) {
 		provider_fail(rp, "no live price adapter");
 		return;
@@ -413,7 +407,6 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 	struct db_replace_stats stats;
 	char *clean;
 	struct err err;
-	size_t i;
 	int rc;
 	int64_t now = rp->run.now;
 
@@ -440,21 +433,11 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 		provider_fail(rp, "no GPU offers in the response; keeping the "
 		    "cached offers");
 	if (rp->progress.state == REFRESH_RUNNING) {
-		struct db_meta *meta;
-
-		meta = xcalloc(rp->run.nnew_meta, sizeof *meta);
-		for (i = 0; i < rp->run.nnew_meta; i++) {
-			str_copy(meta[i].name, sizeof meta[i].name,
-			    rp->run.new_meta[i].name);
-			str_copy(meta[i].value, sizeof meta[i].value,
-			    rp->run.new_meta[i].value);
-		}
 		/* Outliers are judged over the provider's whole set. */
 		notes_mark(rp->run.offers.v, rp->run.offers.n);
 		rc = db_replace_offers_meta(r->db, rp->p->id, rp->run.offers.v,
-		    rp->run.offers.n, SRC_LIVE, NULL, meta, rp->run.nnew_meta,
-		    now, &stats, &err);
-		free(meta);
+		    rp->run.offers.n, SRC_LIVE, rp->run.new_meta,
+		    rp->run.nnew_meta, now, &stats, &err);
 		if (rc < 0) {
 			provider_fail(rp, err.msg);
 		} else {
@@ -603,7 +586,6 @@ refresh_end(struct refresh *r)
 		provider_run_done(&rp->run);
 		free(rp->old_meta);
 		free(rp->base_url);
-		free(rp->regions);
 		if (rp->api_key != NULL) {
 			memset(rp->api_key, 0, strlen(rp->api_key));
 			free(rp->api_key);

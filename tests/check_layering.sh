@@ -1,7 +1,9 @@
 #!/bin/sh
 # The module rules of DESIGN.md, checked on the sources:
 # only http.c includes curl, only src/tui/ includes curses, only db.c
-# talks to SQLite, adapters touch neither, and pure modules do no I/O.
+# talks to SQLite, adapters touch neither (nor the transport, http.h:
+# they describe requests with request.h), refresh.c names no provider,
+# and pure modules do no I/O.
 set -u
 : "${TOP_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$TOP_SRCDIR/src" || exit 99
@@ -27,7 +29,8 @@ only() {
 	fi
 }
 
-only '#include <curl/' 'http.c'
+only '#include *[<"]curl/' 'http.c'
+only '\bcurl_[a-z_]+ *\(' 'http.c'
 only '#include <(n?curses|ncursesw/|term\.h|panel\.h)' 'tui/curses.h'
 only '#include "tui/curses\.h"|#include "curses\.h"' 'tui/*'
 only '#include <sqlite3\.h>' 'db.c'
@@ -43,6 +46,40 @@ for f in offer.c cost.c gpu.c money.c query.c provider/*.c; do
 	if grep -n -E '\b(fopen|fprintf|printf|puts|getenv|time\(|sqlite3_|curl_)' "$f" >/dev/null; then
 		echo "FAIL: $f is meant to be pure (no I/O, env, clock, SQL or curl)" >&2
 		fails=$((fails + 1))
+	fi
+done
+
+# Adapters and the toolkit they use are bytes in, offers out: no
+# transport, no cache, no streams. (snprintf from stdio.h is fine.)
+for f in provider.c provider/*.c; do
+	[ -f "$f" ] || continue
+	checks=$((checks + 1))
+	if hit=$(grep -n -E \
+	    -e '#include *"(http|db|cache|refresh|settings|paths)\.h"' \
+	    -e '#include *[<"](curl/|sqlite3\.h|n?curses)' \
+	    -e '\b(FILE|stdin|stdout|stderr)\b' \
+	    -e '\b(fopen|fdopen|fread|fwrite|fgets|fputs|fputc|putchar)\(' \
+	    -e '\b(open|read|write|getenv|dlopen)\(' \
+	    "$f"); then
+		echo "FAIL: $f is an adapter: no http.h, cache, curl, SQLite" \
+		    "or I/O: $hit" >&2
+		fails=$((fails + 1))
+	fi
+done
+
+# refresh.c runs every provider the same way: provider-specific steps
+# are hooks in struct provider (provider.h), never a test of the id.
+checks=$((checks + 1))
+ids=$(sed -n 's/^[[:space:]]*\.id = "\([a-z0-9_-]*\)",.*/\1/p' provider/*.c)
+if [ -z "$ids" ]; then
+	echo "FAIL: no provider ids found in src/provider/*.c" >&2
+	fails=$((fails + 1))
+fi
+for id in $ids; do
+	if hit=$(grep -n "\"$id\"" refresh.c); then
+		echo "FAIL: refresh.c names provider \"$id\": $hit" >&2
+		fails=$((fails + 1))
+		break
 	fi
 done
 

@@ -39,7 +39,6 @@
 #include <string.h>
 
 #include "err.h"
-#include "http.h"
 #include "json.h"
 #include "money.h"
 #include "offer.h"
@@ -908,18 +907,6 @@ gpu_memory_agrees(double gb, int count, int vram_gb)
 	    fabs(gb - vram_gb) <= 0.12 * vram_gb;
 }
 
-/* The offer already made for key, or NULL. */
-static struct offer *
-offer_find(struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	return NULL;
-}
-
 /*
  * One data row that passed the pre-filter and has the header's field
  * count: keep it if it is an on-demand Linux price of a GPU type.
@@ -961,13 +948,11 @@ csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
 	}
 	if (strcmp(region, c->region) != 0) {
 		/* A Local or Wavelength Zone listed in the region's file. */
-		st->nzone++;
-		run->skipped++;
+		provider_skip(run, &st->nzone);
 		return 0;
 	}
 	if (fam->fractional) {
-		st->nfractional++;
-		run->skipped++;
+		provider_skip(run, &st->nfractional);
 		return 0;
 	}
 
@@ -977,8 +962,7 @@ csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
 	case GPUS_WHOLE:
 		break;
 	case GPUS_FRACTIONAL:
-		st->nfractional++;
-		run->skipped++;
+		provider_skip(run, &st->nfractional);
 		return 0;
 	case GPUS_BAD:
 		err_set(err, "line %zu (%s): GPU: expected a GPU count, got "
@@ -993,8 +977,7 @@ csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
 		return -1;
 	}
 	if (price == 0) {
-		st->nzero++;
-		run->skipped++;
+		provider_skip(run, &st->nzero);
 		return 0;
 	}
 
@@ -1002,7 +985,7 @@ csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
 	vcpus = 0;
 	if (text[0] != '\0' && strcmp(text, "NA") != 0) {
 		vcpus = strtol(text, &end, 10);
-		if (*end != '\0' || vcpus < 1 || vcpus > 100000 ||
+		if (*end != '\0' || vcpus < 1 || vcpus > OFFER_VCPUS_MAX ||
 		    !(text[0] >= '0' && text[0] <= '9')) {
 			err_set(err, "line %zu (%s): vCPU: expected a count, "
 			    "got \"%s\"", c->line, type, text);
@@ -1034,12 +1017,11 @@ csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
 	}
 
 	snprintf(o.key, sizeof o.key, "%s/%s", type, region);
-	if ((dup = offer_find(run, o.key)) != NULL) {
+	if ((dup = provider_offer_find(run, o.key)) != NULL) {
 		/* Two rows for one type: keep the cheaper price. */
 		if (price < dup->price)
 			dup->price = price;
-		st->nduplicate++;
-		run->skipped++;
+		provider_skip(run, &st->nduplicate);
 		return 0;
 	}
 	str_copy(o.instance_type, sizeof o.instance_type, type);
@@ -1340,47 +1322,25 @@ aws_response(struct provider_run *run, const struct http_result *res,
 	}
 }
 
-/* Append "what" to the note, separated by "; ". */
-static void
-note_add(struct provider_run *run, const char *what)
-{
-	size_t len = strlen(run->note);
-
-	snprintf(run->note + len, sizeof run->note - len, "%s%s",
-	    len > 0 ? "; " : "", what);
-}
-
 /* Say what was kept and skipped, for the summary line. */
 static void
 note_write(struct provider_run *run, const struct aws_state *st)
 {
-	char part[128];
-
-	if (st->nkept > 0) {
-		snprintf(part, sizeof part, "%zu region%s unchanged (cached "
-		    "offers kept)", st->nkept, st->nkept == 1 ? "" : "s");
-		note_add(run, part);
-	}
-	if (st->nfractional > 0) {
-		snprintf(part, sizeof part, "%zu fractional-GPU row%s skipped",
+	if (st->nkept > 0)
+		provider_note(run, "%zu region%s unchanged (cached offers "
+		    "kept)", st->nkept, st->nkept == 1 ? "" : "s");
+	if (st->nfractional > 0)
+		provider_note(run, "%zu fractional-GPU row%s skipped",
 		    st->nfractional, st->nfractional == 1 ? "" : "s");
-		note_add(run, part);
-	}
-	if (st->nzero > 0) {
-		snprintf(part, sizeof part, "%zu zero-price row%s skipped",
-		    st->nzero, st->nzero == 1 ? "" : "s");
-		note_add(run, part);
-	}
-	if (st->nzone > 0) {
-		snprintf(part, sizeof part, "%zu Local Zone row%s skipped",
-		    st->nzone, st->nzone == 1 ? "" : "s");
-		note_add(run, part);
-	}
-	if (st->nduplicate > 0) {
-		snprintf(part, sizeof part, "%zu duplicate row%s skipped",
+	if (st->nzero > 0)
+		provider_note(run, "%zu zero-price row%s skipped", st->nzero,
+		    st->nzero == 1 ? "" : "s");
+	if (st->nzone > 0)
+		provider_note(run, "%zu Local Zone row%s skipped", st->nzone,
+		    st->nzone == 1 ? "" : "s");
+	if (st->nduplicate > 0)
+		provider_note(run, "%zu duplicate row%s skipped",
 		    st->nduplicate, st->nduplicate == 1 ? "" : "s");
-		note_add(run, part);
-	}
 }
 
 /*
@@ -1426,6 +1386,14 @@ aws_finish(struct provider_run *run, struct err *err)
 	return 0;
 }
 
+/* The regions to search: GPUCOST_AWS_REGIONS, else aws_regions. */
+static void
+aws_configure(struct provider_run *run, provider_setting_fn *setting,
+    void *ctx)
+{
+	run->regions = setting(ctx, "GPUCOST_AWS_REGIONS", "aws_regions");
+}
+
 /* Free the state. */
 static void
 aws_done(struct provider_run *run)
@@ -1450,6 +1418,7 @@ const struct provider provider_aws = {
 	.name = "AWS",
 	.key_env = NULL,
 	.key_required = false,
+	.configure = aws_configure,
 	.start = aws_start,
 	.chunk = aws_chunk,
 	.response = aws_response,

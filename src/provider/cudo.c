@@ -44,7 +44,6 @@
 #include <string.h>
 
 #include "err.h"
-#include "http.h"
 #include "json.h"
 #include "money.h"
 #include "str.h"

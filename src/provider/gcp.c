@@ -46,7 +46,6 @@
 #include <strings.h>
 
 #include "err.h"
-#include "http.h"
 #include "json.h"
 #include "money.h"
 #include "offer.h"
@@ -337,30 +336,6 @@ starts_nocase(const char *s, const char *prefix)
 	return strncasecmp(s, prefix, n) == 0;
 }
 
-/* Percent-encode everything but RFC 3986 unreserved characters. */
-static char *
-url_encode(const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *p;
-	char *out, *o;
-
-	out = xmalloc(strlen(s) * 3 + 1);
-	for (o = out, p = (const unsigned char *)s; *p != '\0'; p++) {
-		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		    (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' ||
-		    *p == '_' || *p == '~')
-			*o++ = (char)*p;
-		else {
-			*o++ = '%';
-			*o++ = hex[*p >> 4];
-			*o++ = hex[*p & 15];
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
 /* Queue the request for one page; token is NULL for the first. */
 static void
 queue_page(struct provider_run *run, const char *token, int page)
@@ -372,7 +347,7 @@ queue_page(struct provider_run *run, const char *token, int page)
 		path = xasprintf("%s?pageSize=%d&currencyCode=USD",
 		    GCP_SKUS_PATH, GCP_PAGE_SIZE);
 	else {
-		enc = url_encode(token);
+		enc = provider_url_escape(token);
 		path = xasprintf("%s?pageSize=%d&currencyCode=USD&pageToken=%s",
 		    GCP_SKUS_PATH, GCP_PAGE_SIZE, enc);
 		free(enc);
@@ -395,19 +370,6 @@ key_is_header_safe(const char *key)
 		if (*p <= ' ' || *p >= 0x7f)
 			return false;
 	return true;
-}
-
-/* Mask the API key wherever it appears in the message. */
-static void
-redact_err(const struct provider_run *run, struct err *err)
-{
-	char *clean;
-
-	if (err == NULL || run->api_key == NULL || run->api_key[0] == '\0')
-		return;
-	clean = http_redact(err->msg, run->api_key);
-	str_copy(err->msg, sizeof err->msg, clean);
-	free(clean);
 }
 
 /* Start: check the key and ask for the first page. */
@@ -805,24 +767,15 @@ next_page(struct provider_run *run, struct gcp_state *st, const cJSON *root,
 
 /* Parse one page of SKUs and queue the next. */
 static int
-parse_page(struct provider_run *run, struct gcp_state *st,
-    const struct http_result *res, struct err *err)
+parse_page(struct provider_run *run, const cJSON *root, struct err *err)
 {
+	struct gcp_state *st = run->state;
 	const cJSON *skus, *sku, *api_err;
 	struct gcp_sku s;
-	cJSON *root;
 	char path[32], msg[160], status[40];
 	bool found;
-	int i = 0, rc = -1;
+	int i = 0;
 
-	if (json_parse(res->body, res->body != NULL ? res->body_len : 0,
-	    &root, err) < 0)
-		return -1;
-	if (!cJSON_IsObject(root)) {
-		err_set(err, "expected a JSON object, got %s",
-		    json_type_name(root));
-		goto out;
-	}
 	/* Google's error envelope: {"error": {"code", "message", "status"}}. */
 	if ((api_err = cJSON_GetObjectItemCaseSensitive(root, "error")) !=
 	    NULL && cJSON_IsObject(api_err)) {
@@ -833,13 +786,13 @@ parse_page(struct provider_run *run, struct gcp_state *st,
 		    sizeof msg, &found, NULL);
 		err_set(err, "API error %s: %s", status[0] != '\0' ? status :
 		    "(no status)", msg[0] != '\0' ? msg : "(no message)");
-		goto out;
+		return -1;
 	}
 	skus = cJSON_GetObjectItemCaseSensitive(root, "skus");
 	if (skus != NULL && !cJSON_IsNull(skus) && !cJSON_IsArray(skus)) {
 		err_set(err, "skus: expected an array, got %s",
 		    json_type_name(skus));
-		goto out;
+		return -1;
 	}
 	/* An empty page leaves "skus" out (proto3 JSON). */
 	cJSON_ArrayForEach(sku, skus) {
@@ -850,14 +803,11 @@ parse_page(struct provider_run *run, struct gcp_state *st,
 			if (s.desc[0] != '\0')
 				err_prefix(err, "SKU %s (\"%s\")",
 				    s.id[0] != '\0' ? s.id : "?", s.desc);
-			goto out;
+			return -1;
 		}
 		i++;
 	}
-	rc = next_page(run, st, root, err);
-out:
-	cJSON_Delete(root);
-	return rc;
+	return next_page(run, st, root, err);
 }
 
 /* A page arrived: take its prices. */
@@ -868,9 +818,9 @@ gcp_response(struct provider_run *run, const struct http_result *res,
 	struct gcp_state *st = run->state;
 
 	st->pages++;
-	if (parse_page(run, st, res, err) < 0) {
+	if (provider_parse_json(run, res, parse_page, err) < 0) {
 		err_prefix(err, "page %d", st->pages);
-		redact_err(run, err);
+		provider_redact(run, err);
 		return -1;
 	}
 	/* Counted as pages come in: a caller may read it before finish. */
@@ -960,7 +910,7 @@ gcp_finish(struct provider_run *run, struct err *err)
 		for (j = 0; j < sizeof machines / sizeof machines[0]; j++)
 			if (add_offer(run, &st->regions[i], &machines[j],
 			    err) < 0) {
-				redact_err(run, err);
+				provider_redact(run, err);
 				return -1;
 			}
 	if (run->offers.n == 0) {
@@ -968,7 +918,7 @@ gcp_finish(struct provider_run *run, struct err *err)
 		    "on %d page(s)", st->nskus, st->pages);
 		return -1;
 	}
-	snprintf(run->note, sizeof run->note, "%zu SKUs, %zu used; %zu GPU "
+	provider_note(run, "%zu SKUs, %zu used; %zu GPU "
 	    "SKUs skipped (variants, zero rates, %zu with no machine shape"
 	    "%s%s%s)%s; a3-highgpu-1g/2g/4g, a3-ultragpu, a4: spot only",
 	    st->nskus, st->nused, st->nskipped, st->nshapeless,

@@ -48,21 +48,16 @@
 #include <string.h>
 
 #include "err.h"
-#include "http.h"
 #include "json.h"
 #include "money.h"
 #include "provider.h"
 #include "str.h"
-#include "xalloc.h"
 
 #define LAMBDA_ORIGIN		"https://cloud.lambdalabs.com"
 #define LAMBDA_PATH		"/api/v1/instance-types"
 /* Real answers are about 30 KB. */
 #define LAMBDA_MAX_BODY		((size_t)8 << 20)
 #define SOLD_OUT_REGION		"(sold out)"
-/* More than this per GPU-hour is a broken record, not a price. */
-#define GPU_HOUR_MAX		((int64_t)100 * MONEY_UNIT)
-#define GPU_COUNT_MAX		64
 
 /* What a description, gpu_description or type name says about the GPUs. */
 struct gpu_text {
@@ -85,7 +80,6 @@ static int
 lambda_start(struct provider_run *run, struct err *err)
 {
 	struct http_request *req;
-	char *auth;
 
 	if (run->api_key == NULL || run->api_key[0] == '\0') {
 		err_set(err, "LAMBDA_API_KEY is not set");
@@ -94,10 +88,7 @@ lambda_start(struct provider_run *run, struct err *err)
 	req = provider_queue(run, provider_url(run, LAMBDA_ORIGIN, LAMBDA_PATH),
 	    "GET", 0);
 	req->max_body = LAMBDA_MAX_BODY;
-	auth = xasprintf("Bearer %s", run->api_key);
-	http_request_header(req, "Authorization", auth);
-	memset(auth, 0, strlen(auth));
-	free(auth);
+	provider_bearer(run, req);
 	http_request_header(req, "Accept", "application/json");
 	return 0;
 }
@@ -225,18 +216,6 @@ parse_type_name(const char *name, struct gpu_text *g)
 	return g->model[0] != '\0';
 }
 
-/* Is key already taken by an offer of this run? */
-static bool
-has_key(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return true;
-	return false;
-}
-
 /* Add the offer of tmpl in region with GPU g; path names the record. */
 static int
 add_offer(struct provider_run *run, const struct offer *tmpl,
@@ -247,7 +226,7 @@ add_offer(struct provider_run *run, const struct offer *tmpl,
 	struct offer *o;
 
 	snprintf(key, sizeof key, "%s/%s", tmpl->instance_type, region);
-	if (has_key(run, key)) {
+	if (provider_offer_find(run, key) != NULL) {
 		err_set(err, "%s: duplicate offer %s", path, key);
 		return -1;
 	}
@@ -283,22 +262,22 @@ parse_specs(const cJSON *it, const char *ipath, struct offer *tmpl,
 		return -1;
 	}
 	snprintf(path, sizeof path, "%s.specs", ipath);
-	if (json_get_int(specs, "vcpus", path, 0, 100000, &vcpus, &found,
-	    err) < 0)
+	if (json_get_int(specs, "vcpus", path, 0, OFFER_VCPUS_MAX, &vcpus,
+	    &found, err) < 0)
 		return -1;
 	if (found)
 		tmpl->vcpus = (int)vcpus;
 	if (json_get_number(specs, "memory_gib", path, &mem, &found, err) < 0)
 		return -1;
-	if (found && (mem < 0 || mem > 1e6)) {
-		err_set(err, "%s.memory_gib: %g is out of range 0..1000000",
-		    path, mem);
+	if (found && (mem < 0 || mem > OFFER_RAM_MAX)) {
+		err_set(err, "%s.memory_gib: %g is out of range 0..%.0f",
+		    path, mem, OFFER_RAM_MAX);
 		return -1;
 	}
 	if (found)
 		tmpl->ram_gb = mem;
-	if (json_get_int(specs, "gpus", path, 0, GPU_COUNT_MAX, gpus, &found,
-	    err) < 0)
+	if (json_get_int(specs, "gpus", path, 0, OFFER_GPU_COUNT_MAX, gpus,
+	    &found, err) < 0)
 		return -1;
 	if (!found)
 		*gpus = -1;
@@ -370,8 +349,7 @@ parse_type(struct provider_run *run, const cJSON *rec, struct tally *t,
 	got_nm = parse_type_name(name, &nm);
 	if (gpus == 0 || strncmp(name, "cpu_", 4) == 0 ||
 	    (!got_d && !got_gd && !got_nm)) {
-		t->no_gpu++;
-		run->skipped++;
+		provider_skip(run, &t->no_gpu);
 		return 0;
 	}
 	if (!got_d)
@@ -392,22 +370,21 @@ parse_type(struct provider_run *run, const cJSON *rec, struct tally *t,
 	g.vram_gb = d.vram_gb > 0 ? d.vram_gb : gd.vram_gb > 0 ? gd.vram_gb :
 	    nm.vram_gb;
 	g.ic = d.ic != IC_UNKNOWN ? d.ic : gd.ic != IC_UNKNOWN ? gd.ic : nm.ic;
-	if (g.count < 1 || g.count > GPU_COUNT_MAX) {
+	if (g.count < 1 || g.count > OFFER_GPU_COUNT_MAX) {
 		err_set(err, "%s.%s: GPU count %d is out of range 1..%d",
 		    ipath, d.count > 0 ? "description" : "name", g.count,
-		    GPU_COUNT_MAX);
+		    OFFER_GPU_COUNT_MAX);
 		return -1;
 	}
 	if (!(cents > 0)) {
-		t->no_price++;
-		run->skipped++;
+		provider_skip(run, &t->no_price);
 		return 0;
 	}
 	tmpl.gpu_count = g.count;
 	tmpl.vram_gb = g.vram_gb;
 	/* Cents x 10,000 is micro-USD; cents are whole in practice. */
 	tmpl.price = (int64_t)llround(cents * 10000.0);
-	if (tmpl.price / g.count > GPU_HOUR_MAX) {
+	if (tmpl.price / g.count > OFFER_GPU_HOUR_PRICE_MAX) {
 		err_set(err, "%s.price_cents_per_hour: %.0f cents for %d GPU%s "
 		    "is over 100 USD per GPU-hour", ipath, cents, g.count,
 		    g.count == 1 ? "" : "s");
@@ -448,20 +425,14 @@ parse_type(struct provider_run *run, const cJSON *rec, struct tally *t,
 static void
 set_note(struct provider_run *run, const struct tally *t)
 {
-	size_t len = 0;
-
-	run->note[0] = '\0';
 	if (t->sold_out > 0)
-		len += (size_t)snprintf(run->note + len, sizeof run->note - len,
-		    "%zu type%s sold out everywhere", t->sold_out,
-		    t->sold_out == 1 ? "" : "s");
-	if (t->no_gpu > 0 && len < sizeof run->note)
-		len += (size_t)snprintf(run->note + len, sizeof run->note - len,
-		    "%sskipped %zu CPU-only type%s", len > 0 ? "; " : "",
-		    t->no_gpu, t->no_gpu == 1 ? "" : "s");
-	if (t->no_price > 0 && len < sizeof run->note)
-		snprintf(run->note + len, sizeof run->note - len,
-		    "%sskipped %zu type%s priced at 0", len > 0 ? "; " : "",
+		provider_note(run, "%zu type%s sold out everywhere",
+		    t->sold_out, t->sold_out == 1 ? "" : "s");
+	if (t->no_gpu > 0)
+		provider_note(run, "skipped %zu CPU-only type%s", t->no_gpu,
+		    t->no_gpu == 1 ? "" : "s");
+	if (t->no_price > 0)
+		provider_note(run, "skipped %zu type%s priced at 0",
 		    t->no_price, t->no_price == 1 ? "" : "s");
 }
 
@@ -475,11 +446,6 @@ parse_document(struct provider_run *run, const cJSON *root, struct err *err)
 	bool found;
 
 	memset(&t, 0, sizeof t);
-	if (!cJSON_IsObject(root)) {
-		err_set(err, "expected a JSON object, got %s",
-		    json_type_name(root));
-		return -1;
-	}
 	/* {"error": {"code": ..., "message": ...}}: Lambda's error shape. */
 	e = cJSON_GetObjectItemCaseSensitive(root, "error");
 	if (cJSON_GetObjectItemCaseSensitive(root, "data") == NULL &&
@@ -516,16 +482,7 @@ static int
 lambda_response(struct provider_run *run, const struct http_result *res,
     struct err *err)
 {
-	cJSON *root;
-	int rc;
-
-	/* No body at all reads as an empty one: json_parse() says so. */
-	if (json_parse(res->body, res->body != NULL ? res->body_len : 0, &root,
-	    err) < 0)
-		return -1;
-	rc = parse_document(run, root, err);
-	cJSON_Delete(root);
-	return rc;
+	return provider_parse_json(run, res, parse_document, err);
 }
 
 const struct provider provider_lambda = {

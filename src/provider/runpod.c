@@ -58,7 +58,6 @@
 
 #include "err.h"
 #include "gpu.h"
-#include "http.h"
 #include "json.h"
 #include "money.h"
 #include "provider.h"
@@ -69,10 +68,6 @@
 #define RUNPOD_PATH		"/graphql"
 /* Real answers are about 20 KB. */
 #define RUNPOD_MAX_BODY		((size_t)8 << 20)
-/* More than this per GPU-hour is a broken record, not a price. */
-#define GPU_HOUR_MAX		((int64_t)100 * MONEY_UNIT)
-#define GPU_COUNT_MAX		64
-#define VRAM_MAX		1024
 
 static const char runpod_query[] =
     "{\"query\": \"query GpuTypes($lowestPriceInput: GpuLowestPriceInput) "
@@ -132,7 +127,6 @@ static int
 runpod_start(struct provider_run *run, struct err *err)
 {
 	struct http_request *req;
-	char *auth;
 
 	(void)err;
 	req = provider_queue(run, provider_url(run, RUNPOD_ORIGIN, RUNPOD_PATH),
@@ -142,12 +136,7 @@ runpod_start(struct provider_run *run, struct err *err)
 	req->body_len = strlen(runpod_query);
 	http_request_header(req, "Content-Type", "application/json");
 	http_request_header(req, "Accept", "application/json");
-	if (run->api_key != NULL && run->api_key[0] != '\0') {
-		auth = xasprintf("Bearer %s", run->api_key);
-		http_request_header(req, "Authorization", auth);
-		memset(auth, 0, strlen(auth));
-		free(auth);
-	}
+	provider_bearer(run, req);
 	return 0;
 }
 
@@ -161,18 +150,6 @@ interconnect_of(const struct gpu_type *t, const char *gpu, int count)
 		ic = provider_interconnect(t->name, gpu, count);
 	/* MI300X is an OAM module on Infinity Fabric: not NVLink, not PCIe. */
 	return ic;
-}
-
-/* Is key already taken by an offer of this run? */
-static bool
-has_key(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return true;
-	return false;
 }
 
 /* Read a per-GPU price field: NONE when null, absent or 0. */
@@ -189,7 +166,7 @@ get_gpu_price(const cJSON *obj, const char *key, const char *path,
 		*out = MONEY_NONE;
 		return 0;
 	}
-	if (*out > GPU_HOUR_MAX) {
+	if (*out > OFFER_GPU_HOUR_PRICE_MAX) {
 		money_format(buf, sizeof buf, *out, 2);
 		err_set(err, "%s.%s: %s USD per GPU-hour is absurd", path, key,
 		    buf);
@@ -280,11 +257,11 @@ read_gpu_type(const cJSON *obj, int index, struct gpu_type *t, char *path,
 		return -1;
 	if (t->name[0] == '\0')
 		str_copy(t->name, sizeof t->name, t->id);
-	if (json_get_int(obj, "memoryInGb", path, 0, VRAM_MAX, &v, &found,
+	if (json_get_int(obj, "memoryInGb", path, 0, OFFER_VRAM_MAX, &v, &found,
 	    err) < 0)
 		return -1;
 	t->vram_gb = found ? (int)v : 0;
-	if (json_get_int(obj, "maxGpuCount", path, 0, GPU_COUNT_MAX, &v,
+	if (json_get_int(obj, "maxGpuCount", path, 0, OFFER_GPU_COUNT_MAX, &v,
 	    &found, err) < 0)
 		return -1;
 	t->max_count = found ? (int)v : 1;
@@ -296,7 +273,7 @@ read_gpu_type(const cJSON *obj, int index, struct gpu_type *t, char *path,
 		    get_sold(obj, clouds[i].sold, path, &t->sold[i], err) < 0)
 			return -1;
 		if (json_get_int(obj, clouds[i].max_count, path, 0,
-		    GPU_COUNT_MAX, &v, &found, err) < 0)
+		    OFFER_GPU_COUNT_MAX, &v, &found, err) < 0)
 			return -1;
 		t->cloud_max[i] = found ? (int)v : t->max_count;
 	}
@@ -313,7 +290,7 @@ add_offer(struct provider_run *run, const struct gpu_type *t,
 	struct offer *o;
 
 	snprintf(key, sizeof key, "%dx_%s_%s", count, t->id, c->suffix);
-	if (has_key(run, key)) {
+	if (provider_offer_find(run, key) != NULL) {
 		err_set(err, "%s.id: duplicate GPU type (offer %s)", path, key);
 		return -1;
 	}
@@ -359,18 +336,15 @@ parse_gpu_type(struct provider_run *run, const cJSON *obj, int index,
 	/* "... Server Edition MIG 1g.24gb": a slice of a GPU, not a GPU. */
 	if (str_find_nocase(t.id, " MIG ") != NULL ||
 	    str_find_nocase(t.name, " MIG ") != NULL) {
-		tl->mig++;
-		run->skipped++;
+		provider_skip(run, &tl->mig);
 		return 0;
 	}
 	if (!priced) {
-		tl->no_price++;
-		run->skipped++;
+		provider_skip(run, &tl->no_price);
 		return 0;
 	}
 	if (t.max_count == 0) {
-		tl->no_count++;
-		run->skipped++;
+		provider_skip(run, &tl->no_count);
 		return 0;
 	}
 	/* Keep the spelling the catalogue knows, display name first. */
@@ -398,7 +372,7 @@ set_graphql_error(const struct provider_run *run, const cJSON *errors,
     struct err *err)
 {
 	const cJSON *first;
-	char msg[240], *clean;
+	char msg[240];
 	int n = 0;
 	bool found = false;
 
@@ -411,39 +385,30 @@ set_graphql_error(const struct provider_run *run, const cJSON *errors,
 		msg[0] = '\0';
 	if (msg[0] == '\0')
 		str_copy(msg, sizeof msg, "(no message)");
-	/* The key never appears in a message, even if echoed back. */
-	clean = http_redact(msg, run->api_key);
 	if (n > 1)
-		err_set(err, "GraphQL error: %s (and %d more)", clean, n - 1);
+		err_set(err, "GraphQL error: %s (and %d more)", msg, n - 1);
 	else
-		err_set(err, "GraphQL error: %s", clean);
-	free(clean);
+		err_set(err, "GraphQL error: %s", msg);
+	/* The key never appears in a message, even if echoed back. */
+	provider_redact(run, err);
 }
 
 /* Write the summary note: what was skipped and why. */
 static void
 set_note(struct provider_run *run, const struct tally *t)
 {
-	size_t len = 0;
-
-	run->note[0] = '\0';
 	if (t->no_price > 0)
-		len += (size_t)snprintf(run->note + len, sizeof run->note - len,
-		    "skipped %zu type%s with no price", t->no_price,
-		    t->no_price == 1 ? "" : "s");
-	if (t->mig > 0 && len < sizeof run->note)
-		len += (size_t)snprintf(run->note + len, sizeof run->note - len,
-		    "%sskipped %zu MIG slice%s", len > 0 ? "; " : "", t->mig,
+		provider_note(run, "skipped %zu type%s with no price",
+		    t->no_price, t->no_price == 1 ? "" : "s");
+	if (t->mig > 0)
+		provider_note(run, "skipped %zu MIG slice%s", t->mig,
 		    t->mig == 1 ? "" : "s");
-	if (t->no_count > 0 && len < sizeof run->note)
-		len += (size_t)snprintf(run->note + len, sizeof run->note - len,
-		    "%sskipped %zu type%s with maxGpuCount 0",
-		    len > 0 ? "; " : "", t->no_count,
-		    t->no_count == 1 ? "" : "s");
-	if (t->not_sold > 0 && len < sizeof run->note)
-		snprintf(run->note + len, sizeof run->note - len,
-		    "%signored %zu placeholder price%s of a cloud that does "
-		    "not sell the type", len > 0 ? "; " : "", t->not_sold,
+	if (t->no_count > 0)
+		provider_note(run, "skipped %zu type%s with maxGpuCount 0",
+		    t->no_count, t->no_count == 1 ? "" : "s");
+	if (t->not_sold > 0)
+		provider_note(run, "ignored %zu placeholder price%s of a cloud "
+		    "that does not sell the type", t->not_sold,
 		    t->not_sold == 1 ? "" : "s");
 }
 
@@ -456,11 +421,6 @@ parse_document(struct provider_run *run, const cJSON *root, struct err *err)
 	int i = 0;
 
 	memset(&tl, 0, sizeof tl);
-	if (!cJSON_IsObject(root)) {
-		err_set(err, "expected a JSON object, got %s",
-		    json_type_name(root));
-		return -1;
-	}
 	errors = cJSON_GetObjectItemCaseSensitive(root, "errors");
 	if (errors != NULL && !cJSON_IsNull(errors) &&
 	    !(cJSON_IsArray(errors) && cJSON_GetArraySize(errors) == 0)) {
@@ -493,16 +453,7 @@ static int
 runpod_response(struct provider_run *run, const struct http_result *res,
     struct err *err)
 {
-	cJSON *root;
-	int rc;
-
-	/* No body at all reads as an empty one: json_parse() says so. */
-	if (json_parse(res->body, res->body != NULL ? res->body_len : 0, &root,
-	    err) < 0)
-		return -1;
-	rc = parse_document(run, root, err);
-	cJSON_Delete(root);
-	return rc;
+	return provider_parse_json(run, res, parse_document, err);
 }
 
 const struct provider provider_runpod = {

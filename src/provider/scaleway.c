@@ -43,7 +43,6 @@
 
 #include "currency.h"
 #include "err.h"
-#include "http.h"
 #include "json.h"
 #include "money.h"
 #include "str.h"

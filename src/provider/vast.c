@@ -29,7 +29,8 @@
  *	availability	available, unless rentable is false or rented true
  *
  * An offer priced 0 is skipped and counted; a NaN, negative or absurd
- * price, or a GPU count outside 1..VAST_GPUS_MAX, fails the provider.
+ * price, or a GPU count outside 1..OFFER_GPU_COUNT_MAX, fails the
+ * provider.
  */
 #include "config.h"
 #include "provider.h"
@@ -40,7 +41,6 @@
 #include <string.h>
 
 #include "err.h"
-#include "http.h"
 #include "json.h"
 #include "notes.h"
 #include "money.h"
@@ -52,29 +52,7 @@
 #define VAST_LIMIT	10000		/* offers asked for */
 #define VAST_STORAGE_GB	5		/* GB of disk in dph_total (as the CLI) */
 #define VAST_MAX_BODY	((size_t)64 << 20)	/* 20k offers are ~25 MB */
-#define VAST_PRICE_MAX	5000.0		/* USD per hour: more is absurd */
-#define VAST_GPUS_MAX	64		/* offer_check()'s limit */
-#define VAST_GPU_RAM_MAX 1048576.0	/* MB per GPU: 1 TB */
-#define VAST_CORES_MAX	100000.0
-
-/* An optional number in 0..max: -1 when absent or null, else checked. */
-static int
-get_optional(const cJSON *obj, const char *key, const char *path,
-    double max, double *out, struct err *err)
-{
-	bool found;
-
-	*out = -1;
-	if (json_get_number(obj, key, path, out, &found, err) < 0)
-		return -1;
-	if (!found)
-		*out = -1;
-	else if (*out < 0 || *out > max) {
-		err_set(err, "%s %g is out of range 0..%g", key, *out, max);
-		return -1;
-	}
-	return 0;
-}
+#define VAST_GPU_RAM_MAX (OFFER_VRAM_MAX * 1024.0)	/* MB per GPU */
 
 /* A price in USD per hour: -1 if NaN, negative or absurd. */
 static int
@@ -85,9 +63,9 @@ get_price(const cJSON *obj, const char *key, const char *path, double *out,
 		return -1;
 	if (found != NULL && !*found)
 		return 0;
-	if (!(*out >= 0 && *out <= VAST_PRICE_MAX)) {
-		err_set(err, "%s %g is out of range 0..%g USD/h", key, *out,
-		    VAST_PRICE_MAX);
+	if (!(*out >= 0 && *out <= OFFER_PRICE_MAX_USD)) {
+		err_set(err, "%s %g is out of range 0..%d USD/h", key, *out,
+		    OFFER_PRICE_MAX_USD);
 		return -1;
 	}
 	return 0;
@@ -148,9 +126,9 @@ vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
 
 	if (json_get_number(item, "num_gpus", path, &ngpus, NULL, err) < 0)
 		return -1;
-	if (ngpus > floor(ngpus) || ngpus < 1 || ngpus > VAST_GPUS_MAX) {
+	if (ngpus > floor(ngpus) || ngpus < 1 || ngpus > OFFER_GPU_COUNT_MAX) {
 		err_set(err, "num_gpus %g is out of range 1..%d", ngpus,
-		    VAST_GPUS_MAX);
+		    OFFER_GPU_COUNT_MAX);
 		return -1;
 	}
 	o->gpu_count = (int)ngpus;
@@ -162,9 +140,9 @@ vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
 		err_set(err, "gpu_name is empty");
 		return -1;
 	}
-	if (get_optional(item, "gpu_ram", path, VAST_GPU_RAM_MAX, &gpu_ram,
-	    err) < 0 ||
-	    get_optional(item, "bw_nvlink", path, 1e9, &bw, err) < 0)
+	if (provider_get_number(item, "gpu_ram", path, VAST_GPU_RAM_MAX,
+	    &gpu_ram, err) < 0 ||
+	    provider_get_number(item, "bw_nvlink", path, 1e9, &bw, err) < 0)
 		return -1;
 	hint = gpu_ram > 0 ? (int)lround(gpu_ram / 1024) : 0;
 	o->vram_gb = 0;
@@ -174,11 +152,11 @@ vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
 	o->interconnect = vast_interconnect(o->gpu_raw, o->gpu, o->gpu_count,
 	    bw);
 
-	if (get_optional(item, "cpu_cores", path, VAST_CORES_MAX, &cores,
-	    err) < 0 ||
-	    get_optional(item, "cpu_cores_effective", path, VAST_CORES_MAX,
-	    &eff, err) < 0 ||
-	    get_optional(item, "cpu_ram", path, 1e9, &ram, err) < 0)
+	if (provider_get_number(item, "cpu_cores", path, OFFER_VCPUS_MAX,
+	    &cores, err) < 0 ||
+	    provider_get_number(item, "cpu_cores_effective", path,
+	    OFFER_VCPUS_MAX, &eff, err) < 0 ||
+	    provider_get_number(item, "cpu_ram", path, 1e9, &ram, err) < 0)
 		return -1;
 	if (eff >= 0)
 		o->vcpus = (int)lround(eff);
@@ -236,8 +214,7 @@ vast_offer(struct provider_run *run, const cJSON *item, size_t index,
 	}
 	if (zero) {
 		offer_list_pop(&run->offers);
-		run->skipped++;
-		(*zero_priced)++;
+		provider_skip(run, zero_priced);
 		return 0;
 	}
 	if (provider_offer_done(run, err) < 0) {
@@ -279,7 +256,6 @@ static int
 vast_start(struct provider_run *run, struct err *err)
 {
 	struct http_request *req;
-	char *auth;
 
 	(void)err;
 	req = provider_queue(run, provider_url(run, VAST_ORIGIN, VAST_PATH),
@@ -293,12 +269,7 @@ vast_start(struct provider_run *run, struct err *err)
 	req->max_body = VAST_MAX_BODY;
 	http_request_header(req, "Content-Type", "application/json");
 	http_request_header(req, "Accept", "application/json");
-	if (run->api_key != NULL && run->api_key[0] != '\0') {
-		auth = xasprintf("Bearer %s", run->api_key);
-		http_request_header(req, "Authorization", auth);
-		memset(auth, 0, strlen(auth));
-		free(auth);
-	}
+	provider_bearer(run, req);
 	return 0;
 }
 
@@ -329,14 +300,11 @@ vast_response(struct provider_run *run, const struct http_result *result,
 	if (rc < 0)
 		return rc;
 	if (zero > 0)
-		snprintf(run->note, sizeof run->note,
-		    "%zu zero-priced offer%s skipped", zero,
+		provider_note(run, "%zu zero-priced offer%s skipped", zero,
 		    zero == 1 ? "" : "s");
 	if (index >= VAST_LIMIT)
-		snprintf(run->note + strlen(run->note),
-		    sizeof run->note - strlen(run->note),
-		    "%s%zu offers: the search limit, more may exist",
-		    run->note[0] != '\0' ? "; " : "", index);
+		provider_note(run, "%zu offers: the search limit, more may "
+		    "exist", index);
 	return 0;
 }
 

@@ -55,7 +55,6 @@
 
 #include "err.h"
 #include "gpu.h"
-#include "http.h"
 #include "json.h"
 #include "money.h"
 #include "notes.h"
@@ -65,11 +64,9 @@
 #define VULTR_ORIGIN		"https://api.vultr.com"
 #define VULTR_PAGES_MAX		50	/* per list: more is a cursor loop */
 #define VULTR_CURSOR_MAX	512	/* bytes */
-#define VULTR_PRICE_MAX		((int64_t)5000 * MONEY_UNIT)	/* per hour */
-#define VULTR_GPUS_MAX		64	/* offer_check()'s limit */
-#define VULTR_VRAM_MAX		65536.0	/* GB in one plan */
-#define VULTR_RAM_MAX		1e9	/* MB */
-#define VULTR_CPUS_MAX		100000.0
+/* GB in one plan: every GPU at the per-GPU limit. */
+#define VULTR_VRAM_MAX		((double)OFFER_GPU_COUNT_MAX * OFFER_VRAM_MAX)
+#define VULTR_RAM_MAX		(OFFER_RAM_MAX * 1000)	/* MB */
 
 /* The two plan lists; the index is the request tag. */
 enum vultr_list {
@@ -166,41 +163,16 @@ struct vultr_state {
 	size_t	 skipped[SKIP_COUNT];
 };
 
-/* s escaped for a URL query value: RFC 3986 unreserved bytes kept. */
-static char *
-query_escape(const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	unsigned char c;
-	char *out, *o;
-
-	out = o = xmalloc(strlen(s) * 3 + 1);
-	for (; *s != '\0'; s++) {
-		c = (unsigned char)*s;
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-		    c == '_' || c == '~')
-			*o++ = (char)c;
-		else {
-			*o++ = '%';
-			*o++ = hex[c >> 4];
-			*o++ = hex[c & 15];
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
 /* Queue the next page of list (the first when no cursor is stored). */
 static void
 vultr_queue(struct provider_run *run, struct vultr_state *st,
     enum vultr_list list)
 {
 	struct http_request *req;
-	char *path, *cursor, *auth;
+	char *path, *cursor;
 
 	if (st->cursor[list] != NULL) {
-		cursor = query_escape(st->cursor[list]);
+		cursor = provider_url_escape(st->cursor[list]);
 		path = xasprintf("%s&cursor=%s", vultr_lists[list].path,
 		    cursor);
 		free(cursor);
@@ -210,31 +182,8 @@ vultr_queue(struct provider_run *run, struct vultr_state *st,
 	    (int)list);
 	free(path);
 	http_request_header(req, "Accept", "application/json");
-	if (run->api_key != NULL && run->api_key[0] != '\0') {
-		auth = xasprintf("Bearer %s", run->api_key);
-		http_request_header(req, "Authorization", auth);
-		memset(auth, 0, strlen(auth));
-		free(auth);
-	}
+	provider_bearer(run, req);
 	st->pages[list]++;
-}
-
-/* An optional number member in 0..max; -1 when absent or null. */
-static int
-get_optional(const cJSON *obj, const char *key, const char *path,
-    double max, double *out, struct err *err)
-{
-	bool found;
-
-	if (json_get_number(obj, key, path, out, &found, err) < 0)
-		return -1;
-	if (!found)
-		*out = -1;
-	else if (*out < 0 || *out > max) {
-		err_set(err, "%s %g is out of range 0..%g", key, *out, max);
-		return -1;
-	}
-	return 0;
 }
 
 /*
@@ -258,7 +207,7 @@ get_gpu_count(const cJSON *plan, const char *path, long *count,
 	if (cJSON_IsNumber(item)) {
 		if (!(item->valuedouble >= 0 && item->valuedouble <= 1e6)) {
 			err_set(err, "gpu_count %g is out of range 1..%d",
-			    item->valuedouble, VULTR_GPUS_MAX);
+			    item->valuedouble, OFFER_GPU_COUNT_MAX);
 			return -1;
 		}
 		*fraction = item->valuedouble > floor(item->valuedouble);
@@ -394,8 +343,8 @@ vultr_shape(const cJSON *plan, const char *path, const char *id, bool metal,
 	if (!found || gpu_type[0] == '\0' || str_eq_nocase(gpu_type, "none"))
 		return vultr_shape_known(plan, path, id, metal, sh, skip, err);
 	if (get_gpu_count(plan, path, &count, &present, &fraction, err) < 0 ||
-	    get_optional(plan, "gpu_vram_gb", path, VULTR_VRAM_MAX, &total,
-	    err) < 0)
+	    provider_get_number(plan, "gpu_vram_gb", path, VULTR_VRAM_MAX,
+	    &total, err) < 0)
 		return -1;
 	if (fraction) {
 		*skip = SKIP_FRACTIONAL;
@@ -419,9 +368,9 @@ vultr_shape(const cJSON *plan, const char *path, const char *id, bool metal,
 		if (*skip != SKIP_NONE)
 			return 0;
 	}
-	if (count < 1 || count > VULTR_GPUS_MAX) {
+	if (count < 1 || count > OFFER_GPU_COUNT_MAX) {
 		err_set(err, "gpu_count %ld is out of range 1..%d", count,
-		    VULTR_GPUS_MAX);
+		    OFFER_GPU_COUNT_MAX);
 		return -1;
 	}
 	sh->count = (int)count;
@@ -453,7 +402,7 @@ vultr_shape(const cJSON *plan, const char *path, const char *id, bool metal,
 	return 0;
 }
 
-/* A price in micro-USD: 0..VULTR_PRICE_MAX, MONEY_NONE when absent. */
+/* A price in micro-USD: 0..OFFER_PRICE_MAX, MONEY_NONE when absent. */
 static int
 get_price(const cJSON *obj, const char *key, const char *path,
     int64_t *out, struct err *err)
@@ -462,10 +411,9 @@ get_price(const cJSON *obj, const char *key, const char *path,
 
 	if (json_get_money(obj, key, path, out, &found, err) < 0)
 		return -1;
-	if (money_known(*out) && *out > VULTR_PRICE_MAX) {
+	if (money_known(*out) && *out > OFFER_PRICE_MAX) {
 		err_set(err, "%s %.2f is out of range 0..%d USD/h", key,
-		    (double)*out / MONEY_UNIT,
-		    (int)(VULTR_PRICE_MAX / MONEY_UNIT));
+		    (double)*out / MONEY_UNIT, OFFER_PRICE_MAX_USD);
 		return -1;
 	}
 	return 0;
@@ -567,13 +515,14 @@ vultr_plan_info(const cJSON *plan, const char *path, bool metal,
 	    get_price(plan, "hourly_cost_preemptible", path, &p->spot,
 	    err) < 0)
 		return -1;
-	if (get_optional(plan, metal ? "cpu_threads" : "vcpu_count", path,
-	    VULTR_CPUS_MAX, &cpus, err) < 0)
+	if (provider_get_number(plan, metal ? "cpu_threads" : "vcpu_count",
+	    path, OFFER_VCPUS_MAX, &cpus, err) < 0)
 		return -1;
-	if (cpus < 0 && metal && get_optional(plan, "cpu_count", path,
-	    VULTR_CPUS_MAX, &cpus, err) < 0)
+	if (cpus < 0 && metal && provider_get_number(plan, "cpu_count", path,
+	    OFFER_VCPUS_MAX, &cpus, err) < 0)
 		return -1;
-	if (get_optional(plan, "ram", path, VULTR_RAM_MAX, &ram, err) < 0)
+	if (provider_get_number(plan, "ram", path, VULTR_RAM_MAX, &ram,
+	    err) < 0)
 		return -1;
 	p->vcpus = cpus > 0 ? (int)lround(cpus) : 0;
 	p->ram_gb = ram > 0 ? round(ram / 1024 * 100) / 100 : 0;
@@ -613,8 +562,7 @@ vultr_plan(struct provider_run *run, struct vultr_state *st,
 	if (vultr_shape(plan, path, id, metal, &shape, &skip, err) < 0)
 		goto fail;
 	if (skip != SKIP_NONE) {
-		st->skipped[skip]++;
-		run->skipped++;
+		provider_skip(run, &st->skipped[skip]);
 		return 0;
 	}
 	memset(&p, 0, sizeof p);
@@ -639,12 +587,10 @@ vultr_plan(struct provider_run *run, struct vultr_state *st,
 			goto fail;
 		any = any || made;
 	}
-	if (!any) {
-		st->skipped[!p.ondemand && locations != NULL &&
-		    cJSON_GetArraySize(locations) > 0 ? SKIP_NOT_ON_DEMAND :
-		    zero ? SKIP_ZERO : SKIP_NOWHERE]++;
-		run->skipped++;
-	}
+	if (!any)
+		provider_skip(run, &st->skipped[!p.ondemand &&
+		    locations != NULL && cJSON_GetArraySize(locations) > 0 ?
+		    SKIP_NOT_ON_DEMAND : zero ? SKIP_ZERO : SKIP_NOWHERE]);
 	return 0;
 fail:
 	err_prefix(err, "plan %s", id);
@@ -758,19 +704,12 @@ static int
 vultr_finish(struct provider_run *run, struct err *err)
 {
 	struct vultr_state *st = run->state;
-	size_t i, len = 0;
-	int n;
+	size_t i;
 
-	for (i = 0; i < SKIP_COUNT; i++) {
-		if (st->skipped[i] == 0)
-			continue;
-		n = snprintf(run->note + len, sizeof run->note - len,
-		    "%s%zu %s skipped", len > 0 ? "; " : "", st->skipped[i],
-		    vultr_skip_what[i][st->skipped[i] == 1 ? 0 : 1]);
-		if (n < 0 || (size_t)n >= sizeof run->note - len)
-			break;
-		len += (size_t)n;
-	}
+	for (i = 0; i < SKIP_COUNT; i++)
+		if (st->skipped[i] > 0)
+			provider_note(run, "%zu %s skipped", st->skipped[i],
+			    vultr_skip_what[i][st->skipped[i] == 1 ? 0 : 1]);
 	(void)err;
 	return 0;
 }

@@ -381,14 +381,13 @@ open_ok(const char *path)
 
 static void
 replace_ok(struct db *db, const char *provider, const struct offer *v,
-    size_t n, enum offer_source src, const char *version, int64_t now,
+    size_t n, enum offer_source src, int64_t now,
     struct db_replace_stats *stats)
 {
 	struct err err;
 
 	err_clear(&err);
-	if (db_replace_offers(db, provider, v, n, src, version, now, stats,
-	    &err) != 0)
+	if (db_replace_offers(db, provider, v, n, src, now, stats, &err) != 0)
 		fail_msg("db_replace_offers(%s): %s", provider, err.msg);
 }
 
@@ -452,7 +451,7 @@ test_currency_roundtrip(void **state)
 	    818134, MONEY_NONE, AV_AVAILABLE, 1700000000);
 	memcpy(v[1].currency, "EUR", 4);
 	v[1].price_original = 787500;
-	replace_ok(db, "scaleway", v, 2, SRC_LIVE, NULL, 1700000000, NULL);
+	replace_ok(db, "scaleway", v, 2, SRC_LIVE, 1700000000, NULL);
 	offer_filter_init(&f);
 	query_ok(db, &f, &l);
 	o = get_offer(&l, "scaleway", "H100-1-80G/fr-par-2");
@@ -461,7 +460,7 @@ test_currency_roundtrip(void **state)
 	offer_list_done(&l);
 	/* Same USD price, another EUR figure (a new rate): updated too. */
 	v[0].price_original = 2800000;
-	replace_ok(db, "scaleway", v, 2, SRC_LIVE, NULL, 1700000100, NULL);
+	replace_ok(db, "scaleway", v, 2, SRC_LIVE, 1700000100, NULL);
 	query_ok(db, &f, &l);
 	o = get_offer(&l, "scaleway", "H100-1-80G/fr-par-2");
 	assert_int_equal(o->price_original, 2800000);
@@ -549,7 +548,7 @@ test_migrate_from_empty_file(void **state)
 	(void)state;
 	write_file(path, "", 0);
 	db = open_ok(path);
-	replace_ok(db, "aws", &o, 1, SRC_LIVE, NULL, 1000, NULL);
+	replace_ok(db, "aws", &o, 1, SRC_LIVE, 1000, NULL);
 	offer_filter_init(&f);
 	query_ok(db, &f, &l);
 	assert_int_equal(l.n, 1);
@@ -670,7 +669,6 @@ test_migrate_from_v1(void **state)
 	ps = status_of(db, "aws");
 	assert_int_equal(ps.source, SRC_LIVE);
 	assert_int_equal(ps.last_success, 1700000100);
-	assert_string_equal(ps.data_version, "etag-1");
 	assert_int_equal(ps.offer_count, 3);
 	/* The new table works. */
 	assert_int_equal(db_meta_set(db, "aws", "us-east-1", "v20260101",
@@ -895,8 +893,8 @@ test_corrupt_cache(void **state)
 		    AV_UNKNOWN, 1000);
 	}
 	db = open_ok(path);
-	replace_ok(db, "aws", v, n, SRC_LIVE, NULL, 1000, NULL);
-	replace_ok(db, "gcp", v, 500, SRC_LIVE, NULL, 1000, NULL);
+	replace_ok(db, "aws", v, n, SRC_LIVE, 1000, NULL);
+	replace_ok(db, "gcp", v, 500, SRC_LIVE, 1000, NULL);
 	db_close(db);
 	free(v);
 	assert_false(file_exists(tmp_path("corrupt.db-wal")));
@@ -976,7 +974,7 @@ test_replace_roundtrip(void **state)
 	in[2].spot_interruption = 0;
 
 	db = open_ok(path);
-	replace_ok(db, "vast", in, 3, SRC_LIVE, "v1", 5000, &stats);
+	replace_ok(db, "vast", in, 3, SRC_LIVE, 5000, &stats);
 	assert_int_equal(stats.offers, 3);
 	assert_int_equal(stats.history_rows, 3);
 	assert_int_equal(stats.removed, 0);
@@ -1012,7 +1010,7 @@ test_replace_status(void **state)
 	in[1] = mk("lambda", "b", "H100", 8, 80, IC_NVLINK, 23920000,
 	    MONEY_NONE, AV_LIMITED, 300);
 	db = open_ok(path);
-	replace_ok(db, "lambda", in, 2, SRC_LIVE, "etag-7", 1000, NULL);
+	replace_ok(db, "lambda", in, 2, SRC_LIVE, 1000, NULL);
 	s = status_of(db, "lambda");
 	assert_string_equal(s.provider, "lambda");
 	assert_int_equal(s.source, SRC_LIVE);
@@ -1022,20 +1020,17 @@ test_replace_status(void **state)
 	assert_int_equal(s.oldest, 100);
 	assert_int_equal(s.newest, 300);
 	assert_string_equal(s.last_error, "");
-	assert_string_equal(s.data_version, "etag-7");
 
 	/* A failure, then a success: the error is cleared. */
 	assert_int_equal(db_record_failure(db, "lambda", 1500, "HTTP 500",
 	    &err), 0);
 	assert_string_equal(status_of(db, "lambda").last_error, "HTTP 500");
-	replace_ok(db, "lambda", in, 1, SRC_LIVE, NULL, 2000, NULL);
+	replace_ok(db, "lambda", in, 1, SRC_LIVE, 2000, NULL);
 	s = status_of(db, "lambda");
 	assert_int_equal(s.last_attempt, 2000);
 	assert_int_equal(s.last_success, 2000);
 	assert_int_equal(s.offer_count, 1);
 	assert_string_equal(s.last_error, "");
-	/* data_version NULL stores none. */
-	assert_string_equal(s.data_version, "");
 	assert_int_equal(s.oldest, 100);
 	assert_int_equal(s.newest, 100);
 	db_close(db);
@@ -1069,7 +1064,7 @@ test_replace_history_changes(void **state)
 	first[5] = mk("aws", "spot-gone", "L4", 1, 24, IC_PCIE, 800000, 300000,
 	    AV_UNKNOWN, 100);
 	db = open_ok(path);
-	replace_ok(db, "aws", first, 6, SRC_LIVE, NULL, 100, &stats);
+	replace_ok(db, "aws", first, 6, SRC_LIVE, 100, &stats);
 	assert_int_equal(stats.offers, 6);
 	assert_int_equal(stats.history_rows, 6);
 	assert_int_equal(stats.removed, 0);
@@ -1088,7 +1083,7 @@ test_replace_history_changes(void **state)
 	    AV_UNKNOWN, 200);
 	second[5].spot_price = MONEY_NONE;		/* known -> unknown */
 	second[5].fetched_at = 200;
-	replace_ok(db, "aws", second, 6, SRC_LIVE, NULL, 200, &stats);
+	replace_ok(db, "aws", second, 6, SRC_LIVE, 200, &stats);
 	assert_int_equal(stats.offers, 6);
 	/* price, spot, avail, new, spot-gone */
 	assert_int_equal(stats.history_rows, 5);
@@ -1131,7 +1126,7 @@ test_replace_history_changes(void **state)
 	free(pts);
 
 	/* The same set again changes nothing. */
-	replace_ok(db, "aws", second, 6, SRC_LIVE, NULL, 300, &stats);
+	replace_ok(db, "aws", second, 6, SRC_LIVE, 300, &stats);
 	assert_int_equal(stats.offers, 6);
 	assert_int_equal(stats.history_rows, 0);
 	assert_int_equal(stats.removed, 0);
@@ -1161,7 +1156,7 @@ test_replace_duplicates(void **state)
 	in[3] = in[0];
 	in[3].price = 470000;
 	db = open_ok(path);
-	replace_ok(db, "runpod", in, 4, SRC_LIVE, NULL, 100, &stats);
+	replace_ok(db, "runpod", in, 4, SRC_LIVE, 100, &stats);
 	assert_int_equal(stats.offers, 2);
 	assert_int_equal(stats.history_rows, 2);
 	assert_int_equal(stats.removed, 0);
@@ -1197,14 +1192,14 @@ test_replace_reindexes(void **state)
 	in[2] = mk("vast", "c", "RTX4090", 1, 24, IC_PCIE, 410000, MONEY_NONE,
 	    AV_UNKNOWN, 100);
 	db = open_ok(path);
-	replace_ok(db, "vast", in, 3, SRC_LIVE, NULL, 100, &stats);
+	replace_ok(db, "vast", in, 3, SRC_LIVE, 100, &stats);
 	in[0] = mk("vast", "a", "RTX3090", 1, 24, IC_PCIE, 300000, MONEY_NONE,
 	    AV_UNKNOWN, 200);
 	in[1].gpu_count = 4;
 	in[1].fetched_at = 200;
 	in[2].fetched_at = 200;
 	in[2].price = 190000;
-	replace_ok(db, "vast", in, 3, SRC_LIVE, NULL, 200, &stats);
+	replace_ok(db, "vast", in, 3, SRC_LIVE, 200, &stats);
 	assert_int_equal(stats.offers, 3);
 	assert_int_equal(stats.history_rows, 2);	/* a's and c's price */
 	assert_int_equal(stats.removed, 0);
@@ -1307,7 +1302,7 @@ test_query_top(void **state)
 			    MONEY_NONE : price, 500000, (seed >> 24) % 3 ?
 			    AV_AVAILABLE : AV_UNKNOWN, 100);
 		}
-		replace_ok(db, provs[p], v[p], 120, SRC_LIVE, NULL, 100, NULL);
+		replace_ok(db, provs[p], v[p], 120, SRC_LIVE, 100, NULL);
 	}
 	for (fi = 0; fi < 6; fi++) {
 		offer_filter_init(&f);
@@ -1381,11 +1376,11 @@ test_replace_other_providers(void **state)
 	g[2] = mk("gcp", "g3", "L4", 4, 24, IC_PCIE, 2800000, 1120000,
 	    AV_UNKNOWN, 100);
 	db = open_ok(path);
-	replace_ok(db, "aws", a, 2, SRC_LIVE, NULL, 100, NULL);
-	replace_ok(db, "gcp", g, 3, SRC_LIVE, NULL, 100, &stats);
+	replace_ok(db, "aws", a, 2, SRC_LIVE, 100, NULL);
+	replace_ok(db, "gcp", g, 3, SRC_LIVE, 100, &stats);
 	assert_int_equal(stats.history_rows, 3);
 	/* Emptying aws leaves gcp alone, even its offer with the same key. */
-	replace_ok(db, "aws", NULL, 0, SRC_LIVE, NULL, 200, &stats);
+	replace_ok(db, "aws", NULL, 0, SRC_LIVE, 200, &stats);
 	assert_int_equal(stats.offers, 0);
 	assert_int_equal(stats.history_rows, 0);
 	assert_int_equal(stats.removed, 2);
@@ -1398,7 +1393,7 @@ test_replace_other_providers(void **state)
 	assert_int_equal(status_of(db, "aws").offer_count, 0);
 	assert_int_equal(status_of(db, "gcp").offer_count, 3);
 	/* The offers' provider field does not matter: the argument does. */
-	replace_ok(db, "aws", g, 1, SRC_LIVE, NULL, 300, &stats);
+	replace_ok(db, "aws", g, 1, SRC_LIVE, 300, &stats);
 	query_ok(db, &f, &l);
 	assert_int_equal(l.n, 4);
 	assert_int_equal(get_offer(&l, "aws", "shared-key")->price, 700000);
@@ -1412,11 +1407,11 @@ static void
 test_replace_meta_atomic(void **state)
 {
 	const char *path = tmp_path("meta-atomic.db");
-	static const struct db_meta v1[] = {
+	static const struct provider_meta v1[] = {
 		{ "version:us-east-1", "20260101000000" },
 		{ "version:eu-west-1", "20260102000000" },
 	};
-	static const struct db_meta v2[] = {
+	static const struct provider_meta v2[] = {
 		{ "version:us-east-1", "20261101000000" },
 	};
 	struct offer good[1], bad[1];
@@ -1432,7 +1427,7 @@ test_replace_meta_atomic(void **state)
 	db = open_ok(path);
 	err_clear(&err);
 	assert_int_equal(db_replace_offers_meta(db, "aws", good, 1, SRC_LIVE,
-	    NULL, v1, 2, 100, NULL, &err), 0);
+	    v1, 2, 100, NULL, &err), 0);
 	assert_int_equal(db_meta_get(db, "aws", "version:eu-west-1", value,
 	    sizeof value, &found, &err), 0);
 	assert_true(found);
@@ -1445,7 +1440,7 @@ test_replace_meta_atomic(void **state)
 	bad[0] = mk("aws", "bad", "T4", 1, 16, IC_PCIE, 1, MONEY_NONE,
 	    AV_UNKNOWN, 200);
 	assert_int_equal(db_replace_offers_meta(db, "aws", bad, 1, SRC_LIVE,
-	    NULL, v2, 1, 200, NULL, &err), -1);
+	    v2, 1, 200, NULL, &err), -1);
 	assert_int_equal(db_meta_get(db, "aws", "version:us-east-1", value,
 	    sizeof value, &found, &err), 0);
 	assert_true(found);
@@ -1473,7 +1468,7 @@ test_replace_failure_rolls_back(void **state)
 	first[1] = mk("aws", "b", "T4", 4, 16, IC_PCIE, 3912000, MONEY_NONE,
 	    AV_UNKNOWN, 100);
 	db = open_ok(path);
-	replace_ok(db, "aws", first, 2, SRC_LIVE, "v1", 100, NULL);
+	replace_ok(db, "aws", first, 2, SRC_LIVE, 100, NULL);
 	/* Make the final insert fail for one key. */
 	raw = raw_open(path);
 	raw_exec(raw, "CREATE TRIGGER boom BEFORE INSERT ON offers "
@@ -1489,7 +1484,7 @@ test_replace_failure_rolls_back(void **state)
 	memset(&stats, 0xff, sizeof stats);
 	err_clear(&err);
 	assert_int_equal(db_replace_offers(db, "aws", second, 3, SRC_LIVE,
-	    "v2", 200, &stats, &err), -1);
+	    200, &stats, &err), -1);
 	assert_int_equal(strncmp(err.msg, "aws: ", 5), 0);
 	assert_non_null(strstr(err.msg, "boom"));
 
@@ -1503,14 +1498,13 @@ test_replace_failure_rolls_back(void **state)
 	s = status_of(db, "aws");
 	assert_int_equal(s.last_success, 100);
 	assert_int_equal(s.last_attempt, 100);
-	assert_string_equal(s.data_version, "v1");
 	assert_int_equal(s.offer_count, 2);
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
 	    2);
 
 	/* And the next replace works normally. */
 	second[1] = second[2];
-	replace_ok(db, "aws", second, 2, SRC_LIVE, "v3", 300, &stats);
+	replace_ok(db, "aws", second, 2, SRC_LIVE, 300, &stats);
 	assert_int_equal(stats.offers, 2);
 	assert_int_equal(stats.history_rows, 2);	/* a's price, new c */
 	assert_int_equal(stats.removed, 1);		/* b */
@@ -1532,7 +1526,7 @@ test_reader_not_blocked(void **state)
 
 	(void)state;
 	db = open_ok(path);
-	replace_ok(db, "aws", &o, 1, SRC_LIVE, NULL, 100, NULL);
+	replace_ok(db, "aws", &o, 1, SRC_LIVE, 100, NULL);
 	w = raw_open(path);
 	raw_exec(w, "BEGIN IMMEDIATE; DELETE FROM offers;");
 	t0 = time(NULL);
@@ -1598,7 +1592,7 @@ test_record_failure(void **state)
 	in[1] = mk("vultr", "b", "L40S", 1, 48, IC_PCIE, 2090000, MONEY_NONE,
 	    AV_UNKNOWN, 100);
 	db = open_ok(path);
-	replace_ok(db, "vultr", in, 2, SRC_LIVE, "v9", 1000, NULL);
+	replace_ok(db, "vultr", in, 2, SRC_LIVE, 1000, NULL);
 	assert_int_equal(db_record_failure(db, "vultr", 2000,
 	    "vultr: plans[3].monthly_cost: expected a number", &err), 0);
 	s = status_of(db, "vultr");
@@ -1606,7 +1600,6 @@ test_record_failure(void **state)
 	assert_int_equal(s.last_success, 1000);
 	assert_int_equal(s.offer_count, 2);
 	assert_int_equal(s.source, SRC_LIVE);
-	assert_string_equal(s.data_version, "v9");
 	assert_string_equal(s.last_error,
 	    "vultr: plans[3].monthly_cost: expected a number");
 	offer_filter_init(&f);
@@ -1745,7 +1738,7 @@ query_fixture(const char *path, struct offer_list *all)
 		/* Scaleway and Cudo have no dated snapshot rows. */
 		if (per.n > 0)
 			with_rows++;
-		replace_ok(db, providers[k]->id, per.v, per.n, SRC_LIVE, NULL,
+		replace_ok(db, providers[k]->id, per.v, per.n, SRC_LIVE,
 		    1000, NULL);
 		offer_list_done(&per);
 	}
@@ -1896,7 +1889,7 @@ test_query_appends(void **state)
 
 	(void)state;
 	db = open_ok(path);
-	replace_ok(db, "aws", &o, 1, SRC_LIVE, NULL, 100, NULL);
+	replace_ok(db, "aws", &o, 1, SRC_LIVE, 100, NULL);
 	offer_list_init(&l);
 	snprintf(offer_list_add(&l)->key, OFFER_KEY_MAX, "already");
 	offer_filter_init(&f);
@@ -1933,8 +1926,8 @@ test_status(void **state)
 	    200);
 	v[2] = mk("x", "c", "T4", 1, 16, IC_PCIE, 1, MONEY_NONE, AV_UNKNOWN,
 	    900);
-	replace_ok(db, "vast", v, 3, SRC_LIVE, NULL, 1000, NULL);
-	replace_ok(db, "aws", v, 1, SRC_SNAPSHOT, NULL, 1000, NULL);
+	replace_ok(db, "vast", v, 3, SRC_LIVE, 1000, NULL);
+	replace_ok(db, "aws", v, 1, SRC_SNAPSHOT, 1000, NULL);
 	assert_int_equal(db_record_failure(db, "gcp", 1100, "down", &err), 0);
 	assert_int_equal(db_status(db, &st, &n, &err), 0);
 	/* Sorted by provider. */
@@ -1975,17 +1968,17 @@ test_history(void **state)
 	assert_int_equal(db_history(db, "gcp", o.key, &pts, &n, &err), 0);
 	assert_int_equal(n, 0);
 	free(pts);
-	replace_ok(db, "gcp", &o, 1, SRC_LIVE, NULL, 100, NULL);
+	replace_ok(db, "gcp", &o, 1, SRC_LIVE, 100, NULL);
 	o.fetched_at = 300;
 	o.price = 39000000;
-	replace_ok(db, "gcp", &o, 1, SRC_LIVE, NULL, 300, NULL);
+	replace_ok(db, "gcp", &o, 1, SRC_LIVE, 300, NULL);
 	o.fetched_at = 200;		/* older observation, added last */
 	o.price = MONEY_NONE;
 	o.availability = AV_UNAVAILABLE;
-	replace_ok(db, "gcp", &o, 1, SRC_LIVE, NULL, 400, NULL);
+	replace_ok(db, "gcp", &o, 1, SRC_LIVE, 400, NULL);
 	o.fetched_at = 400;
 	o.price = 41000000;
-	replace_ok(db, "gcp", &o, 1, SRC_LIVE, NULL, 500, NULL);
+	replace_ok(db, "gcp", &o, 1, SRC_LIVE, 500, NULL);
 
 	assert_int_equal(db_history(db, "gcp", o.key, &pts, &n, &err), 0);
 	assert_int_equal(n, 4);
@@ -2083,11 +2076,11 @@ test_provider_is_new(void **state)
 	db = open_ok(path);
 	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
 	assert_true(is_new);
-	replace_ok(db, "aws", &o, 1, SRC_SNAPSHOT, NULL, 100, NULL);
+	replace_ok(db, "aws", &o, 1, SRC_SNAPSHOT, 100, NULL);
 	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
 	assert_false(is_new);
 	/* An empty replace still makes the provider known. */
-	replace_ok(db, "gcp", NULL, 0, SRC_LIVE, NULL, 100, NULL);
+	replace_ok(db, "gcp", NULL, 0, SRC_LIVE, 100, NULL);
 	assert_int_equal(db_provider_is_new(db, "gcp", &is_new, &err), 0);
 	assert_false(is_new);
 	assert_int_equal(db_provider_is_new(db, "lambda", &is_new, &err), 0);
@@ -2181,7 +2174,7 @@ test_cache_open_keeps_live(void **state)
 
 	(void)state;
 	db = open_ok(path);
-	replace_ok(db, "aws", &o, 1, SRC_LIVE, "live", 1800000000, NULL);
+	replace_ok(db, "aws", &o, 1, SRC_LIVE, 1800000000, NULL);
 	db_close(db);
 	db = NULL;
 	if (cache_open(path, &db, &err) != 0)

@@ -1,6 +1,6 @@
-/* http_request.c: the request record (no libcurl here; see http.c). */
+/* request.c: the request record (no transport here; see http.c). */
 #include "config.h"
-#include "http.h"
+#include "request.h"
 
 #include <stdlib.h>
 #include <string.h>

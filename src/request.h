@@ -1,0 +1,54 @@
+/*
+ * request.h: the HTTP request record and its outcome, as plain data.
+ *
+ * Adapters describe requests with these and read results from them; the
+ * transport that runs them (libcurl, http.h) is none of their business,
+ * so they include this header and never http.h. No I/O here.
+ */
+#ifndef GPUCOST_REQUEST_H
+#define GPUCOST_REQUEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HTTP_HEADERS_MAX	8
+#define HTTP_ERROR_MAX		256
+
+/* One request. Strings are owned by the request (http_request_done). */
+struct http_request {
+	char	*url;			/* absolute http(s) URL */
+	const char *method;		/* "GET", "POST", "PUT" (static) */
+	char	*body;			/* request body or NULL */
+	size_t	 body_len;
+	char	*headers[HTTP_HEADERS_MAX];	/* "Name: value" */
+	size_t	 nheaders;
+	char	*redact;		/* secret to mask in messages, or NULL */
+	bool	 stream;		/* deliver the body in chunks */
+	size_t	 max_body;		/* cap for a buffered body; 0: 32 MiB */
+	int	 tag;			/* caller's label for the request */
+};
+
+/* What happened to a request. */
+struct http_result {
+	const struct http_request *req;	/* the request, borrowed */
+	long	 status;		/* HTTP status; 0 when none arrived */
+	bool	 ok;			/* transfer done and status 2xx or 304 */
+	char	 error[HTTP_ERROR_MAX];	/* why not ok: libcurl or HTTP text */
+	const char *body;		/* buffered body (NUL-terminated) or NULL */
+	size_t	 body_len;		/* bytes of body (streamed: total) */
+	double	 elapsed;		/* seconds, all attempts */
+	int	 attempts;		/* 1 + retries */
+};
+
+/* Initialise / free a request's owned strings. */
+void	http_request_init(struct http_request *req);
+void	http_request_done(struct http_request *req);
+
+/* Add a "Name: value" header (copied). */
+void	http_request_header(struct http_request *req, const char *name,
+	    const char *value);
+
+/* Copy of text with every occurrence of secret replaced by "***". */
+char	*http_redact(const char *text, const char *secret);
+
+#endif
