@@ -17,6 +17,8 @@ extern const struct provider provider_runpod;
 extern const struct provider provider_vast;
 extern const struct provider provider_lambda;
 extern const struct provider provider_vultr;
+extern const struct provider provider_azure;
+extern const struct provider provider_oci;
 
 const struct provider *const providers[] = {
 	&provider_aws,
@@ -25,6 +27,8 @@ const struct provider *const providers[] = {
 	&provider_vast,
 	&provider_lambda,
 	&provider_vultr,
+	&provider_azure,
+	&provider_oci,
 	NULL
 };
 
@@ -42,7 +46,7 @@ provider_find(const char *id)
 const char *
 provider_id_list(void)
 {
-	return "aws,gcp,runpod,vast,lambda,vultr";
+	return "aws,gcp,runpod,vast,lambda,vultr,azure,oci";
 }
 
 void
