@@ -15,7 +15,7 @@ GCP_API_KEY=gcp-test-key
 LAMBDA_API_KEY=lambda-test-key
 GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
 export GCP_API_KEY LAMBDA_API_KEY GPUCOST_AWS_REGIONS
-for p in aws gcp runpod lambda vultr; do
+for p in aws gcp runpod lambda vultr azure oci; do
 	serve "$p" "$FX/$p"
 	export "$(url_var "$p")=$url"
 done
@@ -44,7 +44,7 @@ done
 
 run --db "$DB" providers
 GPUCOST_VAST_URL=$vast_new run --db "$DB" refresh
-check "first refresh of all six works" status_is 0
+check "first refresh of all works" status_is 0
 n_new=$(sqlite3 "$DB" "select count(*) from offers where provider = 'vast'")
 GPUCOST_VAST_URL=$vast_old run --db "$DB" refresh --provider vast
 check "refresh back to the recorded Vast offers works" status_is 0
