@@ -37,7 +37,7 @@ check "--db after the command: cache there" [ -s "$T/after.db" ]
 # Every provider is seeded with all its snapshot offers.
 run --db "$DB" providers --format csv
 check "providers csv" status_is 0
-for p in aws gcp runpod vast lambda vultr; do
+for p in aws gcp runpod vast lambda vultr azure; do
 	want=$(snap_count "$p")
 	got=$(tr -d '\r' < "$T/out" | awk -F, -v p="$p" '$1 == p { print $4 }')
 	check "$p: $want offers seeded (got $got)" [ "$got" = "$want" ]
@@ -65,7 +65,10 @@ run --db "$DB" --gpu H100 --count 8 --provider aws
 check "data age line names the provider and the snapshot" err_has 'data age: aws [0-9]*d (snapshot)'
 
 run --db "$DB" providers
-check "providers table lists all six" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr) ' "$T/out")" -eq 6 ]
+check "providers table lists all eight" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr|azure|oci) ' "$T/out")" -eq 8 ]
+# Azure's 8x H100 sizes are in the snapshot: they show next to the others.
+run --db "$DB" --gpu H100 --count 8 --format csv --quiet
+check "snapshot: azure 8x H100 (ND96isr_H100_v5) among the others" out_has '^azure,Standard_ND96isr_H100_v5,'
 run --db "$DB" providers --format json
 check "providers json" out_has '"provider": "vultr"'
 
