@@ -76,11 +76,12 @@ enum oci_skip {
 	OCI_SKIP_NOT_GPU,
 	OCI_SKIP_NO_PRICE,	/* part not in the list, or no USD price */
 	OCI_SKIP_METRIC,	/* per node, per day ...: not an hourly price */
+	OCI_SKIP_REPEAT,	/* a name seen before (display suffixes cut) */
 	OCI_SKIP_COUNT
 };
 
 static const char *const oci_skip_label[OCI_SKIP_COUNT] = {
-	"inactive or hidden", "non-GPU", "unpriced", "not hourly",
+	"inactive or hidden", "non-GPU", "unpriced", "not hourly", "repeated",
 };
 
 /*
@@ -309,6 +310,18 @@ oci_model_word(const char *name, char *word, size_t size)
 	word[last - p] = '\0';
 }
 
+/* Is name already an offer of this run (the first one stands)? */
+static bool
+oci_seen(const struct provider_run *run, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < run->offers.n; i++)
+		if (strcmp(run->offers.v[i].key, name) == 0)
+			return true;
+	return false;
+}
+
 /* One shape of the shapes document. */
 static int
 oci_shape(struct provider_run *run, struct oci_state *st,
@@ -350,7 +363,7 @@ oci_shape(struct provider_run *run, struct oci_state *st,
 	    err) < 0)
 		goto fail;
 	else if (usd > 0)
-		why = OCI_SKIP_COUNT;
+		why = oci_seen(run, name) ? OCI_SKIP_REPEAT : OCI_SKIP_COUNT;
 	if (why != OCI_SKIP_COUNT) {
 		st->skipped[why]++;
 		run->skipped++;

@@ -286,6 +286,19 @@ test_metrics_and_names(void **state)
 	assert_string_equal(run.note, "skipped shapes: 1 not hourly");
 	provider_run_done(&run);
 
+	/* The same shape with and without a display suffix: one offer. */
+	assert_int_equal(run_docs(&run, PART("GPU Per Hour", "16"),
+	    "{\"items\": [{\"name\": \"BM.GPU.GB200.4 (NVL72)\", \"status\": "
+	    "\"ACTIVE\", \"gpuQty\": 4, \"subType\": {\"value\": \"gpu\"}, "
+	    "\"products\": [{\"partNumber\": \"B1\", \"type\": {\"value\": "
+	    "\"ocpu\"}}]}, {\"name\": \"BM.GPU.GB200.4\", \"status\": "
+	    "\"ACTIVE\", \"gpuQty\": 4, \"subType\": {\"value\": \"gpu\"}, "
+	    "\"products\": [{\"partNumber\": \"B1\", \"type\": {\"value\": "
+	    "\"ocpu\"}}]}]}", &err), 0);
+	assert_int_equal(run.offers.n, 1);
+	assert_string_equal(run.note, "skipped shapes: 1 repeated");
+	provider_run_done(&run);
+
 	assert_int_equal(run_docs(&run, PART("GPU Per Hour", "10.75"),
 	    SHAPE("BM.GPU.H100T.8", "8", "112"), &err), 0);
 	assert_int_equal(run.offers.n, 1);
