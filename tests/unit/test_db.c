@@ -1701,6 +1701,11 @@ query_fixture(const char *path, struct offer_list *all)
 			if (strcmp(all->v[start].provider, providers[k]->id)
 			    == 0)
 				*offer_list_add(&per) = all->v[start];
+		/* OCI has no dated source: no snapshot rows (data/README.md). */
+		if (strcmp(providers[k]->id, "oci") == 0 && per.n == 0) {
+			offer_list_done(&per);
+			continue;
+		}
 		assert_true(per.n > 0);
 		replace_ok(db, providers[k]->id, per.v, per.n, SRC_LIVE, NULL,
 		    1000, NULL);
@@ -2076,6 +2081,10 @@ test_cache_open_seeds(void **state)
 		offer_list_init(&snap);
 		assert_int_equal(snapshot_load(providers[k]->id, &snap, &err),
 		    0);
+		if (strcmp(providers[k]->id, "oci") == 0 && snap.n == 0) {
+			offer_list_done(&snap);
+			continue;
+		}
 		assert_true(snap.n > 0);
 		for (i = 0; i < n; i++)
 			if (strcmp(st[i].provider, providers[k]->id) == 0)
