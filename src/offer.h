@@ -123,7 +123,7 @@ const char *spot_interruption_name(int bucket);
 struct err;
 int	offer_check(const struct offer *o, struct err *err);
 
-#define FILTER_PROVIDERS_MAX	16
+#define FILTER_PROVIDERS_MAX	16	/* more than there are providers */
 
 /* What a query asks for; a zero field means "any". */
 struct offer_filter {

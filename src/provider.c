@@ -22,6 +22,8 @@ extern const struct provider provider_runpod;
 extern const struct provider provider_vast;
 extern const struct provider provider_lambda;
 extern const struct provider provider_vultr;
+extern const struct provider provider_azure;
+extern const struct provider provider_oci;
 extern const struct provider provider_scaleway;
 extern const struct provider provider_cudo;
 
@@ -32,6 +34,8 @@ const struct provider *const providers[] = {
 	&provider_vast,
 	&provider_lambda,
 	&provider_vultr,
+	&provider_azure,
+	&provider_oci,
 	&provider_scaleway,
 	&provider_cudo,
 	NULL
@@ -51,7 +55,7 @@ provider_find(const char *id)
 const char *
 provider_id_list(void)
 {
-	return "aws,gcp,runpod,vast,lambda,vultr,scaleway,cudo";
+	return "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo";
 }
 
 void

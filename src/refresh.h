@@ -48,7 +48,7 @@ struct refresh_progress {
 
 struct refresh_options {
 	const char	*db_path;	/* the cache */
-	char		 providers[8][OFFER_PROVIDER_MAX];	/* none: all */
+	char		 providers[FILTER_PROVIDERS_MAX][OFFER_PROVIDER_MAX]; /* none: all */
 	size_t		 nproviders;
 	long		 timeout;	/* seconds per transfer; 0: default */
 	long		 lock_wait;	/* seconds to wait for another refresh */

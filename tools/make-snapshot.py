@@ -4,7 +4,7 @@
 Usage: tools/make-snapshot.py CATALOG_DIR > data/snapshot.tsv
 
 CATALOG_DIR holds aws_gpu.csv, gcp_gpu.csv, gcp_host_vms.csv, lambda_gpu.csv,
-runpod_gpu.csv, vast_gpu.csv and vultr/gpuhunt_test_vultr_fixture.json (the
+runpod_gpu.csv, vast_gpu.csv, azure_gpu.csv and vultr/gpuhunt_test_vultr_fixture.json (the
 SkyPilot-schema catalogs described in data/README.md).  The GPU catalogue is read
 from data/gpus.tsv next to this script; every offer's GPU must resolve there.
 
@@ -41,6 +41,8 @@ SOURCES = {
     "runpod": ("2026-02-12", "skypilot-org/skypilot-catalog catalogs/v8/runpod/vms.csv @01acdfd4 "
                              "(undated; lower bound, see data/README.md)"),
     "vast": ("2026-04-29", "anycloud-sh/catalog vast/vms.csv @336ccee4"),
+    "azure": ("2026-05-20", "SkyPilot-schema Azure catalog azure_gpu.csv (every GPU size and region, "
+                            "dated 2026-05-20; GPUs from the adapter's azure_skus[])"),
     "vultr": ("2025-01-08", "dstackai/gpuhunt src/tests/providers/test_vultr.py blob be1e6faf "
                             "(test fixture, medium confidence) + unattributed rows (low confidence)"),
 }
@@ -568,6 +570,64 @@ def lambda_(cat, out, d):
 
 
 # ---------------------------------------------------------------------------
+# Azure
+
+# The GPU model, count, host and interconnect of each size come from the live
+# adapter's table (src/provider/azure.c azure_skus[]), read here so that the
+# snapshot and a refresh never disagree on what a size is.
+AZURE_SKU_RE = re.compile(
+    r'\{\s*"(Standard_[^"]+)",\s*"([^"]+)",\s*(\d+),\s*(\d+),\s*(\d+),\s*([\d.]+),\s*'
+    r'IC_(NVLINK|PCIE|UNKNOWN),\s*(true|false),\s*(true|false)\s*\}')
+
+
+def azure_skus():
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "src", "provider", "azure.c"), encoding="utf-8") as f:
+        text = f.read()
+    table = {}
+    for m in AZURE_SKU_RE.finditer(text):
+        name, raw, count, vram, vcpus, ram, ic, _ib, fraction = m.groups()
+        table[name.lower()] = dict(name=name, raw=raw, count=int(count), vram=int(vram),
+                                   vcpus=vcpus if vcpus != "0" else "", ram=ram if ram != "0" else "",
+                                   ic=ic.lower(), fraction=fraction == "true")
+    if len(table) < 20:
+        die("azure: could not read azure_skus[] from src/provider/azure.c (%d sizes)" % len(table))
+    return table
+
+
+def azure(cat, out, d):
+    """One row per size and region of the catalog; on-demand Price and SpotPrice
+    (a SpotPrice equal to Price is the catalog's copy, not a spot price)."""
+    skus = azure_skus()
+    with open(os.path.join(d, "azure_gpu.csv"), newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    head = rows[0]
+    col = {name: i for i, name in enumerate(head)}
+    for r in rows[1:]:
+        it, region = r[col["InstanceType"]], r[col["Region"]]
+        s = skus.get(it.lower())
+        if s is None:
+            out.skipped[("azure", "size not in azure_skus[]: " + it)] += 1
+            continue
+        if s["fraction"]:
+            out.skipped[("azure", "fraction of a GPU")] += 1
+            continue
+        gid = cat.resolve(s["raw"], s["vram"])
+        if gid is None:
+            out.skipped[("azure", "GPU not in gpus.tsv: " + s["raw"])] += 1
+            continue
+        price = r[col["Price"]].strip() or None
+        spot = r[col["SpotPrice"]].strip() or None
+        if spot is not None and price is not None and dec(spot) >= dec(price):
+            spot = None
+        if price is None and spot is None:
+            out.skipped[("azure", "no price")] += 1
+            continue
+        out.add("azure", "%s/%s" % (s["name"], region), s["name"], region, gid, s["raw"],
+                s["count"], None, s["ic"], s["vcpus"], s["ram"], price, spot)
+
+
+# ---------------------------------------------------------------------------
 # RunPod
 
 def runpod(cat, out, d):
@@ -752,6 +812,7 @@ def main(argv):
     runpod(cat, out, d)
     vast(cat, out, d)
     vultr(cat, out, d)
+    azure(cat, out, d)
     counts = collections.Counter(r[0] for r in out.rows)
     for p in sorted(SOURCES):
         if not counts[p]:

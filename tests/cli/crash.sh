@@ -10,6 +10,8 @@
 # offers; and the next refresh works at once (--wait 0: the lock died
 # with the process).
 #
+# Also an Azure refresh killed between its pages (page 2 stalled).
+#
 # CRASH_SEED=N repeats a run's kill times.
 . "$(dirname "$0")/../lib.sh"
 
@@ -269,6 +271,57 @@ done 3< "$T/delays-vast"
 vast_reset "vast after the kills"
 echo "vast: $attempts kills in 0-$hi ms of the write, $inside inside the transaction (old kept), $spilled of them with uncommitted pages in the WAL; old $old, new $new"
 check "vast: at least $KILLS kills inside the write transaction ($inside)" [ "$inside" -ge "$KILLS" ]
+
+# ---------------------------------------------------------------------
+# Azure, a paged API: killed between pages (page 1 parsed, page 2 still
+# coming, 0-1500 ms into its stall), the cache keeps the old offers.
+# ---------------------------------------------------------------------
+AZ_KILLS=5
+mkdir -p "$T/azure"
+cp "$FX/azure/prices-1.json" "$T/azure/"
+subst_first "$FX/azure/prices-2.json" "$T/azure/prices-2.json" \
+    '"retailPrice": 127.816' '"retailPrice": 129.5'
+check "azure: page 2 has the changed price" grep -q '129.5' "$T/azure/prices-2.json"
+for v in new stall; do
+	opt=
+	[ "$v" = stall ] && opt="delay=3000"
+	{
+		echo "GET /api/retail/prices?\$skip=1000 prices-2.json $opt"
+		echo "GET /api/retail/prices?api-version=2023-01-01-preview prices-1.json"
+	} > "$T/azure/routes-$v"
+	serve "azure-$v" "$T/azure" "$T/azure/routes-$v"
+	eval "azure_$v=\$url"
+done
+serve azure-old "$FX/azure"
+azure_old=$url
+GPUCOST_AZURE_URL=$azure_new run --db "$DB" refresh --provider azure
+check "azure new: refresh works" status_is 0
+azure_b=$(offers_data_sum azure)
+GPUCOST_AZURE_URL=$azure_old run --db "$DB" refresh --provider azure
+check "azure old: refresh works" status_is 0
+azure_a=$(offers_data_sum azure)
+check "azure old and new offers differ" [ "$azure_a" != "$azure_b" ]
+random_ms "$((SEED + 2))" "$AZ_KILLS" 0 1500 > "$T/delays-azure"
+between=0
+n=0
+while read -r d <&3; do
+	n=$((n + 1))
+	pages=$(grep -c '^REQ GET /api/retail/prices?.*skip=1000' "$T/azure-stall.log" 2>/dev/null)
+	pages=${pages:-0}
+	GPUCOST_AZURE_URL=$azure_stall "$GPUCOST" --db "$DB" refresh --provider azure \
+	    --timeout 60 >/dev/null 2>"$T/bg.err" &
+	pid=$!
+	wait_for 30 eval '[ "$(grep -c "^REQ GET /api/retail/prices?.*skip=1000" "$T/azure-stall.log")" -gt "$pages" ]'
+	ms_sleep "$d"
+	alive "$pid" && kill -9 "$pid" 2>/dev/null && between=$((between + 1))
+	{ wait "$pid"; } 2>/dev/null
+	after_kill azure "$azure_a" "$azure_b" "azure kill $n at ${d} ms into page 2"
+	check "azure kill $n: the old offers stand" [ "$outcome" = old ]
+	GPUCOST_AZURE_URL=$azure_old run --db "$DB" refresh --provider azure --wait 0
+	check "azure kill $n: the next refresh starts at once and works" status_is 0
+done 3< "$T/delays-azure"
+echo "azure: $n kills while page 2 was on its way, $between of them before it came"
+check "azure: every kill came between the pages ($between of $AZ_KILLS)" [ "$between" -eq "$AZ_KILLS" ]
 
 # The lock file is there, and nobody holds it.
 check "lock file next to the cache" [ -f "$DB.lock" ]

@@ -13,7 +13,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-ALL="aws gcp runpod vast lambda vultr scaleway cudo"
+ALL="aws gcp runpod vast lambda vultr azure oci scaleway cudo"
 OTHERS=$(($(echo $ALL | wc -w) - 1))
 TIMEOUT=5
 # Timeout x 3 attempts + 1 s + 2 s of backoff (http.c), and some slack.
@@ -103,6 +103,23 @@ vultr|negative metal price|plans-metal.json|"hourly_cost": 21.84|"hourly_cost": 
 vultr|10^6 GPUs|plans-1.json|"gpu_count": "1"|"gpu_count": "1000000"|gpu_count|"id": "vcg-l40s-16c-180g-48vram"
 vultr|NaN GPUs|plans-1.json|"gpu_count": "1"|"gpu_count": "NaN"|gpu_count|"id": "vcg-l40s-16c-180g-48vram"
 vultr|empty id|plans-1.json|"id": "vcg-l40s-16c-180g-48vram"|"id": ""|id|
+azure|negative price|prices-1.json|"retailPrice": 98.32|"retailPrice": -98.32|retailPrice|
+azure|NaN price|prices-1.json|"retailPrice": 98.32|"retailPrice": "NaN"|retailPrice|
+azure|Infinity price|prices-1.json|"retailPrice": 98.32|"retailPrice": 1e999|retailPrice|
+azure|1e300 price|prices-1.json|"retailPrice": 98.32|"retailPrice": 1e300|retailPrice|
+azure|huge price|prices-1.json|"retailPrice": 98.32|"retailPrice": 98320000|retailPrice|
+azure|negative spot|prices-1.json|"retailPrice": 18.169536|"retailPrice": -18.169536|retailPrice|
+azure|negative price on page 2|prices-2.json|"retailPrice": 127.816|"retailPrice": -127.816|retailPrice|
+azure|EUR price|prices-1.json|"currencyCode": "USD"|"currencyCode": "EUR"|currencyCode|
+azure|NextPageLink a number|prices-1.json|"NextPageLink": "|"NextPageLink": 7, "x": "|NextPageLink|
+oci|negative price|products.json|"value": 10|"value": -10|PAY_AS_YOU_GO value|"partNumber": "B98415"
+oci|NaN price|products.json|"value": 10|"value": "NaN"|PAY_AS_YOU_GO value|"partNumber": "B98415"
+oci|Infinity price|products.json|"value": 10|"value": 1e999|PAY_AS_YOU_GO value|"partNumber": "B98415"
+oci|1e300 price|products.json|"value": 10|"value": 1e300|PAY_AS_YOU_GO value|"partNumber": "B98415"
+oci|huge price|products.json|"value": 10|"value": 1000|USD per hour is out of range|"partNumber": "B98415"
+oci|10^6 GPUs|shapes.json|"gpuQty": 8|"gpuQty": 1000000|gpuQty|"name": "BM.GPU.H100.8"
+oci|NaN GPUs|shapes.json|"gpuQty": 8|"gpuQty": "NaN"|gpuQty|"name": "BM.GPU.H100.8"
+oci|negative OCPUs|shapes.json|"qty": 112|"qty": -112|qty|"name": "BM.GPU.H100.8"
 scaleway|negative price|servers-fr-par-2-1.json|"hourly_price": 2.8665|"hourly_price": -2.8665|hourly_price|"H100-1-80G": {
 scaleway|NaN price|servers-fr-par-2-1.json|"hourly_price": 2.8665|"hourly_price": "NaN"|hourly_price|"H100-1-80G": {
 scaleway|Infinity price|servers-fr-par-2-1.json|"hourly_price": 2.8665|"hourly_price": 1e999|hourly_price|"H100-1-80G": {

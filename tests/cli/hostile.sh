@@ -12,7 +12,7 @@
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
 HX=$TOP_SRCDIR/tests/fixtures/hostile
-PROVS=vast,runpod,vultr,lambda,scaleway,cudo
+PROVS=vast,runpod,vultr,lambda,azure,oci,scaleway,cudo
 SQL="'); DROP TABLE offers; --"
 SQL2="Robert'); DROP TABLE offers;--"
 LAMBDA_API_KEY=lambda-test-key
@@ -27,7 +27,7 @@ LC_ALL=C awk '{ gsub(/@RAW@/, "\r\033]0;raw\007\2332J\205") } { print }' \
 cp "$T/vast-raw.json" "$T/hx/vast.json"
 check "raw bytes are in the Vast answer" [ "$(bad_bytes "$T/hx/vast.json" 2>/dev/null)" -ge 8 ]
 serve hostile "$T/hx"
-for p in vast runpod vultr lambda scaleway cudo; do
+for p in vast runpod vultr lambda azure oci scaleway cudo; do
 	export "$(url_var "$p")=$url"
 done
 
@@ -35,7 +35,7 @@ run --db "$DB" providers
 run --db "$DB" refresh --provider "$PROVS"
 check "refresh of hostile answers works" status_is 0
 check "refresh printed nothing" [ ! -s "$T/err" ]
-for p in vast runpod vultr lambda scaleway cudo; do
+for p in vast runpod vultr lambda azure oci scaleway cudo; do
 	check "$p: hostile offers stored" \
 	    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = '$p' and source = 'live'")" -gt 0 ]
 done
@@ -103,6 +103,9 @@ check "Vast GPU name stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from o
 check "Vast region stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'vast' and region = '$q2'")" -eq 1 ]
 check "Vultr plan id stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'vultr' and instance_type = '$q'")" -eq 1 ]
 check "Lambda region stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'lambda' and region = '$q'")" -eq 1 ]
+check "Azure region stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'azure' and region = '$q'")" -eq 1 ]
+check "Azure sequences removed whole: region 'eastus'" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'azure' and key = 'Standard_NC24ads_A100_v4/eastus'")" -eq 1 ]
+check "OCI shape name: sequences removed, suffix cut ('BM.GPU.H100.8')" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'oci' and key = 'BM.GPU.H100.8'")" -eq 1 ]
 check "Scaleway type stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'scaleway' and instance_type = '$q'")" -eq 1 ]
 check "Scaleway escapes removed whole, stock joined by clean name" [ "$(sqlite3 "$DB" "select instance_type || ' ' || gpu_raw || ' ' || availability from offers where provider = 'scaleway' and gpu = 'H100'")" = "H100-1-80G H100-PCIe available" ]
 check "Cudo machine type stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'cudo' and instance_type = '$q'")" -eq 4 ]
@@ -132,6 +135,10 @@ runpod|runpod.json|"maxGpuCount": 2|"maxGpuCount": "2\u001b[2J\u0007"|
 vultr|vultr-plans.json|"gpu_count": "1"|"gpu_count": "1\u001b]0;pwned\u0007/\u001b[2J"|
 vultr|vultr-plans.json|"hourly_cost": 1.871|"hourly_cost": "1.8\u001b[2J\u009b"|
 lambda|lambda.json|"gpus": 1|"gpus": 8|
+azure|azure-prices.json|"retailPrice": 3.673|"retailPrice": "3.6\u001b]0;pwned\u0007\u001b[2J\u009b"|
+azure|azure-prices.json|"currencyCode": "USD"|"currencyCode": "EU\u001b[2JR\u0007"|
+oci|oci-products.json|"value": 10|"value": "10\u001b]0;pwned\u0007\r"|
+oci|oci-shapes.json|"gpuQty": 8|"gpuQty": "8\u001b]8;;http://evil\u001b\\x"|
 lambda|lambda.json|"price_cents_per_hour": 249|"price_cents_per_hour": "249\u001b]0;pwned\u0007\r"|
 scaleway|scaleway.json|"hourly_price": 2.8665|"hourly_price": "2.8\u001b]0;pwned\u0007\u009b2J"|
 scaleway|scaleway.json|"gpu": 1|"gpu": "1\u001b[2J\u0007"|

@@ -24,7 +24,7 @@ bad '--hours: expected a number of hours greater than 0' --hours 0
 bad '--max-price: expected a price in USD per GPU-hour greater than 0, got "-1"' --max-price -1
 bad '--max-price: expected a price' --max-price cheap
 bad '--interconnect: expected nvlink or pcie, got "infiniband"' --interconnect infiniband
-bad '--provider: unknown provider "azure"' --provider aws,azure
+bad '--provider: unknown provider "ibmcloud"' --provider aws,ibmcloud
 bad '--provider: expected a comma list' --provider aws,,gcp
 bad '--sort: expected gpu-price' --sort cheapest
 bad '--limit: expected a positive integer, got "0"' --limit 0
@@ -54,5 +54,11 @@ check "--version exits 0" status_is 0
 check "--version prints the name and version" out_has "^gpucost [0-9]"
 run help
 check "help command exits 0" status_is 0
+
+# Every provider --help names can be asked for in one --provider list.
+ids=$(sed -n 's/^providers: \(.*\)\.$/\1/p' "$T/out")
+check "--help names the providers ($ids)" [ -n "$ids" ]
+run --db "$T/all.db" --provider "$ids" --quiet --format csv
+check "--provider with every provider: not a usage error ($status)" [ "$status" -eq 0 ] || [ "$status" -eq 1 ]
 
 finish

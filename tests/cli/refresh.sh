@@ -7,7 +7,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr scaleway cudo"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr azure oci scaleway cudo"}
 GCP_API_KEY=gcp-SECRET-key-0001
 LAMBDA_API_KEY=lambda-SECRET-key-0002
 RUNPOD_API_KEY=runpod-SECRET-key-0003
@@ -49,6 +49,29 @@ for p in $PROVIDERS; do
 	check "$p: last error cleared" [ -z "$(echo "$line" | cut -d, -f9)" ]
 	check "$p: no snapshot offers left" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = '$p' and source = 'snapshot'")" -eq 0 ]
 done
+# Azure and OCI: exactly the offers their fixtures describe (README there);
+# no Windows, Low Priority, Dev/Test, reservation, fractional or unknown
+# size, licence row, hidden, inactive or unpriced shape.
+keys_of() { sqlite3 "$DB" "select key from offers where provider = '$1' and source = 'live' order by key" | tr '\n' ' '; }
+case " $PROVIDERS " in
+*" azure "*)
+	want="Standard_NC24ads_A100_v4/swedencentral Standard_NC40ads_H100_v5/eastus Standard_NC48ads_A100_v4/eastus Standard_ND96amsr_A100_v4/westus2 Standard_ND96isr_H100_v5/eastus Standard_ND96isr_H100_v5/westeurope Standard_ND96isr_H200_v5/eastus2 Standard_ND96isr_MI300X_v5/westus Standard_NV12s_v3/eastus Standard_NV36ads_A10_v5/eastus "
+	check "azure: exactly the fixtures' offers ($(keys_of azure))" [ "$(keys_of azure)" = "$want" ]
+	check "azure: ND96isr_H100_v5 eastus is 98.32 on-demand, 18.169536 spot" \
+	    [ "$(sqlite3 "$DB" "select price || ' ' || spot_price from offers where provider = 'azure' and key = 'Standard_ND96isr_H100_v5/eastus'")" = "98320000 18169536" ]
+	check "azure: followed NextPageLink on the local server" grep -q '^REQ GET /api/retail/prices?.*\$skip=1000' "$T/azure-good.log"
+	;;
+esac
+case " $PROVIDERS " in
+*" oci "*)
+	want="BM.GPU.A100-v2.8 BM.GPU.B300.8 BM.GPU.GB200.4 BM.GPU.H100.8 BM.GPU.H200.8 BM.GPU.L40S.4 BM.GPU.MI300X.8 BM.GPU.MI355X.8 BM.GPU.RTXPRO.8 BM.GPU4.8 VM.GPU.A10.1 VM.GPU3.1 "
+	check "oci: exactly the fixtures' offers ($(keys_of oci))" [ "$(keys_of oci)" = "$want" ]
+	check "oci: one region, all, availability unknown" \
+	    [ "$(sqlite3 "$DB" "select distinct region || ' ' || availability from offers where provider = 'oci'")" = "all unknown" ]
+	check "oci: both documents fetched from the local server" \
+	    [ "$(grep -c '^REQ GET /\(pls/apex/cetools/api/v1/products/\|a/ocom/docs/cloudestimator2/data/shapes.json\)' "$T/oci-good.log")" -ge 2 ]
+	;;
+esac
 check "history has live rows" [ "$(sqlite3 "$DB" "select count(*) from price_history h join offers o using (provider, key) where o.source = 'live'")" -gt 0 ]
 
 # Scaleway and Cudo: exactly the offers the fixtures describe (CPU types,
@@ -206,7 +229,7 @@ elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a 
 check "parallel: three 2-second providers succeed" status_is 0
 check "parallel: done in ${elapsed}s (< 3.5 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 3.5) }'
 check "parallel: each took 2 s (>= 2)" awk -v e="$elapsed" 'BEGIN { exit !(e >= 2) }'
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr scaleway cudo"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr azure oci scaleway cudo"}
 
 # Keys: sent only in headers, never in a URL, the cache, output or errors.
 for p in gcp lambda; do

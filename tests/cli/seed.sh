@@ -37,13 +37,13 @@ check "--db after the command: cache there" [ -s "$T/after.db" ]
 # Every provider is seeded with all its snapshot offers.
 run --db "$DB" providers --format csv
 check "providers csv" status_is 0
-for p in aws gcp runpod vast lambda vultr scaleway cudo; do
+for p in aws gcp runpod vast lambda vultr azure oci scaleway cudo; do
 	want=$(snap_count "$p")
 	got=$(tr -d '\r' < "$T/out" | awk -F, -v p="$p" '$1 == p { print $4 }')
 	check "$p: $want offers seeded (got $got)" [ "$got" = "$want" ]
-	# Scaleway and Cudo have no dated published price list (data/README.md).
+	# OCI, Scaleway and Cudo have no dated published price list (data/README.md).
 	case $p in
-	scaleway|cudo) check "$p: no offers in the snapshot" [ "$want" -eq 0 ] ;;
+	oci|scaleway|cudo) check "$p: no offers in the snapshot" [ "$want" -eq 0 ] ;;
 	*) check "$p: has offers in the snapshot" [ "$want" -gt 0 ] ;;
 	esac
 done
@@ -69,7 +69,7 @@ run --db "$DB" --gpu H100 --count 8 --provider aws
 check "data age line names the provider and the snapshot" err_has 'data age: aws [0-9]*d (snapshot)'
 
 run --db "$DB" providers
-check "providers table lists all eight" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr|scaleway|cudo) ' "$T/out")" -eq 8 ]
+check "providers table lists all ten" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr|azure|oci|scaleway|cudo) ' "$T/out")" -eq 10 ]
 check "providers table shows the EUR rate and its source" out_has '^EUR prices are converted at 1.0389 USD per EUR (default: ECB'
 GPUCOST_USD_PER_EUR=1.5 run --db "$DB" providers
 check "providers: GPUCOST_USD_PER_EUR shown" out_has 'converted at 1.50 USD per EUR (GPUCOST_USD_PER_EUR)'
@@ -78,6 +78,9 @@ for bad in 0 -1 NaN abc; do
 	check "providers: GPUCOST_USD_PER_EUR=$bad is a usage error" status_is 2
 	check "providers: GPUCOST_USD_PER_EUR=$bad named" err_has "^gpucost: GPUCOST_USD_PER_EUR: "
 done
+# Azure's 8x H100 sizes are in the snapshot: they show next to the others.
+run --db "$DB" --gpu H100 --count 8 --format csv --quiet
+check "snapshot: azure 8x H100 (ND96isr_H100_v5) among the others" out_has '^azure,Standard_ND96isr_H100_v5,'
 run --db "$DB" providers --format json
 check "providers json" out_has '"provider": "vultr"'
 
