@@ -66,6 +66,7 @@ struct cli_options {
 	bool	quiet;
 	long	timeout;		/* refresh --timeout; 0: default */
 	long	lock_wait;		/* refresh --wait, seconds */
+	long	deadline;		/* refresh --deadline; 0: default */
 };
 
 /*
