@@ -499,8 +499,12 @@ catch_signals(struct refresh *r)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	refresh_caught = 0;
-	for (i = 0; i < NSIGNALS; i++)
-		sigaction(refresh_signals[i], &sa, &r->old_actions[i]);
+	for (i = 0; i < NSIGNALS; i++) {
+		sigaction(refresh_signals[i], NULL, &r->old_actions[i]);
+		/* Ignored on purpose (nohup, a background job): keep it so. */
+		if (r->old_actions[i].sa_handler != SIG_IGN)
+			sigaction(refresh_signals[i], &sa, NULL);
+	}
 	r->catching = true;
 }
 
