@@ -26,15 +26,7 @@ limited() {
 
 # A Vast answer of 60,000 offers (8.5 MB of JSON).
 mkdir -p "$T/big"
-awk -v n=60000 'BEGIN {
-	printf "{\"offers\": [\n"
-	for (i = 1; i <= n; i++)
-		printf "{\"id\": %d, \"dph_total\": %.4f, \"num_gpus\": %d, " \
-		    "\"gpu_name\": \"RTX 4090\", \"gpu_ram\": 24564, " \
-		    "\"geolocation\": \"Oregon, US\", \"rentable\": true}%s\n",
-		    9000000 + i, 0.3 + (i % 500) / 100, 1 + i % 8, i < n ? "," : ""
-	printf "]}\n"
-}' > "$T/big/offers.json"
+vast_offers 60000 "$T/big/offers.json"
 echo "POST /api/v0/bundles/ offers.json" > "$T/big/routes"
 serve big "$T/big"
 GPUCOST_VAST_URL=$url

@@ -94,15 +94,7 @@ check "nothing the reader did changed the files" [ "$(sums)" = "$before" ]
 # The reader during a refresh: the writer's transaction takes a while
 # (Vast's answer dripped in, 20,000 offers); every query works.
 mkdir -p "$T/big"
-awk -v n=20000 'BEGIN {
-	printf "{\"offers\": [\n"
-	for (i = 1; i <= n; i++)
-		printf "{\"id\": %d, \"dph_total\": %.4f, \"num_gpus\": %d, " \
-		    "\"gpu_name\": \"RTX 4090\", \"gpu_ram\": 24564, " \
-		    "\"geolocation\": \"Oregon, US\", \"rentable\": true}%s\n",
-		    9000000 + i, 0.3 + (i % 500) / 100, 1 + i % 8, i < n ? "," : ""
-	printf "]}\n"
-}' > "$T/big/offers.json"
+vast_offers 20000 "$T/big/offers.json"
 echo "POST /api/v0/bundles/ offers.json drip=32768/15" > "$T/big/routes"
 serve big "$T/big"
 writer_mode
