@@ -16,19 +16,17 @@
 #include "provider.h"
 #include "snapshot.h"
 
-int
-cache_open(const char *path, struct db **out, struct err *err)
+/* Seed every provider the cache has never seen from the snapshot. */
+static int
+cache_seed(struct db *db, struct err *err)
 {
 	struct offer_list offers;
-	struct db *db;
 	bool is_new;
 	size_t i;
 
-	if (db_open(path, &db, err) < 0)
-		return -1;
 	for (i = 0; providers[i] != NULL; i++) {
 		if (db_provider_is_new(db, providers[i]->id, &is_new, err) < 0)
-			goto fail;
+			return -1;
 		if (!is_new)
 			continue;
 		offer_list_init(&offers);
@@ -37,13 +35,42 @@ cache_open(const char *path, struct db **out, struct err *err)
 		    SRC_SNAPSHOT, (int64_t)time(NULL), NULL, err) < 0) {
 			offer_list_done(&offers);
 			err_prefix(err, "seeding the cache from the snapshot");
-			goto fail;
+			return -1;
 		}
 		offer_list_done(&offers);
 	}
+	return 0;
+}
+
+int
+cache_open(const char *path, struct db **out, struct err *err)
+{
+	struct db *db;
+
+	*out = NULL;
+	if (db_open_reader(path, &db, err) < 0)
+		return -1;
+	/* A cache we may only read is seeded by the one who writes it. */
+	if (!db_read_only(db) && cache_seed(db, err) < 0) {
+		db_close(db);
+		return -1;
+	}
 	*out = db;
 	return 0;
-fail:
-	db_close(db);
-	return -1;
+}
+
+int
+cache_open_writer(const char *path, struct db **out, struct err *err)
+{
+	struct db *db;
+
+	*out = NULL;
+	if (db_open(path, &db, err) < 0)
+		return -1;
+	if (db_check_sound(db, err) < 0 || cache_seed(db, err) < 0) {
+		db_close(db);
+		return -1;
+	}
+	*out = db;
+	return 0;
 }

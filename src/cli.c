@@ -30,6 +30,7 @@ enum {
 	OPT_QUIET,
 	OPT_TIMEOUT,
 	OPT_WAIT,
+	OPT_DEADLINE,
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_ALL_REGIONS
@@ -65,6 +66,8 @@ static const struct cli_option other_options[] = {
 	    "per transfer (default 600)" },
 	{ "wait", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_WAIT,
 	    "wait for another refresh to finish (default 60)" },
+	{ "deadline", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_DEADLINE,
+	    "most one provider may take, retries included (default 900)" },
 	{ "format", 'f', "FORMAT", CMD_SCOPE_ALL, false, -1, OPT_FORMAT,
 	    "table (default), csv, tsv or json" },
 	{ "db", 0, "PATH", CMD_SCOPE_ALL, false, -1, OPT_DB,
@@ -301,6 +304,9 @@ set_option(const struct cli_option *opt, const char *arg,
 	case OPT_WAIT:
 		return parse_long("--wait", arg, 0, 86400,
 		    "a number of seconds from 0 to 86400", &o->lock_wait, err);
+	case OPT_DEADLINE:
+		return parse_long("--deadline", arg, 1, 86400,
+		    "a number of seconds from 1 to 86400", &o->deadline, err);
 	case OPT_HELP:
 		o->command = CMD_HELP;
 		return 0;

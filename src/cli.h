@@ -67,6 +67,7 @@ struct cli_options {
 	long	timeout;		/* refresh --timeout; 0: default */
 	long	lock_wait;		/* refresh --wait, seconds */
 	bool	all_regions;		/* --all-regions: no folding */
+	long	deadline;		/* refresh --deadline; 0: default */
 };
 
 /*

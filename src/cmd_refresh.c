@@ -1,6 +1,7 @@
 /* cmd_refresh.c: `gpucost refresh`: fetch live prices into the cache. */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -67,7 +68,7 @@ cmd_refresh_exec(const struct cli_options *o)
 	bool tty = !o->quiet && isatty(fileno(stderr));
 	struct err err;
 	size_t n, i, failed;
-	int rc;
+	int rc, sig;
 
 	memset(&ropts, 0, sizeof ropts);
 	if (paths_db(o->db, path, sizeof path, &err) < 0) {
@@ -76,7 +77,9 @@ cmd_refresh_exec(const struct cli_options *o)
 	}
 	ropts.db_path = path;
 	ropts.timeout = o->timeout;
+	ropts.deadline = o->deadline;
 	ropts.lock_wait = o->lock_wait;
+	ropts.catch_signals = true;
 	for (i = 0; i < o->filter.nproviders; i++)
 		str_copy(ropts.providers[i], sizeof ropts.providers[i],
 		    o->filter.providers[i]);
@@ -128,7 +131,10 @@ cmd_refresh_exec(const struct cli_options *o)
 		}
 	}
 	failed = refresh_failures(r);
+	sig = refresh_signal(r);
 	refresh_end(r);
+	if (sig != 0)
+		raise(sig);	/* recorded; now end as the signal asked */
 	return failed > 0 ? EXIT_REFRESH : EXIT_OK;
 }
 

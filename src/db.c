@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "money.h"
 #include "notes.h"
 #include "provider.h"
+#include "paths.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -30,6 +32,8 @@
 struct db {
 	sqlite3	*sql;
 	char	*path;
+	bool	 read_only;	/* opened read-only: we may not write it */
+	bool	 had_wal;	/* a -wal was there before we opened it */
 };
 
 /*
@@ -161,6 +165,7 @@ static void
 db_file_error(struct db *db, struct err *err)
 {
 	int code = sqlite3_errcode(db->sql);
+	int sys = sqlite3_system_errno(db->sql);
 
 	if (code == SQLITE_NOTADB)
 		err_set(err, "cache %s: not an SQLite database; move it away "
@@ -169,6 +174,13 @@ db_file_error(struct db *db, struct err *err)
 		err_set(err, "cache %s: database is corrupt; move it away "
 		    "(gpucost rebuilds a new one) or choose another with --db",
 		    db->path);
+	else if (code == SQLITE_NOMEM)
+		err_set(err, "cache %s: out of memory", db->path);
+	else if ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN ||
+	    code == SQLITE_FULL) && sys != 0)
+		/* "disk I/O error" alone hides ENOSPC, EFBIG, EIO, EACCES. */
+		err_set(err, "cache %s: %s (%s)", db->path,
+		    sqlite3_errmsg(db->sql), strerror(sys));
 	else
 		err_set(err, "cache %s: %s", db->path,
 		    sqlite3_errmsg(db->sql));
@@ -205,12 +217,16 @@ fail:
 	return -1;
 }
 
-/* Close a database we refused or failed on, writing nothing to it. */
+/*
+ * Close a database we refused or failed on, writing nothing to it. A
+ * -wal that was there before we came (a crashed writer's, or someone
+ * else's) must not be checkpointed into a file we refuse; one we made
+ * is empty and goes away with a normal close.
+ */
 static void
 db_abandon(struct db *db)
 {
-	/* A leftover -wal must not be checkpointed into a file we refuse. */
-	if (db->sql != NULL)
+	if (db->sql != NULL && db->had_wal)
 		sqlite3_db_config(db->sql, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
 		    (int *)NULL);
 	db_close(db);
@@ -274,89 +290,193 @@ db_uri(const char *path, const char *query)
 	return uri;
 }
 
-/*
- * Check an existing file before opening it for real: as an immutable
- * database SQLite takes no lock and creates no -wal or -shm file, so a
- * file we refuse is left exactly as it was, side files included.
- *
- * Without locks the probe can read pages that a checkpoint of another
- * process (a refresh) is writing, and see a healthy cache as corrupt:
- * a corrupt verdict is believed only when it holds for about a second
- * (DB_PRECHECK_TRIES probes). The real open checks again, with locks.
- */
-#define DB_PRECHECK_TRIES	20
-#define DB_PRECHECK_PAUSE_MS	50
-
-static int
-db_precheck(const char *path, struct err *err)
+/* Does path-SUFFIX exist with any bytes in it? */
+static bool
+db_side_file(const char *path, const char *suffix, bool *nonempty)
 {
-	struct db probe = { .sql = NULL, .path = (char *)(uintptr_t)path };
-	long long version;
-	char *uri;
-	int rc, code, tries = 0;
+	struct stat sb;
+	char *side = xasprintf("%s%s", path, suffix);
+	bool exists = stat(side, &sb) == 0;
 
-	uri = db_uri(path, "immutable=1");
-	do {
-		if (tries > 0)
-			sqlite3_sleep(DB_PRECHECK_PAUSE_MS);
-		rc = sqlite3_open_v2(uri, &probe.sql, SQLITE_OPEN_READONLY |
-		    SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
-		if (rc != SQLITE_OK) {
-			if (probe.sql == NULL)
-				err_set(err, "cache %s: out of memory", path);
-			else
-				db_err(&probe, err, "cannot open");
-			sqlite3_close(probe.sql);
-			free(uri);
-			return -1;
-		}
-		rc = db_check_identity(&probe, &version, err);
-		code = sqlite3_errcode(probe.sql);
-		sqlite3_close(probe.sql);
-		probe.sql = NULL;
-	} while (rc < 0 && code == SQLITE_CORRUPT && ++tries < DB_PRECHECK_TRIES);
-	free(uri);
-	return rc;
+	free(side);
+	if (nonempty != NULL)
+		*nonempty = exists && sb.st_size > 0;
+	return exists;
 }
 
-int
-db_open(const char *path, struct db **out, struct err *err)
+/*
+ * Errors that mean "this connection may not write, or may not create the
+ * -wal/-shm files next to the cache": the cases a reader retries
+ * read-only.
+ */
+static bool
+db_cannot_write(int code)
 {
-	struct db *db;
-	struct stat sb;
-	long long version;
-	int exists, flags, journal_wal = 0;
+	return code == SQLITE_READONLY || code == SQLITE_CANTOPEN ||
+	    code == SQLITE_PERM || code == SQLITE_AUTH;
+}
 
-	*out = NULL;
-	exists = stat(path, &sb) == 0;
-	if (exists && S_ISDIR(sb.st_mode)) {
-		err_set(err, "cache %s: is a directory", path);
-		return -1;
+/* Open db->sql with flags (and a file: URI query, or NULL). */
+static int
+db_connect(struct db *db, int flags, const char *query, struct err *err)
+{
+	char *uri = NULL;
+	int rc;
+
+	sqlite3_close(db->sql);
+	db->sql = NULL;
+	if (query != NULL) {
+		uri = db_uri(db->path, query);
+		flags |= SQLITE_OPEN_URI;
 	}
-	if (!exists && errno != ENOENT) {
-		err_set(err, "cache %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (exists && db_precheck(path, err) < 0)
-		return -1;
-	db = xcalloc(1, sizeof *db);
-	db->path = xstrdup(path);
-	flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-	if (!exists)
-		flags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &db->sql, flags, NULL) != SQLITE_OK) {
+	rc = sqlite3_open_v2(uri != NULL ? uri : db->path, &db->sql,
+	    flags | SQLITE_OPEN_NOMUTEX, NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
 		if (db->sql == NULL)
-			err_set(err, "cache %s: out of memory", path);
+			err_set(err, "cache %s: out of memory", db->path);
 		else
-			db_err(db, err, "cannot open");
-		goto fail;
+			db_file_error(db, err);
+		return -1;
 	}
 	sqlite3_extended_result_codes(db->sql, 0);
 	sqlite3_busy_timeout(db->sql, DB_BUSY_TIMEOUT_MS);
+	db->read_only = sqlite3_db_readonly(db->sql, "main") == 1;
+	return 0;
+}
 
-	/* Again, now with any -wal content: a refused file stays untouched. */
-	if (db_check_identity(db, &version, err) < 0)
-		goto fail;
+/* Why we may not write path: "Permission denied", "Read-only file system". */
+static const char *
+db_write_denied(const char *path)
+{
+	if (access(path, W_OK) == 0)
+		return "cannot create or write the -wal and -shm files next "
+		    "to it (is its directory writable?)";
+	return strerror(errno);
+}
+
+/*
+ * The read-only ways in, for a reader that may not write the cache: a
+ * plain read-only connection, which uses WAL with the -shm and -wal the
+ * writer left (or creates them if the directory allows); failing that,
+ * with no -wal holding data, the file alone as an immutable database
+ * (on a read-only file system nothing can change it; elsewhere a writer
+ * starting now would write the -wal first, which this reader ignores).
+ */
+static int
+db_connect_read_only(struct db *db, long long *version, struct err *err)
+{
+	bool wal_data;
+
+	if (db_connect(db, SQLITE_OPEN_READONLY, NULL, err) == 0 &&
+	    db_check_identity(db, version, err) == 0)
+		return 0;
+	if (db->sql == NULL || !db_cannot_write(sqlite3_errcode(db->sql)))
+		return -1;
+	db_side_file(db->path, "-wal", &wal_data);
+	if (wal_data) {
+		err_set(err, "cache %s: cannot read it without write access "
+		    "to its directory (SQLite needs %s-shm next to its -wal); "
+		    "let its owner run 'gpucost refresh' once, which leaves "
+		    "the -shm for readers", db->path, db->path);
+		return -1;
+	}
+	if (db_connect(db, SQLITE_OPEN_READONLY, "immutable=1", err) < 0)
+		return -1;
+	return db_check_identity(db, version, err);
+}
+
+/*
+ * A cache others read through a shared directory (the file and its
+ * directory open to group or others) keeps its -wal (emptied) and -shm
+ * after the last writer closes: a reader who may not create files there
+ * needs them to read the WAL database safely.
+ */
+static void
+db_keep_wal_for_readers(struct db *db)
+{
+	char *dir, *slash;
+	struct stat fsb, dsb;
+	int on = 1, shared;
+
+	dir = xstrdup(db->path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	shared = stat(db->path, &fsb) == 0 && stat(dir, &dsb) == 0 &&
+	    (fsb.st_mode & 0044) != 0 && (dsb.st_mode & 0011) != 0;
+	free(dir);
+	if (!shared)
+		return;
+	sqlite3_file_control(db->sql, "main", SQLITE_FCNTL_PERSIST_WAL, &on);
+	sqlite3_exec(db->sql, "PRAGMA journal_size_limit = 0", NULL, NULL,
+	    NULL);
+}
+
+/*
+ * Open the cache. may_read_only: a reader that cannot write gets a
+ * read-only connection instead of an error. No pre-check of the file:
+ * only the real open, with its -wal, can tell a sound cache from a
+ * corrupt one, and until we write nothing the file stays as it was.
+ */
+static int
+db_open_mode(const char *path, bool may_read_only, struct db **out,
+    struct err *err)
+{
+	struct db *db;
+	struct err ferr;
+	long long version;
+	int exists, fd, journal_wal = 0;
+
+	*out = NULL;
+	switch (paths_open_regular(path, &fd, &ferr)) {
+	case 0:
+		close(fd);
+		exists = 1;
+		break;
+	case 1:
+		exists = 0;
+		break;
+	default:
+		err_set(err, "cache %s", ferr.msg);
+		return -1;
+	}
+	db = xcalloc(1, sizeof *db);
+	db->path = xstrdup(path);
+	db->had_wal = exists && db_side_file(path, "-wal", NULL);
+	if (db_connect(db, SQLITE_OPEN_READWRITE |
+	    (exists ? 0 : SQLITE_OPEN_CREATE), NULL, err) < 0) {
+		if (!(exists && may_read_only && db->sql != NULL &&
+		    db_cannot_write(sqlite3_errcode(db->sql))))
+			goto fail;
+		if (db_connect_read_only(db, &version, err) < 0)
+			goto fail;
+	} else if (db_check_identity(db, &version, err) < 0) {
+		if (!(may_read_only && db_cannot_write(sqlite3_errcode(db->sql))))
+			goto fail;
+		if (db_connect_read_only(db, &version, err) < 0)
+			goto fail;
+	}
+	if (db->read_only) {
+		if (!may_read_only) {
+			err_set(err, "cache %s: cannot write it: %s", path,
+			    db_write_denied(path));
+			goto fail;
+		}
+		if (version < DB_SCHEMA_VERSION) {
+			err_set(err, "cache %s: schema version %lld is older "
+			    "than this gpucost's (%d) and the cache is "
+			    "read-only here; let its owner run 'gpucost "
+			    "refresh' once", path, version, DB_SCHEMA_VERSION);
+			goto fail;
+		}
+		*out = db;
+		return 0;
+	}
 	{
 		sqlite3_stmt *st;
 
@@ -377,11 +497,59 @@ db_open(const char *path, struct db **out, struct err *err)
 		goto fail;
 	if (version < DB_SCHEMA_VERSION && db_migrate(db, version, err) < 0)
 		goto fail;
+	db_keep_wal_for_readers(db);
 	*out = db;
 	return 0;
 fail:
 	db_abandon(db);
 	return -1;
+}
+
+int
+db_open(const char *path, struct db **out, struct err *err)
+{
+	return db_open_mode(path, false, out, err);
+}
+
+int
+db_open_reader(const char *path, struct db **out, struct err *err)
+{
+	return db_open_mode(path, true, out, err);
+}
+
+bool
+db_read_only(const struct db *db)
+{
+	return db->read_only;
+}
+
+int
+db_check_sound(struct db *db, struct err *err)
+{
+	sqlite3_stmt *st;
+	const unsigned char *verdict;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->sql, "PRAGMA quick_check(1)", -1, &st,
+	    NULL) != SQLITE_OK) {
+		db_file_error(db, err);
+		return -1;
+	}
+	rc = sqlite3_step(st);
+	verdict = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+	if (rc != SQLITE_ROW) {
+		db_file_error(db, err);
+		rc = -1;
+	} else if (verdict == NULL || strcmp((const char *)verdict, "ok") != 0) {
+		err_set(err, "cache %s: database is corrupt (%.80s); move it "
+		    "away (gpucost rebuilds a new one) or choose another with "
+		    "--db", db->path, verdict != NULL ?
+		    (const char *)verdict : "?");
+		rc = -1;
+	} else
+		rc = 0;
+	sqlite3_finalize(st);
+	return rc;
 }
 
 void

@@ -57,11 +57,30 @@ struct db_replace_stats {
 };
 
 /*
- * Open (creating if absent) the cache at path. Returns 0 and *out, or -1
- * with a message naming the file and the problem; the file is then left
- * exactly as it was.
+ * Open (creating if absent) the cache at path for writing. Returns 0 and
+ * *out, or -1 with a message naming the file and the problem (not a
+ * regular file, not SQLite, corrupt, not ours, newer, cannot write it);
+ * the file is then left exactly as it was.
  */
 int	db_open(const char *path, struct db **out, struct err *err);
+
+/*
+ * db_open() for a reader: when the cache may not be written (its mode,
+ * a read-only file system, a directory where the -shm cannot be made),
+ * open it read-only instead: through the -wal and -shm a writer left,
+ * or, with no -wal holding data, the file alone. A read-only cache is
+ * neither migrated nor seeded.
+ */
+int	db_open_reader(const char *path, struct db **out, struct err *err);
+
+/* Whether db was opened read-only. */
+bool	db_read_only(const struct db *db);
+
+/*
+ * Ask SQLite whether the whole file is sound (PRAGMA quick_check) before
+ * writing to it: -1 with "database is corrupt" if not.
+ */
+int	db_check_sound(struct db *db, struct err *err);
 void	db_close(struct db *db);		/* NULL is fine */
 
 /* True if provider has no status row yet (never seeded or refreshed). */

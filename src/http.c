@@ -148,6 +148,7 @@ struct xfer {
 	char	 reason[64];	/* its reason phrase, sanitised */
 	bool	 retry_after;	/* it had a Retry-After header */
 	bool	 too_big;		/* body cap hit */
+	bool	 out_of_memory;		/* the body did not fit in memory */
 	bool	 aborted;		/* on_chunk returned nonzero */
 	double	 last_progress;		/* monotonic s; 0: never */
 
@@ -215,21 +216,30 @@ xfer_progress(struct xfer *t, size_t bytes)
 	t->cb.on_progress(t->udata, t->req, bytes);
 }
 
-/* Append n bytes to the attempt's body buffer (room is checked). */
-static void
+/*
+ * Append n bytes to the attempt's body buffer (room is checked). Returns
+ * -1 when memory runs out: a body too big for this process fails its
+ * request ("out of memory"), which the provider's status then records.
+ */
+static int
 xfer_append(struct xfer *t, const char *data, size_t n)
 {
-	size_t want = t->len + n + 1;
+	size_t want = t->len + n + 1, cap = t->cap;
+	char *body;
 
-	if (want > t->cap) {
-		t->cap = t->cap < BODY_CHUNK_MIN ? BODY_CHUNK_MIN : t->cap;
-		while (t->cap < want)
-			t->cap = t->cap > SIZE_MAX / 2 ? want : t->cap * 2;
-		t->body = xreallocarray(t->body, t->cap, 1);
+	if (want > cap) {
+		cap = cap < BODY_CHUNK_MIN ? BODY_CHUNK_MIN : cap;
+		while (cap < want)
+			cap = cap > SIZE_MAX / 2 ? want : cap * 2;
+		if ((body = realloc(t->body, cap)) == NULL)
+			return -1;
+		t->body = body;
+		t->cap = cap;
 	}
 	memcpy(t->body + t->len, data, n);
 	t->len += n;
 	t->body[t->len] = '\0';
+	return 0;
 }
 
 /*
@@ -264,7 +274,10 @@ xfer_write(char *data, size_t size, size_t nmemb, void *arg)
 		t->too_big = true;
 		return CURL_WRITEFUNC_ERROR;
 	}
-	xfer_append(t, data, n);
+	if (xfer_append(t, data, n) < 0) {
+		t->out_of_memory = true;
+		return CURL_WRITEFUNC_ERROR;
+	}
 	xfer_progress(t, t->len);
 	return n;
 }
@@ -502,6 +515,7 @@ xfer_reset_attempt(struct xfer *t)
 	t->reason[0] = '\0';
 	t->retry_after = false;
 	t->too_big = false;
+	t->out_of_memory = false;
 	t->aborted = false;
 	t->errbuf[0] = '\0';
 	t->res.status = 0;
@@ -668,6 +682,9 @@ xfer_done(struct http_batch *b, struct xfer *t, CURLcode code)
 				xfer_error(t, "HTTP %ld", status);
 		}
 		retry = status == 429 || (status >= 500 && status <= 599);
+	} else if (t->out_of_memory) {
+		xfer_error(t, "out of memory after %zu bytes of the body",
+		    t->len);
 	} else if (t->too_big || code == CURLE_FILESIZE_EXCEEDED) {
 		xfer_error(t, "body larger than %zu bytes", t->max_body);
 	} else if (t->aborted) {

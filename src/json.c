@@ -11,11 +11,40 @@
 #include "money.h"
 #include "str.h"
 
+/*
+ * cJSON returns NULL for a body it cannot parse and for one it ran out
+ * of memory building: counting failed allocations tells them apart.
+ */
+static unsigned long json_alloc_failures;
+
+static void *
+json_malloc(size_t size)
+{
+	void *p = malloc(size);
+
+	if (p == NULL)
+		json_alloc_failures++;
+	return p;
+}
+
+static void
+json_hooks(void)
+{
+	static int installed;
+	cJSON_Hooks hooks = { json_malloc, free };
+
+	if (!installed) {
+		cJSON_InitHooks(&hooks);
+		installed = 1;
+	}
+}
+
 int
 json_parse(const char *body, size_t len, cJSON **out, struct err *err)
 {
 	const char *p = body, *end = body + len, *where;
 	char snippet[32];
+	unsigned long failures;
 
 	*out = NULL;
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' ||
@@ -32,7 +61,13 @@ json_parse(const char *body, size_t len, cJSON **out, struct err *err)
 		    snippet);
 		return -1;
 	}
+	json_hooks();
+	failures = json_alloc_failures;
 	*out = cJSON_ParseWithLengthOpts(body, len, &where, 0);
+	if (*out == NULL && json_alloc_failures != failures) {
+		err_set(err, "out of memory parsing a %zu-byte JSON body", len);
+		return -1;
+	}
 	if (*out != NULL && where != NULL) {
 		/* Only whitespace may follow the value: "{} junk" is malformed. */
 		const char *rest = where;

@@ -3,10 +3,12 @@
 #include "paths.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "err.h"
 
@@ -94,4 +96,57 @@ paths_config(char *out, size_t size, struct err *err)
 {
 	return xdg_path("XDG_CONFIG_HOME", ".config", "gpucost/config", out,
 	    size, err);
+}
+
+/* What kind of file st is, for "is a FIFO, not a regular file". */
+static const char *
+file_kind(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return "a directory";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO (named pipe)";
+	if (S_ISCHR(st->st_mode))
+		return "a character device";
+	if (S_ISBLK(st->st_mode))
+		return "a block device";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+int
+paths_open_regular(const char *path, int *fd_out, struct err *err)
+{
+	struct stat st;
+	int fd, flags;
+
+	*fd_out = -1;
+	/*
+	 * O_NONBLOCK: opening a FIFO for reading would wait for a writer
+	 * forever. Checking the open descriptor, not the name, leaves no
+	 * window for the file to be swapped between check and use.
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
+		err_set(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		err_set(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_set(err, "%s: is %s, not a regular file", path,
+		    file_kind(&st));
+		close(fd);
+		return -1;
+	}
+	if ((flags = fcntl(fd, F_GETFL)) >= 0)
+		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	*fd_out = fd;
+	return 0;
 }

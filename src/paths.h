@@ -21,4 +21,12 @@ int	paths_config(char *out, size_t size, struct err *err);
 /* mkdir -p for the directory part of a file path. */
 int	paths_make_parent(const char *file, struct err *err);
 
+/*
+ * Open an existing file for reading, refusing at once what is not a
+ * regular file (a FIFO, a device, a directory, a socket) with "PATH: is a
+ * FIFO (named pipe), not a regular file". Returns 0 and *fd (blocking,
+ * close-on-exec), 1 when the file does not exist, -1 with err set.
+ */
+int	paths_open_regular(const char *path, int *fd, struct err *err);
+
 #endif

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,19 @@
 
 #define REFRESH_PROVIDERS_MAX	16
 #define INFLIGHT_MAX		64
+
+/*
+ * What a provider's status says while its refresh runs: if the process
+ * dies (kill -9, power cut) before the result is written, it stays.
+ */
+#define REFRESH_UNFINISHED	"did not finish: the refresh is still " \
+				"running, or it was killed"
+
+/* The signals that end a refresh, recorded as an interruption. */
+static const int refresh_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSIGNALS (sizeof refresh_signals / sizeof refresh_signals[0])
+
+static volatile sig_atomic_t refresh_caught;	/* signal number or 0 */
 
 /* One provider's part of a refresh. */
 struct refresh_provider {
@@ -56,6 +70,10 @@ struct refresh {
 	struct refresh_provider prov[REFRESH_PROVIDERS_MAX];
 	size_t		 nprov;
 	struct refresh_progress progress[REFRESH_PROVIDERS_MAX];
+	double		 deadline;	/* seconds per provider, all requests */
+	bool		 catching;	/* our signal handlers are installed */
+	struct sigaction old_actions[NSIGNALS];
+	int		 signal;	/* the signal that ended it, or 0 */
 };
 
 static double
@@ -318,7 +336,11 @@ provider_begin(struct refresh *r, struct refresh_provider *rp,
 	provider_run_init(&rp->run, p);
 	if (p->key_env != NULL) {
 		snprintf(setting, sizeof setting, "%s_api_key", p->id);
-		key = settings_get(&r->settings, p->key_env, setting);
+		if (settings_key(&r->settings, p->key_env, setting, &key,
+		    &err) < 0) {
+			provider_fail(rp, err.msg);
+			return;
+		}
 	}
 	if (p->key_required && key == NULL) {
 		rp->progress.state = REFRESH_SKIPPED;
@@ -458,6 +480,52 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 	}
 }
 
+static void
+on_signal(int signo)
+{
+	refresh_caught = signo;
+}
+
+/* End the refresh on SIGINT, SIGTERM and SIGHUP, recording why. */
+static void
+catch_signals(struct refresh *r)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	refresh_caught = 0;
+	for (i = 0; i < NSIGNALS; i++) {
+		sigaction(refresh_signals[i], NULL, &r->old_actions[i]);
+		/* Ignored on purpose (nohup, a background job): keep it so. */
+		if (r->old_actions[i].sa_handler != SIG_IGN)
+			sigaction(refresh_signals[i], &sa, NULL);
+	}
+	r->catching = true;
+}
+
+/*
+ * Mark each provider about to fetch as unfinished, in the cache: this
+ * proves, before any download, that the cache takes a write, and leaves
+ * a trace if the process is killed before the result is written.
+ */
+static int
+mark_unfinished(struct refresh *r, int64_t now, struct err *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->nprov; i++) {
+		if (r->prov[i].progress.state != REFRESH_RUNNING)
+			continue;
+		if (db_record_failure(r->db, r->prov[i].p->id, now,
+		    REFRESH_UNFINISHED, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 refresh_begin(const struct refresh_options *opts, struct refresh **out,
     struct err *err)
@@ -467,20 +535,23 @@ refresh_begin(const struct refresh_options *opts, struct refresh **out,
 	const struct provider *sel[REFRESH_PROVIDERS_MAX];
 	size_t nsel = 0, i;
 	int64_t now = (int64_t)time(NULL);
-	int rc = -1;
+	int rc;
 
 	*out = NULL;
 	r = xcalloc(1, sizeof *r);
 	r->lock_fd = -1;
-	if (settings_load(&r->settings, err) < 0)
+	if (settings_load(&r->settings, err) < 0) {
+		rc = -1;
 		goto fail;
+	}
 	if (r->settings.world_readable)
 		err_set(&r->warning, "%s holds API keys and other users may "
 		    "read it; run: chmod 600 %s", r->settings.path,
 		    r->settings.path);
 	if ((rc = refresh_lock(r, opts->db_path, opts->lock_wait, err)) < 0)
 		goto fail;
-	if (cache_open(opts->db_path, &r->db, err) < 0)
+	rc = -1;	/* from here on every failure is the cache's */
+	if (cache_open_writer(opts->db_path, &r->db, err) < 0)
 		goto fail;
 	http_options_default(&hopts);
 	if (opts->timeout > 0) {
@@ -488,6 +559,10 @@ refresh_begin(const struct refresh_options *opts, struct refresh **out,
 		if (hopts.connect_timeout > opts->timeout)
 			hopts.connect_timeout = opts->timeout;
 	}
+	/* A longer transfer limit asked for stretches the default deadline. */
+	r->deadline = opts->deadline > 0 ? (double)opts->deadline :
+	    (double)(hopts.timeout > REFRESH_DEADLINE_DEFAULT ?
+	    hopts.timeout : REFRESH_DEADLINE_DEFAULT);
 	r->batch = http_batch_new(&hopts);
 	if (opts->nproviders == 0) {
 		for (i = 0; providers[i] != NULL && nsel < REFRESH_PROVIDERS_MAX; i++)
@@ -504,9 +579,14 @@ refresh_begin(const struct refresh_options *opts, struct refresh **out,
 				sel[nsel++] = providers[i];
 		}
 	}
+	if (opts->catch_signals)
+		catch_signals(r);
 	r->nprov = nsel;
 	for (i = 0; i < nsel; i++)
 		provider_begin(r, &r->prov[i], sel[i], now);
+	/* Nothing is fetched before the first refresh_poll(). */
+	if (mark_unfinished(r, now, err) < 0)
+		goto fail;
 	*out = r;
 	return 0;
 fail:
@@ -514,17 +594,75 @@ fail:
 	return rc;
 }
 
+/* Fail a running provider: "WHY after N s; kept the cached offers". */
+static void
+fail_running_one(struct refresh_provider *rp, const char *why)
+{
+	char msg[256];
+
+	if (rp->progress.state != REFRESH_RUNNING)
+		return;
+	snprintf(msg, sizeof msg, "%s after %.1f s; kept the cached offers",
+	    why, now_seconds() - rp->started);
+	provider_fail(rp, msg);
+}
+
+/* Fail every provider still running (they are written by the poll). */
+static void
+fail_running(struct refresh *r, const char *why)
+{
+	size_t i;
+
+	for (i = 0; i < r->nprov; i++)
+		fail_running_one(&r->prov[i], why);
+}
+
+void
+refresh_interrupt(struct refresh *r, const char *why)
+{
+	size_t i;
+
+	fail_running(r, why);
+	for (i = 0; i < r->nprov; i++)
+		if (!r->prov[i].written && r->prov[i].pending == 0)
+			provider_write(r, &r->prov[i]);
+}
+
+int
+refresh_signal(const struct refresh *r)
+{
+	return r->signal;
+}
+
 int
 refresh_poll(struct refresh *r, int extra_fd, int timeout_ms)
 {
 	size_t i;
 	int running = 0;
+	char why[64];
 
 	for (i = 0; i < r->nprov; i++)
 		if (!r->prov[i].finished)
 			running++;
-	if (running > 0)
+	if (running > 0 && refresh_caught == 0)
 		http_batch_poll(r->batch, extra_fd, timeout_ms);
+	if (r->catching && refresh_caught != 0 && r->signal == 0) {
+		r->signal = refresh_caught;
+		snprintf(why, sizeof why, "interrupted by %s",
+		    r->signal == SIGINT ? "SIGINT" : r->signal == SIGTERM ?
+		    "SIGTERM" : r->signal == SIGHUP ? "SIGHUP" : "a signal");
+		fail_running(r, why);
+	}
+	for (i = 0; i < r->nprov; i++) {
+		struct refresh_provider *rp = &r->prov[i];
+
+		if (rp->progress.state == REFRESH_RUNNING &&
+		    now_seconds() - rp->started > r->deadline) {
+			snprintf(why, sizeof why, "took longer than its "
+			    "%.0f s deadline", r->deadline);
+			fail_running_one(rp, why);
+		}
+	}
 	running = 0;
 	for (i = 0; i < r->nprov; i++) {
 		struct refresh_provider *rp = &r->prov[i];
@@ -592,6 +730,9 @@ refresh_end(struct refresh *r)
 		}
 	}
 	db_close(r->db);
+	if (r->catching)
+		for (i = 0; i < NSIGNALS; i++)
+			sigaction(refresh_signals[i], &r->old_actions[i], NULL);
 	if (r->lock_fd >= 0)
 		close(r->lock_fd);	/* releases the flock */
 	free(r->lock_path);

@@ -51,8 +51,18 @@ struct refresh_options {
 	char		 providers[FILTER_PROVIDERS_MAX][OFFER_PROVIDER_MAX]; /* none: all */
 	size_t		 nproviders;
 	long		 timeout;	/* seconds per transfer; 0: default */
+	long		 deadline;	/* seconds per provider; 0: default */
 	long		 lock_wait;	/* seconds to wait for another refresh */
+	bool		 catch_signals;	/* SIGINT/SIGTERM/SIGHUP end it */
 };
+
+/*
+ * The most one provider's refresh may take, every request and retry
+ * included, unless --deadline says otherwise (or --timeout asks for a
+ * longer single transfer): a server that drips bytes cannot hold a cron
+ * run for the 30 minutes its retries would otherwise allow.
+ */
+#define REFRESH_DEADLINE_DEFAULT	900
 
 struct refresh;
 
@@ -83,6 +93,21 @@ size_t	refresh_progress(struct refresh *r,
  * configuration file holds API keys and other users may read it.
  */
 const char *refresh_warning(const struct refresh *r);
+
+/*
+ * Stop every provider still running, recording "interrupted by WHY after
+ * N s" as its failure; the cached offers stay.
+ */
+void	refresh_interrupt(struct refresh *r, const char *why);
+
+/*
+ * With opts->catch_signals, SIGINT, SIGTERM or SIGHUP during
+ * refresh_poll() fail the running providers as "interrupted by SIGTERM
+ * ...", recorded in their status, and the poll then returns 0. This
+ * gives the signal that did it, or 0. refresh_end() puts the previous
+ * handlers back; the caller may then re-raise the signal.
+ */
+int	refresh_signal(const struct refresh *r);
 
 /* Providers that ended REFRESH_FAILED. */
 size_t	refresh_failures(const struct refresh *r);

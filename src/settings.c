@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "paths.h"
@@ -91,35 +92,45 @@ settings_load(struct settings *cfg, struct err *err)
 {
 	char text[16384];
 	struct stat sb;
-	size_t len, i;
-	FILE *f;
+	size_t len = 0, i;
+	ssize_t n;
+	int fd, rc;
 
 	memset(cfg, 0, sizeof *cfg);
 	if (paths_config(cfg->path, sizeof cfg->path, err) < 0) {
 		cfg->path[0] = '\0';
 		return 0;	/* no HOME: no config file, not an error */
 	}
-	if ((f = fopen(cfg->path, "r")) == NULL) {
-		if (errno == ENOENT) {
-			cfg->path[0] = '\0';
-			return 0;
-		}
-		err_set(err, "%s: %s", cfg->path, strerror(errno));
-		return -1;
+	if ((rc = paths_open_regular(cfg->path, &fd, err)) != 0) {
+		cfg->path[0] = '\0';
+		return rc > 0 ? 0 : -1;		/* missing: an empty config */
 	}
-	len = fread(text, 1, sizeof text - 1, f);
-	text[len] = '\0';
-	if (!feof(f)) {
-		fclose(f);
+	/* One byte more than fits tells "too large" from "exactly full". */
+	while (len < sizeof text) {
+		n = read(fd, text + len, sizeof text - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err_set(err, "%s: %s", cfg->path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len == sizeof text) {
+		close(fd);
 		err_set(err, "%s: larger than %zu bytes", cfg->path,
 		    sizeof text - 1);
 		return -1;
 	}
-	if (fstat(fileno(f), &sb) == 0 && (sb.st_mode & 0077) != 0) {
+	text[len] = '\0';
+	if (fstat(fd, &sb) == 0 && (sb.st_mode & 0077) != 0) {
 		/* Only a problem when the file holds a key. */
 		cfg->world_readable = true;
 	}
-	fclose(f);
+	close(fd);
 	if (settings_parse(cfg, text, cfg->path, err) < 0)
 		return -1;
 	if (cfg->world_readable) {
@@ -145,4 +156,36 @@ settings_get(const struct settings *cfg, const char *env, const char *name)
 		    cfg->entries[i].value[0] != '\0')
 			return cfg->entries[i].value;
 	return NULL;
+}
+
+int
+settings_key(const struct settings *cfg, const char *env, const char *name,
+    const char **key, struct err *err)
+{
+	const char *v, *p;
+
+	*key = NULL;
+	v = settings_get(cfg, env, name);
+	if (v == NULL)
+		return 0;
+	for (p = v; *p != '\0'; p++) {
+		/*
+		 * A CR or LF would end the header the key travels in and
+		 * start one of the key's choosing; no key holds controls.
+		 */
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			if (env != NULL && (p = getenv(env)) != NULL &&
+			    p[0] != '\0')
+				err_set(err, "%s holds a control character "
+				    "(a line break?); fix the key: it was not "
+				    "sent", env);
+			else
+				err_set(err, "%s in %s holds a control "
+				    "character; fix the key: it was not sent",
+				    name, cfg->path);
+			return -1;
+		}
+	}
+	*key = v;
+	return 0;
 }

@@ -41,4 +41,13 @@ int	settings_parse(struct settings *cfg, const char *text,
 const char *settings_get(const struct settings *cfg, const char *env,
 	    const char *name);
 
+/*
+ * settings_get() for an API key, refusing one that holds a control
+ * character (a CR/LF in a key would inject a request header): -1 with a
+ * message naming the variable or the file's setting, never the key.
+ * Returns 0 and *key (NULL when there is none).
+ */
+int	settings_key(const struct settings *cfg, const char *env,
+	    const char *name, const char **key, struct err *err);
+
 #endif

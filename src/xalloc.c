@@ -16,14 +16,20 @@ xalloc_set_fatal_hook(void (*hook)(void))
 	fatal_hook = hook;
 }
 
-/* Restore what needs restoring, say why, and stop. */
+/*
+ * Restore what needs restoring, say why, and stop with the exit status
+ * of a data error: running out of memory is a condition to report (a
+ * ulimit, a huge answer), not a bug to dump core for.
+ */
 static void __attribute__((noreturn))
 xalloc_fail(size_t size)
 {
 	if (fatal_hook != NULL)
 		fatal_hook();
-	fprintf(stderr, "gpucost: out of memory (%zu bytes)\n", size);
-	abort();
+	fprintf(stderr, "gpucost: out of memory (allocating %zu bytes)\n",
+	    size);
+	fflush(stdout);
+	_Exit(XALLOC_EXIT_STATUS);
 }
 
 void *

@@ -3,12 +3,16 @@
  *
  * Running out of memory is not recoverable in gpucost: these call the
  * fatal hook (the TUI uses it to restore the terminal), print one line
- * and abort. Nothing else in the program writes OOM-recovery branches.
+ * ("gpucost: out of memory ...") and exit with XALLOC_EXIT_STATUS, the
+ * status of a data error (EXIT_DATA). Nothing else in the program writes
+ * OOM-recovery branches.
  */
 #ifndef GPUCOST_XALLOC_H
 #define GPUCOST_XALLOC_H
 
 #include <stddef.h>
+
+#define XALLOC_EXIT_STATUS	3	/* EXIT_DATA */
 
 void	*xmalloc(size_t size) __attribute__((malloc));
 void	*xcalloc(size_t nmemb, size_t size) __attribute__((malloc));

@@ -268,3 +268,17 @@ bad_bytes() {
 		print n + 0
 	}'
 }
+
+# vast_offers N FILE: a Vast search answer of N rentable RTX 4090 offers
+# (about 140 bytes each) in FILE.
+vast_offers() {
+	awk -v n="$1" 'BEGIN {
+		printf "{\"offers\": [\n"
+		for (i = 1; i <= n; i++)
+			printf "{\"id\": %d, \"dph_total\": %.4f, \"num_gpus\": %d, " \
+			    "\"gpu_name\": \"RTX 4090\", \"gpu_ram\": 24564, " \
+			    "\"geolocation\": \"Oregon, US\", \"rentable\": true}%s\n",
+			    9000000 + i, 0.3 + (i % 500) / 100, 1 + i % 8, i < n ? "," : ""
+		printf "]}\n"
+	}' > "$2"
+}

@@ -19,7 +19,8 @@ command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
 SEED=${CRASH_SEED:-$$}
 KILLS=20		# kills wanted in each phase
-TRIES=40		# at most this many attempts per phase
+TRIES=80		# at most this many attempts per phase (a busy machine
+			# misses more: a kill can land before the request)
 FX=$TOP_SRCDIR/tests/fixtures
 echo "crash.sh: CRASH_SEED=$SEED"
 
@@ -32,6 +33,12 @@ alive() {
 
 # The write lock of the cache is held (a write transaction is open).
 write_locked() { ! sqlite3 "$DB" 'BEGIN IMMEDIATE; ROLLBACK;' >/dev/null 2>&1; }
+# A refresh marks Vast "did not finish" before it fetches: the next write
+# lock it takes is the offers' transaction.
+vast_marked() {
+	sqlite3 "$DB" "select last_error from provider_status where provider = 'vast'" 2>/dev/null |
+	    grep -q 'did not finish'
+}
 
 # after_kill PROVIDER OLD NEW WHAT: the checks every kill must pass.
 # Sets $outcome to old or new.
@@ -209,6 +216,7 @@ vast_a=$(offers_data_sum vast)
 GPUCOST_VAST_URL=$vast_new "$GPUCOST" --db "$DB" refresh --provider vast \
     --timeout 60 >/dev/null 2>"$T/bg.err" &
 pid=$!
+wait_for 60 vast_marked
 wait_for 60 write_locked
 t0=$(now_s)
 wait_for 60 eval '! write_locked'
@@ -239,9 +247,13 @@ while [ "$inside" -lt "$KILLS" ] && [ "$attempts" -lt "$TRIES" ] && read -r d <&
 	GPUCOST_VAST_URL=$vast_new "$GPUCOST" --db "$DB" refresh --provider vast \
 	    --timeout 60 >/dev/null 2>"$T/bg.err" &
 	pid=$!
-	# The transaction began when the write lock is taken.
+	# The transaction began when the write lock is taken (after the mark).
 	locked=no
 	n=0
+	while alive "$pid" && [ "$n" -lt 6000 ] && ! vast_marked; do
+		n=$((n + 1))
+		sleep 0.01
+	done
 	while alive "$pid" && [ "$n" -lt 6000 ]; do
 		if write_locked; then
 			locked=yes

@@ -234,6 +234,61 @@ check "refused connection: one line per provider" err_lines_are 5
 no_leak "$T/all.err" "$T/all.out" $(cache_files)
 
 # ---------------------------------------------------------------------
+# A key with a control character (CR/LF would end its header and start
+# one of the key's choosing) is refused, for every provider, from the
+# environment and from the config file: nothing is sent, and the message
+# names the variable or setting, never the key.
+# ---------------------------------------------------------------------
+CR=$(printf '\r')
+LF='
+'
+for p in $KEYED; do
+	serve "ctl-$p" "$FX/$p"
+	export "$(url_var "$p")=$url"
+done
+for ctl in "$CR${LF}X-Injected: yes" "$LF" "$(printf 'tab\there')" "$(printf 'esc\033[2J')"; do
+	no_env_keys
+	for p in $KEYED; do
+		var=$(echo "$p" | tr '[:lower:]' '[:upper:]')_API_KEY
+		k=$(key_of "$p" "$ENV_KEYS")
+		# shellcheck disable=SC2163
+		export "$var=${k}$ctl"
+	done
+	run --db "$DB" refresh --provider "$(echo $KEYED | tr ' ' ,)" --timeout 5
+	keep
+	check "env key with a control character: exit 4 ($status)" status_is 4
+	check "env key with a control character: one line per provider" err_lines_are 5
+	for p in $KEYED; do
+		var=$(echo "$p" | tr '[:lower:]' '[:upper:]')_API_KEY
+		check "env key with a control character: $p names $var" \
+		    err_has "^gpucost: $p: $var holds a control character"
+		check "env key with a control character: $p stored as failed" \
+		    [ -n "$(sqlite3 "$DB" "select last_error from provider_status where provider = '$p' and last_error like '$var holds a control%'")" ]
+	done
+done
+no_env_keys
+for p in $KEYED; do
+	check "control-character keys: nothing reached the $p server" \
+	    [ ! -s "$T/ctl-$p.log" ]
+done
+# The config file: a control character inside a value (ESC).
+cp "$CFG" "$CFG.good"
+esc=$(printf '\033')
+sed "s/^lambda_api_key = \(.*\)/lambda_api_key = \1${esc}[0m/" "$CFG.good" > "$CFG"
+chmod 600 "$CFG"
+check "config key with ESC written" grep -q "$esc" "$CFG"
+run --db "$DB" refresh --provider lambda,vultr --timeout 5
+keep
+check "config key with a control character: exit 4 ($status)" status_is 4
+check "config key with a control character: names the setting and the file" \
+    err_has "^gpucost: lambda: lambda_api_key in $CFG holds a control character"
+check "config key with a control character: the other provider works" \
+    eval '! err_has "vultr"'
+check "config key with a control character: nothing sent to lambda" [ ! -s "$T/ctl-lambda.log" ]
+mv "$CFG.good" "$CFG"
+no_leak "$T/all.err" "$T/all.out" $(cache_files)
+
+# ---------------------------------------------------------------------
 # A running refresh: no key in its arguments (ps, /proc/PID/cmdline),
 # and a config-file key not in its environment either.
 # ---------------------------------------------------------------------

@@ -1,0 +1,87 @@
+#!/bin/sh
+# Out of memory is reported as such: under shrinking `ulimit -v` limits,
+# a query over a big cache either works or exits 3 with one "out of
+# memory" line (never an abort or a crash), and a refresh of a big Vast
+# answer fails that provider as "out of memory", recorded in its status,
+# not as "malformed JSON". Skipped under AddressSanitizer or valgrind,
+# which reserve far more address space than any limit here.
+. "$(dirname "$0")/../lib.sh"
+
+command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
+if [ "$(head -c 4 "$GPUCOST" | od -An -c | tr -d ' ')" != '177ELF' ]; then
+	echo "$GPUCOST is not an executable (a valgrind wrapper?): skipped" >&2
+	exit 77
+fi
+if grep -q __asan_init "$GPUCOST"; then
+	echo "built with AddressSanitizer: ulimit -v cannot work, skipped" >&2
+	exit 77
+fi
+(ulimit -v 1000000) 2>/dev/null || { echo "ulimit -v unsupported: skipped" >&2; exit 77; }
+
+# limited KB ARGS...: gpucost with at most KB kilobytes of address space.
+limited() {
+	(ulimit -v "$1" && shift && exec "$GPUCOST" "$@") >"$T/out" 2>"$T/err"
+	status=$?
+}
+
+# A Vast answer of 60,000 offers (8.5 MB of JSON).
+mkdir -p "$T/big"
+vast_offers 60000 "$T/big/offers.json"
+echo "POST /api/v0/bundles/ offers.json" > "$T/big/routes"
+serve big "$T/big"
+GPUCOST_VAST_URL=$url
+export GPUCOST_VAST_URL
+run --db "$DB" refresh --provider vast --quiet
+check "the big refresh works without a limit" status_is 0
+offers=$(sqlite3 "$DB" "select count(*) from offers where provider = 'vast'")
+check "60000 Vast offers cached ($offers)" [ "$offers" -eq 60000 ]
+sum_before=$(offers_data_sum vast)
+
+# Queries, from 400 MB down by 15% a step, until one fails.
+kb=400000
+oom=no
+while [ "$kb" -gt 4000 ]; do
+	limited "$kb" --db "$DB" --provider vast --format csv
+	if [ "$status" -ne 0 ]; then
+		check "query at ${kb} KB: exit 3 ($status)" status_is 3
+		check "query at ${kb} KB: one line" err_lines_are 1
+		check "query at ${kb} KB: says out of memory" err_has "^gpucost: .*out of memory"
+		echo "oom.sh: a query over 60000 offers ran out of memory at ${kb} KB: $(cat "$T/err")"
+		oom=yes
+		break
+	fi
+	kb=$((kb * 85 / 100))
+done
+check "a query ran out of memory at some limit" [ "$oom" = yes ]
+
+# Refreshes, the same way, until Vast's failure is recorded as such.
+kb=400000
+recorded=no
+while [ "$kb" -gt 4000 ]; do
+	limited "$kb" --db "$DB" refresh --provider vast
+	case $status in
+	0) ;;
+	4)
+		check "refresh at ${kb} KB: says vast ran out of memory" \
+		    err_has "^gpucost: vast: .*out of memory"
+		check "refresh at ${kb} KB: not malformed JSON" eval '! err_has malformed'
+		last=$(sqlite3 "$DB" "select last_error from provider_status where provider = 'vast'")
+		check "refresh at ${kb} KB: the status records it ($last)" \
+		    eval 'echo "$last" | grep -q "out of memory"'
+		check "refresh at ${kb} KB: the offers are kept" [ "$(offers_data_sum vast)" = "$sum_before" ]
+		run --db "$DB" providers --format csv
+		check "refresh at ${kb} KB: providers shows it" out_has "^vast,.*out of memory"
+		echo "oom.sh: a refresh of 8.5 MB of JSON ran out of memory at ${kb} KB: $last"
+		recorded=yes
+		break
+		;;
+	*)
+		check "refresh at ${kb} KB: exit 0, 4 or 3 ($status)" status_is 3
+		check "refresh at ${kb} KB: out of memory, one line" \
+		    eval 'err_has "out of memory" && err_lines_are 1'
+		;;
+	esac
+	kb=$((kb * 85 / 100))
+done
+check "a refresh recorded running out of memory" [ "$recorded" = yes ]
+finish
