@@ -113,6 +113,7 @@ struct offer_filter {
 	bool	available;		/* only offers known to be available */
 	char	text[OFFER_NAME_MAX];	/* TUI text filter: gpu/provider/... */
 	bool	no_outliers;		/* skip price-outlier offers */
+	bool	vertex;			/* only offers Vertex AI trains on */
 };
 
 void	offer_filter_init(struct offer_filter *f);
