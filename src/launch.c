@@ -34,7 +34,7 @@ struct cmd {
 };
 
 static void	cmd_add(struct cmd *c, const char *fmt, ...)
-		    __attribute__((format(printf, 2, 3)));
+		    __attribute__((__format__(__printf__, 2, 3)));
 
 static void
 cmd_start(struct cmd *c, char *buf, size_t size)
