@@ -4,7 +4,7 @@
 
 fields="provider,instance_type,region,gpu,gpu_raw,gpu_count,nodes,total_gpus,vram_gb,interconnect,vcpus,ram_gb,price_hour,price_gpu_hour,spot_hour,spot_gpu_hour,spot_savings_pct,usd_per_pflop_hour,availability,spot_interruption,reliability,source,fetched_at,key"
 # Appended after the totals (shown only with --hours): never reordered.
-tail="notes,node_keys,inter_node,spot_zone"
+tail="notes,node_keys,inter_node,spot_zone,launch,launch_spot,zones,quota,vertex_training,launch_vertex"
 
 run --db "$DB" --provider vast --format csv --quiet
 check "csv exits 0" status_is 0
