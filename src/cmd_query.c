@@ -85,7 +85,7 @@ query_folds(const struct cli_options *o)
 /*
  * Can SQL pick the offers to show (db_query_top())? With --limit, a
  * price sort and no test that only query_plans() makes (region, maximum
- * price, spot, multi-node), the first N plans are the first N offers in
+ * price, spot, multi-node, Vertex AI), the first N plans are the first N offers in
  * its order, and the rest of the cache need not be read.
  */
 static bool
@@ -95,7 +95,7 @@ query_top_n(const struct cli_options *o)
 
 	return o->limit > 0 && !query_folds(o) && (o->sort == SORT_GPU_PRICE ||
 	    o->sort == SORT_PRICE) && !f->multi_node && !f->spot &&
-	    f->region[0] == '\0' && f->text[0] == '\0' &&
+	    f->region[0] == '\0' && f->text[0] == '\0' && !f->vertex &&
 	    !money_known(f->max_price_gpu_hour);
 }
 

@@ -83,6 +83,9 @@ enum filter_type {
 	X(FF_AVAILABLE, available, "available", 0, NULL, "Available only",	\
 	    FILTER_FLAG, FT_BOOL, 0, 0, NULL,				\
 	    "only offers known to be available now")			\
+	X(FF_VERTEX, vertex, "vertex", 0, NULL, "Vertex AI only",	\
+	    FILTER_FLAG, FT_BOOL, 0, 0, NULL,				\
+	    "only GCP offers Vertex AI training has in their region")	\
 	X(FF_TEXT, text, "match", 0, "WORDS", "Text search", FILTER_TEXT,	\
 	    FT_STRING, 0, 0, NULL,					\
 	    "every word in the provider, instance, region or GPU name")	\

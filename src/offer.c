@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "launch.h"
 #include "money.h"
 #include "notes.h"
 #include "region.h"
@@ -303,6 +304,8 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 	if (f->spot && !money_known(o->spot_price))
 		return false;
 	if (f->text[0] != '\0' && !text_matches(f->text, o))
+		return false;
+	if (f->vertex && launch_vertex_training(o) != VERTEX_YES)
 		return false;
 	if (nodes != NULL)
 		*nodes = k;

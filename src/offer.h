@@ -144,6 +144,7 @@ struct offer_filter {
 	enum gpu_form form;		/* --gpu "H100 SXM": only this form */
 	int	min_vcpus_per_gpu;	/* host vCPUs per GPU at least; 0 any */
 	int	min_ram_gb_per_gpu;	/* host RAM per GPU (GB) at least; 0 any */
+	bool	vertex;			/* only offers Vertex AI trains on */
 };
 
 void	offer_filter_init(struct offer_filter *f);

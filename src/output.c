@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "cost.h"
+#include "launch.h"
 #include "money.h"
 #include "notes.h"
 #include "region.h"
@@ -49,7 +50,13 @@
 	X(F_COUNTRY,		"country")				\
 	X(F_CONTINENT,		"continent")				\
 	X(F_VCPUS_PER_GPU,	"vcpus_per_gpu")			\
-	X(F_RAM_PER_GPU,	"ram_gb_per_gpu")
+	X(F_RAM_PER_GPU,	"ram_gb_per_gpu")			\
+	X(F_LAUNCH,		"launch")				\
+	X(F_LAUNCH_SPOT,	"launch_spot")				\
+	X(F_ZONES,		"zones")				\
+	X(F_QUOTA,		"quota")				\
+	X(F_VERTEX,		"vertex_training")			\
+	X(F_LAUNCH_VERTEX,	"launch_vertex")
 
 enum field {
 #define X(id, name) id,
@@ -127,6 +134,20 @@ string_value(const char *s, char *buf, size_t size)
 	return FIELD_STRING;
 }
 
+/* Text a launch function wrote into the buffer; empty is unknown. */
+static enum field_kind
+text_value(size_t len)
+{
+	return len > 0 ? FIELD_STRING : FIELD_NULL;
+}
+
+static enum field_kind
+bool_value(bool v, char *buf, size_t size)
+{
+	str_copy(buf, size, v ? "true" : "false");
+	return FIELD_BOOL;
+}
+
 static enum field_kind
 int_value(long long v, char *buf, size_t size)
 {
@@ -139,7 +160,9 @@ output_value_size(const struct plan *p)
 {
 	size_t nodes = p->nodes > 0 ? (size_t)p->nodes : 1;
 
-	return 256 + nodes * OFFER_KEY_MAX;
+	size_t size = 256 + nodes * OFFER_KEY_MAX;
+
+	return size > OUTPUT_VALUE_MAX ? size : OUTPUT_VALUE_MAX;
 }
 
 /* The key of every node, OUTPUT_LIST_SEP between them. */
@@ -288,6 +311,26 @@ output_field_value(size_t i, const struct plan *p,
 		return per_gpu_value(offer_vcpus_per_gpu(o), buf, size);
 	case F_RAM_PER_GPU:
 		return per_gpu_value(offer_ram_gb_per_gpu(o), buf, size);
+	case F_LAUNCH:
+		return text_value(launch_command(p, buf, size));
+	case F_LAUNCH_SPOT:
+		return text_value(launch_spot_command(p, buf, size));
+	case F_ZONES:
+		return text_value(launch_zones(o, buf, size));
+	case F_QUOTA:
+		return text_value(launch_quota(o, buf, size));
+	case F_VERTEX:
+		switch (launch_vertex_training(o)) {
+		case VERTEX_YES:
+			return bool_value(true, buf, size);
+		case VERTEX_NO:
+			return bool_value(false, buf, size);
+		case VERTEX_UNKNOWN:
+			break;
+		}
+		return FIELD_NULL;
+	case F_LAUNCH_VERTEX:
+		return text_value(launch_vertex_command(p, buf, size));
 	case FIELD_COUNT:
 		break;
 	}

@@ -29,11 +29,15 @@ enum field_kind {
 	FIELD_NULL,
 	FIELD_NUMBER,
 	FIELD_STRING,
-	FIELD_LIST	/* strings, OUTPUT_LIST_SEP between them; "" none */
+	FIELD_LIST,	/* strings, OUTPUT_LIST_SEP between them; "" none */
+	FIELD_BOOL	/* "true" or "false" */
 };
 
 /* Between the items of a FIELD_LIST value (never in sanitised text). */
 #define OUTPUT_LIST_SEP	'\x1f'
+
+/* Room for any launch field's text: commands are the longest. */
+#define OUTPUT_VALUE_MAX	2048
 
 struct output_opts {
 	enum output_format format;

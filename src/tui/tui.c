@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "err.h"
+#include "launch.h"
 #include "refresh.h"
 #include "str.h"
 #include "tui/colors.h"
@@ -63,6 +64,7 @@ struct tui {
 	} bar[TUI_BAR_MAX];		/* for clicks on the function bar */
 	size_t		 nbar;
 	bool		 too_small;
+	char		 copied[LAUNCH_CMD_MAX];	/* printed on exit */
 };
 
 static volatile sig_atomic_t tui_signal;	/* the signal that ends us */
@@ -760,6 +762,46 @@ tui_screen_end(void)
 	xalloc_set_fatal_hook(NULL);
 }
 
+/* Does the terminal take OSC 52 (terminfo's extended Ms capability)? */
+static bool
+tui_has_clipboard(void)
+{
+	char *ms = tigetstr("Ms");
+
+	return ms != NULL && ms != (char *)-1 && ms[0] != '\0';
+}
+
+bool
+tui_copy(struct tui *t, const char *text)
+{
+	static const char b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *s = (const unsigned char *)text;
+	size_t n = strlen(text), i;
+	unsigned long v;
+
+	str_copy(t->copied, sizeof t->copied, text);
+	if (!tui_has_clipboard())
+		return false;
+	/* The text is sanitised provider text: no byte can end the OSC. */
+	fputs("\033]52;c;", stdout);
+	for (i = 0; i < n; i += 3) {
+		v = (unsigned long)s[i] << 16;
+		if (i + 1 < n)
+			v |= (unsigned long)s[i + 1] << 8;
+		if (i + 2 < n)
+			v |= s[i + 2];
+		putchar(b64[(v >> 18) & 63]);
+		putchar(b64[(v >> 12) & 63]);
+		putchar(i + 1 < n ? b64[(v >> 6) & 63] : '=');
+		putchar(i + 2 < n ? b64[v & 63] : '=');
+	}
+	fputs("\a", stdout);
+	fflush(stdout);
+	t->copied[0] = '\0';
+	return true;
+}
+
 /* Entry point: see tui.h. */
 int
 tui_run(const struct cli_options *opts)
@@ -818,6 +860,9 @@ tui_run(const struct cli_options *opts)
 	}
 	tui_screen_end();
 	tui_signals_restore(old);
+	/* A command the clipboard could not take: the user asked for it. */
+	if (t->copied[0] != '\0')
+		printf("%s\n", t->copied);
 	model_done(&t->model);
 	free(t);
 	if ((sig = tui_signal) != 0) {

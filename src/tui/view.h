@@ -104,6 +104,14 @@ int64_t	tui_now(const struct tui *tui);
 /* Default hours for job costs (--hours), or < 0. */
 double	tui_hours(const struct tui *tui);
 
+/*
+ * Copy text (a launch command) for the user: to the terminal's
+ * clipboard with OSC 52 where its terminfo entry says it takes it (Ms),
+ * else kept and printed on stdout when the interactive mode ends.
+ * Returns true when it went to the clipboard.
+ */
+bool	tui_copy(struct tui *tui, const char *text);
+
 /* A one-line message on the status line until the next key. */
 void	tui_message(struct tui *tui, enum ui_color role, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));

@@ -1,7 +1,9 @@
 /*
  * tui/view_detail.c: one offer in full: every field, the cost breakdown
  * (per hour, per GPU-hour, spot saving, price-performance, job totals
- * for fixed and typed hours) and the price history as a small chart.
+ * for fixed and typed hours), how to launch it (the provider's
+ * commands, zones, quotas, Vertex AI training) and the price history as
+ * a small chart.
  *
  * The view copies the offer, so a reload (after a refresh) cannot pull
  * it away; the history is read once when the view opens.
@@ -21,6 +23,7 @@
 #include "db.h"
 #include "err.h"
 #include "gpu.h"
+#include "launch.h"
 #include "money.h"
 #include "notes.h"
 #include "str.h"
@@ -294,6 +297,76 @@ draw_cost(struct pen *p, const struct detail *d, double hours)
 		pen_cost(p, "custom: press h", "", "");
 }
 
+/* Text over as many lines as it needs, broken after a space if it can. */
+static void
+pen_wrap(struct pen *p, int indent, enum ui_color role, const char *text)
+{
+	char line[LAUNCH_CMD_MAX];
+	size_t n, cut;
+	int w = p->w - indent - 3;
+
+	if (w < 10)
+		w = 10;
+	while (*text != '\0') {
+		n = str_prefix_for_width(text, (size_t)w);
+		cut = n;
+		if (text[n] != '\0') {
+			while (cut > 0 && text[cut - 1] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = n;
+		}
+		if (cut == 0)
+			break;
+		memcpy(line, text, cut);
+		line[cut] = '\0';
+		pen_text(p, indent, role, "%s", line);
+		text += cut;
+		indent = indent < 6 ? 6 : indent;	/* continuation */
+	}
+}
+
+/* How to rent it: commands, zones, quotas, Vertex AI training. */
+static void
+draw_launch(struct pen *p, const struct detail *d)
+{
+	const struct offer *o = &d->offer;
+	char cmd[LAUNCH_CMD_MAX], list[LAUNCH_LIST_MAX];
+	enum launch_vertex vertex = launch_vertex_training(o);
+
+	pen_text(p, 1, UI_SECTION, "Launch (y: copy the on-demand command; "
+	    "IMAGE, KEY, PROJECT ... are yours to fill in)");
+	if (launch_command(&d->plan, cmd, sizeof cmd) > 0) {
+		pen_text(p, 2, UI_LABEL, "On demand%s", d->plan.nodes > 1 &&
+		    strstr(cmd, "gpucost-2") == NULL && strstr(cmd, "--count")
+		    == NULL && strstr(cmd, "quantity") == NULL ?
+		    " (run once per instance)" : "");
+		pen_wrap(p, 4, UI_NORMAL, cmd);
+	} else
+		pen_text(p, 2, UI_DIM, "No launch command known for %s.",
+		    o->provider);
+	if (launch_spot_command(&d->plan, cmd, sizeof cmd) > 0) {
+		pen_text(p, 2, UI_LABEL, "Spot");
+		pen_wrap(p, 4, UI_SPOT, cmd);
+	}
+	if (launch_zones(o, list, sizeof list) > 0)
+		pen_field(p, "Zones", "%s", list);
+	if (launch_quota(o, list, sizeof list) > 0) {
+		pen_text(p, 2, UI_LABEL, "Quotas to check first");
+		pen_wrap(p, 4, UI_NORMAL, list);
+	}
+	if (vertex == VERTEX_UNKNOWN)
+		return;
+	pen_field(p, "Vertex AI training", "%s", vertex == VERTEX_YES ?
+	    "offered in this region" : "not offered in this region");
+	if (launch_vertex_command(&d->plan, cmd, sizeof cmd) > 0) {
+		pen_wrap(p, 4, UI_NORMAL, cmd);
+		pen_text(p, 4, UI_DIM, "Prices shown are Compute Engine's: "
+		    "Vertex AI bills training separately (no verified "
+		    "table).");
+	}
+}
+
 /* The price history chart. */
 static void
 draw_history(struct pen *p, struct detail *d, int64_t now)
@@ -397,6 +470,8 @@ detail_draw(struct view *v)
 		draw_cost(&p, d, d->hours);
 	}
 	p.row++;
+	draw_launch(&p, d);
+	p.row++;
 	draw_history(&p, d, now);
 	d->rows = p.row;
 	/*
@@ -457,6 +532,26 @@ static const struct prompt_ops hours_prompt = {
 	.done = hours_done,
 };
 
+/* The on-demand launch command to the clipboard, or for the exit. */
+static void
+detail_copy(struct view *v)
+{
+	struct detail *d = v->priv;
+	char cmd[LAUNCH_CMD_MAX];
+
+	if (launch_command(&d->plan, cmd, sizeof cmd) == 0) {
+		tui_message(v->tui, UI_ERROR, "No launch command known for %s",
+		    d->offer.provider);
+		return;
+	}
+	if (tui_copy(v->tui, cmd))
+		tui_message(v->tui, UI_NORMAL, "Launch command copied to the "
+		    "clipboard (OSC 52)");
+	else
+		tui_message(v->tui, UI_NORMAL, "The terminal has no clipboard "
+		    "access: the launch command is printed when you quit");
+}
+
 /* React to an action. */
 static bool
 detail_action(struct view *v, enum action a)
@@ -475,6 +570,9 @@ detail_action(struct view *v, enum action a)
 		if (d->hours > 0)
 			snprintf(text, sizeof text, "%g", d->hours);
 		tui_prompt(v->tui, v, &hours_prompt, "Hours: ", text);
+		return true;
+	case ACT_COPY:
+		detail_copy(v);
 		return true;
 	case ACT_BACK:
 		tui_pop(v->tui);

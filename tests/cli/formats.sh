@@ -6,13 +6,13 @@ fields="provider,instance_type,region,gpu,gpu_raw,gpu_count,nodes,total_gpus,vra
 # Appended after the totals (shown only with --hours): never reordered.
 tail="notes,node_keys,inter_node,spot_zone,currency,price_original"
 # Fields added after them (issue 12).
-added="form,country,continent,vcpus_per_gpu,ram_gb_per_gpu"
+added="form,country,continent,vcpus_per_gpu,ram_gb_per_gpu,launch,launch_spot,zones,quota,vertex_training,launch_vertex"
 
 run --db "$DB" --provider vast --format csv --quiet
 check "csv exits 0" status_is 0
 check "csv header is the contract" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,$tail,$added" ]
 check "csv: notes joined with ;" out_has ',single-listing;stale,'
-check "csv lines end in CRLF" [ "$(head -1 "$T/out" | od -An -c | tr -s ' ' | grep -c '\\r \\n')" -eq 1 ]
+check "csv lines end in CRLF" [ "$(head -1 "$T/out" | tail -c 2 | od -An -c | tr -s ' ' | grep -c '\\r \\n')" -eq 1 ]
 check "csv quotes a field with a comma" out_has ',"[^"]*, [A-Z][A-Z], [A-Z][A-Z]",'
 check "csv leaves unknown prices empty" out_has ',,'
 

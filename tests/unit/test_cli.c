@@ -407,6 +407,9 @@ test_flags(void **state)
 	ok(&o, "--multi-node", NULL);
 	assert_true(o.filter.multi_node);
 	assert_true(o.query_given);
+	ok(&o, "--vertex", NULL);
+	assert_true(o.filter.vertex);
+	assert_true(o.query_given);
 	ok(&o, "--reverse", NULL);
 	assert_true(o.reverse);
 	assert_true(o.query_given);

@@ -40,10 +40,12 @@ static const char *const contract_fields[] = {
 	"spot_interruption", "reliability", "source", "fetched_at", "key",
 	"total_cost", "total_spot_cost", "notes", "node_keys", "inter_node",
 	"spot_zone", "currency", "price_original", "form", "country",
-	"continent", "vcpus_per_gpu", "ram_gb_per_gpu", NULL
+	"continent", "vcpus_per_gpu", "ram_gb_per_gpu", "launch",
+	"launch_spot", "zones", "quota", "vertex_training", "launch_vertex",
+	NULL
 };
-#define NFIELDS		37
-#define NFIELDS_NO_TOTALS 35
+#define NFIELDS		43
+#define NFIELDS_NO_TOTALS 41
 /* total_cost and total_spot_cost: shown only with --hours. */
 #define IS_TOTAL(i)	((i) == 24 || (i) == 25)
 
@@ -53,6 +55,16 @@ shown_no_totals(size_t i)
 {
 	return i < 24 ? i : i + 2;
 }
+
+/* The CSV launch fields of the AWS fixture (1 or 2 nodes), after key. */
+#define AWS_RUN(n)	"aws ec2 run-instances --region 'us-east-1, " \
+	"\"\"N. Virginia\"\"' --instance-type 'p4de.24xlarge' --image-id IMAGE " \
+	"--count " #n " --key-name KEY"
+#define AWS_LAUNCH_CSV(n) ",\"" AWS_RUN(n) "\",\"" AWS_RUN(n) \
+	" --instance-market-options 'MarketType=spot,SpotOptions={" \
+	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
+	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
+#define VAST_LAUNCH	"vastai create instance OFFER_ID --image IMAGE --disk 50"
 
 /* Three plans: an 8 x A100-80 offer, an unknown GPU, 2 nodes of the first. */
 struct fixture {
@@ -352,16 +364,17 @@ test_csv(void **state)
 	    "A100-80GB,8,1,8,80,nvlink,96,1152,27.44705,3.430881,11.50,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
-	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705,sxm,,,12,144\r\n"
+	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705,sxm,,,12,144"
+	    AWS_LAUNCH_CSV(1) "\r\n"
 	    "vast,inst2,\"US, NA\",,Mystery GPU,1,1,1,,unknown,,,0.35,0.35,,,,,"
 	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2,single-listing,"
-	    "k2,,,EUR,0.324,,US,NA,,\r\n"
+	    "k2,,,EUR,0.324,,US,NA,,," VAST_LAUNCH ",,,,,\r\n"
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
 	    "p4de.24xlarge/us-east-1;p4de.24xlarge/us-east-1,efa,use1-az4,"
-	    "USD,27.44705,sxm,,,12,144\r\n");
+	    "USD,27.44705,sxm,,,12,144" AWS_LAUNCH_CSV(2) "\r\n");
 	/* Every line ends CRLF: no bare LF. */
 	assert_int_equal(count_str(out, "\n"), 4);
 	assert_int_equal(count_str(out, "\r\n"), 4);
@@ -383,11 +396,13 @@ test_csv_totals_and_quoting(void **state)
 	opts_init(&o, OUTPUT_CSV, 10);
 	out = render(&o, &fx.p[1], 1);
 	line_of(out, 0, "\r\n", line, sizeof line);
-	assert_non_null(strstr(line, ",key,total_cost,total_spot_cost"));
+	assert_non_null(strstr(line,
+	    ",key,total_cost,total_spot_cost,notes,"));
 	assert_string_equal(out + strlen(line) + 2,
 	    "vast,\"two\nlines\",plain,,\"say \"\"hi\"\"\",1,1,1,,unknown,,,"
 	    "0.35,0.35,,,,,unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,"
-	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,,EUR,0.324,,,,,\r\n");
+	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,,EUR,0.324,,,,,,"
+	    VAST_LAUNCH ",,,,,\r\n");
 	free(out);
 
 	/* No plans: the header alone. */
@@ -420,7 +435,7 @@ test_tsv(void **state)
 	    "vast\tinst2\ttab here\t\tnl and cr \"q\"\t1\t1\t1\t\tunknown\t\t\t"
 	    "0.35\t0.35\t\t\t\t\tunknown\t\t0.9876\tsnapshot\t"
 	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\tEUR\t"
-	    "0.324\t\t\t\t\t\n");
+	    "0.324\t\t\t\t\t\t" VAST_LAUNCH "\t\t\t\t\t\n");
 	assert_null(strchr(out, '\r'));
 	free(out);
 }
@@ -653,10 +668,10 @@ test_json_hours(void **state)
 	/* total_spot_cost comes before the appended fields. */
 	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 6)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 12)->string,
 	    "price_original");
 	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
-	    "ram_gb_per_gpu");
+	    "launch_vertex");
 	cJSON_Delete(root);
 	free(out);
 

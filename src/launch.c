@@ -1,0 +1,848 @@
+/*
+ * launch.c: the command that starts an offer, its zones, quotas and
+ * Vertex AI training (see launch.h).
+ *
+ * The calls are the providers' documented ones (research/launch.md §3):
+ * gcloud, aws, runpodctl, vastai, vultr-cli, az, oci and scw where a CLI
+ * exists, a curl line against the documented REST endpoint where none
+ * does (Lambda, Cudo). Quota names are from launch.md §2; which of them
+ * are unverified is said in gpucost(1), not here.
+ */
+#include "config.h"
+#include "launch.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "money.h"
+#include "str.h"
+
+/* data/gcp_zones.tsv and data/vertex_training.tsv, compiled in. */
+extern const char gcp_zones_tsv[];
+extern const size_t gcp_zones_tsv_len;
+extern const char vertex_training_tsv[];
+extern const size_t vertex_training_tsv_len;
+
+/* A command being written; once it overflows it stays empty. */
+struct cmd {
+	char	*buf;
+	size_t	 size;
+	size_t	 len;
+	bool	 overflow;
+};
+
+static void	cmd_add(struct cmd *c, const char *fmt, ...)
+		    __attribute__((__format__(__printf__, 2, 3)));
+
+static void
+cmd_start(struct cmd *c, char *buf, size_t size)
+{
+	c->buf = buf;
+	c->size = size;
+	c->len = 0;
+	c->overflow = size == 0;
+	if (size > 0)
+		buf[0] = '\0';
+}
+
+/* Our own text (flags, placeholders, numbers): never provider data. */
+static void
+cmd_add(struct cmd *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->overflow)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(c->buf + c->len, c->size - c->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= c->size - c->len) {
+		c->overflow = true;
+		return;
+	}
+	c->len += (size_t)n;
+}
+
+/* A value from provider data, as one single-quoted shell word. */
+static void
+cmd_quote(struct cmd *c, const char *s)
+{
+	size_t n;
+
+	if (c->overflow)
+		return;
+	n = launch_shell_quote(c->buf + c->len, c->size - c->len, s);
+	if (n == 0) {
+		c->overflow = true;
+		return;
+	}
+	c->len += n;
+}
+
+/* The result: the length, or 0 and "" when it did not fit. */
+static size_t
+cmd_end(struct cmd *c)
+{
+	if (c->overflow) {
+		if (c->size > 0)
+			c->buf[0] = '\0';
+		return 0;
+	}
+	return c->len;
+}
+
+size_t
+launch_shell_quote(char *buf, size_t size, const char *s)
+{
+	char clean[LAUNCH_CMD_MAX];
+	const char *p;
+	size_t len = 0;
+
+	str_sanitize(clean, sizeof clean, s, strlen(s));
+	if (size < 3)
+		goto toolong;
+	buf[len++] = '\'';
+	for (p = clean; *p != '\0'; p++) {
+		if (*p == '\'') {
+			if (len + 4 >= size)
+				goto toolong;
+			memcpy(buf + len, "'\\''", 4);
+			len += 4;
+		} else {
+			if (len + 1 >= size)
+				goto toolong;
+			buf[len++] = *p;
+		}
+	}
+	if (len + 2 > size)
+		goto toolong;
+	buf[len++] = '\'';
+	buf[len] = '\0';
+	return len;
+toolong:
+	if (size > 0)
+		buf[0] = '\0';
+	return 0;
+}
+
+/* s as a JSON string literal (quotes included), sanitised first. */
+static void
+json_text(char *buf, size_t size, const char *s)
+{
+	char clean[OFFER_KEY_MAX * 2];
+	struct cmd c;
+	const char *p;
+
+	str_sanitize(clean, sizeof clean, s, strlen(s));
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "\"");
+	for (p = clean; *p != '\0'; p++)
+		if (*p == '"' || *p == '\\')
+			cmd_add(&c, "\\%c", *p);
+		else
+			cmd_add(&c, "%c", *p);
+	cmd_add(&c, "\"");
+	cmd_end(&c);
+}
+
+/* Field 3 of the line of table whose fields 1 and 2 are k1 and k2. */
+static size_t
+table_find(const char *table, size_t tlen, const char *k1, const char *k2,
+    char *out, size_t size)
+{
+	const char *line = table, *end = table + tlen, *eol, *t1, *t2;
+	size_t l1 = strlen(k1), l2 = strlen(k2), n;
+
+	out[0] = '\0';
+	for (; line < end; line = eol + 1) {
+		if ((eol = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			eol = end;
+		if (*line == '#')
+			continue;
+		if ((t1 = memchr(line, '\t', (size_t)(eol - line))) == NULL ||
+		    (size_t)(t1 - line) != l1 || memcmp(line, k1, l1) != 0)
+			continue;
+		t1++;
+		if ((t2 = memchr(t1, '\t', (size_t)(eol - t1))) == NULL ||
+		    (size_t)(t2 - t1) != l2 || memcmp(t1, k2, l2) != 0)
+			continue;
+		t2++;
+		n = (size_t)(eol - t2);
+		if (n >= size)
+			return 0;
+		memcpy(out, t2, n);
+		out[n] = '\0';
+		return n;
+	}
+	return 0;
+}
+
+static bool
+has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* GCP: which GPU a machine carries, and its names in each API.       */
+
+struct gcp_gpu {
+	bool		 n1;		/* attached to N1 machines */
+	const char	*gpu;		/* canonical id */
+	const char	*accel;		/* Compute Engine accelerator type */
+	const char	*metric;	/* Compute Engine quota: NVIDIA_<x>_GPUS */
+	const char	*vertex;	/* Vertex AI acceleratorType */
+	const char	*vertex_metric;	/* aiplatform ..._<x>_gpus */
+};
+
+static const struct gcp_gpu gcp_gpus[] = {
+	{ false, "A100-40", "nvidia-tesla-a100", "NVIDIA_A100",
+	    "NVIDIA_TESLA_A100", "nvidia_a100" },
+	{ false, "A100-80", "nvidia-a100-80gb", "NVIDIA_A100_80GB",
+	    "NVIDIA_A100_80GB", "nvidia_a100_80gb" },
+	{ false, "H100", "nvidia-h100-80gb", "NVIDIA_H100",
+	    "NVIDIA_H100_80GB", "nvidia_h100" },
+	{ false, "H100", "nvidia-h100-mega-80gb", "NVIDIA_H100_MEGA",
+	    "NVIDIA_H100_MEGA_80GB", "nvidia_h100_mega" },
+	{ false, "H200", "nvidia-h200-141gb", "NVIDIA_H200",
+	    "NVIDIA_H200_141GB", "nvidia_h200" },
+	{ false, "B200", "nvidia-b200", "NVIDIA_B200",
+	    "NVIDIA_B200", "nvidia_b200" },
+	{ false, "L4", "nvidia-l4", "NVIDIA_L4",
+	    "NVIDIA_L4", "nvidia_l4" },
+	{ true, "T4", "nvidia-tesla-t4", "NVIDIA_T4",
+	    "NVIDIA_TESLA_T4", "nvidia_t4" },
+	{ true, "V100-16", "nvidia-tesla-v100", "NVIDIA_V100",
+	    "NVIDIA_TESLA_V100", "nvidia_v100" },
+	{ true, "P100", "nvidia-tesla-p100", "NVIDIA_P100",
+	    "NVIDIA_TESLA_P100", "nvidia_p100" },
+	{ true, "P4", "nvidia-tesla-p4", "NVIDIA_P4",
+	    "NVIDIA_TESLA_P4", "nvidia_p4" }
+};
+#define NGCP_GPUS (sizeof gcp_gpus / sizeof gcp_gpus[0])
+
+/* Machine series with GPUs built in: the series names the GPU. */
+static const struct {
+	const char	*prefix;
+	const char	*accel;
+} gcp_series[] = {
+	{ "a2-highgpu-", "nvidia-tesla-a100" },
+	{ "a2-megagpu-", "nvidia-tesla-a100" },
+	{ "a2-ultragpu-", "nvidia-a100-80gb" },
+	{ "a3-highgpu-", "nvidia-h100-80gb" },
+	{ "a3-edgegpu-", "nvidia-h100-80gb" },
+	{ "a3-megagpu-", "nvidia-h100-mega-80gb" },
+	{ "a3-ultragpu-", "nvidia-h200-141gb" },
+	{ "a4-highgpu-", "nvidia-b200" },
+	{ "g2-", "nvidia-l4" }
+};
+
+static const struct gcp_gpu *
+gcp_gpu_by_accel(const char *accel)
+{
+	size_t i;
+
+	for (i = 0; i < NGCP_GPUS; i++)
+		if (strcmp(gcp_gpus[i].accel, accel) == 0)
+			return &gcp_gpus[i];
+	return NULL;
+}
+
+/* An N1 machine takes its GPU as an attachment (--accelerator). */
+static bool
+gcp_is_n1(const struct offer *o)
+{
+	return has_prefix(o->instance_type, "n1-");
+}
+
+/* The offer's GPU in GCP's names, or NULL for a machine we cannot name. */
+static const struct gcp_gpu *
+gcp_gpu_of(const struct offer *o)
+{
+	size_t i;
+
+	if (strcmp(o->provider, "gcp") != 0)
+		return NULL;
+	if (gcp_is_n1(o)) {
+		for (i = 0; i < NGCP_GPUS; i++)
+			if (gcp_gpus[i].n1 && strcmp(gcp_gpus[i].gpu, o->gpu) == 0)
+				return &gcp_gpus[i];
+		return NULL;
+	}
+	for (i = 0; i < sizeof gcp_series / sizeof gcp_series[0]; i++)
+		if (has_prefix(o->instance_type, gcp_series[i].prefix))
+			return gcp_gpu_by_accel(gcp_series[i].accel);
+	return NULL;
+}
+
+/*
+ * The machine type: the gcp adapter names an N1 offer by its host and
+ * attachment ("n1-standard-8+1xT4"); gcloud wants the host alone.
+ */
+static void
+gcp_machine_type(const struct offer *o, char *buf, size_t size)
+{
+	size_t n = strcspn(o->instance_type, "+");
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, o->instance_type, n);
+	buf[n] = '\0';
+}
+
+static size_t
+gcp_zones(const struct offer *o, char *buf, size_t size)
+{
+	const struct gcp_gpu *g = gcp_gpu_of(o);
+
+	buf[0] = '\0';
+	if (g == NULL)
+		return 0;
+	return table_find(gcp_zones_tsv, gcp_zones_tsv_len, g->accel,
+	    o->region, buf, size);
+}
+
+static size_t
+gcp_launch(const struct plan *p, bool spot, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	const struct gcp_gpu *g = gcp_gpu_of(o);
+	char zones[LAUNCH_LIST_MAX], machine[OFFER_NAME_MAX];
+	struct cmd c;
+	int i;
+
+	cmd_start(&c, buf, size);
+	gcp_machine_type(o, machine, sizeof machine);
+	cmd_add(&c, "gcloud compute instances create");
+	for (i = 1; i <= p->nodes; i++)
+		cmd_add(&c, " gpucost-%d", i);
+	cmd_add(&c, " --project=PROJECT --zone=");
+	if (gcp_zones(o, zones, sizeof zones) > 0) {
+		zones[strcspn(zones, " ")] = '\0';
+		cmd_quote(&c, zones);
+	} else
+		cmd_add(&c, "ZONE");
+	cmd_add(&c, " --machine-type=");
+	cmd_quote(&c, machine);
+	/* Only N1 attaches GPUs; A2/A3/A4/G2 carry them in the type. */
+	if (gcp_is_n1(o)) {
+		if (g == NULL)
+			return 0;
+		cmd_add(&c, " --accelerator=type=%s,count=%d", g->accel,
+		    o->gpu_count);
+	}
+	/* GPUs cannot live-migrate. */
+	cmd_add(&c, " --maintenance-policy=TERMINATE");
+	if (spot)
+		cmd_add(&c, " --provisioning-model=SPOT"
+		    " --instance-termination-action=DELETE");
+	cmd_add(&c, " --image-family=IMAGE --image-project=IMAGE_PROJECT"
+	    " --boot-disk-size=200GB");
+	return cmd_end(&c);
+}
+
+enum launch_vertex
+launch_vertex_training(const struct offer *o)
+{
+	const struct gcp_gpu *g = gcp_gpu_of(o);
+	char quota[32];
+	bool listed = false;
+	const char *line, *end, *eol;
+	size_t n;
+
+	if (g == NULL)
+		return VERTEX_UNKNOWN;
+	if (table_find(vertex_training_tsv, vertex_training_tsv_len,
+	    g->vertex, o->region, quota, sizeof quota) > 0)
+		return strcmp(quota, "no") == 0 ? VERTEX_NO : VERTEX_YES;
+	/* A GPU Google's table lists, in a region it does not name: no. */
+	n = strlen(g->vertex);
+	end = vertex_training_tsv + vertex_training_tsv_len;
+	for (line = vertex_training_tsv; line < end && !listed; line = eol + 1) {
+		if ((eol = memchr(line, '\n', (size_t)(end - line))) == NULL)
+			eol = end;
+		listed = (size_t)(eol - line) > n && line[n] == '\t' &&
+		    memcmp(line, g->vertex, n) == 0;
+	}
+	return listed ? VERTEX_NO : VERTEX_UNKNOWN;
+}
+
+size_t
+launch_vertex_command(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	const struct gcp_gpu *g = gcp_gpu_of(o);
+	char machine[OFFER_NAME_MAX];
+	struct cmd c;
+
+	buf[0] = '\0';
+	if (g == NULL || launch_vertex_training(o) != VERTEX_YES)
+		return 0;
+	gcp_machine_type(o, machine, sizeof machine);
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "gcloud ai custom-jobs create --project=PROJECT --region=");
+	cmd_quote(&c, o->region);
+	cmd_add(&c, " --display-name=gpucost --worker-pool-spec=machine-type=");
+	cmd_quote(&c, machine);
+	cmd_add(&c, ",replica-count=%d,accelerator-type=%s,"
+	    "accelerator-count=%d,container-image-uri=IMAGE", p->nodes,
+	    g->vertex, o->gpu_count);
+	return cmd_end(&c);
+}
+
+static size_t
+gcp_quota(const struct offer *o, char *buf, size_t size)
+{
+	const struct gcp_gpu *g = gcp_gpu_of(o);
+	struct cmd c;
+
+	buf[0] = '\0';
+	if (g == NULL)
+		return 0;
+	cmd_start(&c, buf, size);
+	/* Spot VMs draw on the preemptible quota (Google's Spot doc). */
+	cmd_add(&c, "on-demand=%s_GPUS spot=PREEMPTIBLE_%s_GPUS"
+	    " all-regions=GPUS_ALL_REGIONS", g->metric, g->metric);
+	if (launch_vertex_training(o) == VERTEX_YES)
+		cmd_add(&c, " vertex=aiplatform.googleapis.com/"
+		    "custom_model_training_%s_gpus vertex-spot="
+		    "aiplatform.googleapis.com/"
+		    "custom_model_training_preemptible_%s_gpus",
+		    g->vertex_metric, g->vertex_metric);
+	return cmd_end(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* AWS                                                                */
+
+/* The EC2 vCPU quota codes of an instance family (on-demand, spot). */
+static const struct {
+	const char	*family;	/* letters before the generation */
+	const char	*ondemand;
+	const char	*spot;
+} aws_quotas[] = {
+	{ "p", "L-417A185B", "L-7212CCBC" },
+	{ "g", "L-DB2E81BA", "L-3819A6DF" },
+	{ "gr", "L-DB2E81BA", "L-3819A6DF" },
+	{ "vt", "L-DB2E81BA", "L-3819A6DF" },
+	{ "inf", "L-1945791B", "L-B5D1601B" },
+	{ "trn", "L-2C3B7624", "L-5480EFD2" },
+	{ "dl", "L-6E869C2A", "L-85EED4F7" },
+	{ "f", "L-74FC7D96", "L-88CF9481" },
+	{ "x", "L-7295265B", "L-E3A00192" }
+};
+
+static size_t
+aws_quota(const struct offer *o, char *buf, size_t size)
+{
+	const char *od = "L-1216C47A", *spot = "L-34B43A08";	/* Standard */
+	size_t i, n = 0;
+
+	while (o->instance_type[n] >= 'a' && o->instance_type[n] <= 'z')
+		n++;
+	for (i = 0; i < sizeof aws_quotas / sizeof aws_quotas[0]; i++)
+		if (strlen(aws_quotas[i].family) == n &&
+		    strncmp(o->instance_type, aws_quotas[i].family, n) == 0) {
+			od = aws_quotas[i].ondemand;
+			spot = aws_quotas[i].spot;
+		}
+	return (size_t)snprintf(buf, size, "on-demand=%s spot=%s", od, spot);
+}
+
+static size_t
+aws_launch(const struct plan *p, bool spot, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	struct cmd c;
+
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "aws ec2 run-instances --region ");
+	cmd_quote(&c, o->region);
+	cmd_add(&c, " --instance-type ");
+	cmd_quote(&c, o->instance_type);
+	cmd_add(&c, " --image-id IMAGE --count %d --key-name KEY", p->nodes);
+	if (spot)
+		cmd_add(&c, " --instance-market-options 'MarketType=spot,"
+		    "SpotOptions={SpotInstanceType=one-time,"
+		    "InstanceInterruptionBehavior=terminate}'");
+	return cmd_end(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* RunPod, Vast.ai                                                    */
+
+/*
+ * RunPod's GPU type ids by display name, from RunPod's GPU-type table
+ * (runpod/docs references/gpu-types.mdx, generated 2026-02-12 from the
+ * gpuTypes query; MIG slices left out). The snapshot's rows carry the
+ * display name only; the live adapter keys offers by the id itself.
+ */
+static const struct {
+	const char	*name;
+	const char	*id;
+} runpod_ids[] = {
+	{ "A100 PCIe", "NVIDIA A100 80GB PCIe" },
+	{ "A100 SXM", "NVIDIA A100-SXM4-80GB" },
+	{ "A30", "NVIDIA A30" },
+	{ "A40", "NVIDIA A40" },
+	{ "B200", "NVIDIA B200" },
+	{ "B300", "NVIDIA B300 SXM6 AC" },
+	{ "H100 NVL", "NVIDIA H100 NVL" },
+	{ "H100 PCIe", "NVIDIA H100 PCIe" },
+	{ "H100 SXM", "NVIDIA H100 80GB HBM3" },
+	{ "H200 SXM", "NVIDIA H200" },
+	{ "L4", "NVIDIA L4" },
+	{ "L40", "NVIDIA L40" },
+	{ "L40S", "NVIDIA L40S" },
+	{ "MI300X", "AMD Instinct MI300X OAM" },
+	{ "NVIDIA H200 NVL", "NVIDIA H200 NVL" },
+	{ "RTX 2000 Ada", "NVIDIA RTX 2000 Ada Generation" },
+	{ "RTX 3070", "NVIDIA GeForce RTX 3070" },
+	{ "RTX 3080", "NVIDIA GeForce RTX 3080" },
+	{ "RTX 3080 Ti", "NVIDIA GeForce RTX 3080 Ti" },
+	{ "RTX 3090", "NVIDIA GeForce RTX 3090" },
+	{ "RTX 3090 Ti", "NVIDIA GeForce RTX 3090 Ti" },
+	{ "RTX 4000 Ada", "NVIDIA RTX 4000 Ada Generation" },
+	{ "RTX 4000 Ada SFF", "NVIDIA RTX 4000 SFF Ada Generation" },
+	{ "RTX 4070 Ti", "NVIDIA GeForce RTX 4070 Ti" },
+	{ "RTX 4080", "NVIDIA GeForce RTX 4080" },
+	{ "RTX 4080 SUPER", "NVIDIA GeForce RTX 4080 SUPER" },
+	{ "RTX 4090", "NVIDIA GeForce RTX 4090" },
+	{ "RTX 5000 Ada", "NVIDIA RTX 5000 Ada Generation" },
+	{ "RTX 5080", "NVIDIA GeForce RTX 5080" },
+	{ "RTX 5090", "NVIDIA GeForce RTX 5090" },
+	{ "RTX 6000 Ada", "NVIDIA RTX 6000 Ada Generation" },
+	{ "RTX A2000", "NVIDIA RTX A2000" },
+	{ "RTX A4000", "NVIDIA RTX A4000" },
+	{ "RTX A4500", "NVIDIA RTX A4500" },
+	{ "RTX A5000", "NVIDIA RTX A5000" },
+	{ "RTX A6000", "NVIDIA RTX A6000" },
+	{ "RTX PRO 4500", "NVIDIA RTX PRO 4500 Blackwell" },
+	{ "RTX PRO 6000", "NVIDIA RTX PRO 6000 Blackwell Server Edition" },
+	{ "RTX PRO 6000 MaxQ",
+	    "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition" },
+	{ "RTX PRO 6000 WK", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition" },
+	{ "Tesla V100", "Tesla V100-PCIE-16GB" },
+	{ "V100 SXM2", "Tesla V100-SXM2-16GB" },
+	{ "V100 SXM2 32GB", "Tesla V100-SXM2-32GB" },
+	/* The snapshot's (SkyPilot's) spellings of the two A100 types. */
+	{ "A100-80GB", "NVIDIA A100 80GB PCIe" },
+	{ "A100-80GB-SXM", "NVIDIA A100-SXM4-80GB" }
+};
+
+/*
+ * RunPod's GPU id and cloud: the live key is "<n>x_<gpu id>_SECURE" (or
+ * _COMMUNITY); the snapshot's is "<n>x_<name>_SECURE/<datacenter>",
+ * whose id comes from the display name in gpu_raw. NULL: not known.
+ */
+static const char *
+runpod_parts(const struct offer *o, char *gpu, size_t size, bool *secure)
+{
+	char key[OFFER_KEY_MAX];
+	const char *s;
+	char *end;
+	size_t i;
+
+	str_copy(key, sizeof key, o->key);
+	*secure = strstr(key, "_COMMUNITY") == NULL;
+	if (strchr(key, '/') != NULL) {
+		for (i = 0; i < sizeof runpod_ids / sizeof runpod_ids[0]; i++)
+			if (strcmp(runpod_ids[i].name, o->gpu_raw) == 0)
+				return runpod_ids[i].id;
+		return NULL;
+	}
+	s = key;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	if (s == key || strncmp(s, "x_", 2) != 0)
+		return NULL;
+	s += 2;
+	if ((end = strrchr(key, '_')) != NULL && end > s &&
+	    (strcmp(end, "_COMMUNITY") == 0 || strcmp(end, "_SECURE") == 0))
+		*end = '\0';
+	str_copy(gpu, size, s);
+	return gpu;
+}
+
+static size_t
+runpod_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	char gpu[OFFER_KEY_MAX];
+	const char *id;
+	bool secure;
+	struct cmd c;
+
+	id = runpod_parts(o, gpu, sizeof gpu, &secure);
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "runpodctl pod create --name gpucost --image IMAGE"
+	    " --gpu-id ");
+	if (id != NULL)
+		cmd_quote(&c, id);
+	else
+		cmd_add(&c, "GPU_TYPE_ID");
+	cmd_add(&c, " --gpu-count %d --cloud-type %s", o->gpu_count,
+	    secure ? "SECURE" : "COMMUNITY");
+	/* The live adapter's region is the cloud; the snapshot's a DC. */
+	if (!str_eq_nocase(o->region, "secure") &&
+	    !str_eq_nocase(o->region, "community") &&
+	    !str_eq_nocase(o->region, "unknown")) {
+		cmd_add(&c, " --data-center-ids ");
+		cmd_quote(&c, o->region);
+	}
+	return cmd_end(&c);
+}
+
+static bool
+all_digits(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static size_t
+vast_launch(const struct plan *p, bool spot, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	char bid[32];
+	struct cmd c;
+
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "vastai create instance ");
+	/* Live offers are keyed by Vast's offer id; snapshot rows have none. */
+	if (all_digits(o->key))
+		cmd_quote(&c, o->key);
+	else
+		cmd_add(&c, "OFFER_ID");
+	cmd_add(&c, " --image IMAGE --disk 50");
+	if (spot) {
+		money_format(bid, sizeof bid, o->spot_price, 2);
+		cmd_add(&c, " --bid_price ");
+		cmd_quote(&c, bid);
+	}
+	return cmd_end(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Lambda, Cudo: REST calls as curl lines                             */
+
+static size_t
+lambda_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	char body[LAUNCH_CMD_MAX / 2], region[OFFER_NAME_MAX * 2 + 3],
+	    type[OFFER_NAME_MAX * 2 + 3];
+	struct cmd c;
+
+	json_text(region, sizeof region, o->region);
+	json_text(type, sizeof type, o->instance_type);
+	snprintf(body, sizeof body, "{\"region_name\":%s,"
+	    "\"instance_type_name\":%s,\"ssh_key_names\":[\"KEY\"],"
+	    "\"quantity\":%d}", region, type, p->nodes);
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "curl -fsS -u \"$LAMBDA_API_KEY:\" -X POST"
+	    " -H 'Content-Type: application/json' -d ");
+	cmd_quote(&c, body);
+	cmd_add(&c, " https://cloud.lambda.ai/api/v1/instance-operations/"
+	    "launch");
+	return cmd_end(&c);
+}
+
+static size_t
+cudo_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	char body[LAUNCH_CMD_MAX / 2], dc[OFFER_NAME_MAX * 2 + 3],
+	    type[OFFER_NAME_MAX * 2 + 3], host[64] = "";
+	struct cmd c;
+
+	json_text(dc, sizeof dc, o->region);
+	json_text(type, sizeof type, o->instance_type);
+	if (o->vcpus > 0 && o->ram_gb > 0)
+		snprintf(host, sizeof host, ",\"vcpus\":%d,\"memoryGib\":%.0f",
+		    o->vcpus, o->ram_gb);
+	snprintf(body, sizeof body, "{\"vmId\":\"gpucost-1\","
+	    "\"dataCenterId\":%s,\"machineType\":%s,\"gpus\":%d%s,"
+	    "\"bootDiskImageId\":\"IMAGE\",\"bootDisk\":{\"sizeGib\":100}}",
+	    dc, type,
+	    o->gpu_count, host);
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "curl -fsS -X POST -H \"Authorization: Bearer"
+	    " $CUDO_API_KEY\" -H 'Content-Type: application/json' -d ");
+	cmd_quote(&c, body);
+	cmd_add(&c, " https://rest.compute.cudo.org/v1/projects/PROJECT/vm");
+	return cmd_end(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Vultr, Azure, OCI, Scaleway                                        */
+
+static size_t
+vultr_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	struct cmd c;
+
+	cmd_start(&c, buf, size);
+	/* Bare-metal plans (vbm-) have their own call. */
+	cmd_add(&c, "vultr-cli %s create --region=",
+	    has_prefix(o->instance_type, "vbm-") ? "bare-metal" : "instance");
+	if (str_eq_nocase(o->region, "unknown"))
+		cmd_add(&c, "REGION");
+	else
+		cmd_quote(&c, o->region);
+	cmd_add(&c, " --plan=");
+	cmd_quote(&c, o->instance_type);
+	/* 1743 = Ubuntu 22.04 x64, the OS id in Vultr's examples. */
+	cmd_add(&c, " --os=1743");
+	return cmd_end(&c);
+}
+
+static size_t
+azure_launch(const struct plan *p, bool spot, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	struct cmd c;
+
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "az vm create --resource-group RESOURCE_GROUP"
+	    " --name gpucost-1 --location ");
+	cmd_quote(&c, o->region);
+	cmd_add(&c, " --size ");
+	cmd_quote(&c, o->instance_type);
+	if (p->nodes > 1)
+		cmd_add(&c, " --count %d", p->nodes);
+	cmd_add(&c, " --image Ubuntu2204 --ssh-key-values KEY");
+	/* -1: pay up to the on-demand price, evicted only for capacity. */
+	if (spot)
+		cmd_add(&c, " --priority Spot --max-price -1"
+		    " --eviction-policy Delete");
+	return cmd_end(&c);
+}
+
+static size_t
+oci_launch(const struct plan *p, bool spot, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	struct cmd c;
+
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "oci compute instance launch");
+	/* OCI publishes one price for every region: "all" names none. */
+	if (!str_eq_nocase(o->region, "all") &&
+	    !str_eq_nocase(o->region, "unknown")) {
+		cmd_add(&c, " --region ");
+		cmd_quote(&c, o->region);
+	}
+	cmd_add(&c, " --availability-domain AD --compartment-id COMPARTMENT"
+	    " --shape ");
+	cmd_quote(&c, o->instance_type);
+	cmd_add(&c, " --subnet-id SUBNET --image-id IMAGE"
+	    " --ssh-authorized-keys-file KEY");
+	if (spot)
+		cmd_add(&c, " --preemptible-instance-config '{\"preemptionAction"
+		    "\":{\"type\":\"TERMINATE\",\"preserveBootVolume\":false}}'");
+	return cmd_end(&c);
+}
+
+static size_t
+scaleway_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	struct cmd c;
+
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "scw instance server create type=");
+	cmd_quote(&c, o->instance_type);
+	cmd_add(&c, " zone=");
+	cmd_quote(&c, o->region);
+	cmd_add(&c, " image=IMAGE project-id=PROJECT");
+	return cmd_end(&c);
+}
+
+/* ------------------------------------------------------------------ */
+
+static size_t
+launch_for(const struct plan *p, bool spot, char *buf, size_t size)
+{
+	const char *prov = p->offer->provider;
+
+	if (size > 0)
+		buf[0] = '\0';
+	if (strcmp(prov, "gcp") == 0)
+		return gcp_launch(p, spot, buf, size);
+	if (strcmp(prov, "aws") == 0)
+		return aws_launch(p, spot, buf, size);
+	if (strcmp(prov, "vast") == 0)
+		return vast_launch(p, spot, buf, size);
+	if (strcmp(prov, "azure") == 0)
+		return azure_launch(p, spot, buf, size);
+	if (strcmp(prov, "oci") == 0)
+		return oci_launch(p, spot, buf, size);
+	if (spot)
+		return 0;	/* the others have no spot launch */
+	if (strcmp(prov, "runpod") == 0)
+		return runpod_launch(p, buf, size);
+	if (strcmp(prov, "lambda") == 0)
+		return lambda_launch(p, buf, size);
+	if (strcmp(prov, "vultr") == 0)
+		return vultr_launch(p, buf, size);
+	if (strcmp(prov, "scaleway") == 0)
+		return scaleway_launch(p, buf, size);
+	if (strcmp(prov, "cudo") == 0)
+		return cudo_launch(p, buf, size);
+	return 0;
+}
+
+size_t
+launch_command(const struct plan *p, char *buf, size_t size)
+{
+	return launch_for(p, false, buf, size);
+}
+
+size_t
+launch_spot_command(const struct plan *p, char *buf, size_t size)
+{
+	/* Only where a spot price is published for this offer. */
+	if (!money_known(p->offer->spot_price)) {
+		if (size > 0)
+			buf[0] = '\0';
+		return 0;
+	}
+	return launch_for(p, true, buf, size);
+}
+
+size_t
+launch_zones(const struct offer *o, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (strcmp(o->provider, "gcp") == 0)
+		return gcp_zones(o, buf, size);
+	/* AWS: the zone of the spot price, where the offer knows it. */
+	if (strcmp(o->provider, "aws") == 0 && o->spot_zone[0] != '\0')
+		return str_copy(buf, size, o->spot_zone) < size ?
+		    strlen(buf) : 0;
+	/* A Scaleway offer's region is its zone. */
+	if (strcmp(o->provider, "scaleway") == 0)
+		return str_copy(buf, size, o->region) < size ?
+		    strlen(buf) : 0;
+	return 0;
+}
+
+size_t
+launch_quota(const struct offer *o, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (strcmp(o->provider, "gcp") == 0)
+		return gcp_quota(o, buf, size);
+	if (strcmp(o->provider, "aws") == 0)
+		return aws_quota(o, buf, size);
+	return 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * launch.h: how to rent an offer: the provider's command that starts it
+ * (on demand and spot), the zones it can start in, the quotas to check
+ * first, and whether Vertex AI custom training offers its GPU there.
+ *
+ * Pure: a plan in, text out. Every value taken from provider data is
+ * single-quoted for the shell (a ' inside becomes '\''), after control
+ * characters are stripped, so no provider text can end a command or
+ * start another. What only the user knows is an unquoted upper-case
+ * placeholder: IMAGE, KEY, PROJECT (and a few provider-specific ones,
+ * listed in gpucost(1)).
+ *
+ * The tables behind it are data/gcp_zones.tsv (GCP accelerator and
+ * region to zones) and data/vertex_training.tsv (Vertex AI training
+ * GPUs per region), compiled in.
+ */
+#ifndef GPUCOST_LAUNCH_H
+#define GPUCOST_LAUNCH_H
+
+#include <stddef.h>
+
+#include "offer.h"
+
+#define LAUNCH_CMD_MAX		2048	/* any command, with room to spare */
+#define LAUNCH_LIST_MAX		512	/* zones, quota */
+
+/* Vertex AI training in the offer's region: yes, no, or not known. */
+enum launch_vertex {
+	VERTEX_UNKNOWN = 0,	/* not GCP, or a GPU the table lacks */
+	VERTEX_NO,
+	VERTEX_YES
+};
+
+/*
+ * Each writes a NUL-terminated text into buf and returns its length, or
+ * 0 (with buf "") when there is nothing to say: no spot launch, no
+ * known zones, no quota, no Vertex command. A command that would not
+ * fit in size is never cut short: it is 0 too.
+ */
+size_t	launch_command(const struct plan *p, char *buf, size_t size);
+size_t	launch_spot_command(const struct plan *p, char *buf, size_t size);
+/* Zones, separated by single spaces ("us-central1-a us-central1-b"). */
+size_t	launch_zones(const struct offer *o, char *buf, size_t size);
+/* "label=NAME" pairs separated by spaces ("on-demand=NVIDIA_H100_GPUS"). */
+size_t	launch_quota(const struct offer *o, char *buf, size_t size);
+size_t	launch_vertex_command(const struct plan *p, char *buf, size_t size);
+
+enum launch_vertex launch_vertex_training(const struct offer *o);
+
+/*
+ * Quote s for a POSIX shell into buf: '...' with control characters
+ * stripped and each ' written '\''. Returns the length, or 0 when it
+ * does not fit (buf is then "").
+ */
+size_t	launch_shell_quote(char *buf, size_t size, const char *s);
+
+#endif

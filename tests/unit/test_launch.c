@@ -1,0 +1,424 @@
+/*
+ * test_launch.c: unit tests for launch.c: each provider's command, on
+ * demand and spot, filled from the offer; shell quoting of provider
+ * text; GCP zones, accelerators and quotas; AWS quota codes; Vertex AI
+ * training from Google's regional table.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "launch.h"
+#include "money.h"
+#include "offer.h"
+
+static struct offer offer;
+static struct plan plan;
+static char buf[LAUNCH_CMD_MAX];
+
+/* An offer of provider with type, region, key, gpu and count; 1 node. */
+static void
+make(const char *provider, const char *type, const char *region,
+    const char *key, const char *gpu, int count)
+{
+	offer_init(&offer);
+	strcpy(offer.provider, provider);
+	strcpy(offer.instance_type, type);
+	strcpy(offer.region, region);
+	strcpy(offer.key, key);
+	strcpy(offer.gpu, gpu);
+	strcpy(offer.gpu_raw, gpu);
+	offer.gpu_count = count;
+	offer.price = 1000000;
+	memset(&plan, 0, sizeof plan);
+	plan.offer = &offer;
+	plan.nodes = 1;
+	plan.total_gpus = count;
+}
+
+static const char *
+launch(void)
+{
+	launch_command(&plan, buf, sizeof buf);
+	return buf;
+}
+
+static const char *
+spot(void)
+{
+	launch_spot_command(&plan, buf, sizeof buf);
+	return buf;
+}
+
+static void
+test_shell_quote(void **state)
+{
+	char q[64];
+
+	(void)state;
+	assert_int_equal(launch_shell_quote(q, sizeof q, "us-east-1"), 11);
+	assert_string_equal(q, "'us-east-1'");
+	/* A quote ends the word, an escaped quote, a new word begins. */
+	launch_shell_quote(q, sizeof q, "a'b");
+	assert_string_equal(q, "'a'\\''b'");
+	/* Everything else is literal inside single quotes. */
+	launch_shell_quote(q, sizeof q, "$(x); `y` | z & \"w\"");
+	assert_string_equal(q, "'$(x); `y` | z & \"w\"'");
+	/* Control characters go (a newline would still be quoted). */
+	launch_shell_quote(q, sizeof q, "a\nb\033[2Jc\007");
+	assert_string_equal(q, "'a bc'");
+	launch_shell_quote(q, sizeof q, "");
+	assert_string_equal(q, "''");
+	/* Too long: nothing, never a word without its closing quote. */
+	assert_int_equal(launch_shell_quote(q, 5, "abc"), 0);
+	assert_string_equal(q, "");
+	assert_int_equal(launch_shell_quote(q, 6, "abc"), 5);
+	assert_int_equal(launch_shell_quote(q, 7, "a'"), 0);
+	assert_int_equal(launch_shell_quote(q, 8, "a'"), 7);
+}
+
+static void
+test_gcp(void **state)
+{
+	char z[LAUNCH_LIST_MAX];
+
+	(void)state;
+	make("gcp", "a3-highgpu-2g", "us-central1", "a3-highgpu-2g/us-central1",
+	    "H100", 2);
+	offer.spot_price = 500000;
+	assert_string_equal(launch(),
+	    "gcloud compute instances create gpucost-1 --project=PROJECT"
+	    " --zone='us-central1-a' --machine-type='a3-highgpu-2g'"
+	    " --maintenance-policy=TERMINATE --image-family=IMAGE"
+	    " --image-project=IMAGE_PROJECT --boot-disk-size=200GB");
+	assert_string_equal(spot(),
+	    "gcloud compute instances create gpucost-1 --project=PROJECT"
+	    " --zone='us-central1-a' --machine-type='a3-highgpu-2g'"
+	    " --maintenance-policy=TERMINATE --provisioning-model=SPOT"
+	    " --instance-termination-action=DELETE --image-family=IMAGE"
+	    " --image-project=IMAGE_PROJECT --boot-disk-size=200GB");
+	assert_int_equal(launch_zones(&offer, z, sizeof z), 41);
+	assert_string_equal(z, "us-central1-a us-central1-b us-central1-c");
+	launch_quota(&offer, z, sizeof z);
+	assert_string_equal(z, "on-demand=NVIDIA_H100_GPUS"
+	    " spot=PREEMPTIBLE_NVIDIA_H100_GPUS all-regions=GPUS_ALL_REGIONS"
+	    " vertex=aiplatform.googleapis.com/"
+	    "custom_model_training_nvidia_h100_gpus"
+	    " vertex-spot=aiplatform.googleapis.com/"
+	    "custom_model_training_preemptible_nvidia_h100_gpus");
+	assert_int_equal(launch_vertex_training(&offer), VERTEX_YES);
+	launch_vertex_command(&plan, buf, sizeof buf);
+	assert_string_equal(buf, "gcloud ai custom-jobs create"
+	    " --project=PROJECT --region='us-central1' --display-name=gpucost"
+	    " --worker-pool-spec=machine-type='a3-highgpu-2g',replica-count=1,"
+	    "accelerator-type=NVIDIA_H100_80GB,accelerator-count=2,"
+	    "container-image-uri=IMAGE");
+
+	/* No spot price published: no spot command. */
+	offer.spot_price = MONEY_NONE;
+	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
+	assert_string_equal(buf, "");
+
+	/* A region whose zones the table lacks: a ZONE placeholder. */
+	strcpy(offer.region, "mars-north1");
+	assert_non_null(strstr(launch(), " --zone=ZONE "));
+	assert_int_equal(launch_zones(&offer, z, sizeof z), 0);
+	/* Vertex trains H100 in named regions only. */
+	assert_int_equal(launch_vertex_training(&offer), VERTEX_NO);
+	assert_int_equal(launch_vertex_command(&plan, buf, sizeof buf), 0);
+}
+
+static void
+test_gcp_series(void **state)
+{
+	char q[LAUNCH_LIST_MAX];
+
+	(void)state;
+	/* The Mega H100 has its own accelerator, quota and Vertex type. */
+	make("gcp", "a3-megagpu-8g", "us-central1", "k", "H100", 8);
+	launch_quota(&offer, q, sizeof q);
+	assert_non_null(strstr(q, "on-demand=NVIDIA_H100_MEGA_GPUS "));
+	launch_vertex_command(&plan, buf, sizeof buf);
+	assert_non_null(strstr(buf, "NVIDIA_H100_MEGA_80GB"));
+
+	/* A2 Ultra: A100 80GB; G2: L4; neither takes --accelerator. */
+	make("gcp", "a2-ultragpu-2g", "us-central1", "k", "A100-80", 2);
+	assert_null(strstr(launch(), "--accelerator"));
+	launch_quota(&offer, q, sizeof q);
+	assert_non_null(strstr(q, "on-demand=NVIDIA_A100_80GB_GPUS "));
+	make("gcp", "g2-standard-24", "europe-west4", "k", "L4", 2);
+	assert_null(strstr(launch(), "--accelerator"));
+	assert_non_null(strstr(launch(), "--zone='europe-west4-"));
+	launch_vertex_command(&plan, buf, sizeof buf);
+	assert_non_null(strstr(buf, "accelerator-type=NVIDIA_L4,"
+	    "accelerator-count=2,"));
+
+	/* Two nodes: two VMs, two Vertex replicas. */
+	make("gcp", "a3-highgpu-8g", "us-central1", "k", "H100", 8);
+	plan.nodes = 2;
+	assert_non_null(strstr(launch(),
+	    "instances create gpucost-1 gpucost-2 --project"));
+	launch_vertex_command(&plan, buf, sizeof buf);
+	assert_non_null(strstr(buf, ",replica-count=2,"));
+}
+
+static void
+test_gcp_n1(void **state)
+{
+	char q[LAUNCH_LIST_MAX];
+
+	(void)state;
+	/* The adapter's N1 names carry the attachment; gcloud's do not. */
+	make("gcp", "n1-standard-8+1xT4", "us-central1",
+	    "n1-standard-8+1xT4/us-central1", "T4", 1);
+	assert_string_equal(launch(),
+	    "gcloud compute instances create gpucost-1 --project=PROJECT"
+	    " --zone='us-central1-a' --machine-type='n1-standard-8'"
+	    " --accelerator=type=nvidia-tesla-t4,count=1"
+	    " --maintenance-policy=TERMINATE --image-family=IMAGE"
+	    " --image-project=IMAGE_PROJECT --boot-disk-size=200GB");
+	launch_quota(&offer, q, sizeof q);
+	assert_non_null(strstr(q, "on-demand=NVIDIA_T4_GPUS "));
+	launch_vertex_command(&plan, buf, sizeof buf);
+	assert_non_null(strstr(buf, "machine-type='n1-standard-8',"));
+	assert_non_null(strstr(buf, "accelerator-type=NVIDIA_TESLA_T4,"));
+
+	make("gcp", "n1-highmem-64+8xV100", "us-central1", "k", "V100-16", 8);
+	assert_non_null(strstr(launch(),
+	    " --accelerator=type=nvidia-tesla-v100,count=8 "));
+	/* P4 is not in Google's Vertex training table: unknown. */
+	make("gcp", "n1-standard-8+1xP4", "us-central1", "k", "P4", 1);
+	assert_int_equal(launch_vertex_training(&offer), VERTEX_UNKNOWN);
+	launch_quota(&offer, q, sizeof q);
+	assert_string_equal(q, "on-demand=NVIDIA_P4_GPUS"
+	    " spot=PREEMPTIBLE_NVIDIA_P4_GPUS all-regions=GPUS_ALL_REGIONS");
+	/* An N1 offer with a GPU N1 cannot attach: no command at all. */
+	make("gcp", "n1-standard-8+1xH100", "us-central1", "k", "H100", 1);
+	assert_int_equal(launch_command(&plan, buf, sizeof buf), 0);
+}
+
+static void
+test_vertex_table(void **state)
+{
+	(void)state;
+	/* H200: us-east4 (default 8), us-central1 (0, on request), not
+	 * us-west2 ("Not available"). */
+	make("gcp", "a3-ultragpu-8g", "us-east4", "k", "H200", 8);
+	assert_int_equal(launch_vertex_training(&offer), VERTEX_YES);
+	strcpy(offer.region, "us-central1");
+	assert_int_equal(launch_vertex_training(&offer), VERTEX_YES);
+	strcpy(offer.region, "us-west2");
+	assert_int_equal(launch_vertex_training(&offer), VERTEX_NO);
+	/* Not GCP: unknown. */
+	make("aws", "p5.48xlarge", "us-east-1", "k", "H100", 8);
+	assert_int_equal(launch_vertex_training(&offer), VERTEX_UNKNOWN);
+	assert_int_equal(launch_vertex_command(&plan, buf, sizeof buf), 0);
+}
+
+static void
+test_aws(void **state)
+{
+	char q[LAUNCH_LIST_MAX];
+
+	(void)state;
+	make("aws", "p4d.24xlarge", "us-east-1", "p4d.24xlarge/us-east-1",
+	    "A100-40", 8);
+	offer.spot_price = 9000000;
+	assert_string_equal(launch(), "aws ec2 run-instances --region"
+	    " 'us-east-1' --instance-type 'p4d.24xlarge' --image-id IMAGE"
+	    " --count 1 --key-name KEY");
+	assert_string_equal(spot(), "aws ec2 run-instances --region"
+	    " 'us-east-1' --instance-type 'p4d.24xlarge' --image-id IMAGE"
+	    " --count 1 --key-name KEY --instance-market-options"
+	    " 'MarketType=spot,SpotOptions={SpotInstanceType=one-time,"
+	    "InstanceInterruptionBehavior=terminate}'");
+	launch_quota(&offer, q, sizeof q);
+	assert_string_equal(q, "on-demand=L-417A185B spot=L-7212CCBC");
+	plan.nodes = 3;
+	assert_non_null(strstr(launch(), " --count 3 "));
+
+	/* Families by the letters before the generation. */
+	strcpy(offer.instance_type, "g6e.xlarge");
+	launch_quota(&offer, q, sizeof q);
+	assert_string_equal(q, "on-demand=L-DB2E81BA spot=L-3819A6DF");
+	strcpy(offer.instance_type, "gr6.4xlarge");
+	launch_quota(&offer, q, sizeof q);
+	assert_string_equal(q, "on-demand=L-DB2E81BA spot=L-3819A6DF");
+	strcpy(offer.instance_type, "p6-b200.48xlarge");
+	launch_quota(&offer, q, sizeof q);
+	assert_string_equal(q, "on-demand=L-417A185B spot=L-7212CCBC");
+	strcpy(offer.instance_type, "inf2.xlarge");
+	launch_quota(&offer, q, sizeof q);
+	assert_string_equal(q, "on-demand=L-1945791B spot=L-B5D1601B");
+	strcpy(offer.instance_type, "trn1.32xlarge");
+	launch_quota(&offer, q, sizeof q);
+	assert_string_equal(q, "on-demand=L-2C3B7624 spot=L-5480EFD2");
+	/* No zones known for AWS offers. */
+	assert_int_equal(launch_zones(&offer, q, sizeof q), 0);
+}
+
+static void
+test_runpod(void **state)
+{
+	(void)state;
+	/* Live: the id is in the key, the region is the cloud. */
+	make("runpod", "8x H100 SXM", "community",
+	    "8x_NVIDIA H100 80GB HBM3_COMMUNITY", "H100", 8);
+	strcpy(offer.gpu_raw, "H100 SXM");
+	assert_string_equal(launch(), "runpodctl pod create --name gpucost"
+	    " --image IMAGE --gpu-id 'NVIDIA H100 80GB HBM3' --gpu-count 8"
+	    " --cloud-type COMMUNITY");
+	/* RunPod's spot (interruptible) is not in its CLI. */
+	offer.spot_price = 1000000;
+	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
+
+	/* Snapshot: a data centre; the id from the display name. */
+	make("runpod", "2x_RTX4090_SECURE", "US-TX-3",
+	    "2x_RTX4090_SECURE/US-TX-3", "RTX4090", 2);
+	strcpy(offer.gpu_raw, "RTX 4090");
+	assert_string_equal(launch(), "runpodctl pod create --name gpucost"
+	    " --image IMAGE --gpu-id 'NVIDIA GeForce RTX 4090' --gpu-count 2"
+	    " --cloud-type SECURE --data-center-ids 'US-TX-3'");
+	/* A display name RunPod's table lacks: a placeholder. */
+	strcpy(offer.gpu_raw, "RTX PRO 4000");
+	assert_non_null(strstr(launch(), " --gpu-id GPU_TYPE_ID "));
+}
+
+static void
+test_vast(void **state)
+{
+	(void)state;
+	make("vast", "9100001", "Texas, US", "9100001", "RTX4090", 1);
+	offer.spot_price = 250000;
+	assert_string_equal(launch(),
+	    "vastai create instance '9100001' --image IMAGE --disk 50");
+	assert_string_equal(spot(), "vastai create instance '9100001'"
+	    " --image IMAGE --disk 50 --bid_price '0.25'");
+	/* Snapshot rows carry no offer id. */
+	make("vast", "1x-H100_NVL-32-65536", "US, NA",
+	    "1x-H100_NVL-32-65536/US, NA", "H100-NVL", 1);
+	assert_string_equal(launch(),
+	    "vastai create instance OFFER_ID --image IMAGE --disk 50");
+}
+
+static void
+test_lambda_vultr(void **state)
+{
+	(void)state;
+	make("lambda", "gpu_8x_h100_sxm5", "us-east-1",
+	    "gpu_8x_h100_sxm5/us-east-1", "H100", 8);
+	assert_string_equal(launch(), "curl -fsS -u \"$LAMBDA_API_KEY:\""
+	    " -X POST -H 'Content-Type: application/json' -d"
+	    " '{\"region_name\":\"us-east-1\",\"instance_type_name\":"
+	    "\"gpu_8x_h100_sxm5\",\"ssh_key_names\":[\"KEY\"],\"quantity\":1}'"
+	    " https://cloud.lambda.ai/api/v1/instance-operations/launch");
+	/* JSON escapes inside the body, shell quoting around it. */
+	strcpy(offer.region, "x\"y'z");
+	assert_non_null(strstr(launch(),
+	    "'{\"region_name\":\"x\\\"y'\\''z\","));
+
+	make("vultr", "vbm-112c-2048gb-8-h100-gpu", "sea",
+	    "vbm-112c-2048gb-8-h100-gpu/sea", "H100", 8);
+	assert_string_equal(launch(), "vultr-cli bare-metal create"
+	    " --region='sea' --plan='vbm-112c-2048gb-8-h100-gpu' --os=1743");
+	make("vultr", "vcg-l40s-16c-180g-48vram", "unknown",
+	    "vcg-l40s-16c-180g-48vram/unknown", "L40S", 1);
+	assert_string_equal(launch(), "vultr-cli instance create"
+	    " --region=REGION --plan='vcg-l40s-16c-180g-48vram' --os=1743");
+}
+
+static void
+test_new_providers(void **state)
+{
+	char z[LAUNCH_LIST_MAX];
+
+	(void)state;
+	make("azure", "Standard_ND96isr_H100_v5", "eastus",
+	    "Standard_ND96isr_H100_v5/eastus", "H100", 8);
+	offer.spot_price = 20000000;
+	assert_string_equal(launch(), "az vm create --resource-group"
+	    " RESOURCE_GROUP --name gpucost-1 --location 'eastus' --size"
+	    " 'Standard_ND96isr_H100_v5' --image Ubuntu2204"
+	    " --ssh-key-values KEY");
+	assert_non_null(strstr(spot(),
+	    " --priority Spot --max-price -1 --eviction-policy Delete"));
+
+	make("oci", "BM.GPU.H100.8", "all", "BM.GPU.H100.8/all", "H100", 8);
+	assert_string_equal(launch(), "oci compute instance launch"
+	    " --availability-domain AD --compartment-id COMPARTMENT --shape"
+	    " 'BM.GPU.H100.8' --subnet-id SUBNET --image-id IMAGE"
+	    " --ssh-authorized-keys-file KEY");
+	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
+	offer.spot_price = 40000000;
+	strcpy(offer.region, "us-ashburn-1");
+	assert_non_null(strstr(spot(), "launch --region 'us-ashburn-1' "));
+	assert_non_null(strstr(buf, " --preemptible-instance-config '{"));
+
+	make("scaleway", "H100-1-80G", "fr-par-2", "H100-1-80G/fr-par-2",
+	    "H100", 1);
+	assert_string_equal(launch(), "scw instance server create"
+	    " type='H100-1-80G' zone='fr-par-2' image=IMAGE project-id=PROJECT");
+	launch_zones(&offer, z, sizeof z);
+	assert_string_equal(z, "fr-par-2");
+
+	make("cudo", "epyc-rome-rtx-a5000", "se-smedjebacken-1",
+	    "epyc-rome-rtx-a5000/se-smedjebacken-1/1", "A5000", 1);
+	offer.vcpus = 4;
+	offer.ram_gb = 16;
+	assert_string_equal(launch(), "curl -fsS -X POST -H \"Authorization:"
+	    " Bearer $CUDO_API_KEY\" -H 'Content-Type: application/json' -d"
+	    " '{\"vmId\":\"gpucost-1\",\"dataCenterId\":\"se-smedjebacken-1\","
+	    "\"machineType\":\"epyc-rome-rtx-a5000\",\"gpus\":1,\"vcpus\":4,"
+	    "\"memoryGib\":16,\"bootDiskImageId\":\"IMAGE\","
+	    "\"bootDisk\":{\"sizeGib\":100}}'"
+	    " https://rest.compute.cudo.org/v1/projects/PROJECT/vm");
+
+	/* A provider nobody wrote a command for: none. */
+	make("nosuch", "t", "r", "k", "H100", 1);
+	assert_int_equal(launch_command(&plan, buf, sizeof buf), 0);
+}
+
+static void
+test_hostile_and_overflow(void **state)
+{
+	char small[40];
+
+	(void)state;
+	/* Provider text that tries to end the command stays one word. */
+	make("aws", "p5.48xlarge'; rm -rf ~; echo '", "us-east-1$(reboot)",
+	    "k", "H100", 8);
+	assert_string_equal(launch(), "aws ec2 run-instances --region"
+	    " 'us-east-1$(reboot)' --instance-type"
+	    " 'p5.48xlarge'\\''; rm -rf ~; echo '\\''' --image-id IMAGE"
+	    " --count 1 --key-name KEY");
+	/* A command that does not fit is no command, never a cut one. */
+	make("aws", "p4d.24xlarge", "us-east-1", "k", "A100-40", 8);
+	assert_int_equal(launch_command(&plan, small, sizeof small), 0);
+	assert_string_equal(small, "");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shell_quote),
+		cmocka_unit_test(test_gcp),
+		cmocka_unit_test(test_gcp_series),
+		cmocka_unit_test(test_gcp_n1),
+		cmocka_unit_test(test_vertex_table),
+		cmocka_unit_test(test_aws),
+		cmocka_unit_test(test_runpod),
+		cmocka_unit_test(test_vast),
+		cmocka_unit_test(test_lambda_vultr),
+		cmocka_unit_test(test_new_providers),
+		cmocka_unit_test(test_hostile_and_overflow),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
