@@ -358,8 +358,8 @@ json_stream_finish(struct json_stream *js, cJSON **root, struct err *err)
 		err_set(err, "the body was already refused");
 		return -1;
 	}
-	/* A scalar element is complete only when its array ends. */
-	if (js->mode == JS_ARRAY && js->el == EL_IN && js->escalar) {
+	/* The array never ended (cJSON would point at its '['). */
+	if (js->mode == JS_ARRAY) {
 		js->mode = JS_FAILED;
 		err_set(err, "malformed JSON at byte %zu of %zu (the body ends "
 		    "early: truncated?)", js->pos, js->pos);
