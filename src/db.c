@@ -436,6 +436,27 @@ db_path(const struct db *db)
 	return db->path;
 }
 
+/*
+ * Statistics for the query planner from a sample of each index of the
+ * offers: milliseconds even at a million offers, and enough for it to
+ * pick the index each query shape was given.
+ */
+#define DB_ANALYZE	"PRAGMA analysis_limit = 1000; ANALYZE offers"
+
+/* Step a write statement once and finalize it: 0, or -1 with err. */
+static int
+db_step_done(struct db *db, sqlite3_stmt *st, struct err *err)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		return -1;
+	}
+	return 0;
+}
+
 /* Prepare sql, or fill err and return NULL. */
 static sqlite3_stmt *
 db_prepare(struct db *db, const char *sql, struct err *err)
@@ -754,13 +775,10 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	sqlite3_bind_int64(st, 6, oldest);
 	sqlite3_bind_int64(st, 7, newest);
 	sqlite3_bind_text(st, 8, sort_keys_version(), -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	rc = db_step_done(db, st, err);
 	st = NULL;
-	if (rc != SQLITE_DONE) {
-		db_err(db, err, "write failed");
+	if (rc < 0)
 		goto fail;
-	}
 	/* The settings that describe these offers commit with them. */
 	for (i = 0; i < nmeta; i++)
 		if (db_meta_set(db, provider, meta[i].name, meta[i].value,
@@ -772,7 +790,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	 * million offers. Without them SQLite walks the GPU index for
 	 * queries that name no GPU.
 	 */
-	if (db_exec(db, "PRAGMA analysis_limit = 1000; ANALYZE offers", err) < 0)
+	if (db_exec(db, DB_ANALYZE, err) < 0)
 		goto fail;
 	if (db_exec(db, "COMMIT", err) < 0)
 		goto fail;
@@ -1140,15 +1158,9 @@ db_sort_keys_update(struct db *db, struct err *err)
 	    "WHERE sort_keys IS NOT ?1", err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	rc = db_step_done(db, st, err);
 	st = NULL;
-	if (rc != SQLITE_DONE) {
-		db_err(db, err, "write failed");
-		goto fail;
-	}
-	if (db_exec(db, "PRAGMA analysis_limit = 1000; ANALYZE offers; COMMIT",
-	    err) < 0)
+	if (rc < 0 || db_exec(db, DB_ANALYZE "; COMMIT", err) < 0)
 		goto fail;
 	return 0;
 fail:
