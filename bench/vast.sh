@@ -53,11 +53,12 @@ cmd_small=$(cmdline env GPUCOST_VAST_URL="$url_small" "$GPUCOST" --db \
 cmd_large=$(cmdline env GPUCOST_VAST_URL="$url_large" "$GPUCOST" --db \
     "$B/run.db" refresh --provider vast)
 check_run "$cmd_large" || exit 1
-runs=$((BENCH_RUNS / 2))
-[ "$runs" -lt 3 ] && runs=3
+# BENCH_VAST_RUNS runs of each per block, BENCH_VAST_BLOCKS blocks.
+runs=${BENCH_VAST_RUNS:-$((BENCH_RUNS / 2))}
+[ "$runs" -lt 1 ] && runs=1
 : > "$B/s.times"
 : > "$B/l.times"
-for blk in 1 2 3; do
+for blk in $(seq "${BENCH_VAST_BLOCKS:-3}"); do
 	time_block "$runs" "$prep" "$B/s.times" "$cmd_small" || exit 1
 	time_block "$runs" "$prep" "$B/l.times" "$cmd_large" || exit 1
 done
