@@ -1739,7 +1739,8 @@ test_long_text_truncated(void **state)
 	snprintf(sql, sizeof sql, "INSERT INTO offers (provider, key, "
 	    "instance_type, region, gpu, gpu_raw, gpu_count, vram_gb, "
 	    "interconnect, vcpus, ram_gb, price, spot_price, availability, "
-	    "spot_interruption, reliability, fetched_at, source) VALUES "
+	    "spot_interruption, reliability, fetched_at, source, notes, "
+	    "spot_zone) VALUES "
 	    "('aws', 'k', "
 	    "'%s', '%s', 'T4', '%s', 1, 16, 'pcie', 4, 16.0, 526000, NULL, "
 	    "'unknown', NULL, NULL, 100, 'live', 0, '', 'USD', NULL)", longname, longname,
