@@ -1740,7 +1740,7 @@ test_long_text_truncated(void **state)
 	    "instance_type, region, gpu, gpu_raw, gpu_count, vram_gb, "
 	    "interconnect, vcpus, ram_gb, price, spot_price, availability, "
 	    "spot_interruption, reliability, fetched_at, source, notes, "
-	    "spot_zone) VALUES "
+	    "spot_zone, currency, price_original) VALUES "
 	    "('aws', 'k', "
 	    "'%s', '%s', 'T4', '%s', 1, 16, 'pcie', 4, 16.0, 526000, NULL, "
 	    "'unknown', NULL, NULL, 100, 'live', 0, '', 'USD', NULL)", longname, longname,
