@@ -22,6 +22,15 @@
  *		prefix of TEXT in turn, as typing it does, then cleared.
  *		Baseline: one pass over every offer looking for TEXT's
  *		first word in one field.
+ *	driver make-cache DB N
+ *		Write N offers shaped like Vast's to the cache DB (already
+ *		seeded by gpucost) with db_replace_offers(), as a refresh
+ *		does: what bench/shapes.sh queries at 100k and 1M offers.
+ *	driver history DB N ROUNDS
+ *		ROUNDS more refreshes of those N offers, each moving a
+ *		tenth of the prices up or down (about N/10 history rows a
+ *		round), an hour apart: the cache after a month of
+ *		refreshes that bench/shapes.sh queries again.
  */
 #include "config.h"
 
@@ -34,6 +43,7 @@
 
 #include "db.h"
 #include "err.h"
+#include "gpu.h"
 #include "money.h"
 #include "offer.h"
 #include "str.h"
@@ -100,7 +110,8 @@ make_offers(size_t n)
 		snprintf(o->gpu, sizeof o->gpu, "%s", gpus[g][0]);
 		snprintf(o->gpu_raw, sizeof o->gpu_raw, "%s", gpus[g][1]);
 		o->gpu_count = counts[(i / 5) % 8];
-		o->vram_gb = 24 + (int)(g * 8);
+		o->vram_gb = gpu_find(o->gpu) != NULL ?
+		    gpu_find(o->gpu)->vram_gb : 11;
 		o->interconnect = g == 3 ? IC_NVLINK : IC_UNKNOWN;
 		o->vcpus = 8 * o->gpu_count;
 		o->ram_gb = 32.0 * o->gpu_count;
@@ -303,9 +314,78 @@ filter(const char *path, int runs, const char *text)
 	return 0;
 }
 
+/* The big cache of bench/shapes.sh: N Vast-like offers, as a refresh. */
+static int
+make_cache(const char *path, size_t n)
+{
+	struct db_replace_stats stats;
+	struct offer *v = make_offers(n);
+	struct err err;
+	struct db *db;
+	double t0;
+
+	if (db_open(path, &db, &err) < 0)
+		die("open", &err);
+	t0 = now_s();
+	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, NULL, 1790000000,
+	    &stats, &err) < 0)
+		die("write", &err);
+	printf("make-cache %.6f %zu offers\n", now_s() - t0, stats.offers);
+	db_close(db);
+	free(v);
+	return 0;
+}
+
+/* ROUNDS refreshes of the N offers with a tenth of the prices moving. */
+static int
+history(const char *path, size_t n, int rounds)
+{
+	struct db_replace_stats stats;
+	struct offer *v = make_offers(n);
+	size_t i, rows = 0;
+	struct err err;
+	struct db *db;
+	double t0;
+	int r;
+
+	if (db_open(path, &db, &err) < 0)
+		die("open", &err);
+	t0 = now_s();
+	for (r = 1; r <= rounds; r++) {
+		for (i = (size_t)r % 10; i < n; i += 10) {
+			int64_t step = (int64_t)(5000 + (i * 31 + (size_t)r *
+			    977) % 40000);
+
+			/* Up or down, never below a cent an hour. */
+			if ((i / 10 + (size_t)r) % 2 == 0 ||
+			    v[i].price - step < 10000)
+				v[i].price += step;
+			else
+				v[i].price -= step;
+			v[i].spot_price = v[i].price / 2;
+		}
+		for (i = 0; i < n; i++)
+			v[i].fetched_at = 1790000000 + (int64_t)r * 3600;
+		if (db_replace_offers(db, "vast", v, n, SRC_LIVE, NULL,
+		    1790000000 + (int64_t)r * 3600, &stats, &err) < 0)
+			die("write", &err);
+		rows += stats.history_rows;
+	}
+	printf("history %.6f %d refreshes, %zu history rows\n", now_s() - t0,
+	    rounds, rows);
+	db_close(db);
+	free(v);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc == 4 && strcmp(argv[1], "make-cache") == 0)
+		return make_cache(argv[2], strtoul(argv[3], NULL, 10));
+	if (argc == 5 && strcmp(argv[1], "history") == 0)
+		return history(argv[2], strtoul(argv[3], NULL, 10),
+		    atoi(argv[4]));
 	if (argc == 5 && strcmp(argv[1], "cache-write") == 0)
 		return cache_write(argv[2], strtoul(argv[3], NULL, 10),
 		    atoi(argv[4]));
@@ -314,6 +394,6 @@ main(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[1], "filter") == 0)
 		return filter(argv[2], atoi(argv[3]), argv[4]);
 	fprintf(stderr, "usage: driver cache-write DB N RUNS | load DB RUNS | "
-	    "filter DB RUNS TEXT\n");
+	    "filter DB RUNS TEXT | make-cache DB N | history DB N ROUNDS\n");
 	return 2;
 }

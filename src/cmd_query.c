@@ -83,20 +83,21 @@ query_folds(const struct cli_options *o)
 }
 
 /*
- * Can SQL pick the offers to show (db_query_top())? With --limit, a
- * price sort and no test that only query_plans() makes (region, maximum
- * price, spot, multi-node, Vertex AI), the first N plans are the first N offers in
- * its order, and the rest of the cache need not be read.
+ * Can SQL pick the offers to show (db_query_top())? With --limit and no
+ * test that only query_plans() makes (region geography, text,
+ * multi-node, Vertex AI, board form, host per GPU, folded regions), the
+ * first N plans are the first N offers in the sort key's order, and the
+ * rest of the cache need not be read.
  */
 static bool
 query_top_n(const struct cli_options *o)
 {
 	const struct offer_filter *f = &o->filter;
 
-	return o->limit > 0 && !query_folds(o) && (o->sort == SORT_GPU_PRICE ||
-	    o->sort == SORT_PRICE) && !f->multi_node && !f->spot &&
+	return o->limit > 0 && !query_folds(o) && !f->multi_node &&
 	    f->region[0] == '\0' && f->text[0] == '\0' && !f->vertex &&
-	    !money_known(f->max_price_gpu_hour);
+	    f->form == GPU_FORM_ANY && f->min_vcpus_per_gpu == 0 &&
+	    f->min_ram_gb_per_gpu == 0;
 }
 
 /* Say which option left no offer, and what to do (query.c). */
@@ -137,8 +138,10 @@ cmd_query_exec(const struct cli_options *o)
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);
+	/* The count of all matches is shown by JSON and the age line. */
 	if ((top_n ? db_query_top(db, &o->filter, o->sort, o->reverse,
-	    (size_t)o->limit, &offers, &matched, &err) :
+	    (size_t)o->limit, &offers, o->quiet && o->format != OUTPUT_JSON ?
+	    NULL : &matched, &err) :
 	    db_query(db, &o->filter, &offers, &err)) < 0 ||
 	    /* Only JSON shows the status; the full path keeps reading it. */
 	    ((!top_n || o->format == OUTPUT_JSON) &&

@@ -17,7 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cost.h"
 #include "err.h"
+#include "gpu.h"
 #include "money.h"
 #include "notes.h"
 #include "provider.h"
@@ -109,7 +111,52 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 */
 	"ALTER TABLE offers ADD COLUMN currency TEXT NOT NULL DEFAULT 'USD';"
 	"ALTER TABLE offers ADD COLUMN price_original INTEGER;",
+	/*
+	 * 5 -> 6: sort keys computed at write time (per-GPU price, per-GPU
+	 * spot price, $/PFLOP-h; SK_UNKNOWN_* when unknown, so they sort
+	 * last), an index per query shape, and each provider's offer count
+	 * and age range kept in its status row, so a query reads no
+	 * offers it does not show. The sort keys of existing rows are
+	 * filled in by db_sort_keys_update() (they need the GPU catalogue).
+	 */
+	"ALTER TABLE offers ADD COLUMN sk_gpu_price INTEGER NOT NULL "
+	"  DEFAULT 9223372036854775807;"
+	"ALTER TABLE offers ADD COLUMN sk_spot_gpu INTEGER NOT NULL "
+	"  DEFAULT 9223372036854775807;"
+	"ALTER TABLE offers ADD COLUMN sk_pflop REAL NOT NULL "
+	"  DEFAULT 1e308;"
+	"ALTER TABLE provider_status ADD COLUMN oldest INTEGER;"
+	"ALTER TABLE provider_status ADD COLUMN newest INTEGER;"
+	"ALTER TABLE provider_status ADD COLUMN sort_keys TEXT;"
+	"UPDATE provider_status SET"
+	"  offer_count = (SELECT count(*) FROM offers o"
+	"    WHERE o.provider = provider_status.provider),"
+	"  oldest = (SELECT min(fetched_at) FROM offers o"
+	"    WHERE o.provider = provider_status.provider),"
+	"  newest = (SELECT max(fetched_at) FROM offers o"
+	"    WHERE o.provider = provider_status.provider);"
+	"DROP INDEX offers_gpu;"
+	"CREATE INDEX offers_gpu ON offers (gpu, gpu_count, sk_gpu_price);"
+	"CREATE INDEX offers_count ON offers (gpu_count, sk_gpu_price,"
+	"  provider, key, vram_gb, interconnect);"
+	"CREATE INDEX offers_gpu_price ON offers (sk_gpu_price);"
+	"CREATE INDEX offers_provider_price ON offers (provider,"
+	"  sk_gpu_price);"
+	"CREATE INDEX offers_provider_pflop ON offers (provider, sk_pflop,"
+	"  sk_gpu_price);"
+	"CREATE INDEX offers_spot_gpu ON offers (sk_spot_gpu,"
+	"  sk_gpu_price);",
 };
+
+/*
+ * Stored sort keys of an unknown value: larger than any known one, so an
+ * ascending walk of an index meets the unknowns last (plan_sort()'s
+ * rule) without a separate pass.
+ */
+#define SK_UNKNOWN_MONEY	INT64_MAX
+#define SK_UNKNOWN_MONEY_SQL	"9223372036854775807"
+#define SK_UNKNOWN_REAL		1e308
+#define SK_UNKNOWN_REAL_SQL	"1e308"
 
 /* Put "cache PATH: sqlite message" into err. */
 static void
@@ -568,6 +615,27 @@ db_path(const struct db *db)
 	return db->path;
 }
 
+/*
+ * Statistics for the query planner from a sample of each index of the
+ * offers: milliseconds even at a million offers, and enough for it to
+ * pick the index each query shape was given.
+ */
+#define DB_ANALYZE	"PRAGMA analysis_limit = 1000; ANALYZE offers"
+
+/* Step a write statement once and finalize it: 0, or -1 with err. */
+static int
+db_step_done(struct db *db, sqlite3_stmt *st, struct err *err)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		return -1;
+	}
+	return 0;
+}
+
 /* Prepare sql, or fill err and return NULL. */
 static sqlite3_stmt *
 db_prepare(struct db *db, const char *sql, struct err *err)
@@ -636,10 +704,63 @@ db_provider_is_new(struct db *db, const char *provider, bool *is_new,
 	"availability, spot_interruption, reliability, fetched_at, source, " \
 	"notes, spot_zone, currency, price_original"
 
-/* Bind one offer to the 22 placeholders of an OFFER_COLUMNS insert. */
+/* OFFER_COLUMNS and the sort keys computed at write time. */
+#define WRITE_COLUMNS	OFFER_COLUMNS ", sk_gpu_price, sk_spot_gpu, sk_pflop"
+
+/* An offer's stored sort keys: its plan of one instance, as plan_sort()'s. */
+struct sort_keys {
+	int64_t	gpu_price;
+	int64_t	spot_gpu;
+	double	pflop;
+};
+
+static void
+offer_sort_keys(const struct offer *o, struct sort_keys *k)
+{
+	struct plan p;
+
+	cost_plan(&p, o, 1);
+	k->gpu_price = money_known(p.price_gpu_hour) ? p.price_gpu_hour :
+	    SK_UNKNOWN_MONEY;
+	k->spot_gpu = money_known(p.spot_gpu_hour) ? p.spot_gpu_hour :
+	    SK_UNKNOWN_MONEY;
+	k->pflop = p.usd_per_pflop_hour < SK_UNKNOWN_REAL ?
+	    p.usd_per_pflop_hour : SK_UNKNOWN_REAL;
+}
+
+/*
+ * What the stored sort keys were computed with: the formula's version
+ * and the catalogue's BF16 figures ($/PFLOP-h depends on them). A
+ * provider whose status row names another version has its keys
+ * recomputed before a query relies on them (db_sort_keys_update()).
+ */
+static const char *
+sort_keys_version(void)
+{
+	static char version[32];
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+	char buf[GPU_NORM_MAX + 64];
+	size_t i, j, len;
+
+	if (version[0] != '\0')
+		return version;
+	for (i = 0; i < gpu_model_count; i++) {
+		len = (size_t)snprintf(buf, sizeof buf, "%s %.17g %.17g;",
+		    gpu_models[i].id, gpu_models[i].bf16_tflops,
+		    gpu_models[i].bf16_tflops_pcie);
+		for (j = 0; j < len && j < sizeof buf; j++)
+			h = (h ^ (unsigned char)buf[j]) * 1099511628211ULL;
+	}
+	snprintf(version, sizeof version, "1-%016llx", (unsigned long long)h);
+	return version;
+}
+
+/* Bind one offer to the 25 placeholders of a WRITE_COLUMNS insert. */
 static void
 bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 {
+	struct sort_keys k;
+
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, o->key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, o->instance_type, -1, SQLITE_STATIC);
@@ -670,6 +791,10 @@ bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_text(st, 20, o->spot_zone, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 21, o->currency, -1, SQLITE_STATIC);
 	bind_money(st, 22, o->price_original);
+	offer_sort_keys(o, &k);
+	sqlite3_bind_int64(st, 23, k.gpu_price);
+	sqlite3_bind_int64(st, 24, k.spot_gpu);
+	sqlite3_bind_double(st, 25, k.pflop);
 }
 
 int
@@ -688,7 +813,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
     struct db_replace_stats *stats, struct err *err)
 {
 	sqlite3_stmt *st = NULL;
-	long long stored = 0;
+	long long stored = 0, oldest = 0, newest = 0;
 	size_t i;
 	int rc;
 
@@ -702,8 +827,8 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "incoming (key);"
 	    "DELETE FROM incoming;", err) < 0)
 		goto fail;
-	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" OFFER_COLUMNS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" WRITE_COLUMNS
+	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	if (st == NULL)
 		goto fail;
 	for (i = 0; i < n; i++) {
@@ -716,9 +841,23 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	/* Duplicate keys in the input collapse to the last one. */
-	if (db_int(db, "SELECT count(*) FROM incoming", &stored, err) < 0)
+	/*
+	 * Duplicate keys in the input collapse to the last one. The count
+	 * and age range go to the status row, so that a query reads them
+	 * there instead of grouping every offer (db_status()).
+	 */
+	if ((st = db_prepare(db, "SELECT count(*), coalesce(min(fetched_at), "
+	    "0), coalesce(max(fetched_at), 0) FROM incoming", err)) == NULL)
 		goto fail;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	stored = sqlite3_column_int64(st, 0);
+	oldest = sqlite3_column_int64(st, 1);
+	newest = sqlite3_column_int64(st, 2);
+	sqlite3_finalize(st);
+	st = NULL;
 
 	/* History: new offers and changed prices or availability. */
 	if ((st = db_prepare(db, "INSERT INTO price_history (provider, key, "
@@ -753,16 +892,21 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	st = NULL;
 
 	/*
-	 * Rows whose indexed columns (gpu, gpu_count, price) change go and
-	 * come back whole; every other row is updated in place by the
-	 * upsert below, which leaves those columns and so the offers_gpu
-	 * index alone (half the cost of replacing a row; a refresh changes
-	 * about 1 % of the prices).
+	 * Rows whose indexed columns (gpu, gpu_count, vram_gb,
+	 * interconnect, the sort keys) change go and come back whole;
+	 * every other row is updated in place by the upsert below, which
+	 * leaves those columns and so the indexes alone (half the cost of
+	 * replacing a row; a refresh changes about 1 % of the prices).
 	 */
 	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
 	    "EXISTS (SELECT 1 FROM incoming i WHERE i.key = offers.key AND "
 	    "(i.gpu IS NOT offers.gpu OR i.gpu_count IS NOT offers.gpu_count "
-	    "OR i.price IS NOT offers.price))", err)) == NULL)
+	    "OR i.price IS NOT offers.price "
+	    "OR i.vram_gb IS NOT offers.vram_gb "
+	    "OR i.interconnect IS NOT offers.interconnect "
+	    "OR i.sk_gpu_price IS NOT offers.sk_gpu_price "
+	    "OR i.sk_spot_gpu IS NOT offers.sk_spot_gpu "
+	    "OR i.sk_pflop IS NOT offers.sk_pflop))", err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE) {
@@ -774,8 +918,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	if (db_exec(db, "INSERT INTO offers SELECT * FROM incoming WHERE true "
 	    "ON CONFLICT (provider, key) DO UPDATE SET "
 	    "instance_type = excluded.instance_type, region = excluded.region, "
-	    "gpu_raw = excluded.gpu_raw, vram_gb = excluded.vram_gb, "
-	    "interconnect = excluded.interconnect, vcpus = excluded.vcpus, "
+	    "gpu_raw = excluded.gpu_raw, vcpus = excluded.vcpus, "
 	    "ram_gb = excluded.ram_gb, spot_price = excluded.spot_price, "
 	    "availability = excluded.availability, "
 	    "spot_interruption = excluded.spot_interruption, "
@@ -789,11 +932,13 @@ db_replace_offers_meta(struct db *db, const char *provider,
 		goto fail;
 
 	if ((st = db_prepare(db, "INSERT INTO provider_status (provider, "
-	    "source, last_attempt, last_success, offer_count, last_error) "
-	    "VALUES (?1, ?2, ?3, ?3, ?4, NULL) "
+	    "source, last_attempt, last_success, offer_count, last_error, "
+	    "oldest, newest, sort_keys) "
+	    "VALUES (?1, ?2, ?3, ?3, ?4, NULL, ?5, ?6, ?7) "
 	    "ON CONFLICT (provider) DO UPDATE SET source = ?2, "
 	    "last_attempt = ?3, last_success = ?3, offer_count = ?4, "
-	    "last_error = NULL", err)) == NULL)
+	    "last_error = NULL, oldest = ?5, newest = ?6, sort_keys = ?7",
+	    err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, source_name(source), -1, SQLITE_STATIC);
@@ -802,18 +947,26 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	else
 		sqlite3_bind_null(st, 3);
 	sqlite3_bind_int64(st, 4, stored);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	sqlite3_bind_int64(st, 5, oldest);
+	sqlite3_bind_int64(st, 6, newest);
+	sqlite3_bind_text(st, 7, sort_keys_version(), -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
 	st = NULL;
-	if (rc != SQLITE_DONE) {
-		db_err(db, err, "write failed");
+	if (rc < 0)
 		goto fail;
-	}
 	/* The settings that describe these offers commit with them. */
 	for (i = 0; i < nmeta; i++)
 		if (db_meta_set(db, provider, meta[i].name, meta[i].value,
 		    err) < 0)
 			goto fail;
+	/*
+	 * Statistics for the query planner (which index serves which
+	 * filter), from a sample of each index: milliseconds, even at a
+	 * million offers. Without them SQLite walks the GPU index for
+	 * queries that name no GPU.
+	 */
+	if (db_exec(db, DB_ANALYZE, err) < 0)
+		goto fail;
 	if (db_exec(db, "COMMIT", err) < 0)
 		goto fail;
 	if (stats != NULL)
@@ -990,58 +1143,287 @@ db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
 	return read_offers(db, st, f, out, err);
 }
 
-/* plan_sort()'s price per GPU-hour: money_div_round(price, gpu_count). */
-#define SQL_GPU_PRICE	"(2 * price + gpu_count) / (2 * gpu_count)"
+/*
+ * How SQL orders offers by one sort key, the way plan_sort() orders
+ * their plans of one instance: known values first, in the key's natural
+ * direction (desc: largest first) or its reverse, then (tiebreak()) the
+ * lower price per GPU-hour, provider and key. known is the condition of
+ * a known value (NULL: always known); last marks the stored sort keys
+ * whose unknowns already sort after every known value ascending, which
+ * lets an ascending walk of their index take both at once.
+ */
+struct sort_sql {
+	const char *known;
+	const char *expr;
+	bool	desc;
+	bool	last;
+};
+
+static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
+	[SORT_GPU_PRICE] = { "sk_gpu_price < " SK_UNKNOWN_MONEY_SQL,
+	    "sk_gpu_price", false, true },
+	[SORT_PRICE] = { "price IS NOT NULL", "price", false, false },
+	[SORT_SPOT] = { "spot_price IS NOT NULL", "spot_price", false, false },
+	[SORT_SPOT_GPU] = { "sk_spot_gpu < " SK_UNKNOWN_MONEY_SQL,
+	    "sk_spot_gpu", false, true },
+	/* cost_spot_savings_pct(), the same double operations. */
+	[SORT_SAVINGS] = { "price > 0 AND spot_price IS NOT NULL",
+	    "100.0 * (1.0 - CAST(spot_price AS REAL) / CAST(price AS REAL))",
+	    true, false },
+	[SORT_VRAM] = { "vram_gb > 0", "vram_gb", true, false },
+	[SORT_PFLOP] = { "sk_pflop < " SK_UNKNOWN_REAL_SQL, "sk_pflop", false,
+	    true },
+	[SORT_PROVIDER] = { "provider <> ''", "provider", false, false },
+	[SORT_INSTANCE] = { "instance_type <> ''", "instance_type", false,
+	    false },
+	[SORT_REGION] = { "region <> ''", "region", false, false },
+	/* Unknown GPUs among themselves by raw name: top_sql(). */
+	[SORT_GPU] = { "gpu <> ''", "gpu", false, false },
+	[SORT_COUNT] = { NULL, "gpu_count", true, false },
+	/* The stored names sort as plan_sort() ranks them. */
+	[SORT_INTERCONNECT] = { "interconnect <> 'unknown'", "interconnect",
+	    false, false },
+	[SORT_AVAILABILITY] = { "availability <> 'unknown'", "availability",
+	    false, false },
+	[SORT_AGE] = { NULL, "fetched_at", true, false },
+};
+
+/* plan_sort()'s ties after the key: lower price per GPU-hour, provider, key. */
+static const char *
+tiebreak(enum sort_key key)
+{
+	return key == SORT_GPU_PRICE ? "provider, key" :
+	    "sk_gpu_price, provider, key";
+}
+
+/*
+ * The WHERE conditions of a top query: filter_sql() and the maximum
+ * price, which on one instance is a test of the stored per-GPU key.
+ */
+static void
+top_where(const struct offer_filter *f, char *where, size_t size)
+{
+	filter_sql(f, where, size);
+	if (money_known(f->max_price_gpu_hour))
+		strncat(where, f->spot ? " AND sk_spot_gpu <= ?" :
+		    " AND sk_gpu_price <= ?", size - strlen(where) - 1);
+}
+
+static void
+top_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+{
+	filter_bind(st, f, k);
+	if (money_known(f->max_price_gpu_hour))
+		sqlite3_bind_int64(st, (*k)++, f->max_price_gpu_hour);
+}
+
+/*
+ * The query db_query_top() runs: the keys of the first `limit` offers
+ * with a known value, in order (one walk of the right index), and of
+ * the first `limit` with an unknown one; then those rows whole. *parts
+ * is how many (one or two) subqueries take their filter and limit.
+ */
+static void
+top_sql(const struct offer_filter *f, enum sort_key key, bool reverse,
+    char *sql, size_t size, int *parts)
+{
+	const struct sort_sql *s = &sort_sql[key];
+	char where[768] = "";
+	bool desc = s->desc != reverse;
+
+	top_where(f, where, sizeof where);
+	if (s->known == NULL || (s->last && !desc)) {
+		*parts = 1;
+		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
+		    "(provider, key) IN (SELECT provider, key FROM offers "
+		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", where, s->expr,
+		    desc ? " DESC" : "", tiebreak(key));
+		return;
+	}
+	*parts = 2;
+	snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
+	    "(provider, key) IN ("
+	    "SELECT * FROM (SELECT provider, key FROM offers WHERE 1%s AND %s "
+	    "ORDER BY %s%s, %s LIMIT ?) UNION ALL "
+	    "SELECT * FROM (SELECT provider, key FROM offers WHERE 1%s AND "
+	    "NOT coalesce(%s, 0) ORDER BY %s%s LIMIT ?))",
+	    where, s->known, s->expr, desc ? " DESC" : "", tiebreak(key),
+	    /* known may be NULL (a NULL price): that row is unknown. */
+	    where, s->known,
+	    key != SORT_GPU ? "" : reverse ? "gpu_raw = '', gpu_raw DESC, " :
+	    "gpu_raw = '', gpu_raw, ", tiebreak(key));
+}
+
+/*
+ * Recompute the stored sort keys of every provider whose status row
+ * names another version of them (a cache from before migration 4, or a
+ * catalogue whose BF16 figures changed since its last refresh). Once,
+ * in one transaction; afterwards a check of the small status table.
+ */
+static int
+db_sort_keys_update(struct db *db, struct err *err)
+{
+	static const char stale_sql[] = "SELECT 1 FROM provider_status "
+	    "WHERE sort_keys IS NOT ?1 AND offer_count > 0 LIMIT 1";
+	sqlite3_stmt *st = NULL, *up = NULL;
+	const char *version = sort_keys_version();
+	struct sort_keys k;
+	struct offer o;
+	char buf[16];
+	int rc, i;
+
+	for (i = 0; i < 2; i++) {
+		/* Again under the lock: another process may have done it. */
+		if (i == 1 && db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+			return -1;
+		if ((st = db_prepare(db, stale_sql, err)) == NULL)
+			goto fail;
+		sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		st = NULL;
+		if (rc == SQLITE_DONE) {
+			if (i == 1 && db_exec(db, "COMMIT", err) < 0)
+				goto fail;
+			return 0;
+		}
+		if (rc != SQLITE_ROW) {
+			db_file_error(db, err);
+			goto fail;
+		}
+	}
+	if ((st = db_prepare(db, "SELECT provider, key, price, spot_price, "
+	    "gpu_count, gpu, interconnect FROM offers WHERE provider IN "
+	    "(SELECT provider FROM provider_status WHERE sort_keys IS NOT ?1)",
+	    err)) == NULL ||
+	    (up = db_prepare(db, "UPDATE offers SET sk_gpu_price = ?, "
+	    "sk_spot_gpu = ?, sk_pflop = ? WHERE provider = ? AND key = ?",
+	    err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		offer_init(&o);
+		o.price = stmt_money(st, 2);
+		o.spot_price = stmt_money(st, 3);
+		o.gpu_count = sqlite3_column_int(st, 4);
+		column_text(st, 5, o.gpu, sizeof o.gpu);
+		column_text(st, 6, buf, sizeof buf);
+		if (interconnect_parse(buf, &o.interconnect) < 0)
+			o.interconnect = IC_UNKNOWN;
+		offer_sort_keys(&o, &k);
+		sqlite3_bind_int64(up, 1, k.gpu_price);
+		sqlite3_bind_int64(up, 2, k.spot_gpu);
+		sqlite3_bind_double(up, 3, k.pflop);
+		sqlite3_bind_value(up, 4, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(up, 5, sqlite3_column_value(st, 1));
+		if (sqlite3_step(up) != SQLITE_DONE) {
+			db_err(db, err, "write failed");
+			goto fail;
+		}
+		sqlite3_reset(up);
+	}
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	st = up = NULL;
+	if ((st = db_prepare(db, "UPDATE provider_status SET sort_keys = ?1 "
+	    "WHERE sort_keys IS NOT ?1", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	if (rc < 0 || db_exec(db, DB_ANALYZE "; COMMIT", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	err_prefix(err, "updating sort keys");
+	return -1;
+}
 
 int
 db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
     bool reverse, size_t limit, struct offer_list *out, size_t *matched,
     struct err *err)
 {
-	char where[768] = "", sql[1536];
-	const char *order;
+	char where[768] = "", sql[2560];
+	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
 	sqlite3_stmt *st;
-	int k = 1, rc;
+	int k = 1, rc, parts, i;
 
-	*matched = 0;
-	filter_sql(f, where, sizeof where);
-	snprintf(sql, sizeof sql, "SELECT count(*) FROM offers WHERE 1%s",
-	    where);
-	if ((st = db_prepare(db, sql, err)) == NULL)
-		return -1;
-	filter_bind(st, f, &k);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*matched = (size_t)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW) {
-		db_file_error(db, err);
+	if (matched != NULL)
+		*matched = 0;
+	if ((unsigned)key >= SORT_KEY_COUNT) {
+		err_set(err, "cache %s: no such sort key", db->path);
 		return -1;
 	}
-	/*
-	 * plan_sort(): unknown prices last, then the key (reversed or
-	 * not), then the lower price per GPU-hour, provider and key. The
-	 * inner query reads only offers_gpu (gpu, gpu_count, price and
-	 * the primary key); only the rows picked are read whole.
-	 */
-	if (key == SORT_PRICE)
-		order = reverse ? "price IS NULL, price DESC, " SQL_GPU_PRICE
-		    ", provider, key" : "price IS NULL, price, " SQL_GPU_PRICE
-		    ", provider, key";
-	else
-		order = reverse ? "price IS NULL, " SQL_GPU_PRICE " DESC, "
-		    "provider, key" : "price IS NULL, " SQL_GPU_PRICE ", "
-		    "provider, key";
-	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers "
-	    "WHERE (provider, key) IN (SELECT provider, key FROM offers "
-	    "WHERE 1%s ORDER BY %s LIMIT ?)", where, order);
+	if (db_sort_keys_update(db, err) < 0)
+		return -1;
+	if (matched != NULL) {
+		top_where(f, where, sizeof where);
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM offers "
+		    "WHERE 1%s", where);
+		if ((st = db_prepare(db, sql, err)) == NULL)
+			return -1;
+		top_bind(st, f, &k);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			*matched = (size_t)sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW) {
+			db_file_error(db, err);
+			return -1;
+		}
+	}
+	top_sql(f, key, reverse, sql, sizeof sql, &parts);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
 	k = 1;
-	filter_bind(st, f, &k);
-	sqlite3_bind_int64(st, k, limit < INT64_MAX ? (int64_t)limit :
-	    INT64_MAX);
+	for (i = 0; i < parts; i++) {
+		top_bind(st, f, &k);
+		sqlite3_bind_int64(st, k++, n);
+	}
 	return read_offers(db, st, f, out, err);
+}
+
+int
+db_query_top_plan(struct db *db, const struct offer_filter *f,
+    enum sort_key key, bool reverse, char *out, size_t size,
+    struct err *err)
+{
+	char sql[2600] = "EXPLAIN QUERY PLAN ";
+	sqlite3_stmt *st;
+	size_t len = 0;
+	int k = 1, rc, parts, i;
+
+	if (size > 0)
+		out[0] = '\0';
+	top_sql(f, key, reverse, sql + strlen(sql), sizeof sql - strlen(sql),
+	    &parts);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	for (i = 0; i < parts; i++) {
+		top_bind(st, f, &k);
+		sqlite3_bind_int64(st, k++, 20);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *d = sqlite3_column_text(st, 3);
+
+		if (d != NULL && len < size)
+			len += (size_t)snprintf(out + len, size - len, "%s\n",
+			    (const char *)d);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -1055,13 +1437,10 @@ db_status(struct db *db, struct provider_status **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	/* One pass over the offers for all three figures, not three. */
-	st = db_prepare(db, "SELECT s.provider, s.source, s.last_attempt, "
-	    "s.last_success, s.last_error, coalesce(o.n, 0), "
-	    "o.oldest, o.newest FROM provider_status s LEFT JOIN "
-	    "(SELECT provider, count(*) AS n, min(fetched_at) AS oldest, "
-	    "max(fetched_at) AS newest FROM offers GROUP BY provider) o "
-	    "ON o.provider = s.provider ORDER BY s.provider", err);
+	/* Counts and ages are kept by db_replace_offers_meta(). */
+	st = db_prepare(db, "SELECT provider, source, last_attempt, "
+	    "last_success, last_error, offer_count, coalesce(oldest, 0), "
+	    "coalesce(newest, 0) FROM provider_status ORDER BY provider", err);
 	if (st == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

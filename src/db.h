@@ -22,7 +22,7 @@
 
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	5
+#define DB_SCHEMA_VERSION	6
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -120,16 +120,28 @@ int	db_query(struct db *db, const struct offer_filter *filter,
 
 /*
  * The first `limit` offers matching filter in plan_sort()'s order for
- * key (SORT_GPU_PRICE or SORT_PRICE, reverse or not, one instance
- * each), appended to out in no particular order; *matched is the number
- * of all matching offers. Only for filters SQL tests whole: no region,
- * text, maximum price, spot or multi-node (query_plans() on the result
- * then gives the first `limit` plans of the full answer). Reads the
- * index and the picked rows only.
+ * key (any key, reverse or not, one instance each), appended to out in
+ * no particular order (up to 2 * limit of them: the first `limit` with
+ * a known key and the first with an unknown one); *matched, unless
+ * matched is NULL, is the number of all matching offers. Only for
+ * filters SQL tests whole: no region, text or multi-node (the maximum
+ * price is a test of the stored per-GPU price then); query_plans() on
+ * the result gives the first `limit` plans of the full answer. Reads
+ * one index and the picked rows: the sort keys are stored at write
+ * time (and recomputed here once if the GPU catalogue changed).
  */
 int	db_query_top(struct db *db, const struct offer_filter *filter,
 	    enum sort_key key, bool reverse, size_t limit,
 	    struct offer_list *out, size_t *matched, struct err *err);
+
+/*
+ * SQLite's plan (EXPLAIN QUERY PLAN, one step a line) for the query
+ * db_query_top() runs: what tests check to see each query shape use
+ * its index.
+ */
+int	db_query_top_plan(struct db *db, const struct offer_filter *filter,
+	    enum sort_key key, bool reverse, char *out, size_t size,
+	    struct err *err);
 
 /* Status of every provider the cache knows; *out is freed with free(). */
 int	db_status(struct db *db, struct provider_status **out, size_t *n,

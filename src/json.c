@@ -42,6 +42,20 @@ json_hooks(void)
 int
 json_parse(const char *body, size_t len, cJSON **out, struct err *err)
 {
+	return json_parse_gap(body, len, len, 0, out, err);
+}
+
+/* The offset in the whole body of byte off of what json_parse_gap() read. */
+static size_t
+gap_offset(size_t off, size_t gap_at, size_t gap)
+{
+	return off >= gap_at ? off + gap : off;
+}
+
+int
+json_parse_gap(const char *body, size_t len, size_t gap_at, size_t gap,
+    cJSON **out, struct err *err)
+{
 	const char *p = body, *end = body + len, *where;
 	char snippet[32];
 	unsigned long failures;
@@ -77,8 +91,8 @@ json_parse(const char *body, size_t len, cJSON **out, struct err *err)
 			rest++;
 		if (rest < end) {
 			err_set(err, "malformed JSON: unexpected data after the "
-			    "value at byte %zu of %zu", (size_t)(rest - body),
-			    len);
+			    "value at byte %zu of %zu", gap_offset((size_t)(rest -
+			    body), gap_at, gap), len + gap);
 			cJSON_Delete(*out);
 			*out = NULL;
 			return -1;
@@ -87,7 +101,8 @@ json_parse(const char *body, size_t len, cJSON **out, struct err *err)
 	if (*out == NULL) {
 		if (where != NULL && where >= body && where <= end)
 			err_set(err, "malformed JSON at byte %zu of %zu%s",
-			    (size_t)(where - body), len,
+			    gap_offset((size_t)(where - body), gap_at, gap),
+			    len + gap,
 			    where + 1 >= end ? " (the body ends early: "
 			    "truncated?)" : "");
 		else

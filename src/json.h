@@ -21,6 +21,13 @@ struct err;
  * cJSON_Delete().
  */
 int	json_parse(const char *body, size_t len, cJSON **out, struct err *err);
+/*
+ * json_parse() of a body whose bytes from offset gap_at were cut out
+ * (gap of them) before parsing: the messages give offsets and the length
+ * of the whole body (json_stream.c parses the skeleton of a streamed one).
+ */
+int	json_parse_gap(const char *body, size_t len, size_t gap_at, size_t gap,
+	    cJSON **out, struct err *err);
 
 /* Name of a JSON value's type ("string", "number", "null" ...). */
 const char *json_type_name(const cJSON *item);

@@ -4,9 +4,10 @@
  * One request: POST https://console.vast.ai/api/v0/bundles/ with a JSON
  * filter asking for every verified, rentable, not rented, non-external
  * on-demand offer (VAST_LIMIT of them at most; Vast has no pagination).
- * The answer is {"offers":[...]}, buffered (about 1.3 KB per offer) and
- * parsed whole. A key is sent as "Authorization: Bearer" when one is set:
- * the search works without one.
+ * The answer is {"offers":[...]}, about 2 kB per offer, streamed: each
+ * offer is cut out of the body as it arrives (json_stream.c) and parsed
+ * alone, so memory does not grow with the answer. A key is sent as
+ * "Authorization: Bearer" when one is set: the search works without one.
  *
  * Every offer is one record. Key and instance type are the offer id in
  * decimal ("11684738"): what `vastai create instance` takes, and stable
@@ -21,10 +22,15 @@
  *	interconnect	bw_nvlink > 0 or SXM in the name: nvlink; PCIE in
  *			the name: pcie; else unknown
  *	region		geolocation, "unknown" when null or empty
- *	vcpus		cpu_cores_effective, rounded
- *	ram_gb		cpu_ram (MB, whole machine) / 1000, times
- *			cpu_cores_effective / cpu_cores when both are there
- *			(the offer's share of the machine, as gpuhunt does)
+ *	vcpus		cpu_cores_effective (the cores rented with the
+ *			GPUs), rounded; else cpu_cores (whole machine)
+ *			times gpu_frac; else unknown
+ *	ram_gb		cpu_ram (MB, whole machine) / 1000 times gpu_frac
+ *			(the share of the machine's GPUs, and so of its RAM,
+ *			rented with the offer: what Vast's own listing
+ *			shows); without gpu_frac, times cpu_cores_effective
+ *			/ cpu_cores; with neither, unknown (0), never the
+ *			whole machine's
  *	reliability	reliability2, else reliability (0..1)
  *	availability	available, unless rentable is false or rented true
  *
@@ -42,6 +48,7 @@
 
 #include "err.h"
 #include "json.h"
+#include "json_stream.h"
 #include "notes.h"
 #include "money.h"
 #include "str.h"
@@ -51,8 +58,15 @@
 #define VAST_PATH	"/api/v0/bundles/"
 #define VAST_LIMIT	10000		/* offers asked for */
 #define VAST_STORAGE_GB	5		/* GB of disk in dph_total (as the CLI) */
-#define VAST_MAX_BODY	((size_t)64 << 20)	/* 20k offers are ~25 MB */
+/*
+ * The answer streams, so its size costs no memory; the cap only stops a
+ * body that never ends. 10,000 offers are ~20 MB. What is held at once
+ * (one offer, or the body around the offers) is capped by VAST_MAX_KEPT.
+ */
+#define VAST_MAX_BODY	((size_t)256 << 20)
+#define VAST_MAX_KEPT	((size_t)16 << 20)
 #define VAST_GPU_RAM_MAX (OFFER_VRAM_MAX * 1024.0)	/* MB per GPU */
+
 
 /* A price in USD per hour: -1 if NaN, negative or absurd. */
 static int
@@ -103,7 +117,7 @@ vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
     const char *path, bool *zero, struct err *err)
 {
 	char name[OFFER_NAME_MAX];
-	double dph, bid, ngpus, gpu_ram, bw, cores, eff, ram, rel;
+	double dph, bid, ngpus, gpu_ram, bw, cores, eff, ram, frac, rel;
 	bool found;
 	int hint;
 
@@ -156,16 +170,18 @@ vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
 	    &cores, err) < 0 ||
 	    provider_get_number(item, "cpu_cores_effective", path,
 	    OFFER_VCPUS_MAX, &eff, err) < 0 ||
-	    provider_get_number(item, "cpu_ram", path, 1e9, &ram, err) < 0)
+	    provider_get_number(item, "cpu_ram", path, 1e9, &ram, err) < 0 ||
+	    provider_get_number(item, "gpu_frac", path, 1, &frac, err) < 0)
 		return -1;
+	/* The offer's share of the machine; unknown stays unknown. */
+	if (!(frac > 0) && eff > 0 && cores > 0 && eff <= cores)
+		frac = eff / cores;
 	if (eff >= 0)
 		o->vcpus = (int)lround(eff);
-	if (ram > 0) {
-		ram /= 1000;
-		if (eff > 0 && cores > 0)
-			ram *= eff / cores;
-		o->ram_gb = round(ram * 100) / 100;
-	}
+	else if (cores > 0 && frac > 0)
+		o->vcpus = (int)lround(cores * frac);
+	if (ram > 0 && frac > 0)
+		o->ram_gb = round(ram / 1000 * frac * 100) / 100;
 
 	if (json_get_number(item, "reliability2", path, &rel, &found,
 	    err) < 0)
@@ -251,13 +267,37 @@ vast_no_offers(const cJSON *root, struct err *err)
 	}
 }
 
+/* The search in progress: its body's scanner and what it found. */
+struct vast_state {
+	struct provider_run *run;
+	struct json_stream *js;
+	size_t	 zero;			/* zero-priced offers skipped */
+};
+
+/* One offer cut out of the streamed body. */
+static int
+vast_element(void *arg, const cJSON *item, size_t index, size_t offset,
+    struct err *err)
+{
+	struct vast_state *st = arg;
+
+	(void)offset;
+	return vast_offer(st->run, item, index, &st->zero, err);
+}
+
 /* Queue the search. */
 static int
 vast_start(struct provider_run *run, struct err *err)
 {
 	struct http_request *req;
+	struct vast_state *st;
 
 	(void)err;
+	st = xcalloc(1, sizeof *st);
+	st->run = run;
+	st->js = json_stream_new("offers", VAST_MAX_BODY, VAST_MAX_KEPT,
+	    vast_element, st);
+	run->state = st;
 	req = provider_queue(run, provider_url(run, VAST_ORIGIN, VAST_PATH),
 	    "POST", 0);
 	req->body = xasprintf("{\"verified\":{\"eq\":true},"
@@ -266,39 +306,59 @@ vast_start(struct provider_run *run, struct err *err)
 	    "\"allocated_storage\":%d,\"limit\":%d}", VAST_STORAGE_GB,
 	    VAST_LIMIT);
 	req->body_len = strlen(req->body);
-	req->max_body = VAST_MAX_BODY;
+	req->stream = true;
 	http_request_header(req, "Content-Type", "application/json");
 	http_request_header(req, "Accept", "application/json");
 	provider_bearer(run, req);
 	return 0;
 }
 
-/* Parse {"offers":[...]}. */
+/* A piece of {"offers":[...]}: its complete offers are parsed now. */
+static int
+vast_chunk(struct provider_run *run, const struct http_request *req,
+    const char *data, size_t len, struct err *err)
+{
+	struct vast_state *st = run->state;
+
+	(void)req;
+	return json_stream_feed(st->js, data, len, err);
+}
+
+/*
+ * The body ended: check the rest of it ({"offers":[]} once the offers
+ * are cut out, or whatever else came) as the whole body was checked
+ * before streaming.
+ */
 static int
 vast_response(struct provider_run *run, const struct http_result *result,
     struct err *err)
 {
+	struct vast_state *st = run->state;
 	const cJSON *offers, *item;
-	size_t index = 0, zero = 0;
+	size_t index, zero;
 	cJSON *root;
 	int rc = 0;
 
-	if (json_parse(result->body, result->body_len, &root, err) < 0)
+	(void)result;
+	if (json_stream_finish(st->js, &root, err) < 0)
 		return -1;
+	index = json_stream_count(st->js);
 	if ((offers = json_get_array(root, "offers", "response", err)) ==
 	    NULL) {
 		vast_no_offers(root, err);
 		cJSON_Delete(root);
 		return -1;
 	}
+	/* Offers the scanner left in place (a body it did not stream). */
 	cJSON_ArrayForEach(item, offers) {
-		if ((rc = vast_offer(run, item, index, &zero, err)) < 0)
+		if ((rc = vast_offer(run, item, index, &st->zero, err)) < 0)
 			break;
 		index++;
 	}
 	cJSON_Delete(root);
 	if (rc < 0)
 		return rc;
+	zero = st->zero;
 	if (zero > 0)
 		provider_note(run, "%zu zero-priced offer%s skipped", zero,
 		    zero == 1 ? "" : "s");
@@ -308,11 +368,25 @@ vast_response(struct provider_run *run, const struct http_result *result,
 	return 0;
 }
 
+static void
+vast_done(struct provider_run *run)
+{
+	struct vast_state *st = run->state;
+
+	if (st == NULL)
+		return;
+	json_stream_free(st->js);
+	free(st);
+	run->state = NULL;
+}
+
 const struct provider provider_vast = {
 	.id = "vast",
 	.name = "Vast.ai",
 	.key_env = "VAST_API_KEY",
 	.key_required = false,
 	.start = vast_start,
+	.chunk = vast_chunk,
 	.response = vast_response,
+	.done = vast_done,
 };

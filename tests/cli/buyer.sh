@@ -64,7 +64,7 @@ q --region europe
 check "europe: offers" status_is 0
 check "europe: only EU" only continent EU
 check "europe: Vast's European hosts too" has_value provider vast
-check "europe: every provider with a European region" [ "$(col provider | sort -u | tr '\n' ' ')" = "aws gcp lambda runpod vast " ]
+check "europe: every provider with a European region" [ "$(col provider | sort -u | tr '\n' ' ')" = "aws azure gcp lambda runpod vast " ]
 europe=$(rows)
 q --region eu
 check "eu is europe" [ "$(rows)" = "$europe" ]

@@ -285,7 +285,7 @@ assert_current_schema(const char *path)
 
 	assert_int_equal(raw_int(path, "PRAGMA user_version"),
 	    DB_SCHEMA_VERSION);
-	assert_int_equal(DB_SCHEMA_VERSION, 5);
+	assert_int_equal(DB_SCHEMA_VERSION, 6);
 	assert_int_equal(raw_int(path, "PRAGMA application_id"), APP_ID);
 	raw_text(path, "PRAGMA journal_mode", mode, sizeof mode);
 	assert_string_equal(mode, "wal");
@@ -670,6 +670,16 @@ test_migrate_from_v1(void **state)
 	assert_int_equal(ps.source, SRC_LIVE);
 	assert_int_equal(ps.last_success, 1700000100);
 	assert_int_equal(ps.offer_count, 3);
+	/* Migration 4 filled in the count and ages of the status row. */
+	assert_int_equal(ps.oldest, 1700000000);
+	assert_int_equal(ps.newest, 1700000002);
+	/* The first top query computes the sort keys (checked below). */
+	offer_filter_init(&f);
+	assert_int_equal(db_query_top(db, &f, SORT_PFLOP, false, 1, &l, NULL,
+	    &err), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0].key, "p4d.24xlarge/r0");
+	offer_list_done(&l);
 	/* The new table works. */
 	assert_int_equal(db_meta_set(db, "aws", "us-east-1", "v20260101",
 	    &err), 0);
@@ -682,6 +692,12 @@ test_migrate_from_v1(void **state)
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers"), 3);
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
 	    1);
+	assert_int_equal(raw_int(path, "SELECT sk_gpu_price FROM offers "
+	    "WHERE key = 'p4d.24xlarge/r1'"), (21957801 + 4) / 8);
+	assert_int_equal(raw_int(path, "SELECT sk_spot_gpu FROM offers "
+	    "WHERE key = 'p4d.24xlarge/r1'"), INT64_MAX);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers "
+	    "WHERE sk_pflop < 1e300"), 3);
 }
 
 /*
@@ -1265,7 +1281,12 @@ plan_keys(const struct plan *p, size_t n, char *buf, size_t size)
 static void
 test_query_top(void **state)
 {
-	static const char *const gpus[] = { "RTX4090", "A100-80", "H100" };
+	static const char *const gpus[] = { "RTX4090", "A100-80", "H100", "" };
+	static const char *const raws[] = { "Mystery X", "", "Enigma" };
+	static const enum availability avs[] = { AV_AVAILABLE, AV_UNKNOWN,
+	    AV_LIMITED, AV_UNAVAILABLE };
+	static const enum interconnect ics[] = { IC_NVLINK, IC_PCIE,
+	    IC_UNKNOWN };
 	static const char *const provs[] = { "vast", "runpod", "aws" };
 	static const int counts[] = { 1, 2, 3, 8 };
 	static const size_t limits[] = { 1, 3, 20, 1000 };
@@ -1276,7 +1297,7 @@ test_query_top(void **state)
 	struct offer_filter f;
 	struct plan *pa, *pt;
 	size_t na, nt, matched, i, p, fi, li, shown;
-	unsigned seed = 1;
+	unsigned seed = 1, seed2 = 7;
 	struct db *db;
 	struct err err;
 	int sort, rev;
@@ -1296,16 +1317,34 @@ test_query_top(void **state)
 			 */
 			price = 1000000 + (int64_t)((seed >> 12) % 3) * 333333 +
 			    (int64_t)((seed >> 26) % 9);
-			v[p][i] = mk(provs[p], key, gpus[(seed >> 4) % 3],
-			    counts[(seed >> 16) % 4], 80, (seed >> 20) % 2 ?
-			    IC_NVLINK : IC_PCIE, (seed >> 22) % 9 == 0 ?
-			    MONEY_NONE : price, 500000, (seed >> 24) % 3 ?
-			    AV_AVAILABLE : AV_UNKNOWN, 100);
+			seed2 = seed2 * 1103515245 + 12345;
+			v[p][i] = mk(provs[p], key, gpus[(seed >> 4) % 4],
+			    counts[(seed >> 16) % 4], (seed2 >> 8) % 5 ? 80 :
+			    (seed2 >> 11) % 2 ? 0 : 24, ics[(seed2 >> 13) % 3],
+			    (seed >> 22) % 9 == 0 ? MONEY_NONE : price,
+			    (seed2 >> 16) % 4 == 0 && (seed >> 22) % 9 != 0 ?
+			    MONEY_NONE : 400000 + (int64_t)((seed2 >> 18) % 3) *
+			    100000, avs[(seed >> 24) % 4], 100 +
+			    (int64_t)((seed2 >> 21) % 3));
+			/* Unknown GPUs, among themselves by raw name. */
+			if (v[p][i].gpu[0] == '\0')
+				snprintf(v[p][i].gpu_raw,
+				    sizeof v[p][i].gpu_raw, "%s",
+				    raws[(seed2 >> 23) % 3]);
+			if ((seed2 >> 25) % 7 == 0)
+				v[p][i].region[0] = '\0';
 		}
 		replace_ok(db, provs[p], v[p], 120, SRC_LIVE, 100, NULL);
 	}
-	for (fi = 0; fi < 6; fi++) {
+	for (fi = 0; fi < 8; fi++) {
 		offer_filter_init(&f);
+		/* --max-price, on the price or (with --spot) the spot price. */
+		if (fi == 6)
+			f.max_price_gpu_hour = 500000;
+		if (fi == 7) {
+			f.spot = true;
+			f.max_price_gpu_hour = 200000;
+		}
 		if (fi == 1 || fi == 2) {
 			f.gpus[0] = gpu_find("RTX4090");
 			f.ngpus = 1;
@@ -1326,10 +1365,10 @@ test_query_top(void **state)
 		}
 		offer_list_init(&all);
 		query_ok(db, &f, &all);
-		for (sort = 0; sort < 2; sort++)
+		for (sort = 0; sort < SORT_KEY_COUNT; sort++)
 		for (rev = 0; rev < 2; rev++)
 		for (li = 0; li < 4; li++) {
-			enum sort_key key = sort ? SORT_PRICE : SORT_GPU_PRICE;
+			enum sort_key key = (enum sort_key)sort;
 
 			query_plans(all.v, all.n, &f, key, rev, &pa, &na);
 			shown = limits[li] < na ? limits[li] : na;
@@ -1338,9 +1377,18 @@ test_query_top(void **state)
 			assert_int_equal(db_query_top(db, &f, key, rev,
 			    limits[li], &top, &matched, &err), 0);
 			assert_int_equal(matched, na);
+			/* Without the count: the same offers. */
+			offer_list_done(&top);
+			offer_list_init(&top);
+			assert_int_equal(db_query_top(db, &f, key, rev,
+			    limits[li], &top, NULL, &err), 0);
 			query_plans(top.v, top.n, &f, key, rev, &pt, &nt);
-			assert_int_equal(nt, shown);
-			plan_keys(pt, nt, got, sizeof got);
+			/* Up to limit known and limit unknown ones. */
+			if (nt < shown || nt > 2 * limits[li])
+				fail_msg("filter %zu sort %d reverse %d limit "
+				    "%zu: %zu plans, want %zu", fi, sort, rev,
+				    limits[li], nt, shown);
+			plan_keys(pt, shown, got, sizeof got);
 			if (strcmp(want, got) != 0)
 				fail_msg("filter %zu sort %d reverse %d limit "
 				    "%zu:\nwant %.300s\ngot  %.300s", fi, sort,
@@ -1351,6 +1399,132 @@ test_query_top(void **state)
 		}
 		offer_list_done(&all);
 	}
+	db_close(db);
+}
+
+/* The plan of db_query_top() for f and key holds every step of want. */
+static void
+assert_plan(struct db *db, const struct offer_filter *f, enum sort_key key,
+    const char *what, const char *const *want)
+{
+	char plan[4096];
+	struct err err;
+	size_t i;
+
+	assert_int_equal(db_query_top_plan(db, f, key, false, plan,
+	    sizeof plan, &err), 0);
+	for (i = 0; want[i] != NULL; i++)
+		if (strstr(plan, want[i]) == NULL)
+			fail_msg("%s: plan lacks \"%s\":\n%s", what, want[i],
+			    plan);
+	/*
+	 * Never a walk of the whole table, nor a sort of what a walk
+	 * found: each shape reads its index in order (want names it) and
+	 * stops at the limit.
+	 */
+	if (strstr(plan, "SCAN offers\n") != NULL ||
+	    strstr(plan, "TEMP B-TREE") != NULL)
+		fail_msg("%s: a scan or a sort:\n%s", what, plan);
+	if (strstr(plan, "USING PRIMARY KEY (provider=? AND key=?)") == NULL)
+		fail_msg("%s: the rows are not read by key:\n%s", what, plan);
+}
+
+/*
+ * Each query shape of a big marketplace cache uses the index made for
+ * it, in order, after a refresh wrote the planner's statistics: without
+ * --gpu, SQLite would otherwise walk the (gpu, ...) index and fetch
+ * each row.
+ */
+static void
+test_query_plans(void **state)
+{
+	static const char *const gpus[] = { "RTX4090", "RTX3090", "A100-80",
+	    "H100", "A6000", "L40S", "RTX5090", "V100-16" };
+	static const int counts[] = { 1, 1, 1, 2, 2, 4, 8 };
+	static const char *const small[] = { "aws", "lambda", "runpod" };
+	const char *path = tmp_path("plans.db");
+	enum { N = 20000, NSMALL = 200 };
+	struct offer *v;
+	struct offer_filter f;
+	struct db *db;
+	unsigned seed = 3;
+	size_t i, p;
+
+	(void)state;
+	db = open_ok(path);
+	v = calloc(N, sizeof *v);
+	assert_non_null(v);
+	for (p = 0; p < 4; p++) {
+		size_t n = p == 0 ? N : NSMALL;
+
+		for (i = 0; i < n; i++) {
+			const char *gpu;
+			char key[16];
+			int count;
+
+			seed = seed * 1103515245 + 12345;
+			gpu = gpus[(seed >> 8) % 8];
+			count = counts[(seed >> 12) % 7];
+			snprintf(key, sizeof key, "%zu", 11000000 + i * 7);
+			v[i] = mk(p == 0 ? "vast" : small[p - 1], key, gpu,
+			    count, gpu_find(gpu)->vram_gb,
+			    strncmp(gpu, "RTX", 3) == 0 ? IC_PCIE :
+			    (seed >> 16) % 2 ? IC_NVLINK : IC_UNKNOWN,
+			    (int64_t)count * (100000 + (seed >> 18) % 2000000),
+			    (seed >> 20) % 3 ? MONEY_NONE : 90000 * count,
+			    AV_AVAILABLE, 100);
+		}
+		replace_ok(db, p == 0 ? "vast" : small[p - 1], v, n, SRC_LIVE,
+		    100, NULL);
+	}
+	free(v);
+
+	offer_filter_init(&f);
+	f.gpus[0] = gpu_find("RTX4090");
+	f.ngpus = 1;
+	f.count = 2;
+	assert_plan(db, &f, SORT_GPU_PRICE, "--gpu RTX4090 --count 2",
+	    (const char *const[]){ "COVERING INDEX offers_gpu (gpu=? AND "
+	    "gpu_count=?)", NULL });
+
+	offer_filter_init(&f);
+	f.count = 4;
+	f.min_vram_gb = 40;
+	assert_plan(db, &f, SORT_GPU_PRICE, "--count 4 --min-vram 40",
+	    (const char *const[]){ "COVERING INDEX offers_count (gpu_count=?)",
+	    NULL });
+
+	offer_filter_init(&f);
+	f.count = 8;
+	f.interconnect = IC_NVLINK;
+	assert_plan(db, &f, SORT_GPU_PRICE, "--interconnect nvlink --count 8",
+	    (const char *const[]){ "COVERING INDEX offers_count (gpu_count=?)",
+	    NULL });
+
+	offer_filter_init(&f);
+	snprintf(f.providers[0], sizeof f.providers[0], "vast");
+	f.nproviders = 1;
+	assert_plan(db, &f, SORT_PFLOP, "--provider vast --sort pflop",
+	    (const char *const[]){ "COVERING INDEX offers_provider_pflop "
+	    "(provider=?)", NULL });
+	assert_plan(db, &f, SORT_GPU_PRICE, "--provider vast",
+	    (const char *const[]){ "COVERING INDEX offers_provider_price "
+	    "(provider=?)", NULL });
+
+	offer_filter_init(&f);
+	f.max_price_gpu_hour = 400000;
+	assert_plan(db, &f, SORT_GPU_PRICE, "--max-price 0.4",
+	    (const char *const[]){ "COVERING INDEX offers_gpu_price "
+	    "(sk_gpu_price<?)", NULL });
+
+	offer_filter_init(&f);
+	assert_plan(db, &f, SORT_GPU_PRICE, "no filter",
+	    (const char *const[]){ "COVERING INDEX offers_gpu_price", NULL });
+
+	offer_filter_init(&f);
+	f.spot = true;
+	assert_plan(db, &f, SORT_SPOT_GPU, "--spot",
+	    (const char *const[]){ "INDEX offers_spot_gpu", NULL });
 	db_close(db);
 }
 
@@ -1556,7 +1730,12 @@ test_long_text_truncated(void **state)
 	memset(longname, 'r', 200);
 	longname[200] = '\0';
 	raw = raw_open(path);
-	snprintf(sql, sizeof sql, "INSERT INTO offers VALUES ('aws', 'k', "
+	snprintf(sql, sizeof sql, "INSERT INTO offers (provider, key, "
+	    "instance_type, region, gpu, gpu_raw, gpu_count, vram_gb, "
+	    "interconnect, vcpus, ram_gb, price, spot_price, availability, "
+	    "spot_interruption, reliability, fetched_at, source, notes, "
+	    "spot_zone, currency, price_original) VALUES "
+	    "('aws', 'k', "
 	    "'%s', '%s', 'T4', '%s', 1, 16, 'pcie', 4, 16.0, 526000, NULL, "
 	    "'unknown', NULL, NULL, 100, 'live', 0, '', 'USD', NULL)", longname, longname,
 	    longname);
@@ -2241,6 +2420,7 @@ main(void)
 		T(test_query_filters),
 		T(test_query_appends),
 		T(test_query_top),
+		T(test_query_plans),
 		T(test_status),
 		T(test_history),
 		T(test_meta),

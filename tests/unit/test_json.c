@@ -8,10 +8,13 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
 #include "json.h"
+#include "json_stream.h"
 #include "money.h"
 
 /* Parse a NUL-terminated document that must be valid. */
@@ -141,6 +144,144 @@ test_parse_errors(void **state)
 	assert_null(root);
 }
 
+/* What a scan saw: each element printed, and where it started. */
+struct seen {
+	char	text[1024];
+	size_t	n;
+};
+
+static int
+collect(void *arg, const cJSON *item, size_t index, size_t offset,
+    struct err *err)
+{
+	struct seen *s = arg;
+	char *p = cJSON_PrintUnformatted(item);
+	size_t len = strlen(s->text);
+
+	(void)err;
+	assert_int_equal(index, s->n);
+	snprintf(s->text + len, sizeof s->text - len, "%zu@%zu:%s;", index,
+	    offset, p);
+	free(p);
+	s->n++;
+	return 0;
+}
+
+/*
+ * Scan body in pieces of `piece` bytes; 0 and the elements and skeleton
+ * seen, or -1 and the message.
+ */
+static int
+scan(const char *body, size_t piece, struct seen *s, char *skeleton,
+    size_t size, struct err *err)
+{
+	struct json_stream *js;
+	size_t len = strlen(body), off, n;
+	cJSON *root = NULL;
+	char *p;
+	int rc = 0;
+
+	memset(s, 0, sizeof *s);
+	skeleton[0] = '\0';
+	err_clear(err);
+	js = json_stream_new("offers", 1 << 20, 256, collect, s);
+	for (off = 0; off < len && rc == 0; off += n) {
+		n = len - off < piece ? len - off : piece;
+		rc = json_stream_feed(js, body + off, n, err);
+	}
+	if (rc == 0)
+		rc = json_stream_finish(js, &root, err);
+	if (rc == 0) {
+		p = cJSON_PrintUnformatted(root);
+		snprintf(skeleton, size, "%s", p);
+		free(p);
+	}
+	cJSON_Delete(root);
+	json_stream_free(js);
+	return rc;
+}
+
+/* The same answer in every piece size. */
+static void
+expect_scan(const char *body, const char *elements, const char *skeleton)
+{
+	static const size_t pieces[] = { 1, 2, 5, 4096 };
+	char got[1024];
+	struct seen s;
+	struct err err;
+	size_t i;
+
+	for (i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
+		if (scan(body, pieces[i], &s, got, sizeof got, &err) != 0)
+			fail_msg("%s (pieces of %zu): %s", body, pieces[i],
+			    err.msg);
+		assert_string_equal(s.text, elements);
+		assert_string_equal(got, skeleton);
+	}
+}
+
+static void
+expect_scan_error(const char *body, const char *want)
+{
+	static const size_t pieces[] = { 1, 3, 4096 };
+	char got[1024];
+	struct seen s;
+	struct err err;
+	size_t i;
+
+	for (i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
+		if (scan(body, pieces[i], &s, got, sizeof got, &err) == 0)
+			fail_msg("%s: accepted", body);
+		if (strstr(err.msg, want) == NULL)
+			fail_msg("%s (pieces of %zu): \"%s\" lacks \"%s\"",
+			    body, pieces[i], err.msg, want);
+	}
+}
+
+static void
+test_stream(void **state)
+{
+	(void)state;
+	expect_scan("{\"offers\":[{\"id\":1},{\"id\":2}]}",
+	    "0@11:{\"id\":1};1@20:{\"id\":2};", "{\"offers\":[]}");
+	/* Brackets, braces, quotes and escapes inside strings. */
+	expect_scan(" {\"a\":\"x]\\\"}\",\"offers\": [ {\"s\":\"[{\\\\\"} ,"
+	    "\"str]\" , 12 , [1,[2]] ,null],\"b\":{\"offers\":[3]}} \n",
+	    "0@26:{\"s\":\"[{\\\\\"};1@40:\"str]\";2@49:12;3@54:[1,[2]];"
+	    "4@63:null;",
+	    "{\"a\":\"x]\\\"}\",\"offers\":[],\"b\":{\"offers\":[3]}}");
+	expect_scan("{\"offers\":[]}", "", "{\"offers\":[]}");
+	/* Only the root's array streams; a root that is no object is kept. */
+	expect_scan("{\"x\":[{\"offers\":[1]}]}", "",
+	    "{\"x\":[{\"offers\":[1]}]}");
+	expect_scan("[1,2]", "", "[1,2]");
+	expect_scan("{\"msg\":\"no\"}", "", "{\"msg\":\"no\"}");
+
+	expect_scan_error("", "empty response body");
+	expect_scan_error("<html>", "expected JSON, got HTML");
+	expect_scan_error("{\"offers\":[{\"id\":1},]}",
+	    "malformed JSON at byte 20: expected an element");
+	expect_scan_error("{\"offers\":[{\"id\":1} {\"id\":2}]}",
+	    "malformed JSON at byte 20: expected ',' or ']'");
+	expect_scan_error("{\"offers\":[{\"id\":1,}]}",
+	    "malformed JSON at byte 19 (offers[0])");
+	expect_scan_error("{\"offers\":[{\"id\":1},{\"id\"",
+	    "malformed JSON at byte 25 of 25 (the body ends early");
+	expect_scan_error("{\"offers\":[1,2", "at byte 14 of 14");
+	expect_scan_error("{\"offers\":[1,2]", "at byte 14 of 15 (the body ends early");
+	/* After the array, offsets still count the bytes cut out. */
+	expect_scan_error("{\"offers\":[1,2],\"x\":tru}",
+	    "malformed JSON at byte 20 of 24");
+	expect_scan_error("{\"offers\":[1,2]} x", "unexpected data after the "
+	    "value at byte 17 of 18");
+	expect_scan_error("{\"offers\":[\"0123456789012345678901234567890123"
+	    "456789012345678901234567890123456789012345678901234567890123456789"
+	    "012345678901234567890123456789012345678901234567890123456789012345"
+	    "678901234567890123456789012345678901234567890123456789012345678901"
+	    "23456789012345678901234567890123456789\"]}",
+	    "offers[0] at byte 11 is larger than 256 bytes");
+}
+
 int
 main(void)
 {
@@ -150,6 +291,7 @@ main(void)
 		cmocka_unit_test(test_string),
 		cmocka_unit_test(test_money),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

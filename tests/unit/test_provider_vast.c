@@ -8,7 +8,10 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "adapter_harness.h"
 #include "err.h"
@@ -114,7 +117,7 @@ test_parse(void **state)
 	/* No reliability2: reliability is used. */
 	o = find(&run, "4100005");
 	check_offer(o, "V100-16", "Tesla V100", 1, 16, IC_UNKNOWN, 180000,
-	    90000, "Ontario, CA", 8, 16.93, AV_AVAILABLE);
+	    90000, "Ontario, CA", 8, 16.13, AV_AVAILABLE);
 	assert_true(fabs(o->reliability - 0.912) < 1e-9);
 
 	/* bw_nvlink > 0: an NVLink bridge. */
@@ -296,6 +299,130 @@ test_vast_spellings(void **state)
 	assert_null(gpu_resolve("RTX 9999 Ti", 30));
 }
 
+/*
+ * Live host resources are the share rented with the GPUs (issue 11):
+ * cpu_ram scaled by gpu_frac, even when the host grants fewer cores
+ * than that share or leaves cpu_cores out; vCPUs from
+ * cpu_cores_effective, else cpu_cores times gpu_frac.
+ */
+static void
+test_host_share(void **state)
+{
+	struct provider_run run;
+	struct err err;
+	const struct offer *o;
+
+	(void)state;
+	assert_int_equal(run_vast(&run, "host-share.json", NULL, NULL, NULL,
+	    &err), 0);
+	assert_int_equal(run.offers.n, 3);
+	/* 1 of 4 GPUs, 16 of 128 threads: a quarter of 257 GB. */
+	o = find(&run, "21000001");
+	assert_int_equal(o->vcpus, 16);
+	assert_true(fabs(o->ram_gb - 64.25) < 1e-9);
+	/* cpu_cores null: still a quarter, not the whole 1,031 GB. */
+	o = find(&run, "21000002");
+	assert_int_equal(o->vcpus, 28);
+	assert_true(fabs(o->ram_gb - 257.75) < 1e-9);
+	/* No cpu_cores_effective: half of 64 cores, half of 515 GB. */
+	o = find(&run, "21000003");
+	assert_int_equal(o->vcpus, 32);
+	assert_true(fabs(o->ram_gb - 257.5) < 1e-9);
+	provider_run_done(&run);
+}
+
+/* The offers of offers.json, as "key price vcpus ram;" text. */
+static void
+offers_text(const struct provider_run *run, char *buf, size_t size)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < run->offers.n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %lld %d "
+		    "%.2f %s;", run->offers.v[i].key,
+		    (long long)run->offers.v[i].price, run->offers.v[i].vcpus,
+		    run->offers.v[i].ram_gb, run->offers.v[i].region);
+}
+
+/*
+ * The streamed body gives the same offers however the network cuts it,
+ * down to a byte at a time; a body cut short anywhere fails with a
+ * message naming a byte, never with a partial answer.
+ */
+static void
+test_stream_pieces(void **state)
+{
+	static const size_t pieces[] = { 1, 2, 3, 7, 64, 1000, 4096, 1 << 20 };
+	struct harness_route route = { "/api/v0/bundles/", NULL, "offers.json",
+	    0 };
+	static char want[8192], got[8192];
+	struct provider_run run;
+	struct err err;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(run_vast(&run, "offers.json", NULL, NULL, NULL, &err),
+	    0);
+	offers_text(&run, want, sizeof want);
+	provider_run_done(&run);
+	for (i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
+		provider_run_init(&run, &provider_vast);
+		run.now = NOW;
+		err_clear(&err);
+		if (harness_run(&provider_vast, &run, &route, 1, NULL,
+		    pieces[i], NULL, &err) != 0)
+			fail_msg("pieces of %zu: %s", pieces[i], err.msg);
+		offers_text(&run, got, sizeof got);
+		assert_string_equal(got, want);
+		provider_run_done(&run);
+	}
+}
+
+/* A truncated body at every length fails, naming a byte. */
+static void
+test_stream_truncated(void **state)
+{
+	char *body, path[256], *dir, *fixture;
+	size_t len, cut;
+	struct provider_run run;
+	struct err err;
+	FILE *f;
+
+	(void)state;
+	fixture = harness_fixture_path("vast/offers.json");
+	body = harness_read_file(fixture, &len);
+	free(fixture);
+	dir = getenv("TMPDIR");
+	snprintf(path, sizeof path, "%s/vast-cut-%ld.json",
+	    dir != NULL ? dir : "/tmp", (long)getpid());
+	for (cut = 0; cut < len; cut += 1 + cut / 40) {
+		struct harness_route route = { "/api/v0/bundles/", NULL,
+		    path, 0 };
+
+		/* Whitespace after the closing brace is not a cut. */
+		if (strspn(body + cut, " \t\r\n") == len - cut)
+			break;
+		f = fopen(path, "wb");
+		assert_non_null(f);
+		assert_int_equal(fwrite(body, 1, cut, f), cut);
+		fclose(f);
+		provider_run_init(&run, &provider_vast);
+		run.now = NOW;
+		err_clear(&err);
+		if (harness_run(&provider_vast, &run, &route, 1, "/", 97, NULL,
+		    &err) == 0)
+			fail_msg("cut at %zu of %zu: accepted", cut, len);
+		if (strstr(err.msg, "byte") == NULL &&
+		    strstr(err.msg, "empty response body") == NULL)
+			fail_msg("cut at %zu: \"%s\" names no byte", cut,
+			    err.msg);
+		provider_run_done(&run);
+	}
+	unlink(path);
+	free(body);
+}
+
 int
 main(void)
 {
@@ -306,6 +433,9 @@ main(void)
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_absurd_values),
 		cmocka_unit_test(test_vast_spellings),
+		cmocka_unit_test(test_host_share),
+		cmocka_unit_test(test_stream_pieces),
+		cmocka_unit_test(test_stream_truncated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
