@@ -51,6 +51,9 @@
 	X(ACT_REFRESH,	SC_OFFERS, "Refresh",				\
 	    "fetch live prices from the providers in the background",	\
 	    'R', KEY_F(5))						\
+	X(ACT_SUMMARY,	SC_OFFERS | SC_HELP, "Summary",			\
+	    "market summary of the shown offers by GPU, provider or region",\
+	    'm')							\
 	X(ACT_CLEAR_ALL, SC_OFFERS | SC_FILTER, "Clear",		\
 	    "clear every filter", 'c')					\
 	X(ACT_HOURS,	SC_DETAIL, "Hours",				\
