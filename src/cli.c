@@ -16,6 +16,7 @@
 
 #include "err.h"
 #include "filter.h"
+#include "history.h"
 #include "provider.h"
 #include "str.h"
 
@@ -33,7 +34,12 @@ enum {
 	OPT_DEADLINE,
 	OPT_HELP,
 	OPT_VERSION,
-	OPT_ALL_REGIONS
+	OPT_ALL_REGIONS,
+	OPT_GROUP_BY,
+	OPT_SINCE,
+	OPT_EXEC,
+	OPT_LIST,
+	OPT_FORGET
 };
 
 /* One option: a filter field (filter >= 0) or one of the above. */
@@ -60,6 +66,16 @@ static const struct cli_option other_options[] = {
 	    "add the total cost of an H-hour job" },
 	{ "all-regions", 0, NULL, CMD_SCOPE_QUERY, true, -1, OPT_ALL_REGIONS,
 	    "a table row per region (default: one row, +N regions)" },
+	{ "group-by", 0, "KEYS", CMD_SCOPE_QUERY, true, -1, OPT_GROUP_BY,
+	    "a row per gpu, provider, region, continent: min/median/max" },
+	{ "since", 0, "DURATION", CMD_SCOPE_HISTORY, false, -1, OPT_SINCE,
+	    "history: the period (30d, 12h, 2w; default 30d)" },
+	{ "exec", 0, "CMD", CMD_SCOPE_WATCH, false, -1, OPT_EXEC,
+	    "watch: run CMD with the news as JSON on its stdin" },
+	{ "list", 0, NULL, CMD_SCOPE_WATCH, false, -1, OPT_LIST,
+	    "watch: list the stored watches" },
+	{ "forget", 0, NULL, CMD_SCOPE_WATCH, false, -1, OPT_FORGET,
+	    "watch: forget the watch of this query" },
 	{ "quiet", 'q', NULL, CMD_SCOPE_QUERY | CMD_SCOPE_REFRESH, false, -1,
 	    OPT_QUIET, "no data-age line (refresh: only errors)" },
 	{ "timeout", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_TIMEOUT,
@@ -101,6 +117,8 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_providers_entry,
 	&cmd_refresh_entry,
 	&cmd_tui_entry,
+	&cmd_history_entry,
+	&cmd_watch_entry,
 	&cmd_help_entry,
 	&cmd_version_entry,
 	NULL
@@ -307,6 +325,23 @@ set_option(const struct cli_option *opt, const char *arg,
 	case OPT_DEADLINE:
 		return parse_long("--deadline", arg, 1, 86400,
 		    "a number of seconds from 1 to 86400", &o->deadline, err);
+	case OPT_GROUP_BY:
+		return group_by_parse(arg, &o->group_by, err);
+	case OPT_SINCE:
+		return history_parse_duration(arg, &o->since, err);
+	case OPT_EXEC:
+		if (arg[0] == '\0') {
+			err_set(err, "--exec: expected a command");
+			return -1;
+		}
+		o->exec = arg;
+		return 0;
+	case OPT_LIST:
+		o->watch_list = true;
+		return 0;
+	case OPT_FORGET:
+		o->watch_forget = true;
+		return 0;
 	case OPT_HELP:
 		o->command = CMD_HELP;
 		return 0;
@@ -492,6 +527,8 @@ cli_usage(FILE *out)
 			    "      ", left, e->summary);
 	}
 	usage_options(out, "query options (also for tui)", CMD_SCOPE_QUERY);
+	usage_options(out, "history and watch options", CMD_SCOPE_HISTORY |
+	    CMD_SCOPE_WATCH);
 	usage_options(out, "refresh options", CMD_SCOPE_REFRESH);
 	usage_options(out, "common options", CMD_SCOPE_ALL);
 	join_words(words, sizeof words, SORT_KEY_COUNT, sort_name_at);

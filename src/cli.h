@@ -18,6 +18,7 @@
 
 #include "offer.h"
 #include "output.h"
+#include "summary.h"
 
 /* Exit statuses: code, value, what it means (also in gpucost(1)). */
 #define EXIT_INFO(X)							\
@@ -40,7 +41,9 @@ enum cli_command {
 	CMD_REFRESH,
 	CMD_TUI,
 	CMD_HELP,
-	CMD_VERSION
+	CMD_VERSION,
+	CMD_HISTORY,
+	CMD_WATCH
 };
 
 /* Which commands take an option: a bit per group of commands. */
@@ -48,6 +51,8 @@ enum cli_command {
 #define CMD_SCOPE_GPUS		0x02u
 #define CMD_SCOPE_PROVIDERS	0x04u
 #define CMD_SCOPE_REFRESH	0x08u
+#define CMD_SCOPE_HISTORY	0x10u
+#define CMD_SCOPE_WATCH		0x20u
 #define CMD_SCOPE_ALL		0xffu
 
 struct cli_options {
@@ -68,6 +73,11 @@ struct cli_options {
 	long	lock_wait;		/* refresh --wait, seconds */
 	bool	all_regions;		/* --all-regions: no folding */
 	long	deadline;		/* refresh --deadline; 0: default */
+	struct group_by group_by;	/* --group-by; nkeys 0: offers */
+	int64_t	since;			/* history --since, seconds; 0 default */
+	const char *exec;		/* watch --exec CMD, or NULL */
+	bool	watch_list;		/* watch --list */
+	bool	watch_forget;		/* watch --forget */
 };
 
 /*
@@ -103,6 +113,8 @@ extern const struct cmd_entry cmd_gpus_entry;
 extern const struct cmd_entry cmd_providers_entry;
 extern const struct cmd_entry cmd_refresh_entry;
 extern const struct cmd_entry cmd_tui_entry;
+extern const struct cmd_entry cmd_history_entry;
+extern const struct cmd_entry cmd_watch_entry;
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_version_entry;
 

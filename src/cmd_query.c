@@ -14,6 +14,7 @@
 #include "money.h"
 #include "output.h"
 #include "query.h"
+#include "summary.h"
 
 /*
  * One line on stderr saying how old the shown prices are, per provider:
@@ -94,7 +95,7 @@ query_top_n(const struct cli_options *o)
 {
 	const struct offer_filter *f = &o->filter;
 
-	return o->limit > 0 && !query_folds(o) && !f->multi_node &&
+	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) && !f->multi_node &&
 	    f->region[0] == '\0' && f->text[0] == '\0' && !f->vertex &&
 	    f->form == GPU_FORM_ANY && f->min_vcpus_per_gpu == 0 &&
 	    f->min_ram_gb_per_gpu == 0;
@@ -119,6 +120,30 @@ explain_empty(struct db *db, const struct cli_options *o)
 		fprintf(stderr, "gpucost: no offer matched%s\n",
 		    o->query_given ? " the query" : "");
 	offer_list_done(&offers);
+}
+
+/*
+ * --group-by: the plans summarised per group, cheapest group first, at
+ * most --limit groups. Returns 0, or -1 on a write error.
+ */
+static int
+print_groups(const struct cli_options *o, const struct plan *plans,
+    size_t nplans, size_t *ngroups)
+{
+	struct summary_group *groups;
+	size_t shown;
+	int rc = 0;
+
+	summary_build(plans, nplans, &o->group_by, o->filter.spot, &groups,
+	    ngroups);
+	shown = o->limit > 0 && (size_t)o->limit < *ngroups ?
+	    (size_t)o->limit : *ngroups;
+	if ((*ngroups > 0 || o->format != OUTPUT_TABLE) &&
+	    (output_groups(stdout, o->format, cli_output_width(stdout),
+	    &o->group_by, groups, shown) < 0 || fflush(stdout) != 0))
+		rc = -1;
+	free(groups);
+	return rc;
 }
 
 static int
@@ -153,6 +178,20 @@ cmd_query_exec(const struct cli_options *o)
 	    &plans, &nplans);
 	if (!top_n)
 		matched = nplans;
+	if (o->group_by.nkeys > 0) {
+		size_t ngroups = 0;
+
+		if (print_groups(o, plans, nplans, &ngroups) < 0) {
+			cli_error("writing the output: %s", strerror(errno));
+			goto done;
+		}
+		if (!o->quiet)
+			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s\n",
+			    nplans, nplans == 1 ? "" : "s", ngroups,
+			    ngroups == 1 ? "" : "s");
+		rc = nplans > 0 ? EXIT_OK : EXIT_NO_MATCH;
+		goto done;
+	}
 	rows = query_folds(o) ? query_fold_regions(plans, nplans) : nplans;
 	shown = o->limit > 0 && (size_t)o->limit < rows ?
 	    (size_t)o->limit : rows;

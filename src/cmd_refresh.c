@@ -3,14 +3,22 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "cli.h"
+#include "db.h"
 #include "err.h"
 #include "paths.h"
 #include "refresh.h"
+#include "settings.h"
 #include "str.h"
+
+/* Days of price history kept unless the config says otherwise. */
+#define HISTORY_DAYS_DEFAULT	400
 
 /* "12.3 MB" */
 static void
@@ -56,6 +64,44 @@ draw_progress(const struct refresh_progress *pr, size_t n)
 	}
 	fprintf(stderr, "\r\033[K%.*s", 200, line);
 	fflush(stderr);
+}
+
+/*
+ * Keep the price history bounded: change points older than history_days
+ * (config file) or GPUCOST_HISTORY_DAYS (default 400) go, but for each
+ * offer's last one before the cut. Returns 0, or -1 after saying why.
+ */
+static int
+prune_history(const char *path)
+{
+	struct settings cfg;
+	const char *days_s;
+	struct err err;
+	struct db *db;
+	char *end;
+	long days = HISTORY_DAYS_DEFAULT;
+	int rc;
+
+	if (settings_load(&cfg, &err) < 0)
+		cfg.n = 0;
+	if ((days_s = settings_get(&cfg, "GPUCOST_HISTORY_DAYS",
+	    "history_days")) != NULL) {
+		days = strtol(days_s, &end, 10);
+		if (*end != '\0' || days < 1 || days > 36500) {
+			cli_error("history_days: expected a number of days from "
+			    "1 to 36500");
+			return -1;
+		}
+	}
+	if (cache_open(path, &db, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	rc = db_prune_history(db, (int64_t)time(NULL) - days * 86400, &err);
+	if (rc < 0)
+		cli_error("%s", err.msg);
+	db_close(db);
+	return rc;
 }
 
 static int
@@ -135,6 +181,8 @@ cmd_refresh_exec(const struct cli_options *o)
 	refresh_end(r);
 	if (sig != 0)
 		raise(sig);	/* recorded; now end as the signal asked */
+	if (prune_history(path) < 0)
+		return EXIT_DATA;
 	return failed > 0 ? EXIT_REFRESH : EXIT_OK;
 }
 

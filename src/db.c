@@ -146,6 +146,30 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  sk_gpu_price);"
 	"CREATE INDEX offers_spot_gpu ON offers (sk_spot_gpu,"
 	"  sk_gpu_price);",
+	/*
+	 * 6 -> 7: when each provider's offers were observed (the refreshes
+	 * history counts availability over), and what each watch last
+	 * reported, per normalised query and offer.
+	 */
+	"CREATE TABLE refresh_log ("
+	"  provider TEXT NOT NULL,"
+	"  at INTEGER NOT NULL"
+	");"
+	"CREATE INDEX refresh_log_at ON refresh_log (provider, at);"
+	"CREATE TABLE watch ("
+	"  query TEXT PRIMARY KEY,"
+	"  created_at INTEGER NOT NULL,"
+	"  last_run INTEGER NOT NULL"
+	");"
+	"CREATE TABLE watch_offer ("
+	"  query TEXT NOT NULL,"
+	"  provider TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  price INTEGER,"		/* last reported, ranked per GPU-hour */
+	"  availability TEXT NOT NULL,"	/* at the last run */
+	"  reported_at INTEGER NOT NULL,"
+	"  PRIMARY KEY (query, provider, key)"
+	") WITHOUT ROWID;",
 };
 
 /*
@@ -954,6 +978,19 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	st = NULL;
 	if (rc < 0)
 		goto fail;
+	/* One observation of every offer of provider, for history. */
+	if ((st = db_prepare(db, "INSERT INTO refresh_log (provider, at) "
+	    "VALUES (?, ?)", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
 	/* The settings that describe these offers commit with them. */
 	for (i = 0; i < nmeta; i++)
 		if (db_meta_set(db, provider, meta[i].name, meta[i].value,
@@ -1602,4 +1639,256 @@ db_meta_list(struct db *db, const char *provider, struct provider_meta **out,
 	}
 	*out = v;
 	return 0;
+}
+
+int
+db_refresh_times(struct db *db, const char *provider, int64_t since,
+    int64_t **out, size_t *n, struct err *err)
+{
+	sqlite3_stmt *st;
+	int64_t *v = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	st = db_prepare(db, "SELECT at FROM refresh_log WHERE provider = ? "
+	    "AND at >= ? ORDER BY at", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, since);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		v[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "cannot read");
+		free(v);
+		*n = 0;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+db_prune_history(struct db *db, int64_t before, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	/*
+	 * Old change points go, except each offer's last one before the
+	 * cut: it is the price the period starts at.
+	 */
+	st = db_prepare(db, "DELETE FROM price_history AS h WHERE "
+	    "observed_at < ?1 AND observed_at < (SELECT max(observed_at) FROM "
+	    "price_history WHERE provider = h.provider AND key = h.key AND "
+	    "observed_at < ?1);"
+	    , err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, before);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		return -1;
+	}
+	st = db_prepare(db, "DELETE FROM refresh_log WHERE at < ?", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, before);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
+    size_t *n, bool *known, struct err *err)
+{
+	sqlite3_stmt *st;
+	struct db_watch_offer *v = NULL;
+	size_t cap = 0;
+	char buf[16];
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	*known = false;
+	if ((st = db_prepare(db, "SELECT 1 FROM watch WHERE query = ?", err))
+	    == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_err(db, err, "cannot read");
+		return -1;
+	}
+	*known = rc == SQLITE_ROW;
+	st = db_prepare(db, "SELECT provider, key, price, availability, "
+	    "reported_at FROM watch_offer WHERE query = ?", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		column_text(st, 0, v[*n].provider, sizeof v[*n].provider);
+		column_text(st, 1, v[*n].key, sizeof v[*n].key);
+		v[*n].price = stmt_money(st, 2);
+		column_text(st, 3, buf, sizeof buf);
+		if (availability_parse(buf, &v[*n].availability) < 0)
+			v[*n].availability = AV_UNKNOWN;
+		v[*n].reported_at = sqlite3_column_int64(st, 4);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "cannot read");
+		free(v);
+		*n = 0;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+db_watch_store(struct db *db, const char *query,
+    const struct db_watch_offer *v, size_t n, int64_t now, struct err *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if ((st = db_prepare(db, "INSERT INTO watch (query, created_at, "
+	    "last_run) VALUES (?1, ?2, ?2) ON CONFLICT (query) DO UPDATE SET "
+	    "last_run = ?2", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto sqlfail;
+	sqlite3_finalize(st);
+	if ((st = db_prepare(db, "DELETE FROM watch_offer WHERE query = ?",
+	    err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto sqlfail;
+	sqlite3_finalize(st);
+	if ((st = db_prepare(db, "INSERT OR REPLACE INTO watch_offer (query, "
+	    "provider, key, price, availability, reported_at) VALUES "
+	    "(?, ?, ?, ?, ?, ?)", err)) == NULL)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, v[i].provider, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, v[i].key, -1, SQLITE_STATIC);
+		bind_money(st, 4, v[i].price);
+		sqlite3_bind_text(st, 5, availability_name(v[i].availability),
+		    -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 6, v[i].reported_at);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto sqlfail;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (db_exec(db, "COMMIT", err) < 0)
+		goto fail;
+	return 0;
+sqlfail:
+	db_err(db, err, "write failed");
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int
+db_watch_list(struct db *db, struct db_watch **out, size_t *n,
+    struct err *err)
+{
+	sqlite3_stmt *st;
+	struct db_watch *v = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	st = db_prepare(db, "SELECT w.query, w.created_at, w.last_run, "
+	    "(SELECT count(*) FROM watch_offer o WHERE o.query = w.query) "
+	    "FROM watch w ORDER BY w.created_at, w.query", err);
+	if (st == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap == 0 ? 8 : cap * 2;
+			v = xreallocarray(v, cap, sizeof *v);
+		}
+		column_text(st, 0, v[*n].query, sizeof v[*n].query);
+		v[*n].created_at = sqlite3_column_int64(st, 1);
+		v[*n].last_run = sqlite3_column_int64(st, 2);
+		v[*n].offers = (size_t)sqlite3_column_int64(st, 3);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "cannot read");
+		free(v);
+		*n = 0;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int
+db_watch_forget(struct db *db, const char *query, bool *found,
+    struct err *err)
+{
+	sqlite3_stmt *st = NULL;
+
+	*found = false;
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if ((st = db_prepare(db, "DELETE FROM watch WHERE query = ?", err)) ==
+	    NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto sqlfail;
+	*found = sqlite3_changes(db->sql) > 0;
+	sqlite3_finalize(st);
+	if ((st = db_prepare(db, "DELETE FROM watch_offer WHERE query = ?",
+	    err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto sqlfail;
+	sqlite3_finalize(st);
+	st = NULL;
+	return db_exec(db, "COMMIT", err) < 0 ? -1 : 0;
+sqlfail:
+	db_err(db, err, "write failed");
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
 }

@@ -22,7 +22,7 @@
 
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	6
+#define DB_SCHEMA_VERSION	7
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -160,6 +160,53 @@ int	db_meta_get(struct db *db, const char *provider, const char *name,
 	    char *value, size_t size, bool *found, struct err *err);
 int	db_meta_set(struct db *db, const char *provider, const char *name,
 	    const char *value, struct err *err);
+
+/*
+ * When provider's offers were observed (each successful refresh or
+ * seeding), at or after since, oldest first; *out freed with free().
+ */
+int	db_refresh_times(struct db *db, const char *provider, int64_t since,
+	    int64_t **out, size_t *n, struct err *err);
+
+/*
+ * Drop price history and refresh times older than before, keeping each
+ * offer's last change point before it (the price a period starts at).
+ */
+int	db_prune_history(struct db *db, int64_t before, struct err *err);
+
+/* What a watch last knew of one offer. */
+struct db_watch_offer {
+	char	provider[OFFER_PROVIDER_MAX];
+	char	key[OFFER_KEY_MAX];
+	int64_t	price;		/* the ranked price per GPU-hour last reported */
+	enum availability availability;	/* at the last run */
+	int64_t	reported_at;
+};
+
+/* A stored watch. */
+struct db_watch {
+	char	query[512];	/* normalised: the filter's CLI words */
+	int64_t	created_at, last_run;
+	size_t	offers;		/* offers it tracks */
+};
+
+/*
+ * The offers watch query knows; *known says whether the watch exists.
+ * *out freed with free().
+ */
+int	db_watch_load(struct db *db, const char *query,
+	    struct db_watch_offer **out, size_t *n, bool *known,
+	    struct err *err);
+/* Replace what watch query knows by v[0..n) (one transaction). */
+int	db_watch_store(struct db *db, const char *query,
+	    const struct db_watch_offer *v, size_t n, int64_t now,
+	    struct err *err);
+/* Every watch; *out freed with free(). */
+int	db_watch_list(struct db *db, struct db_watch **out, size_t *n,
+	    struct err *err);
+/* Forget watch query; *found says whether it existed. */
+int	db_watch_forget(struct db *db, const char *query, bool *found,
+	    struct err *err);
 
 /* The path the cache was opened with (borrowed, valid until close). */
 const char *db_path(const struct db *db);

@@ -111,6 +111,13 @@ struct output_schema {
 int	output_records(FILE *out, enum output_format format, size_t width,
 	    const struct output_schema *schema, size_t nrows);
 
+/* Market summaries (--group-by): one record per group. */
+struct group_by;
+struct summary_group;
+int	output_groups(FILE *out, enum output_format format, size_t width,
+	    const struct group_by *by, const struct summary_group *groups,
+	    size_t n);
+
 /* "2026-05-20T00:00:00Z" */
 size_t	output_iso8601(int64_t t, char *buf, size_t size);
 

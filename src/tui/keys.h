@@ -53,6 +53,9 @@
 	    'R', KEY_F(5))						\
 	X(ACT_ALL_REGIONS, SC_OFFERS, NULL,				\
 	    "a row per region, or one row per offer and +N regions", 'a') \
+	X(ACT_SUMMARY,	SC_OFFERS | SC_HELP, "Summary",			\
+	    "market summary of the shown offers by GPU, provider or region",\
+	    'm')							\
 	X(ACT_CLEAR_ALL, SC_OFFERS | SC_FILTER, "Clear",		\
 	    "clear every filter", 'c')					\
 	X(ACT_HOURS,	SC_DETAIL, "Hours",				\

@@ -75,6 +75,7 @@ struct view *view_offers_new(struct tui *tui);
 struct view *view_detail_new(struct tui *tui, size_t plan_index);
 struct view *view_filter_new(struct tui *tui);
 struct view *view_help_new(struct tui *tui);
+struct view *view_summary_new(struct tui *tui);	/* --group-by's summary */
 
 enum picker_kind {
 	PICK_GPU,		/* GPU models present, multi-select */

@@ -281,6 +281,9 @@ offers_action(struct view *v, enum action a)
 	case ACT_REFRESH:
 		tui_refresh_start(v->tui);
 		break;
+	case ACT_SUMMARY:
+		tui_push(v->tui, view_summary_new(v->tui));
+		break;
 	case ACT_CLEAR_ALL:
 		offer_filter_init(&m->filter);
 		requery(v, false);

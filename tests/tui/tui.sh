@@ -373,6 +373,21 @@ wait_exit pre
 check "^C exits with SIGINT's status" [ "$st" = 130 ]
 check "^C restores the terminal" restored pre
 
+# m: the market summary of the shown offers, as --group-by gives it.
+start summary -- --db "$DB" --provider lambda --count 8 tui
+wait_for "filter: --count 8 --provider lambda"
+keys m
+check "m opens the market summary by GPU" wait_for "Market summary by GPU"
+h100_min=$("$GPUCOST" --db "$DB" --provider lambda --count 8 --gpu H100 --group-by gpu --format csv -q | tail -1 | cut -d, -f3 | tr -d '\r')
+check "the H100 row has --group-by's minimum ($h100_min)" wait_for "$(printf 'H100 %s' '')"
+check "the H100 minimum matches the CLI" [ -n "$h100_min" ] && screen | grep '^H100 ' | grep -q -- "$(printf '%.2f' "$h100_min")"
+keys m
+check "m again: by provider" wait_for "Market summary by provider"
+keys Escape
+check "Esc goes back to the table" wait_for "filter: --count 8 --provider lambda"
+keys q
+wait_exit summary
+
 # SIGTERM restores the terminal too.
 start term -- --db "$DB"
 wait_for "sort: gpu-price"

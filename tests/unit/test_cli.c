@@ -210,7 +210,7 @@ test_commands(void **state)
 	assert_int_equal(o.filter.ngpus, 2);
 	/* Command words are exact. */
 	bad("unknown command \"GPUS\" (commands: gpus, providers, refresh, "
-	    "tui, help or version)",
+	    "tui, history, watch, help or version)",
 	    "GPUS", NULL);
 }
 
@@ -781,10 +781,10 @@ test_bad_command(void **state)
 {
 	(void)state;
 	bad("unknown command \"frobnicate\" (commands: gpus, providers, "
-	    "refresh, tui, help or version)",
+	    "refresh, tui, history, watch, help or version)",
 	    "frobnicate", NULL);
 	bad("unknown command \"A100\" (commands: gpus, providers, refresh, "
-	    "tui, help or version)",
+	    "tui, history, watch, help or version)",
 	    "--count", "2", "A100", NULL);
 	bad("providers: unexpected argument \"extra\"", "providers", "extra",
 	    NULL);

@@ -1,0 +1,124 @@
+/*
+ * output_summary.c: market summaries (--group-by) in every format,
+ * through output_records(): the group's key values, then the offers and
+ * the price statistics, then the cheapest offer.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "money.h"
+#include "output.h"
+#include "str.h"
+#include "summary.h"
+
+enum {
+	SC_OFFERS, SC_MIN, SC_MEDIAN, SC_MAX, SC_SPOT_MIN, SC_SPOT_MEDIAN,
+	SC_SPOT_MAX, SC_CHEAP_PROVIDER, SC_CHEAP_INSTANCE, SC_CHEAP_REGION,
+	SC_COUNT
+};
+
+static const struct output_column stat_columns[SC_COUNT] = {
+	[SC_OFFERS] =		{ "offers", "OFFERS", 1, true, false },
+	[SC_MIN] =		{ "min_price_gpu_hour", "MIN $/GPU-H", 1, true,
+				    false },
+	[SC_MEDIAN] =		{ "median_price_gpu_hour", "MEDIAN", 2, true,
+				    false },
+	[SC_MAX] =		{ "max_price_gpu_hour", "MAX", 3, true, false },
+	[SC_SPOT_MIN] =		{ "min_spot_gpu_hour", "SPOT MIN", 2, true,
+				    false },
+	[SC_SPOT_MEDIAN] =	{ "median_spot_gpu_hour", "SPOT MEDIAN", 4,
+				    true, false },
+	[SC_SPOT_MAX] =		{ "max_spot_gpu_hour", "SPOT MAX", 5, true,
+				    false },
+	[SC_CHEAP_PROVIDER] =	{ "cheapest_provider", "CHEAPEST", 2, false,
+				    false },
+	[SC_CHEAP_INSTANCE] =	{ "cheapest_instance_type", "INSTANCE", 3,
+				    false, true },
+	[SC_CHEAP_REGION] =	{ "cheapest_region", "REGION", 4, false, true },
+};
+
+static const struct output_column key_columns[GROUP_KEY_COUNT] = {
+	[GROUP_GPU] =		{ "gpu", "GPU", 1, false, false },
+	[GROUP_PROVIDER] =	{ "provider", "PROVIDER", 1, false, false },
+	[GROUP_REGION] =	{ "region", "REGION", 1, false, true },
+	[GROUP_CONTINENT] =	{ "continent", "CONTINENT", 1, false, false },
+};
+
+struct summary_rows {
+	const struct group_by *by;
+	const struct summary_group *groups;
+};
+
+static enum field_kind
+money_cell(int64_t v, bool human, char *buf, size_t size)
+{
+	if (!money_known(v))
+		return FIELD_NULL;
+	if (human)
+		column_money(v, buf, size);
+	else
+		money_format(buf, size, v, 2);
+	return FIELD_NUMBER;
+}
+
+static enum field_kind
+summary_value(const void *ctx, size_t row, size_t col, bool human,
+    char *buf, size_t size)
+{
+	const struct summary_rows *r = ctx;
+	const struct summary_group *g = &r->groups[row];
+	const struct offer *cheap = g->cheapest->offer;
+
+	if (col < r->by->nkeys) {
+		str_copy(buf, size, g->values[col]);
+		return FIELD_STRING;
+	}
+	switch (col - r->by->nkeys) {
+	case SC_OFFERS:
+		snprintf(buf, size, "%zu", g->offers);
+		return FIELD_NUMBER;
+	case SC_MIN:
+		return money_cell(g->price.min, human, buf, size);
+	case SC_MEDIAN:
+		return money_cell(g->price.median, human, buf, size);
+	case SC_MAX:
+		return money_cell(g->price.max, human, buf, size);
+	case SC_SPOT_MIN:
+		return money_cell(g->spot.min, human, buf, size);
+	case SC_SPOT_MEDIAN:
+		return money_cell(g->spot.median, human, buf, size);
+	case SC_SPOT_MAX:
+		return money_cell(g->spot.max, human, buf, size);
+	case SC_CHEAP_PROVIDER:
+		str_copy(buf, size, cheap->provider);
+		return FIELD_STRING;
+	case SC_CHEAP_INSTANCE:
+		str_copy(buf, size, cheap->instance_type);
+		return FIELD_STRING;
+	case SC_CHEAP_REGION:
+		str_copy(buf, size, cheap->region);
+		return FIELD_STRING;
+	}
+	return FIELD_NULL;
+}
+
+int
+output_groups(FILE *out, enum output_format format, size_t width,
+    const struct group_by *by, const struct summary_group *groups, size_t n)
+{
+	struct output_column cols[GROUP_KEY_COUNT + SC_COUNT];
+	struct summary_rows rows = { by, groups };
+	struct output_schema schema = {
+		"groups", cols, by->nkeys + SC_COUNT, summary_value, &rows
+	};
+	size_t i;
+
+	for (i = 0; i < by->nkeys; i++)
+		cols[i] = key_columns[by->keys[i]];
+	for (i = 0; i < SC_COUNT; i++)
+		cols[by->nkeys + i] = stat_columns[i];
+	return output_records(out, format, width, &schema, n);
+}

@@ -1,0 +1,148 @@
+/*
+ * tui/view_summary.c: the market summary of the offers the table shows:
+ * one row per GPU, provider or region (the key cycles the grouping) with
+ * the offers, min / median / max per GPU-hour, the spot minimum and the
+ * cheapest offer. The same summary_build() as `gpucost --group-by`.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "columns.h"
+#include "money.h"
+#include "summary.h"
+#include "tui/curses.h"
+#include "tui/model.h"
+#include "tui/view.h"
+
+struct summary_view {
+	enum group_key key;	/* what the rows are */
+	int	top;		/* first row shown */
+	int	rows;		/* groups at the last draw */
+};
+
+/* Money for a cell: "-" when unknown. */
+static void
+money_cell(int64_t v, char *buf, size_t size)
+{
+	if (money_known(v))
+		column_money(v, buf, size);
+	else
+		snprintf(buf, size, "-");
+}
+
+static void
+summary_draw(struct view *v)
+{
+	static const char *const titles[GROUP_KEY_COUNT] = {
+		[GROUP_GPU] = "GPU", [GROUP_PROVIDER] = "provider",
+		[GROUP_REGION] = "region", [GROUP_CONTINENT] = "continent",
+	};
+	struct summary_view *s = v->priv;
+	struct model *m = tui_model(v->tui);
+	struct group_by by = { .keys = { s->key }, .nkeys = 1 };
+	struct summary_group *g;
+	char line[512], title[128], lo[32], med[32], hi[32], spot[32];
+	size_t n, i;
+	int y, max;
+
+	summary_build(m->plans, m->nplans, &by, m->filter.spot, &g, &n);
+	s->rows = (int)n;
+	max = s->rows - (v->area.h - 2);
+	if (s->top > max)
+		s->top = max > 0 ? max : 0;
+	snprintf(title, sizeof title, " Market summary by %s of %zu offers "
+	    "(m: next grouping, Esc: back)", titles[s->key], m->nplans);
+	draw_fill(&v->area, v->area.y, ui_attr(UI_TITLE));
+	draw_text(v->area.y, v->area.x, v->area.w, title, ui_attr(UI_TITLE),
+	    false);
+	snprintf(line, sizeof line, "%-16s %6s %11s %9s %9s %9s  %s",
+	    s->key == GROUP_GPU ? "GPU" : s->key == GROUP_PROVIDER ?
+	    "PROVIDER" : s->key == GROUP_REGION ? "REGION" : "CONTINENT", "OFFERS", "MIN $/GPU-H", "MEDIAN", "MAX",
+	    "SPOT MIN", "CHEAPEST");
+	draw_fill(&v->area, v->area.y + 1, ui_attr(UI_HEADER));
+	draw_text(v->area.y + 1, v->area.x, v->area.w, line,
+	    ui_attr(UI_HEADER), false);
+	for (i = (size_t)s->top, y = v->area.y + 2;
+	    i < n && y < v->area.y + v->area.h; i++, y++) {
+		const struct offer *c = g[i].cheapest->offer;
+
+		money_cell(g[i].price.min, lo, sizeof lo);
+		money_cell(g[i].price.median, med, sizeof med);
+		money_cell(g[i].price.max, hi, sizeof hi);
+		money_cell(g[i].spot.min, spot, sizeof spot);
+		snprintf(line, sizeof line, "%-16.16s %6zu %11s %9s %9s %9s  "
+		    "%s %s %s", g[i].values[0], g[i].offers, lo, med, hi, spot,
+		    c->provider, c->instance_type, c->region);
+		draw_text(y, v->area.x, v->area.w, line, ui_attr(UI_NORMAL),
+		    false);
+	}
+	if (n == 0)
+		draw_text(v->area.y + 2, v->area.x + 1, v->area.w - 2,
+		    "No offer matches the filter.", ui_attr(UI_DIM), false);
+	free(g);
+}
+
+static void
+summary_scroll(struct view *v, int top)
+{
+	struct summary_view *s = v->priv;
+	int max = s->rows - (v->area.h - 2);
+
+	if (top > max)
+		top = max;
+	s->top = top < 0 ? 0 : top;
+}
+
+static bool
+summary_action(struct view *v, enum action a)
+{
+	struct summary_view *s = v->priv;
+	int page = v->area.h > 3 ? v->area.h - 3 : 1;
+	int to;
+
+	if (view_scroll_target(a, s->top, s->rows, page, &to)) {
+		summary_scroll(v, to);
+		return true;
+	}
+	switch (a) {
+	case ACT_SUMMARY:
+		s->key = (enum group_key)((s->key + 1) % GROUP_KEY_COUNT);
+		s->top = 0;
+		return true;
+	case ACT_BACK:
+		tui_pop(v->tui);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void
+summary_wheel(struct view *v, int delta)
+{
+	struct summary_view *s = v->priv;
+
+	summary_scroll(v, s->top + delta);
+}
+
+static const struct view_ops summary_ops = {
+	.name = "summary",
+	.scope = SC_HELP,
+	.overlay = false,
+	.draw = summary_draw,
+	.action = summary_action,
+	.click = NULL,
+	.wheel = summary_wheel,
+	.resize = NULL,
+	.changed = NULL,
+	.free = NULL,
+};
+
+struct view *
+view_summary_new(struct tui *tui)
+{
+	return view_new(tui, &summary_ops, sizeof(struct summary_view));
+}

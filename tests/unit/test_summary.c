@@ -1,0 +1,211 @@
+/* test_summary.c: unit tests for summary.c (--group-by) and history.c. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "err.h"
+#include "history.h"
+#include "money.h"
+#include "offer.h"
+#include "str.h"
+#include "summary.h"
+
+#define USD(x)	((int64_t)((x) * 1000000.0 + 0.5))
+
+static void
+make_offer(struct offer *o, const char *provider, const char *region,
+    const char *gpu, int count, int64_t price, int64_t spot)
+{
+	offer_init(o);
+	str_copy(o->provider, sizeof o->provider, provider);
+	snprintf(o->key, sizeof o->key, "%s/%s/%d", gpu, region, count);
+	str_copy(o->instance_type, sizeof o->instance_type, "box");
+	str_copy(o->region, sizeof o->region, region);
+	str_copy(o->gpu, sizeof o->gpu, gpu);
+	str_copy(o->gpu_raw, sizeof o->gpu_raw, gpu);
+	o->gpu_count = count;
+	o->price = price;
+	o->spot_price = spot;
+}
+
+static void
+test_group_by_parse(void **state)
+{
+	struct group_by g;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(group_by_parse("gpu", &g, &err), 0);
+	assert_int_equal(g.nkeys, 1);
+	assert_int_equal(g.keys[0], GROUP_GPU);
+	assert_int_equal(group_by_parse("provider, gpu,provider", &g, &err), 0);
+	assert_int_equal(g.nkeys, 2);
+	assert_int_equal(g.keys[0], GROUP_PROVIDER);
+	assert_int_equal(g.keys[1], GROUP_GPU);
+	assert_int_equal(group_by_parse("gpu,", &g, &err), -1);
+	assert_int_equal(group_by_parse("", &g, &err), -1);
+	assert_int_equal(group_by_parse("zone", &g, &err), -1);
+	assert_non_null(strstr(err.msg, "--group-by"));
+	assert_int_equal(g.nkeys, 2);		/* a bad value changes nothing */
+}
+
+static void
+test_summary_stats(void **state)
+{
+	struct offer o[6];
+	struct plan p[6];
+	struct summary_group *g;
+	struct group_by by;
+	struct err err;
+	size_t n, i;
+
+	(void)state;
+	make_offer(&o[0], "aws", "us-east-1", "H100", 8, USD(80), USD(24));
+	make_offer(&o[1], "aws", "us-west-2", "H100", 8, USD(96), MONEY_NONE);
+	make_offer(&o[2], "gcp", "us-central1", "H100", 8, USD(88), USD(16));
+	make_offer(&o[3], "gcp", "us-east4", "H100", 1, USD(12), USD(4));
+	make_offer(&o[4], "lambda", "us-east-3", "A100-80", 8, USD(14.32),
+	    MONEY_NONE);
+	make_offer(&o[5], "lambda", "us-east-3", "H100", 8, MONEY_NONE,
+	    MONEY_NONE);
+	o[5].spot_price = USD(20);
+	for (i = 0; i < 6; i++)
+		cost_plan(&p[i], &o[i], 1);
+	assert_int_equal(group_by_parse("gpu", &by, &err), 0);
+	summary_build(p, 6, &by, false, &g, &n);
+	assert_int_equal(n, 2);
+	/* A100-80 at $1.79 comes before H100 at $10. */
+	assert_string_equal(g[0].values[0], "A100-80");
+	assert_int_equal(g[0].offers, 1);
+	assert_int_equal(g[0].price.min, USD(1.79));
+	assert_string_equal(g[1].values[0], "H100");
+	assert_int_equal(g[1].offers, 5);
+	/* H100 per GPU-hour: 10, 12, 11, 12 -> median of 4 = (11 + 12) / 2. */
+	assert_int_equal(g[1].price.n, 4);
+	assert_int_equal(g[1].price.min, USD(10));
+	assert_int_equal(g[1].price.median, USD(11.5));
+	assert_int_equal(g[1].price.max, USD(12));
+	/* Spot: 3, 2, 4, 2.5 -> min 2, median 2.75, max 4. */
+	assert_int_equal(g[1].spot.n, 4);
+	assert_int_equal(g[1].spot.min, USD(2));
+	assert_int_equal(g[1].spot.median, USD(2.75));
+	assert_int_equal(g[1].spot.max, USD(4));
+	assert_ptr_equal(g[1].cheapest->offer, &o[0]);
+	free(g);
+
+	/* Ranked by spot, the cheapest H100 is GCP's 8x at $2. */
+	summary_build(p, 6, &by, true, &g, &n);
+	assert_string_equal(g[0].values[0], "H100");
+	assert_ptr_equal(g[0].cheapest->offer, &o[2]);
+	assert_false(money_known(g[1].spot.min));	/* A100-80: no spot */
+	free(g);
+
+	/* Two keys: one group per (provider, gpu) pair. */
+	assert_int_equal(group_by_parse("provider,gpu", &by, &err), 0);
+	summary_build(p, 6, &by, false, &g, &n);
+	assert_int_equal(n, 4);
+	for (i = 0; i < n; i++)
+		if (strcmp(g[i].values[0], "lambda") == 0 &&
+		    strcmp(g[i].values[1], "H100") == 0)
+			assert_false(money_known(g[i].price.min));
+	/* The group without any price comes last. */
+	assert_string_equal(g[n - 1].values[0], "lambda");
+	assert_string_equal(g[n - 1].values[1], "H100");
+	free(g);
+	summary_build(p, 0, &by, false, &g, &n);
+	assert_int_equal(n, 0);
+	free(g);
+}
+
+static void
+test_history_summarise(void **state)
+{
+	const struct price_point pts[] = {
+		{ .at = 100, .price = USD(32), .spot_price = MONEY_NONE,
+		    .availability = AV_UNKNOWN },
+		{ .at = 1000, .price = USD(24), .spot_price = MONEY_NONE,
+		    .availability = AV_AVAILABLE },
+		{ .at = 2000, .price = USD(24), .spot_price = MONEY_NONE,
+		    .availability = AV_UNAVAILABLE },
+		{ .at = 3000, .price = USD(16), .spot_price = MONEY_NONE,
+		    .availability = AV_AVAILABLE },
+	};
+	const int64_t times[] = { 500, 1000, 1500, 2000, 2500, 3000 };
+	struct history_stats st;
+
+	(void)state;
+	/* From 1500: the point at 1000 is in effect, then 2000 and 3000. */
+	history_summarise(pts, 4, 8, 1500, times, 6, &st);
+	assert_int_equal(st.first, 1);
+	assert_int_equal(st.npoints, 3);
+	assert_int_equal(st.min, USD(2));
+	assert_int_equal(st.median, USD(3));
+	assert_int_equal(st.max, USD(3));
+	/* Refreshes 1500 (avail), 2000, 2500 (unavailable), 3000 (avail). */
+	assert_int_equal(st.refreshes, 4);
+	assert_int_equal(st.available, 2);
+	/* From the start: the unknown availability does not count. */
+	history_summarise(pts, 4, 8, 0, times, 6, &st);
+	assert_int_equal(st.first, 0);
+	assert_int_equal(st.npoints, 4);
+	assert_int_equal(st.max, USD(4));
+	assert_int_equal(st.refreshes, 5);
+	/* No points at all. */
+	history_summarise(pts, 0, 8, 0, times, 6, &st);
+	assert_int_equal(st.npoints, 0);
+	assert_false(money_known(st.min));
+	assert_int_equal(st.refreshes, 0);
+}
+
+static void
+test_sparkline_and_duration(void **state)
+{
+	const struct price_point pts[] = {
+		{ .at = 1, .price = USD(1) }, { .at = 2, .price = USD(3) },
+		{ .at = 3, .price = USD(2) },
+	};
+	char buf[64];
+	struct err err;
+	int64_t d;
+
+	(void)state;
+	assert_int_equal(history_sparkline(pts, 3, 16, buf, sizeof buf), 9);
+	assert_string_equal(buf, "\xe2\x96\x81\xe2\x96\x88\xe2\x96\x84");
+	assert_int_equal(history_sparkline(pts, 3, 2, buf, sizeof buf), 6);
+	assert_int_equal(history_sparkline(pts, 0, 16, buf, sizeof buf), 0);
+	assert_int_equal(history_parse_duration("30d", &d, &err), 0);
+	assert_int_equal(d, 30 * 86400);
+	assert_int_equal(history_parse_duration("12h", &d, &err), 0);
+	assert_int_equal(d, 12 * 3600);
+	assert_int_equal(history_parse_duration("2w", &d, &err), 0);
+	assert_int_equal(d, 14 * 86400);
+	assert_int_equal(history_parse_duration("90", &d, &err), 0);
+	assert_int_equal(d, 90);
+	assert_int_equal(history_parse_duration("0d", &d, &err), -1);
+	assert_int_equal(history_parse_duration("-1d", &d, &err), -1);
+	assert_int_equal(history_parse_duration("5y", &d, &err), -1);
+	assert_int_equal(history_parse_duration("", &d, &err), -1);
+	assert_int_equal(history_parse_duration("999999999999w", &d, &err), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_group_by_parse),
+		cmocka_unit_test(test_summary_stats),
+		cmocka_unit_test(test_history_summarise),
+		cmocka_unit_test(test_sparkline_and_duration),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
