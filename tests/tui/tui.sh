@@ -196,7 +196,7 @@ check "offers that differ only in region: one row, +N" rows_any ' +[0-9][0-9]* '
 check "the sort column is never dropped" line_has 2 '\$/GPU-H'
 check "AVAIL, unknown in every row, goes first" wait_gone 'AVAIL' 
 check "the title says how old the data is" line_has 1 'data: [0-9]*[mhd] old (snapshot)'
-check "column headers" line_has 2 'PROVIDER.*INSTANCE.*REGION.*GPUS.*VRAM.*LINK.*\$/H.*\$/GPU-H.*SPOT/GPU-H.*SAVE.*CPU/GPU.*RAM/GPU'
+check "column headers" line_has 2 'PROVIDER.*INSTANCE.*REGION.*GPUS.*VRAM.*LINK.*\$/H.*\$/GPU-H.*NOTE.*SPOT/GPU-H.*SAVE.*CPU/GPU'
 check "the function bar" line_has 40 '?Help.*/Search.*fFilter.*sSortBy.*rReverse.*EnterDetail.*RRefresh.*qQuit'
 check "a full page of rows" [ "$(rows | wc -l)" -eq 36 ]
 check "sorted by \$/GPU-H" ordered '$/GPU-H'

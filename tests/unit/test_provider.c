@@ -209,6 +209,24 @@ test_redact(void **state)
 	provider_run_done(&run);
 }
 
+/* The id list in messages and --help is the registry, in its order. */
+static void
+test_id_list_is_the_registry(void **state)
+{
+	char want[256] = "";
+	size_t i;
+
+	(void)state;
+	for (i = 0; providers[i] != NULL; i++) {
+		if (i > 0)
+			strcat(want, ",");
+		strcat(want, providers[i]->id);
+		assert_ptr_equal(provider_find(providers[i]->id), providers[i]);
+	}
+	assert_int_equal(i, 10);
+	assert_string_equal(provider_id_list(), want);
+}
+
 int
 main(void)
 {
@@ -220,6 +238,7 @@ main(void)
 		cmocka_unit_test(test_get_number),
 		cmocka_unit_test(test_note),
 		cmocka_unit_test(test_redact),
+		cmocka_unit_test(test_id_list_is_the_registry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
