@@ -66,7 +66,6 @@
 	"%20and%20contains(armSkuName,%20%27Standard_N%27)"
 #define AZURE_PAGES_MAX	200	/* ~4,000 GPU rows in 1,000-item pages */
 #define AZURE_LINK_MAX	2048	/* bytes of a NextPageLink */
-#define AZURE_PRICE_MAX	((int64_t)5000 * MONEY_UNIT)	/* per hour */
 
 /* Why an item gave no price, in the order the note lists them. */
 enum azure_skip {
@@ -341,15 +340,6 @@ azure_item_kind(const char *type, const char *product, const char *meter,
 	return AZ_SKIP_COUNT;
 }
 
-/* Count a skipped item. */
-static void
-azure_skip(struct provider_run *run, struct azure_state *st,
-    enum azure_skip why)
-{
-	st->skipped[why]++;
-	run->skipped++;
-}
-
 /* One item of a page. */
 static int
 azure_item(struct provider_run *run, struct azure_state *st,
@@ -409,14 +399,13 @@ azure_item(struct provider_run *run, struct azure_state *st,
 			why = AZ_SKIP_FRACTION;
 	}
 	if (why != AZ_SKIP_COUNT) {
-		azure_skip(run, st, why);
+		provider_skip(run, &st->skipped[why]);
 		return 0;
 	}
 	/* Checked here: a reservation's whole-term price may be larger. */
-	if (price > AZURE_PRICE_MAX) {
+	if (price > OFFER_PRICE_MAX) {
 		err_set(err, "%s.retailPrice: %.2f USD is out of range 0..%d",
-		    path, (double)price / MONEY_UNIT,
-		    (int)(AZURE_PRICE_MAX / MONEY_UNIT));
+		    path, (double)price / MONEY_UNIT, OFFER_PRICE_MAX_USD);
 		return -1;
 	}
 	azure_add_price(st, index, region, ends_with_nocase(meter, " Spot"),
@@ -477,37 +466,36 @@ azure_start(struct provider_run *run, struct err *err)
 	return 0;
 }
 
-/* One page of items. */
+/* One page: its items, then the link to the next. */
 static int
-azure_response(struct provider_run *run, const struct http_result *result,
-    struct err *err)
+azure_page(struct provider_run *run, const cJSON *root, struct err *err)
 {
 	struct azure_state *st = run->state;
 	const cJSON *items, *item;
 	char path[32];
 	size_t i = 0;
-	cJSON *root;
-	int rc = 0;
 
-	if (json_parse(result->body, result->body_len, &root, err) < 0) {
+	if ((items = json_get_array(root, "Items", "response", err)) == NULL)
+		return -1;
+	cJSON_ArrayForEach(item, items) {
+		snprintf(path, sizeof path, "Items[%zu]", i++);
+		if (azure_item(run, st, item, path, err) < 0)
+			return -1;
+	}
+	return azure_next(run, st, root, err);
+}
+
+static int
+azure_response(struct provider_run *run, const struct http_result *result,
+    struct err *err)
+{
+	struct azure_state *st = run->state;
+
+	if (provider_parse_json(run, result, azure_page, err) < 0) {
 		err_prefix(err, "page %d", st->pages);
 		return -1;
 	}
-	if ((items = json_get_array(root, "Items", "response", err)) == NULL)
-		rc = -1;
-	else {
-		cJSON_ArrayForEach(item, items) {
-			snprintf(path, sizeof path, "Items[%zu]", i++);
-			if ((rc = azure_item(run, st, item, path, err)) < 0)
-				break;
-		}
-	}
-	if (rc == 0)
-		rc = azure_next(run, st, root, err);
-	if (rc < 0)
-		err_prefix(err, "page %d", st->pages);
-	cJSON_Delete(root);
-	return rc;
+	return 0;
 }
 
 /* The offer of one size in one region. */
@@ -540,26 +528,21 @@ static int
 azure_finish(struct provider_run *run, struct err *err)
 {
 	struct azure_state *st = run->state;
-	size_t i, len;
-	int n;
+	bool first = true;
+	size_t i;
 
 	for (i = 0; i < st->nprices; i++)
 		if (azure_offer(run, &st->prices[i], err) < 0)
 			return -1;
-	len = 0;
 	for (i = 0; i < AZ_SKIP_COUNT; i++) {
 		if (st->skipped[i] == 0)
 			continue;
-		n = snprintf(run->note + len, sizeof run->note - len,
-		    "%s%zu %s", len == 0 ? "skipped " : ", ", st->skipped[i],
-		    azure_skip_label[i]);
-		if (n < 0 || (size_t)n >= sizeof run->note - len)
-			return 0;
-		len += (size_t)n;
+		provider_note(run, "%s%zu %s", first ? "skipped " : "",
+		    st->skipped[i], azure_skip_label[i]);
+		first = false;
 	}
 	if (st->unknown[0] != '\0')
-		snprintf(run->note + len, sizeof run->note - len,
-		    " (first unknown size %s)", st->unknown);
+		provider_note(run, "first unknown size %s", st->unknown);
 	return 0;
 }
 

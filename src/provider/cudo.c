@@ -54,9 +54,7 @@
 #define CUDO_PART_MAX		((int64_t)1000 * MONEY_UNIT)	/* per unit-hour */
 #define CUDO_VCPU_PER_GPU_MAX	1024.0
 #define CUDO_RATIO_MAX		1024.0	/* vCPUs per GiB */
-#define CUDO_GPUS_MAX		64
-#define CUDO_FREE_MAX		1000000
-#define CUDO_VRAM_MAX		1024
+#define CUDO_FREE_MAX		1000000	/* free GPUs in one data center */
 
 static const int cudo_counts[] = { 1, 2, 4, 8 };
 
@@ -129,22 +127,16 @@ get_limit(const cJSON *rec, const char *key, const char *path, double max,
     bool inf_ok, double dflt, double *out, struct err *err)
 {
 	const cJSON *item = cJSON_GetObjectItemCaseSensitive(rec, key);
-	bool found;
 
 	if (inf_ok && cJSON_IsString(item) &&
 	    strcmp(item->valuestring, "Infinity") == 0) {
 		*out = INFINITY;
 		return 0;
 	}
-	if (json_get_number(rec, key, path, out, &found, err) < 0)
+	if (provider_get_number(rec, key, path, max, out, err) < 0)
 		return -1;
-	if (!found)
+	if (*out < 0)
 		*out = dflt;
-	else if (*out < 0 || *out > max) {
-		err_set(err, "%s.%s: %g is out of range 0..%g", path, key,
-		    *out, max);
-		return -1;
-	}
 	return 0;
 }
 
@@ -194,12 +186,12 @@ cudo_record(const cJSON *rec, const char *path, struct cudo_record *r,
 		err_set(err, "%s.maxVcpuPerMemoryGib: must be above 0", path);
 		return -1;
 	}
-	if (json_get_int(rec, "minGpuPerVm", path, 0, CUDO_GPUS_MAX,
+	if (json_get_int(rec, "minGpuPerVm", path, 0, OFFER_GPU_COUNT_MAX,
 	    &r->min_gpus, &found, err) < 0)
 		return -1;
 	if (!found)
 		r->min_gpus = 1;
-	if (json_get_int(rec, "maxGpuPerVm", path, 0, CUDO_GPUS_MAX,
+	if (json_get_int(rec, "maxGpuPerVm", path, 0, OFFER_GPU_COUNT_MAX,
 	    &r->max_gpus, &found, err) < 0)
 		return -1;
 	if (!found)
@@ -209,7 +201,7 @@ cudo_record(const cJSON *rec, const char *path, struct cudo_record *r,
 		return -1;
 	if (!found)
 		r->max_free = -1;
-	if (json_get_int(rec, "gpuMemoryGib", path, 0, CUDO_VRAM_MAX, &v,
+	if (json_get_int(rec, "gpuMemoryGib", path, 0, OFFER_VRAM_MAX, &v,
 	    &found, err) < 0)
 		return -1;
 	r->vram_gb = found ? (int)v : 0;
@@ -288,8 +280,7 @@ cudo_type(struct provider_run *run, struct cudo_state *st, const cJSON *rec,
 			return 0;
 		skip = SKIP_COUNTS;
 	}
-	st->skipped[skip]++;
-	run->skipped++;
+	provider_skip(run, &st->skipped[skip]);
 	return 0;
 }
 
@@ -309,29 +300,29 @@ cudo_start(struct provider_run *run, struct err *err)
 
 /* The machine types. */
 static int
-cudo_response(struct provider_run *run, const struct http_result *result,
-    struct err *err)
+cudo_types(struct provider_run *run, const cJSON *root, struct err *err)
 {
 	struct cudo_state *st = run->state;
 	const cJSON *types, *rec;
 	char path[48];
 	size_t i = 0;
-	cJSON *root;
-	int rc = 0;
 
-	if (json_parse(result->body, result->body_len, &root, err) < 0)
-		return -1;
 	if ((types = json_get_array(root, "machineTypes", "response", err)) ==
 	    NULL)
-		rc = -1;
-	else
-		cJSON_ArrayForEach(rec, types) {
-			snprintf(path, sizeof path, "machineTypes[%zu]", i++);
-			if ((rc = cudo_type(run, st, rec, path, err)) < 0)
-				break;
-		}
-	cJSON_Delete(root);
-	return rc;
+		return -1;
+	cJSON_ArrayForEach(rec, types) {
+		snprintf(path, sizeof path, "machineTypes[%zu]", i++);
+		if (cudo_type(run, st, rec, path, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+cudo_response(struct provider_run *run, const struct http_result *result,
+    struct err *err)
+{
+	return provider_parse_json(run, result, cudo_types, err);
 }
 
 /* Say what was skipped. */
@@ -339,18 +330,13 @@ static int
 cudo_finish(struct provider_run *run, struct err *err)
 {
 	struct cudo_state *st = run->state;
-	size_t i, len = 0;
-	int n;
+	size_t i;
 
 	for (i = 0; i < SKIP_COUNT; i++) {
 		if (st->skipped[i] == 0)
 			continue;
-		n = snprintf(run->note + len, sizeof run->note - len,
-		    "%s%zu %s skipped", len > 0 ? "; " : "", st->skipped[i],
+		provider_note(run, "%zu %s skipped", st->skipped[i],
 		    cudo_skip_what[i][st->skipped[i] == 1 ? 0 : 1]);
-		if (n < 0 || (size_t)n >= sizeof run->note - len)
-			break;
-		len += (size_t)n;
 	}
 	(void)err;
 	return 0;

@@ -55,9 +55,7 @@
 #define OCI_PRICES_PATH		"/pls/apex/cetools/api/v1/products/?currencyCode=USD"
 #define OCI_SHAPES_ORIGIN	"https://www.oracle.com"
 #define OCI_SHAPES_PATH		"/a/ocom/docs/cloudestimator2/data/shapes.json"
-#define OCI_PRICE_MAX		5000.0	/* USD per shape-hour */
-#define OCI_GPUS_MAX		64	/* offer_check()'s limit */
-#define OCI_QTY_MAX		1e6	/* OCPUs or GB in one product */
+#define OCI_QTY_MAX		OFFER_RAM_MAX	/* OCPUs or GB in one product */
 /* Preemptible instances cost half the on-demand price. */
 #define OCI_PREEMPTIBLE_DIVISOR	2
 
@@ -145,9 +143,10 @@ oci_item_usd(const cJSON *item, const char *path, double *usd,
 				continue;
 			v = cJSON_GetObjectItemCaseSensitive(price, "value");
 			if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 &&
-			    v->valuedouble <= OCI_PRICE_MAX)) {
+			    v->valuedouble <= (double)OFFER_PRICE_MAX_USD)) {
 				err_set(err, "%s: PAY_AS_YOU_GO value is not a "
-				    "price in 0..%g USD", path, OCI_PRICE_MAX);
+				    "price in 0..%d USD", path,
+				    OFFER_PRICE_MAX_USD);
 				return -1;
 			}
 			*usd = v->valuedouble;
@@ -193,17 +192,10 @@ static int
 oci_qty(const cJSON *obj, const char *key, const char *path, double *out,
     struct err *err)
 {
-	bool found;
-
-	if (json_get_number(obj, key, path, out, &found, err) < 0)
+	if (provider_get_number(obj, key, path, OCI_QTY_MAX, out, err) < 0)
 		return -1;
-	if (!found)
+	if (*out < 0)
 		*out = 0;
-	else if (!(*out >= 0 && *out <= OCI_QTY_MAX)) {
-		err_set(err, "%s.%s: %g is out of range 0..%g", path, key,
-		    *out, OCI_QTY_MAX);
-		return -1;
-	}
 	return 0;
 }
 
@@ -269,9 +261,9 @@ oci_shape_price(const cJSON *items, const cJSON *shape, const char *path,
 		*why = OCI_SKIP_METRIC;
 		return 0;
 	}
-	if (*usd > OCI_PRICE_MAX) {
+	if (*usd > (double)OFFER_PRICE_MAX_USD) {
 		err_set(err, "%s: %.2f USD per hour is out of range 0..%g",
-		    path, *usd, OCI_PRICE_MAX);
+		    path, *usd, (double)OFFER_PRICE_MAX_USD);
 		return -1;
 	}
 	return 0;
@@ -309,18 +301,6 @@ oci_model_word(const char *name, char *word, size_t size)
 	word[last - p] = '\0';
 }
 
-/* Is name already an offer of this run (the first one stands)? */
-static bool
-oci_seen(const struct provider_run *run, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, name) == 0)
-			return true;
-	return false;
-}
-
 /* One shape of the shapes document. */
 static int
 oci_shape(struct provider_run *run, struct oci_state *st,
@@ -345,8 +325,8 @@ oci_shape(struct provider_run *run, struct oci_state *st,
 	    err) < 0 ||
 	    json_get_string(shape, "status", path, status, sizeof status,
 	    &found, err) < 0 ||
-	    json_get_int(shape, "gpuQty", path, 0, OCI_GPUS_MAX, &gpus, &found,
-	    err) < 0)
+	    json_get_int(shape, "gpuQty", path, 0, OFFER_GPU_COUNT_MAX, &gpus,
+	    &found, err) < 0)
 		return -1;
 	if (!found)
 		gpus = 0;
@@ -362,10 +342,10 @@ oci_shape(struct provider_run *run, struct oci_state *st,
 	    err) < 0)
 		goto fail;
 	else if (usd > 0)
-		why = oci_seen(run, name) ? OCI_SKIP_REPEAT : OCI_SKIP_COUNT;
+		why = provider_offer_find(run, name) != NULL ?
+		    OCI_SKIP_REPEAT : OCI_SKIP_COUNT;
 	if (why != OCI_SKIP_COUNT) {
-		st->skipped[why]++;
-		run->skipped++;
+		provider_skip(run, &st->skipped[why]);
 		return 0;
 	}
 	oci_model_word(name, word, sizeof word);
@@ -453,8 +433,8 @@ oci_finish(struct provider_run *run, struct err *err)
 	struct oci_state *st = run->state;
 	const cJSON *items, *shapes, *shape;
 	char path[32];
-	size_t i = 0, len = 0;
-	int n;
+	bool first = true;
+	size_t i = 0;
 
 	if (st->doc[DOC_PRICES] == NULL || st->doc[DOC_SHAPES] == NULL) {
 		err_set(err, "the %s document is missing",
@@ -472,12 +452,9 @@ oci_finish(struct provider_run *run, struct err *err)
 	for (i = 0; i < OCI_SKIP_COUNT; i++) {
 		if (st->skipped[i] == 0)
 			continue;
-		n = snprintf(run->note + len, sizeof run->note - len,
-		    "%s%zu %s", len == 0 ? "skipped shapes: " : ", ",
+		provider_note(run, "%s%zu %s", first ? "skipped shapes: " : "",
 		    st->skipped[i], oci_skip_label[i]);
-		if (n < 0 || (size_t)n >= sizeof run->note - len)
-			break;
-		len += (size_t)n;
+		first = false;
 	}
 	return 0;
 }

@@ -51,11 +51,8 @@
 #define SCALEWAY_ORIGIN		"https://api.scaleway.com"
 #define SCALEWAY_PER_PAGE	100	/* the API's largest page */
 #define SCALEWAY_PAGES_MAX	20	/* per list and zone: more is a loop */
-#define SCALEWAY_PRICE_MAX	((int64_t)5000 * MONEY_UNIT)	/* EUR/h */
-#define SCALEWAY_GPUS_MAX	64
-#define SCALEWAY_BYTES_MAX	1e15	/* RAM or VRAM of one server */
-#define SCALEWAY_CPUS_MAX	100000
 #define GIB			1073741824.0
+#define SCALEWAY_BYTES_MAX	(OFFER_RAM_MAX * GIB)	/* RAM or VRAM */
 
 /* Every zone of the Instance API (research/providers.md section 13). */
 static const char *const scaleway_zones[] = {
@@ -104,6 +101,9 @@ struct scaleway_state {
 	struct scaleway_stock *stock;
 	size_t	 nstock, stock_cap;
 	size_t	 skipped[SKIP_COUNT];
+	size_t	 zone;		/* of the page being parsed */
+	enum scaleway_list list;
+	size_t	 nentries;	/* on that page */
 };
 
 /* Queue page number st->pages[zone][list] + 1 of a zone's list. */
@@ -124,25 +124,6 @@ scaleway_queue(struct provider_run *run, struct scaleway_state *st,
 	http_request_header(req, "Accept", "application/json");
 }
 
-/* An optional number member in 0..max; 0 when absent or null. */
-static int
-get_count(const cJSON *obj, const char *key, const char *path, double max,
-    double *out, struct err *err)
-{
-	bool found;
-
-	if (json_get_number(obj, key, path, out, &found, err) < 0)
-		return -1;
-	if (!found)
-		*out = 0;
-	else if (!isfinite(*out) || *out < 0 || *out > max) {
-		err_set(err, "%s.%s: %g is out of range 0..%g", path, key,
-		    *out, max);
-		return -1;
-	}
-	return 0;
-}
-
 /* What the GPUs of a type are: 0, or 1 when it has none (a CPU type). */
 static int
 scaleway_gpus(const cJSON *type, const char *path, long long *count,
@@ -152,7 +133,7 @@ scaleway_gpus(const cJSON *type, const char *path, long long *count,
 	char ipath[OFFER_NAME_MAX + 32];
 	bool found;
 
-	if (json_get_int(type, "gpu", path, 0, SCALEWAY_GPUS_MAX, count,
+	if (json_get_int(type, "gpu", path, 0, OFFER_GPU_COUNT_MAX, count,
 	    &found, err) < 0)
 		return -1;
 	info = cJSON_GetObjectItemCaseSensitive(type, "gpu_info");
@@ -166,7 +147,7 @@ scaleway_gpus(const cJSON *type, const char *path, long long *count,
 	snprintf(ipath, sizeof ipath, "%s.gpu_info", path);
 	if (json_get_string(info, "gpu_name", ipath, gpu_name, size, NULL,
 	    err) < 0 ||
-	    get_count(info, "gpu_memory", ipath, SCALEWAY_BYTES_MAX,
+	    provider_get_number(info, "gpu_memory", ipath, SCALEWAY_BYTES_MAX,
 	    vram_bytes, err) < 0)
 		return -1;
 	if (gpu_name[0] == '\0') {
@@ -186,7 +167,7 @@ scaleway_type(struct provider_run *run, struct scaleway_state *st,
 	char gpu_name[OFFER_NAME_MAX];
 	const cJSON *mig;
 	struct offer *o;
-	double vram = 0, cpus, ram;
+	double vram = -1, cpus, ram;
 	int64_t eur, usd;
 	long long count;
 	int rc;
@@ -207,32 +188,34 @@ scaleway_type(struct provider_run *run, struct scaleway_state *st,
 	    &vram, err)) < 0)
 		return -1;
 	if (rc > 0) {
-		st->skipped[SKIP_CPU]++;
-		run->skipped++;
+		provider_skip(run, &st->skipped[SKIP_CPU]);
 		return 0;
 	}
 	mig = cJSON_GetObjectItemCaseSensitive(type, "mig_profile");
 	if (mig != NULL && !cJSON_IsNull(mig)) {
-		st->skipped[SKIP_MIG]++;
-		run->skipped++;
+		provider_skip(run, &st->skipped[SKIP_MIG]);
 		return 0;
 	}
 	if (json_get_money(type, "hourly_price", path, &eur, NULL, err) < 0)
 		return -1;
-	if (eur > SCALEWAY_PRICE_MAX) {
+	if (eur > OFFER_PRICE_MAX) {
 		err_set(err, "%s.hourly_price %.2f is out of range 0..%d EUR/h",
-		    path, (double)eur / MONEY_UNIT,
-		    (int)(SCALEWAY_PRICE_MAX / MONEY_UNIT));
+		    path, (double)eur / MONEY_UNIT, OFFER_PRICE_MAX_USD);
 		return -1;
 	}
 	if (eur == 0) {
-		st->skipped[SKIP_ZERO]++;
-		run->skipped++;
+		provider_skip(run, &st->skipped[SKIP_ZERO]);
 		return 0;
 	}
-	if (get_count(type, "ncpus", path, SCALEWAY_CPUS_MAX, &cpus, err) < 0 ||
-	    get_count(type, "ram", path, SCALEWAY_BYTES_MAX, &ram, err) < 0)
+	if (provider_get_number(type, "ncpus", path, OFFER_VCPUS_MAX, &cpus,
+	    err) < 0 ||
+	    provider_get_number(type, "ram", path, SCALEWAY_BYTES_MAX, &ram,
+	    err) < 0)
 		return -1;
+	/* Absent is -1 (unknown); the offer says 0. */
+	vram = fmax(vram, 0);
+	cpus = fmax(cpus, 0);
+	ram = fmax(ram, 0);
 	if ((usd = currency_to_usd(eur, run->usd_per_eur)) <= 0) {
 		err_set(err, "%s: no USD per EUR rate to convert %.4f EUR",
 		    path, (double)eur / MONEY_UNIT);
@@ -322,6 +305,26 @@ scaleway_start(struct provider_run *run, struct err *err)
 	return 0;
 }
 
+/* The map of one page of st->zone's st->list. */
+static int
+scaleway_page(struct provider_run *run, const cJSON *root, struct err *err)
+{
+	struct scaleway_state *st = run->state;
+	const cJSON *servers, *entry;
+
+	if ((servers = json_get_object(root, "servers", "response", err)) ==
+	    NULL)
+		return -1;
+	cJSON_ArrayForEach(entry, servers) {
+		st->nentries++;
+		if ((st->list == LIST_SERVERS ?
+		    scaleway_type(run, st, st->zone, entry, err) :
+		    scaleway_stock(st, st->zone, entry, err)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* One page of a zone's servers or availability map. */
 static int
 scaleway_response(struct provider_run *run, const struct http_result *result,
@@ -329,10 +332,7 @@ scaleway_response(struct provider_run *run, const struct http_result *result,
 {
 	struct scaleway_state *st = run->state;
 	enum scaleway_list list;
-	const cJSON *servers, *entry;
-	size_t zone, n = 0;
-	cJSON *root;
-	int rc = 0;
+	size_t zone;
 
 	if (result->req->tag < 0 ||
 	    (size_t)result->req->tag >= NZONES * LIST_COUNT) {
@@ -342,24 +342,12 @@ scaleway_response(struct provider_run *run, const struct http_result *result,
 	}
 	zone = (size_t)result->req->tag / LIST_COUNT;
 	list = (enum scaleway_list)(result->req->tag % LIST_COUNT);
-	if (json_parse(result->body, result->body_len, &root, err) < 0)
+	st->zone = zone;
+	st->list = list;
+	st->nentries = 0;
+	if (provider_parse_json(run, result, scaleway_page, err) < 0)
 		goto fail;
-	if ((servers = json_get_object(root, "servers", "response", err)) ==
-	    NULL)
-		rc = -1;
-	else
-		cJSON_ArrayForEach(entry, servers) {
-			n++;
-			rc = list == LIST_SERVERS ?
-			    scaleway_type(run, st, zone, entry, err) :
-			    scaleway_stock(st, zone, entry, err);
-			if (rc < 0)
-				break;
-		}
-	cJSON_Delete(root);
-	if (rc < 0)
-		goto fail;
-	if (n < SCALEWAY_PER_PAGE)
+	if (st->nentries < SCALEWAY_PER_PAGE)
 		return 0;	/* a short page is the last */
 	if (st->pages[zone][list] >= SCALEWAY_PAGES_MAX) {
 		err_set(err, "more than %d full pages (a paging loop?)",
@@ -381,8 +369,7 @@ scaleway_finish(struct provider_run *run, struct err *err)
 {
 	struct scaleway_state *st = run->state;
 	struct offer *o;
-	size_t i, j, len = 0;
-	int n;
+	size_t i, j;
 
 	for (i = 0; i < run->offers.n; i++) {
 		o = &run->offers.v[i];
@@ -395,12 +382,8 @@ scaleway_finish(struct provider_run *run, struct err *err)
 	for (i = 0; i < SKIP_COUNT; i++) {
 		if (st->skipped[i] == 0)
 			continue;
-		n = snprintf(run->note + len, sizeof run->note - len,
-		    "%s%zu %s skipped", len > 0 ? "; " : "", st->skipped[i],
+		provider_note(run, "%zu %s skipped", st->skipped[i],
 		    scaleway_skip_what[i][st->skipped[i] == 1 ? 0 : 1]);
-		if (n < 0 || (size_t)n >= sizeof run->note - len)
-			break;
-		len += (size_t)n;
 	}
 	(void)err;
 	return 0;

@@ -124,9 +124,9 @@ test_parse(void **state)
 	 * 1 fraction, 1 unknown size, 3 others (secondary meter, zero price,
 	 * monthly unit). The dearer repeat is a price, not a skip. */
 	assert_int_equal(run.skipped, 13);
-	assert_string_equal(run.note, "skipped 3 Windows, 1 Low Priority, "
-	    "1 Dev/Test, 3 reservation, 1 fractional-GPU, 1 unknown-size, "
-	    "3 other (first unknown size Standard_ND128isr_GB300_v6)");
+	assert_string_equal(run.note, "skipped 3 Windows; 1 Low Priority; "
+	    "1 Dev/Test; 3 reservation; 1 fractional-GPU; 1 unknown-size; "
+	    "3 other; first unknown size Standard_ND128isr_GB300_v6");
 	assert_int_equal(run.unknown_gpu, 1);
 
 	/* On-demand and Spot joined; the Windows row's 102.736 is not it. */
@@ -353,9 +353,9 @@ test_sizes(void **state)
 	assert_int_equal(run.offers.n, 1);
 	assert_string_equal(run.offers.v[0].instance_type, "Standard_NC6s_v3");
 	assert_int_equal(run.skipped, 5);
-	assert_string_equal(run.note, "skipped 2 fractional-GPU, "
-	    "1 unknown-size, 1 non-GPU, 1 other (first unknown size "
-	    "Standard_NC999_Z9_v9)");
+	assert_string_equal(run.note, "skipped 2 fractional-GPU; "
+	    "1 unknown-size; 1 non-GPU; 1 other; first unknown size "
+	    "Standard_NC999_Z9_v9");
 	provider_run_done(&run);
 }
 

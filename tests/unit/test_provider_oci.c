@@ -112,8 +112,8 @@ test_parse(void **state)
 	for (i = 0; i < run.offers.n; i++)
 		assert_string_equal(keys[i], want[i]);
 	assert_int_equal(run.skipped, 5);
-	assert_string_equal(run.note, "skipped shapes: 2 inactive or hidden, "
-	    "2 non-GPU, 1 unpriced");
+	assert_string_equal(run.note, "skipped shapes: 2 inactive or hidden; "
+	    "2 non-GPU; 1 unpriced");
 
 	/* B98415 is 10 USD per GPU-hour: 80 for 8; the H100 licence row
 	 * (2.50, same category and metric) is not joined. */
@@ -265,7 +265,7 @@ test_bad_documents(void **state)
 	    "shape BM.GPU.H100.8: shapes.items[0]: 6400.00 USD per hour is "
 	    "out of range");
 	expect_error(good_part, SHAPE("BM.GPU.H100.8", "8", "-4"),
-	    "shapes.items[0].qty: -4 is out of range");
+	    "shape BM.GPU.H100.8: qty -4 is out of range");
 }
 
 /*
