@@ -2314,7 +2314,8 @@ test_cache_open_seeds(void **state)
 		f.nproviders = 1;
 		query_ok(db, &f, &l);
 		assert_int_equal(l.n, snap.n);
-		qsort(snap.v, snap.n, sizeof snap.v[0], cmp_offer_key);
+		if (snap.n > 0)	/* OCI, Scaleway, Cudo: none */
+			qsort(snap.v, snap.n, sizeof snap.v[0], cmp_offer_key);
 		for (i = 0; i < l.n; i++)
 			assert_offer_equal(&l.v[i], &snap.v[i]);
 		offer_list_done(&l);
