@@ -74,17 +74,6 @@ static const struct output_column point_columns[PC_COUNT] = {
 	[PC_AVAILABILITY] =	{ "availability", "", 1, false, false },
 };
 
-static enum field_kind
-money_cell(int64_t v, bool human, char *buf, size_t size)
-{
-	if (!money_known(v))
-		return FIELD_NULL;
-	if (human)
-		column_money(v, buf, size);
-	else
-		money_format(buf, size, v, 2);
-	return FIELD_NUMBER;
-}
 
 /* The share of refreshes the offer was available in, or NULL. */
 static enum field_kind
@@ -129,11 +118,11 @@ table_value(const void *ctx, size_t row, size_t col, bool human, char *buf,
 		snprintf(buf, size, "%zu", h->stats.npoints);
 		return FIELD_NUMBER;
 	case HC_MIN:
-		return money_cell(h->stats.min, human, buf, size);
+		return output_money(h->stats.min, human, buf, size);
 	case HC_MEDIAN:
-		return money_cell(h->stats.median, human, buf, size);
+		return output_money(h->stats.median, human, buf, size);
 	case HC_MAX:
-		return money_cell(h->stats.max, human, buf, size);
+		return output_money(h->stats.max, human, buf, size);
 	case HC_AVAIL:
 		return share_cell(&h->stats, human, buf, size);
 	case HC_TREND:
@@ -177,9 +166,9 @@ point_value(const void *ctx, size_t row, size_t col, bool human, char *buf,
 		output_iso8601(pt->at, buf, size);
 		return FIELD_STRING;
 	case PC_PRICE:
-		return money_cell(pt->price, false, buf, size);
+		return output_money(pt->price, false, buf, size);
 	case PC_SPOT:
-		return money_cell(pt->spot_price, false, buf, size);
+		return output_money(pt->spot_price, false, buf, size);
 	case PC_AVAILABILITY:
 		str_copy(buf, size, availability_name(pt->availability));
 		return FIELD_STRING;
@@ -236,9 +225,9 @@ write_json(FILE *out, const struct history_rows *r, int64_t since,
 			fprintf(out, "%s{\"at\": \"%s\", \"price_hour\": %s, "
 			    "\"spot_hour\": %s, \"availability\": \"%s\"}",
 			    j == h->stats.first ? "" : ", ", buf,
-			    money_cell(pt->price, false, p, sizeof p) ==
+			    output_money(pt->price, false, p, sizeof p) ==
 			    FIELD_NULL ? "null" : p,
-			    money_cell(pt->spot_price, false, s, sizeof s) ==
+			    output_money(pt->spot_price, false, s, sizeof s) ==
 			    FIELD_NULL ? "null" : s,
 			    availability_name(pt->availability));
 		}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "columns.h"
 #include "cost.h"
 #include "launch.h"
 #include "money.h"
@@ -109,9 +110,18 @@ output_field_shown(size_t i, const struct output_opts *opts)
 static enum field_kind
 money_value(int64_t micro, char *buf, size_t size)
 {
+	return output_money(micro, false, buf, size);
+}
+
+enum field_kind
+output_money(int64_t micro, bool human, char *buf, size_t size)
+{
 	if (!money_known(micro))
 		return FIELD_NULL;
-	money_format(buf, size, micro, 2);
+	if (human)
+		column_money(micro, buf, size);
+	else
+		money_format(buf, size, micro, 2);
 	return FIELD_NUMBER;
 }
 

@@ -76,6 +76,14 @@ int	output_delimited(FILE *out, const struct output_opts *opts,
 int	output_json(FILE *out, const struct output_opts *opts,
 	    const struct plan *plans, size_t n);
 
+/*
+ * Money in micro-USD as a cell: exact ("2.945820") for the machine
+ * formats, or rounded for people (human, the table's decimals); NULL
+ * when unknown.
+ */
+enum field_kind output_money(int64_t micro, bool human, char *buf,
+	    size_t size);
+
 /* One CSV field (RFC 4180: quoted when it must be) / one TSV field. */
 void	output_csv_field(FILE *out, const char *s);
 void	output_tsv_field(FILE *out, const char *s);

@@ -52,17 +52,6 @@ struct summary_rows {
 	const struct summary_group *groups;
 };
 
-static enum field_kind
-money_cell(int64_t v, bool human, char *buf, size_t size)
-{
-	if (!money_known(v))
-		return FIELD_NULL;
-	if (human)
-		column_money(v, buf, size);
-	else
-		money_format(buf, size, v, 2);
-	return FIELD_NUMBER;
-}
 
 static enum field_kind
 summary_value(const void *ctx, size_t row, size_t col, bool human,
@@ -81,17 +70,17 @@ summary_value(const void *ctx, size_t row, size_t col, bool human,
 		snprintf(buf, size, "%zu", g->offers);
 		return FIELD_NUMBER;
 	case SC_MIN:
-		return money_cell(g->price.min, human, buf, size);
+		return output_money(g->price.min, human, buf, size);
 	case SC_MEDIAN:
-		return money_cell(g->price.median, human, buf, size);
+		return output_money(g->price.median, human, buf, size);
 	case SC_MAX:
-		return money_cell(g->price.max, human, buf, size);
+		return output_money(g->price.max, human, buf, size);
 	case SC_SPOT_MIN:
-		return money_cell(g->spot.min, human, buf, size);
+		return output_money(g->spot.min, human, buf, size);
 	case SC_SPOT_MEDIAN:
-		return money_cell(g->spot.median, human, buf, size);
+		return output_money(g->spot.median, human, buf, size);
 	case SC_SPOT_MAX:
-		return money_cell(g->spot.max, human, buf, size);
+		return output_money(g->spot.max, human, buf, size);
 	case SC_CHEAP_PROVIDER:
 		str_copy(buf, size, cheap->provider);
 		return FIELD_STRING;
