@@ -700,6 +700,44 @@ column_text(sqlite3_stmt *st, int i, char *dst, size_t size)
 	str_copy(dst, size, t != NULL ? (const char *)t : "");
 }
 
+/* Fill one array element from the current row of a statement. */
+typedef void db_row_fn(sqlite3_stmt *st, void *elem);
+
+/*
+ * Step st to its end, one zeroed element of size bytes per row filled
+ * by row(), and finalize it. Returns 0 with *out (freed with free(),
+ * NULL when no row) and *n, or -1 with err and nothing allocated.
+ */
+static int
+db_rows(struct db *db, sqlite3_stmt *st, size_t size, db_row_fn *row,
+    void **out, size_t *n, struct err *err)
+{
+	char *v = NULL;
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap == 0 ? 16 : cap * 2;
+			v = xreallocarray(v, cap, size);
+		}
+		memset(v + *n * size, 0, size);
+		row(st, v + *n * size);
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		free(v);
+		*n = 0;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int
 db_provider_is_new(struct db *db, const char *provider, bool *is_new,
     struct err *err)
@@ -1463,13 +1501,30 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
 	return 0;
 }
 
+/* A provider_status row. */
+static void
+row_status(sqlite3_stmt *st, void *elem)
+{
+	struct provider_status *s = elem;
+	char src[16];
+
+	column_text(st, 0, s->provider, sizeof s->provider);
+	column_text(st, 1, src, sizeof src);
+	s->source = strcmp(src, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
+	s->last_attempt = sqlite3_column_int64(st, 2);
+	s->last_success = sqlite3_column_int64(st, 3);
+	column_text(st, 4, s->last_error, sizeof s->last_error);
+	s->offer_count = (long)sqlite3_column_int64(st, 5);
+	s->oldest = sqlite3_column_int64(st, 6);
+	s->newest = sqlite3_column_int64(st, 7);
+}
+
 int
 db_status(struct db *db, struct provider_status **out, size_t *n,
     struct err *err)
 {
 	sqlite3_stmt *st;
-	struct provider_status *v = NULL, *s;
-	size_t cap = 0;
+	void *v;
 	int rc;
 
 	*out = NULL;
@@ -1480,34 +1535,24 @@ db_status(struct db *db, struct provider_status **out, size_t *n,
 	    "coalesce(newest, 0) FROM provider_status ORDER BY provider", err);
 	if (st == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		char src[16];
-
-		if (*n == cap) {
-			cap = cap == 0 ? 8 : cap * 2;
-			v = xreallocarray(v, cap, sizeof *v);
-		}
-		s = &v[(*n)++];
-		memset(s, 0, sizeof *s);
-		column_text(st, 0, s->provider, sizeof s->provider);
-		column_text(st, 1, src, sizeof src);
-		s->source = strcmp(src, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
-		s->last_attempt = sqlite3_column_int64(st, 2);
-		s->last_success = sqlite3_column_int64(st, 3);
-		column_text(st, 4, s->last_error, sizeof s->last_error);
-		s->offer_count = (long)sqlite3_column_int64(st, 5);
-		s->oldest = sqlite3_column_int64(st, 6);
-		s->newest = sqlite3_column_int64(st, 7);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_file_error(db, err);
-		free(v);
-		*n = 0;
-		return -1;
-	}
+	rc = db_rows(db, st, sizeof **out, row_status, &v, n, err);
 	*out = v;
-	return 0;
+	return rc;
+}
+
+/* A price point: observed_at, price, spot_price, availability. */
+static void
+row_point(sqlite3_stmt *st, void *elem)
+{
+	struct price_point *p = elem;
+	char buf[16];
+
+	p->at = sqlite3_column_int64(st, 0);
+	p->price = stmt_money(st, 1);
+	p->spot_price = stmt_money(st, 2);
+	column_text(st, 3, buf, sizeof buf);
+	if (availability_parse(buf, &p->availability) < 0)
+		p->availability = AV_UNKNOWN;
 }
 
 int
@@ -1515,9 +1560,7 @@ db_history(struct db *db, const char *provider, const char *key,
     struct price_point **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *st;
-	struct price_point *v = NULL;
-	size_t cap = 0;
-	char buf[16];
+	void *v;
 	int rc;
 
 	*out = NULL;
@@ -1529,28 +1572,9 @@ db_history(struct db *db, const char *provider, const char *key,
 		return -1;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap == 0 ? 16 : cap * 2;
-			v = xreallocarray(v, cap, sizeof *v);
-		}
-		v[*n].at = sqlite3_column_int64(st, 0);
-		v[*n].price = stmt_money(st, 1);
-		v[*n].spot_price = stmt_money(st, 2);
-		column_text(st, 3, buf, sizeof buf);
-		if (availability_parse(buf, &v[*n].availability) < 0)
-			v[*n].availability = AV_UNKNOWN;
-		(*n)++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_file_error(db, err);
-		free(v);
-		*n = 0;
-		return -1;
-	}
+	rc = db_rows(db, st, sizeof **out, row_point, &v, n, err);
 	*out = v;
-	return 0;
+	return rc;
 }
 
 int
@@ -1605,13 +1629,22 @@ db_meta_set(struct db *db, const char *provider, const char *name,
 	return 0;
 }
 
+/* A provider_meta row: name, value. */
+static void
+row_meta(sqlite3_stmt *st, void *elem)
+{
+	struct provider_meta *m = elem;
+
+	column_text(st, 0, m->name, sizeof m->name);
+	column_text(st, 1, m->value, sizeof m->value);
+}
+
 int
 db_meta_list(struct db *db, const char *provider, struct provider_meta **out,
     size_t *n, struct err *err)
 {
-	struct provider_meta *v = NULL;
 	sqlite3_stmt *st;
-	size_t cap = 0;
+	void *v;
 	int rc;
 
 	*out = NULL;
@@ -1621,24 +1654,16 @@ db_meta_list(struct db *db, const char *provider, struct provider_meta **out,
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap == 0 ? 16 : cap * 2;
-			v = xreallocarray(v, cap, sizeof *v);
-		}
-		column_text(st, 0, v[*n].name, sizeof v[*n].name);
-		column_text(st, 1, v[*n].value, sizeof v[*n].value);
-		(*n)++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_file_error(db, err);
-		free(v);
-		*n = 0;
-		return -1;
-	}
+	rc = db_rows(db, st, sizeof **out, row_meta, &v, n, err);
 	*out = v;
-	return 0;
+	return rc;
+}
+
+/* One integer column. */
+static void
+row_int64(sqlite3_stmt *st, void *elem)
+{
+	*(int64_t *)elem = sqlite3_column_int64(st, 0);
 }
 
 int
@@ -1646,8 +1671,7 @@ db_refresh_times(struct db *db, const char *provider, int64_t since,
     int64_t **out, size_t *n, struct err *err)
 {
 	sqlite3_stmt *st;
-	int64_t *v = NULL;
-	size_t cap = 0;
+	void *v;
 	int rc;
 
 	*out = NULL;
@@ -1658,22 +1682,9 @@ db_refresh_times(struct db *db, const char *provider, int64_t since,
 		return -1;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap == 0 ? 64 : cap * 2;
-			v = xreallocarray(v, cap, sizeof *v);
-		}
-		v[(*n)++] = sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_err(db, err, "cannot read");
-		free(v);
-		*n = 0;
-		return -1;
-	}
+	rc = db_rows(db, st, sizeof **out, row_int64, &v, n, err);
 	*out = v;
-	return 0;
+	return rc;
 }
 
 int
@@ -1713,14 +1724,28 @@ db_prune_history(struct db *db, int64_t before, struct err *err)
 	return 0;
 }
 
+/* A watch_offer row. */
+static void
+row_watch_offer(sqlite3_stmt *st, void *elem)
+{
+	struct db_watch_offer *w = elem;
+	char buf[16];
+
+	column_text(st, 0, w->provider, sizeof w->provider);
+	column_text(st, 1, w->key, sizeof w->key);
+	w->price = stmt_money(st, 2);
+	column_text(st, 3, buf, sizeof buf);
+	if (availability_parse(buf, &w->availability) < 0)
+		w->availability = AV_UNKNOWN;
+	w->reported_at = sqlite3_column_int64(st, 4);
+}
+
 int
 db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
     size_t *n, bool *known, struct err *err)
 {
 	sqlite3_stmt *st;
-	struct db_watch_offer *v = NULL;
-	size_t cap = 0;
-	char buf[16];
+	void *v;
 	int rc;
 
 	*out = NULL;
@@ -1733,7 +1758,7 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_err(db, err, "cannot read");
+		db_file_error(db, err);
 		return -1;
 	}
 	*known = rc == SQLITE_ROW;
@@ -1742,29 +1767,9 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap == 0 ? 16 : cap * 2;
-			v = xreallocarray(v, cap, sizeof *v);
-		}
-		column_text(st, 0, v[*n].provider, sizeof v[*n].provider);
-		column_text(st, 1, v[*n].key, sizeof v[*n].key);
-		v[*n].price = stmt_money(st, 2);
-		column_text(st, 3, buf, sizeof buf);
-		if (availability_parse(buf, &v[*n].availability) < 0)
-			v[*n].availability = AV_UNKNOWN;
-		v[*n].reported_at = sqlite3_column_int64(st, 4);
-		(*n)++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_err(db, err, "cannot read");
-		free(v);
-		*n = 0;
-		return -1;
-	}
+	rc = db_rows(db, st, sizeof **out, row_watch_offer, &v, n, err);
 	*out = v;
-	return 0;
+	return rc;
 }
 
 int
@@ -1821,13 +1826,24 @@ fail:
 	return -1;
 }
 
+/* A stored watch with the number of offers it tracks. */
+static void
+row_watch(sqlite3_stmt *st, void *elem)
+{
+	struct db_watch *w = elem;
+
+	column_text(st, 0, w->query, sizeof w->query);
+	w->created_at = sqlite3_column_int64(st, 1);
+	w->last_run = sqlite3_column_int64(st, 2);
+	w->offers = (size_t)sqlite3_column_int64(st, 3);
+}
+
 int
 db_watch_list(struct db *db, struct db_watch **out, size_t *n,
     struct err *err)
 {
 	sqlite3_stmt *st;
-	struct db_watch *v = NULL;
-	size_t cap = 0;
+	void *v;
 	int rc;
 
 	*out = NULL;
@@ -1837,26 +1853,9 @@ db_watch_list(struct db *db, struct db_watch **out, size_t *n,
 	    "FROM watch w ORDER BY w.created_at, w.query", err);
 	if (st == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			cap = cap == 0 ? 8 : cap * 2;
-			v = xreallocarray(v, cap, sizeof *v);
-		}
-		column_text(st, 0, v[*n].query, sizeof v[*n].query);
-		v[*n].created_at = sqlite3_column_int64(st, 1);
-		v[*n].last_run = sqlite3_column_int64(st, 2);
-		v[*n].offers = (size_t)sqlite3_column_int64(st, 3);
-		(*n)++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_err(db, err, "cannot read");
-		free(v);
-		*n = 0;
-		return -1;
-	}
+	rc = db_rows(db, st, sizeof **out, row_watch, &v, n, err);
 	*out = v;
-	return 0;
+	return rc;
 }
 
 int
