@@ -84,6 +84,13 @@ int	output_json(FILE *out, const struct output_opts *opts,
 enum field_kind output_money(int64_t micro, bool human, char *buf,
 	    size_t size);
 
+/*
+ * A table cell: text in width terminal columns, padded (on the left when
+ * right), cut with '~' when too long; no padding after the last column.
+ */
+void	output_cell(FILE *out, const char *text, size_t width, bool right,
+	    bool last);
+
 /* One CSV field (RFC 4180: quoted when it must be) / one TSV field. */
 void	output_csv_field(FILE *out, const char *s);
 void	output_tsv_field(FILE *out, const char *s);

@@ -15,27 +15,6 @@
 
 #define RECORD_CELL_MAX	256
 
-/* Print text in width columns, padded, cut with '~' when too long. */
-static void
-put_padded(FILE *out, const char *text, size_t width, bool right, bool last)
-{
-	size_t w = str_width(text), len;
-
-	if (w > width) {
-		len = str_prefix_for_width(text, width > 0 ? width - 1 : 0);
-		fwrite(text, 1, len, out);
-		if (width > 0)
-			fputc('~', out);
-		w = width;
-	} else if (right) {
-		fprintf(out, "%*s%s", (int)(width - w), "", text);
-		w = width;
-	} else
-		fputs(text, out);
-	if (!last)
-		fprintf(out, "%*s", (int)(width - w), "");
-}
-
 static int
 records_table(FILE *out, const struct output_schema *s, size_t width,
     size_t nrows)
@@ -77,7 +56,7 @@ records_table(FILE *out, const struct output_schema *s, size_t width,
 			if (!first)
 				fprintf(out, "%*s", LAYOUT_GAP, "");
 			first = false;
-			put_padded(out, cells[i * s->ncolumns + j], lay[j].width,
+			output_cell(out, cells[i * s->ncolumns + j], lay[j].width,
 			    s->columns[j].right && i > 0, j == last);
 		}
 		fputc('\n', out);

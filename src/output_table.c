@@ -27,9 +27,8 @@ table_columns(const struct output_opts *opts, enum column *cols)
 	return n;
 }
 
-/* Print text in width columns, padded, cut with '~' when too long. */
-static void
-put_cell(FILE *out, const char *text, size_t width, bool right, bool last)
+void
+output_cell(FILE *out, const char *text, size_t width, bool right, bool last)
 {
 	size_t w = str_width(text), len;
 
@@ -96,7 +95,7 @@ output_table(FILE *out, const struct output_opts *opts,
 			if (!first)
 				fputs("  ", out);
 			first = false;
-			put_cell(out, cells[i * ncols + j], lay[j].width,
+			output_cell(out, cells[i * ncols + j], lay[j].width,
 			    column_info[cols[j]].right, j == last);
 		}
 		fputc('\n', out);
