@@ -10,26 +10,19 @@
 #include "err.h"
 #include "money.h"
 #include "str.h"
+#include "summary.h"
 #include "xalloc.h"
-
-static int
-cmp_money(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 void
 history_summarise(const struct price_point *pts, size_t n, int gpu_count,
     int64_t since, const int64_t *times, size_t ntimes,
     struct history_stats *out)
 {
+	struct price_stats st;
 	int64_t *v;
 	size_t i, k, nv = 0;
 
 	memset(out, 0, sizeof *out);
-	out->min = out->median = out->max = MONEY_NONE;
 	/* The period starts with the price in effect at since. */
 	for (i = 0; i < n && pts[i].at <= since; i++)
 		;
@@ -39,13 +32,10 @@ history_summarise(const struct price_point *pts, size_t n, int gpu_count,
 	for (i = out->first; i < n; i++)
 		if (money_known(pts[i].price))
 			v[nv++] = cost_per_gpu_hour(pts[i].price, gpu_count);
-	if (nv > 0) {
-		qsort(v, nv, sizeof *v, cmp_money);
-		out->min = v[0];
-		out->max = v[nv - 1];
-		out->median = nv % 2 == 1 ? v[nv / 2] : v[nv / 2 - 1] +
-		    (v[nv / 2] - v[nv / 2 - 1]) / 2;
-	}
+	price_stats_of(v, nv, &st);
+	out->min = st.min;
+	out->median = st.median;
+	out->max = st.max;
 	free(v);
 	/*
 	 * Availability at each refresh: the last change point at or before

@@ -99,8 +99,8 @@ cmp_money(const void *a, const void *b)
  * Stats of the n known values of v (sorted in place). The median of an
  * even count is the mean of the middle two, rounded down.
  */
-static void
-stats_of(int64_t *v, size_t n, struct price_stats *st)
+void
+price_stats_of(int64_t *v, size_t n, struct price_stats *st)
 {
 	st->n = n;
 	if (n == 0) {
@@ -204,8 +204,8 @@ summary_build(const struct plan *plans, size_t n, const struct group_by *g,
 			    r < rank_price(best, spot_rank)))
 				best = p;
 		}
-		stats_of(prices, np, &groups[j].price);
-		stats_of(spots, ns, &groups[j].spot);
+		price_stats_of(prices, np, &groups[j].price);
+		price_stats_of(spots, ns, &groups[j].spot);
 		groups[j].rank_min = spot_rank ? groups[j].spot.min :
 		    groups[j].price.min;
 		groups[j].cheapest = best != NULL ? best :

@@ -49,6 +49,12 @@ struct price_stats {
 	int64_t	min, median, max;	/* micro-USD per GPU-hour */
 };
 
+/*
+ * The statistics of the n known prices v[] (sorted in place). The
+ * median of an even count is the mean of the middle two, rounded down.
+ */
+void	price_stats_of(int64_t *v, size_t n, struct price_stats *st);
+
 struct summary_group {
 	char	values[GROUP_KEY_COUNT][OFFER_NAME_MAX];	/* by keys[i] */
 	size_t	offers;
