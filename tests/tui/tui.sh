@@ -97,7 +97,7 @@ wait_for() {
 	wi=0
 	while ! screen | grep -q -F -- "$1"; do
 		wi=$((wi + 1))
-		if [ "$wi" -gt 50 ]; then
+		if [ "$wi" -gt 200 ]; then
 			echo "timed out waiting for: $1" >&2
 			screen | sed 's/^/  | /' >&2
 			return 1
@@ -110,7 +110,7 @@ wait_gone() {
 	wg=0
 	while screen | grep -q -F -- "$1"; do
 		wg=$((wg + 1))
-		[ "$wg" -gt 50 ] && { echo "still on screen: $1" >&2; return 1; }
+		[ "$wg" -gt 200 ] && { echo "still on screen: $1" >&2; return 1; }
 		sleep 0.1
 	done
 	settle
@@ -120,7 +120,7 @@ wait_exit() {
 	we=0
 	while [ ! -f "$T/$1/status" ]; do
 		we=$((we + 1))
-		[ "$we" -gt 50 ] && { st=timeout; return 1; }
+		[ "$we" -gt 200 ] && { st=timeout; return 1; }
 		sleep 0.1
 	done
 	st=$(cat "$T/$1/status")
