@@ -84,21 +84,16 @@ query_folds(const struct cli_options *o)
 }
 
 /*
- * Can SQL pick the offers to show (db_query_top())? With --limit and no
- * test that only query_plans() makes (region geography, text,
- * multi-node, Vertex AI, board form, host per GPU, folded regions), the
- * first N plans are the first N offers in the sort key's order, and the
- * rest of the cache need not be read.
+ * Can SQL pick the offers to show (db_query_top())? With --limit, rows
+ * not folded by region and every filter tested in SQL
+ * (db_filter_in_sql()), the first N plans are the first N offers in the
+ * sort key's order, and the rest of the cache need not be read.
  */
 static bool
 query_top_n(const struct cli_options *o)
 {
-	const struct offer_filter *f = &o->filter;
-
-	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) && !f->multi_node &&
-	    f->region[0] == '\0' && f->text[0] == '\0' && !f->vertex &&
-	    f->form == GPU_FORM_ANY && f->min_vcpus_per_gpu == 0 &&
-	    f->min_ram_gb_per_gpu == 0;
+	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) &&
+	    db_filter_in_sql(&o->filter);
 }
 
 /* Say which option left no offer, and what to do (query.c). */

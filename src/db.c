@@ -19,6 +19,7 @@
 
 #include "cost.h"
 #include "err.h"
+#include "filter.h"
 #include "gpu.h"
 #include "money.h"
 #include "notes.h"
@@ -1155,6 +1156,35 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
 		    size - strlen(sql) - 1);
 	if (f->no_outliers)
 		strncat(sql, " AND (notes & ?) = 0", size - strlen(sql) - 1);
+}
+
+/*
+ * The filter fields filter_sql() tests whole, with the maximum price
+ * (db_query_top() tests it on the stored per-GPU price). Keep it with
+ * filter_sql(): a field missing here only costs the --limit shortcut.
+ */
+static const enum filter_field sql_fields[] = {
+	FF_GPU, FF_COUNT, FF_VRAM, FF_LINK, FF_PROVIDERS, FF_MAX_PRICE,
+	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS
+};
+
+bool
+db_filter_in_sql(const struct offer_filter *f)
+{
+	size_t i;
+	int ff;
+
+	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++) {
+		if (!filter_is_set(f, (enum filter_field)ff))
+			continue;
+		for (i = 0; i < sizeof sql_fields / sizeof sql_fields[0]; i++)
+			if (sql_fields[i] == (enum filter_field)ff)
+				break;
+		if (i == sizeof sql_fields / sizeof sql_fields[0])
+			return false;
+	}
+	/* --gpu's form word ("H100 SXM") is tested in C. */
+	return f->form == GPU_FORM_ANY;
 }
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */

@@ -124,12 +124,20 @@ int	db_query(struct db *db, const struct offer_filter *filter,
  * no particular order (up to 2 * limit of them: the first `limit` with
  * a known key and the first with an unknown one); *matched, unless
  * matched is NULL, is the number of all matching offers. Only for
- * filters SQL tests whole: no region, text or multi-node (the maximum
- * price is a test of the stored per-GPU price then); query_plans() on
+ * filters SQL tests whole (db_filter_in_sql(); the maximum price is a
+ * test of the stored per-GPU price then); query_plans() on
  * the result gives the first `limit` plans of the full answer. Reads
  * one index and the picked rows: the sort keys are stored at write
  * time (and recomputed here once if the GPU catalogue changed).
  */
+/*
+ * Does SQL test every field set in f (so db_query_top() may stop at the
+ * first `limit` offers)? A filter tested only in C -- region geography,
+ * text, multi-node, a --gpu form word, host per GPU, Vertex AI, and any
+ * new field until it is added to db.c's list -- says no.
+ */
+bool	db_filter_in_sql(const struct offer_filter *f);
+
 int	db_query_top(struct db *db, const struct offer_filter *filter,
 	    enum sort_key key, bool reverse, size_t limit,
 	    struct offer_list *out, size_t *matched, struct err *err);

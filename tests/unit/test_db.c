@@ -24,6 +24,7 @@
 #include "cache.h"
 #include "db.h"
 #include "err.h"
+#include "filter.h"
 #include "gpu.h"
 #include "money.h"
 #include "notes.h"
@@ -2392,6 +2393,56 @@ test_cache_open_refuses(void **state)
 	assert_non_null(strstr(err.msg, "not an SQLite database"));
 }
 
+/*
+ * --limit may stop SQL at N offers only when SQL tests every filter set:
+ * each field on its own, the ones C tests (and a --gpu form word) say no.
+ */
+static void
+test_filter_in_sql(void **state)
+{
+	static const struct {
+		enum filter_field ff;
+		const char *value;
+		bool in_sql;
+	} cases[] = {
+		{ FF_GPU, "H100", true },
+		{ FF_GPU, "H100 SXM", false },	/* the form is tested in C */
+		{ FF_COUNT, "8", true },
+		{ FF_VRAM, "40", true },
+		{ FF_LINK, "nvlink", true },
+		{ FF_PROVIDERS, "aws,gcp", true },
+		{ FF_MAX_PRICE, "2", true },
+		{ FF_SPOT, "yes", true },
+		{ FF_AVAILABLE, "yes", true },
+		{ FF_NO_OUTLIERS, "yes", true },
+		{ FF_MULTI_NODE, "yes", false },
+		{ FF_REGION, "europe", false },
+		{ FF_TEXT, "lambda", false },
+		{ FF_VERTEX, "yes", false },
+		{ FF_VCPUS_GPU, "4", false },
+		{ FF_RAM_GPU, "16", false },
+	};
+	struct offer_filter f;
+	struct err err;
+	size_t i;
+
+	(void)state;
+	offer_filter_init(&f);
+	assert_true(db_filter_in_sql(&f));
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		offer_filter_init(&f);
+		assert_int_equal(filter_set(&f, cases[i].ff, cases[i].value,
+		    false, &err), 0);
+		if (db_filter_in_sql(&f) != cases[i].in_sql)
+			fail_msg("--%s %s: in SQL %d, want %d",
+			    filter_fields[cases[i].ff].option, cases[i].value,
+			    !cases[i].in_sql, cases[i].in_sql);
+		/* One C-only field makes the whole filter C's. */
+		assert_int_equal(filter_set(&f, FF_TEXT, "x", false, &err), 0);
+		assert_false(db_filter_in_sql(&f));
+	}
+}
+
 int
 main(void)
 {
@@ -2422,6 +2473,7 @@ main(void)
 		T(test_query_filters),
 		T(test_query_appends),
 		T(test_query_top),
+		T(test_filter_in_sql),
 		T(test_query_plans),
 		T(test_status),
 		T(test_history),
