@@ -327,7 +327,7 @@ make_cache(const char *path, size_t n)
 	if (db_open(path, &db, &err) < 0)
 		die("open", &err);
 	t0 = now_s();
-	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, NULL, 1790000000,
+	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, 1790000000,
 	    &stats, &err) < 0)
 		die("write", &err);
 	printf("make-cache %.6f %zu offers\n", now_s() - t0, stats.offers);
@@ -366,7 +366,7 @@ history(const char *path, size_t n, int rounds)
 		}
 		for (i = 0; i < n; i++)
 			v[i].fetched_at = 1790000000 + (int64_t)r * 3600;
-		if (db_replace_offers(db, "vast", v, n, SRC_LIVE, NULL,
+		if (db_replace_offers(db, "vast", v, n, SRC_LIVE,
 		    1790000000 + (int64_t)r * 3600, &stats, &err) < 0)
 			die("write", &err);
 		rows += stats.history_rows;
