@@ -565,7 +565,7 @@ db_open_mode(const char *path, bool may_read_only, struct db **out,
 	    db_exec(db, "PRAGMA journal_mode = WAL", err) < 0)
 		goto fail;
 	if (db_exec(db, "PRAGMA synchronous = NORMAL;"
-	    "PRAGMA temp_store = MEMORY;", err) < 0)
+	    "PRAGMA temp_store = FILE;", err) < 0)
 		goto fail;
 	if (version < DB_SCHEMA_VERSION && db_migrate(db, version, err) < 0)
 		goto fail;
