@@ -3,6 +3,7 @@
 #include "query.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,23 +67,75 @@ fold_key_cmp(const struct plan *p, const struct plan *q)
 	return 0;
 }
 
-/* qsort: by fold key, then by position in the array. */
+/* One plan to fold: a hash of its fold key, to sort by, and the plan. */
+struct fold_entry {
+	uint64_t	 hash;
+	struct plan	*plan;
+};
+
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t
+fnv1a(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *b = data;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* A hash of what fold_key_cmp() compares: equal keys, equal hashes. */
+static uint64_t
+fold_hash(const struct plan *p)
+{
+	const struct offer *o = p->offer;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int64_t ints[8];
+
+	h = fnv1a(h, o->provider, strlen(o->provider) + 1);
+	h = fnv1a(h, o->instance_type, strlen(o->instance_type) + 1);
+	h = fnv1a(h, o->gpu, strlen(o->gpu) + 1);
+	h = fnv1a(h, o->gpu_raw, strlen(o->gpu_raw) + 1);
+	ints[0] = o->gpu_count;
+	ints[1] = p->nodes;
+	ints[2] = o->price;
+	ints[3] = o->spot_price;
+	ints[4] = o->vram_gb;
+	ints[5] = o->interconnect;
+	ints[6] = o->vcpus;
+	ints[7] = o->availability;
+	/* ram_gb by its value in MB: the compare is exact, a hash may merge. */
+	h = fnv1a(h, ints, sizeof ints);
+	return fnv1a(h, &(int64_t){ (int64_t)(o->ram_gb * 1024) },
+	    sizeof(int64_t));
+}
+
+/*
+ * qsort: by hash, then by fold key (two keys may share a hash), then by
+ * position in the array. Comparing hashes first keeps the string
+ * compares to plans that fold: 100k offers in the TUI refold at every
+ * keystroke, and four strcmp()s per comparison were half its time.
+ */
 static int
 fold_cmp(const void *a, const void *b)
 {
-	const struct plan *p = *(const struct plan *const *)a;
-	const struct plan *q = *(const struct plan *const *)b;
+	const struct fold_entry *p = a, *q = b;
 	int c;
 
-	if ((c = fold_key_cmp(p, q)) != 0)
+	if (p->hash != q->hash)
+		return p->hash < q->hash ? -1 : 1;
+	if ((c = fold_key_cmp(p->plan, q->plan)) != 0)
 		return c;
-	return (p > q) - (p < q);
+	return (p->plan > q->plan) - (p->plan < q->plan);
 }
 
 size_t
 query_fold_regions(struct plan *plans, size_t n)
 {
-	struct plan **by;
+	struct fold_entry *by;
 	bool *gone;
 	size_t i, j, k;
 
@@ -91,16 +144,18 @@ query_fold_regions(struct plan *plans, size_t n)
 	by = xreallocarray(NULL, n, sizeof *by);
 	gone = xreallocarray(NULL, n, sizeof *gone);
 	for (i = 0; i < n; i++) {
-		by[i] = &plans[i];
+		by[i].plan = &plans[i];
+		by[i].hash = fold_hash(&plans[i]);
 		plans[i].other_regions = 0;
 		gone[i] = false;
 	}
 	qsort(by, n, sizeof *by, fold_cmp);
 	/* The first of each run of equals is the earliest in plans[]. */
 	for (i = 0; i < n; i = j)
-		for (j = i + 1; j < n && fold_key_cmp(by[i], by[j]) == 0; j++) {
-			by[i]->other_regions++;
-			gone[by[j] - plans] = true;
+		for (j = i + 1; j < n && by[i].hash == by[j].hash &&
+		    fold_key_cmp(by[i].plan, by[j].plan) == 0; j++) {
+			by[i].plan->other_regions++;
+			gone[by[j].plan - plans] = true;
 		}
 	for (i = k = 0; i < n; i++)
 		if (!gone[i])
