@@ -2,6 +2,7 @@
 #include "config.h"
 #include "offer.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
@@ -41,6 +42,24 @@ offer_list_done(struct offer_list *list)
 }
 
 struct offer *
+offer_list_try_add(struct offer_list *list)
+{
+	struct offer *v;
+	size_t cap;
+
+	if (list->n == list->cap) {
+		cap = list->cap == 0 ? 64 : list->cap * 2;
+		if (cap > SIZE_MAX / sizeof *v ||
+		    (v = realloc(list->v, cap * sizeof *v)) == NULL)
+			return NULL;
+		list->v = v;
+		list->cap = cap;
+	}
+	offer_init(&list->v[list->n]);
+	return &list->v[list->n++];
+}
+
+struct offer *
 offer_list_add(struct offer_list *list)
 {
 	if (list->n == list->cap) {
@@ -49,6 +68,16 @@ offer_list_add(struct offer_list *list)
 	}
 	offer_init(&list->v[list->n]);
 	return &list->v[list->n++];
+}
+
+void
+offer_list_reserve(struct offer_list *list, size_t n)
+{
+	if (n <= list->cap)
+		return;
+	list->cap = n;
+	list->v = xreallocarray(list->v, list->cap, sizeof *list->v);
+	xalloc_large_hint(list->v, list->cap * sizeof *list->v);
 }
 
 void

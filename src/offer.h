@@ -101,6 +101,19 @@ void	offer_list_init(struct offer_list *list);
 void	offer_list_done(struct offer_list *list);	/* frees storage */
 /* Append an initialised offer and return it (valid until the next add). */
 struct offer *offer_list_add(struct offer_list *list);
+/*
+ * Room for n offers in all, allocated once (and, when large, backed by
+ * huge pages: xalloc_large_hint()), for a caller that knows how many
+ * are coming: growing by doubling would copy and fault them in again.
+ */
+void	offer_list_reserve(struct offer_list *list, size_t n);
+/*
+ * offer_list_add() for a list whose size the input decides (a streamed
+ * marketplace answer): NULL when the memory for more is not there, so
+ * the caller fails that provider as "out of memory" and the refresh
+ * goes on and records it, instead of the process ending.
+ */
+struct offer *offer_list_try_add(struct offer_list *list);
 /* Drop the last offer (a parser rejecting the record it just added). */
 void	offer_list_pop(struct offer_list *list);
 

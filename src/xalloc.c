@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void (*fatal_hook)(void);
 
@@ -69,6 +70,26 @@ xreallocarray(void *ptr, size_t nmemb, size_t size)
 	if (p == NULL)
 		xalloc_fail(nmemb * size);
 	return p;
+}
+
+void
+xalloc_large_hint(void *p, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t lo, hi;
+
+	if (p == NULL || size < XALLOC_LARGE)
+		return;
+	/* Only the whole huge pages inside the array; a refusal is fine. */
+	lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	hi = ((uintptr_t)p + size) & ~(huge - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)size;
+#endif
 }
 
 char *

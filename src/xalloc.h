@@ -24,6 +24,17 @@ char	*xstrndup(const char *s, size_t n) __attribute__((malloc));
 char	*xasprintf(const char *fmt, ...)
 	    __attribute__((format(printf, 1, 2), malloc));
 
+/*
+ * A hint that [p, p + size) is one large, densely used array (100k
+ * offers: 51 MB): ask the kernel to back it with huge pages where it
+ * allows that on request (Linux THP "madvise" mode). Filling such an
+ * array otherwise takes one page fault per 4 kB, which on a virtual
+ * machine was half the TUI's load time (0.80 -> 0.40 s at 100k). Below
+ * XALLOC_LARGE bytes, and where the call does not exist, nothing.
+ */
+#define XALLOC_LARGE	((size_t)8 << 20)
+void	xalloc_large_hint(void *p, size_t size);
+
 /* Called before aborting on out-of-memory (NULL for none). */
 void	xalloc_set_fatal_hook(void (*hook)(void));
 

@@ -13,6 +13,9 @@
 #include "str.h"
 #include "xalloc.h"
 
+/* Offers reserved up front from the status counts, at most (2M: 1 GB). */
+#define MODEL_RESERVE_MAX	((size_t)1 << 21)
+
 /* Start empty. */
 void
 model_init(struct model *m)
@@ -40,12 +43,20 @@ model_load(struct model *m, struct err *err)
 	struct offer_list offers;
 	struct offer_filter all;
 	struct provider_status *status = NULL;
-	size_t nstatus = 0;
+	size_t nstatus = 0, expected = 0, i;
 
 	offer_list_init(&offers);
 	offer_filter_init(&all);
-	if (db_query(m->db, &all, &offers, err) < 0 ||
-	    db_status(m->db, &status, &nstatus, err) < 0) {
+	if (db_status(m->db, &status, &nstatus, err) < 0)
+		return -1;
+	/* Every offer is read: room for all of them at once. */
+	for (i = 0; i < nstatus; i++)
+		expected += status[i].offer_count > 0 ?
+		    (size_t)status[i].offer_count : 0;
+	/* A count is a hint, never a reason to reserve gigabytes. */
+	offer_list_reserve(&offers, expected < MODEL_RESERVE_MAX ? expected :
+	    MODEL_RESERVE_MAX);
+	if (db_query(m->db, &all, &offers, err) < 0) {
 		offer_list_done(&offers);
 		free(status);
 		return -1;
@@ -65,6 +76,7 @@ model_load(struct model *m, struct err *err)
 	m->last_valid = false;
 	m->cap = m->offers.n > 0 ? m->offers.n : 1;
 	m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
+	xalloc_large_hint(m->plans, m->cap * sizeof *m->plans);
 	m->nplans = 0;
 	model_query(m);
 	return 0;
