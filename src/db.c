@@ -600,7 +600,8 @@ db_check_sound(struct db *db, struct err *err)
 {
 	sqlite3_stmt *st;
 	const unsigned char *verdict;
-	int rc;
+	const char *code = NULL;
+	int rc, errcode;
 
 	if (sqlite3_prepare_v2(db->sql, "PRAGMA quick_check(1)", -1, &st,
 	    NULL) != SQLITE_OK) {
@@ -612,7 +613,24 @@ db_check_sound(struct db *db, struct err *err)
 	if (rc != SQLITE_ROW) {
 		db_file_error(db, err);
 		rc = -1;
-	} else if (verdict == NULL || strcmp((const char *)verdict, "ok") != 0) {
+	} else if (verdict == NULL ||
+	    (code = strstr((const char *)verdict, "error code=")) != NULL) {
+		/*
+		 * Not a verdict on the file: the check itself could not read
+		 * a page ("unable to get the page. error code=7" is SQLite
+		 * out of memory). Calling that corrupt would advise moving a
+		 * sound cache away.
+		 */
+		errcode = code != NULL ? atoi(code + strlen("error code=")) :
+		    sqlite3_errcode(db->sql);
+		if ((errcode & 0xff) == SQLITE_NOMEM || verdict == NULL)
+			err_set(err, "cache %s: out of memory while checking it",
+			    db->path);
+		else
+			err_set(err, "cache %s: cannot read it to check it (%s)",
+			    db->path, sqlite3_errstr(errcode));
+		rc = -1;
+	} else if (strcmp((const char *)verdict, "ok") != 0) {
 		err_set(err, "cache %s: database is corrupt (%.80s); move it "
 		    "away (gpucost rebuilds a new one) or choose another with "
 		    "--db", db->path, verdict != NULL ?

@@ -461,7 +461,12 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 		    rp->run.offers.n, SRC_LIVE, rp->run.new_meta,
 		    rp->run.nnew_meta, now, &stats, &err);
 		if (rc < 0) {
-			provider_fail(rp, err.msg);
+			/* The message goes under the provider's name already. */
+			size_t idlen = strlen(rp->p->id);
+
+			provider_fail(rp, strncmp(err.msg, rp->p->id, idlen) == 0 &&
+			    strncmp(err.msg + idlen, ": ", 2) == 0 ?
+			    err.msg + idlen + 2 : err.msg);
 		} else {
 			rp->progress.state = REFRESH_OK;
 			rp->progress.offers = stats.offers;

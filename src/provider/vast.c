@@ -220,7 +220,10 @@ vast_offer(struct provider_run *run, const cJSON *item, size_t index,
 	if (json_get_int(item, "id", path, 0, 9007199254740991LL, &id, NULL,
 	    err) < 0)
 		return -1;
-	o = offer_list_add(&run->offers);
+	if ((o = offer_list_try_add(&run->offers)) == NULL) {
+		err_set(err, "out of memory after %zu offers", run->offers.n);
+		return -1;
+	}
 	snprintf(o->key, sizeof o->key, "%lld", id);
 	snprintf(o->instance_type, sizeof o->instance_type, "%lld", id);
 	if (vast_fill(run, o, item, path, &zero, err) < 0) {

@@ -84,4 +84,18 @@ while [ "$kb" -gt 4000 ]; do
 	kb=$((kb * 85 / 100))
 done
 check "a refresh recorded running out of memory" [ "$recorded" = yes ]
+
+# Below that, down to where nothing loads: whatever fails, never "corrupt"
+# (SQLite's check failing for memory once advised moving a sound cache
+# away), never a crash, and the cache keeps its offers.
+while [ "$kb" -gt 4000 ]; do
+	limited "$kb" --db "$DB" refresh --provider vast
+	check "refresh at ${kb} KB: exit 0, 3 or 4 ($status)" \
+	    eval '[ "$status" -eq 0 ] || [ "$status" -eq 3 ] || [ "$status" -eq 4 ] || [ "$status" -eq 127 ]'
+	check "refresh at ${kb} KB: never called corrupt" eval '! err_has corrupt'
+	kb=$((kb * 85 / 100))
+done
+check "the cache is sound after every limit" \
+    eval '[ "$(sqlite3 "$DB" "pragma integrity_check")" = ok ]'
+check "and keeps its Vast offers" [ "$(offers_data_sum vast)" = "$sum_before" ]
 finish

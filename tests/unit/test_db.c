@@ -885,6 +885,59 @@ mentions_corruption(const char *msg)
 }
 
 /* A damaged cache is reported as such and left untouched. */
+/*
+ * SQLite running out of memory while it checks a sound cache is not
+ * corruption: quick_check then reports "unable to get the page. error
+ * code=7", and calling that corrupt advised moving a good cache away.
+ */
+static void
+test_check_out_of_memory(void **state)
+{
+	const char *path = tmp_path("oom.db");
+	struct offer *v;
+	struct db *db;
+	struct err err;
+	size_t i, n = 3000;
+	sqlite3_int64 old_limit;
+	int rc = 0, limit;
+	bool saw_oom = false;
+
+	(void)state;
+	v = calloc(n, sizeof *v);
+	assert_non_null(v);
+	for (i = 0; i < n; i++) {
+		char key[64];
+
+		snprintf(key, sizeof key, "g5.%zuxlarge/region-%zu", i % 7, i);
+		v[i] = mk("aws", key, "A10G", 1 + (int)(i % 8), 24, IC_PCIE,
+		    1000000 + (int64_t)i, MONEY_NONE, AV_UNKNOWN, 1000);
+	}
+	db = open_ok(path);
+	replace_ok(db, "aws", v, n, SRC_LIVE, 1000, NULL);
+	free(v);
+	db_close(db);
+
+	/* Shrinking heap limits: every failure must say memory, none corrupt. */
+	for (limit = 2 << 20; limit >= 16 << 10; limit = limit * 3 / 4) {
+		db = open_ok(path);
+		old_limit = sqlite3_hard_heap_limit64(limit);
+		err_clear(&err);
+		rc = db_check_sound(db, &err);
+		sqlite3_hard_heap_limit64(old_limit);
+		db_close(db);
+		if (rc == 0)
+			continue;
+		assert_null(strstr(err.msg, "corrupt"));
+		assert_non_null(strstr(err.msg, "out of memory"));
+		saw_oom = true;
+	}
+	/* Some limit made the check itself fail, else nothing was tested. */
+	assert_true(saw_oom);
+	db = open_ok(path);
+	assert_int_equal(db_check_sound(db, &err), 0);
+	db_close(db);
+}
+
 static void
 test_corrupt_cache(void **state)
 {
@@ -2459,6 +2512,7 @@ main(void)
 		T(test_refuse_directory),
 		T(test_refuse_foreign_hot_wal),
 		T(test_corrupt_cache),
+		T(test_check_out_of_memory),
 		T(test_replace_roundtrip),
 		T(test_replace_status),
 		T(test_replace_history_changes),
