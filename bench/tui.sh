@@ -126,7 +126,12 @@ while [ "$r" -lt "$runs" ]; do
 		typed="$typed$ch"
 		_t0=$(now_ns)
 		tm send-keys -t tui -l "$ch"
-		wait_screen tui "text=\"$typed\"" 1 || exit 1
+		# The title names the filter in CLI words, shell-quoted.
+		case $typed in
+		*" "*) want="--match '$typed'" ;;
+		*) want="--match $typed" ;;
+		esac
+		wait_screen tui "$want |" 1 || exit 1
 		secs_since "$_t0" >> "$B/key.a"
 		_t0=$(now_ns)
 		tm send-keys -t base -l "$ch"
