@@ -33,7 +33,9 @@ struct sink {
 	uint64_t	 bytes, max;
 	unsigned char	 head[2];	/* the first bytes: gzip or not */
 	struct err	 err;
-	bool		 failed;
+	bool		 failed;	/* stop: err says why */
+	struct err	 gz_err;
+	bool		 bad_gzip;	/* gz_err says why */
 };
 
 static int
@@ -52,10 +54,12 @@ sink_feed(struct sink *s, const void *data, size_t len)
 	}
 	s->bytes += len;
 	sha256_update(&s->hash, data, len);
-	if (gz_inflate_feed(s->z, data, len, &s->err) < 0) {
-		s->failed = true;
-		return -1;
-	}
+	/*
+	 * Bad gzip data is kept going to the end: the sha256 then tells a
+	 * tampered or replaced file from one gzip cannot read.
+	 */
+	if (!s->bad_gzip && gz_inflate_feed(s->z, data, len, &s->gz_err) < 0)
+		s->bad_gzip = true;
 	return 0;
 }
 
@@ -328,6 +332,10 @@ get_verified(const struct pull_options *o, const struct manifest *m,
 		    s.head[0] == 0x1f && s.head[1] == 0x8b ? "" :
 		    " (not gzip as received: does the server add "
 		    "Content-Encoding: gzip to .gz files?)");
+		goto done;
+	}
+	if (s.bad_gzip) {
+		err_set(err, "%s", s.gz_err.msg);
 		goto done;
 	}
 	if (gz_inflate_finish(s.z, &out, err) < 0)
