@@ -39,7 +39,8 @@ enum {
 	OPT_SINCE,
 	OPT_EXEC,
 	OPT_LIST,
-	OPT_FORGET
+	OPT_FORGET,
+	OPT_FROM
 };
 
 /* One option: a filter field (filter >= 0) or one of the above. */
@@ -76,8 +77,11 @@ static const struct cli_option other_options[] = {
 	    "watch: list the stored watches" },
 	{ "forget", 0, NULL, CMD_SCOPE_WATCH, false, -1, OPT_FORGET,
 	    "watch: forget the watch of this query" },
-	{ "quiet", 'q', NULL, CMD_SCOPE_QUERY | CMD_SCOPE_REFRESH, false, -1,
-	    OPT_QUIET, "no data-age line (refresh: only errors)" },
+	{ "quiet", 'q', NULL, CMD_SCOPE_QUERY | CMD_SCOPE_REFRESH |
+	    CMD_SCOPE_PUBLISH, false, -1, OPT_QUIET,
+	    "no data-age line (refresh, publish: only errors)" },
+	{ "from", 0, "URL|DIR", CMD_SCOPE_REFRESH, false, -1, OPT_FROM,
+	    "pull a published cache (http(s) URL or directory)" },
 	{ "timeout", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_TIMEOUT,
 	    "per transfer (default 600)" },
 	{ "wait", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_WAIT,
@@ -104,6 +108,14 @@ static const struct {
 	{ FF_PROVIDERS,	CMD_SCOPE_REFRESH },	/* refresh --provider aws */
 };
 
+/* Commands that take one operand after their word, and its name. */
+static const struct {
+	enum cli_command command;
+	const char	*name;
+} command_operands[] = {
+	{ CMD_PUBLISH,	"DIR" },	/* gpucost publish DIR */
+};
+
 #define NOPTIONS	(FILTER_FIELD_COUNT + NOTHER)
 
 /* The whole option table (filters first), and getopt's view of it. */
@@ -119,6 +131,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_tui_entry,
 	&cmd_history_entry,
 	&cmd_watch_entry,
+	&cmd_publish_entry,
 	&cmd_help_entry,
 	&cmd_version_entry,
 	NULL
@@ -269,6 +282,30 @@ parse_hours(const char *value, double *out, struct err *err)
 	return 0;
 }
 
+/*
+ * refresh --from: an http(s) URL or a directory path (any other scheme
+ * is a mistake worth a usage error, not a "no such directory").
+ */
+static int
+parse_from(const char *arg, const char **out, struct err *err)
+{
+	char q[80];
+
+	if (arg[0] == '\0' || !str_is_clean(arg)) {
+		err_set(err, "--from: expected an http(s) URL or a directory, "
+		    "got %s", str_quoted(arg, q, sizeof q));
+		return -1;
+	}
+	if (strstr(arg, "://") != NULL && strncmp(arg, "http://", 7) != 0 &&
+	    strncmp(arg, "https://", 8) != 0) {
+		err_set(err, "--from: only http:// and https:// URLs (or a "
+		    "directory), got %s", str_quoted(arg, q, sizeof q));
+		return -1;
+	}
+	*out = arg;
+	return 0;
+}
+
 /* Apply one option's value. */
 static int
 set_option(const struct cli_option *opt, const char *arg,
@@ -342,6 +379,8 @@ set_option(const struct cli_option *opt, const char *arg,
 	case OPT_FORGET:
 		o->watch_forget = true;
 		return 0;
+	case OPT_FROM:
+		return parse_from(arg, &o->from, err);
 	case OPT_HELP:
 		o->command = CMD_HELP;
 		return 0;
@@ -392,7 +431,7 @@ parse_command(int argc, char **argv, struct cli_options *o,
     const struct cmd_entry **entry, struct err *err)
 {
 	char q[80], words[256];
-	size_t i;
+	size_t i, j;
 
 	if (optind >= argc)
 		return 0;
@@ -409,6 +448,17 @@ parse_command(int argc, char **argv, struct cli_options *o,
 	*entry = cmd_table[i];
 	o->command = cmd_table[i]->id;
 	o->command_given = true;
+	for (j = 0; j < sizeof command_operands / sizeof command_operands[0];
+	    j++) {
+		if (command_operands[j].command != o->command)
+			continue;
+		if (optind + 1 >= argc || argv[optind + 1][0] == '\0') {
+			err_set(err, "%s: expected %s", cmd_table[i]->name,
+			    command_operands[j].name);
+			return -1;
+		}
+		o->operand = argv[++optind];
+	}
 	if (optind + 1 < argc) {
 		err_set(err, "%s: unexpected argument %s", cmd_table[i]->name,
 		    str_quoted(argv[optind + 1], q, sizeof q));
@@ -529,7 +579,8 @@ cli_usage(FILE *out)
 	usage_options(out, "query options (also for tui)", CMD_SCOPE_QUERY);
 	usage_options(out, "history and watch options", CMD_SCOPE_HISTORY |
 	    CMD_SCOPE_WATCH);
-	usage_options(out, "refresh options", CMD_SCOPE_REFRESH);
+	usage_options(out, "refresh and publish options", CMD_SCOPE_REFRESH |
+	    CMD_SCOPE_PUBLISH);
 	usage_options(out, "common options", CMD_SCOPE_ALL);
 	join_words(words, sizeof words, SORT_KEY_COUNT, sort_name_at);
 	fprintf(out, "\nsort keys: %s.\nproviders: %s.\n", words,

@@ -43,7 +43,8 @@ enum cli_command {
 	CMD_HELP,
 	CMD_VERSION,
 	CMD_HISTORY,
-	CMD_WATCH
+	CMD_WATCH,
+	CMD_PUBLISH
 };
 
 /* Which commands take an option: a bit per group of commands. */
@@ -53,6 +54,7 @@ enum cli_command {
 #define CMD_SCOPE_REFRESH	0x08u
 #define CMD_SCOPE_HISTORY	0x10u
 #define CMD_SCOPE_WATCH		0x20u
+#define CMD_SCOPE_PUBLISH	0x40u
 #define CMD_SCOPE_ALL		0xffu
 
 struct cli_options {
@@ -78,6 +80,8 @@ struct cli_options {
 	const char *exec;		/* watch --exec CMD, or NULL */
 	bool	watch_list;		/* watch --list */
 	bool	watch_forget;		/* watch --forget */
+	const char *operand;		/* publish DIR */
+	const char *from;		/* refresh --from URL|DIR, or NULL */
 };
 
 /*
@@ -115,6 +119,7 @@ extern const struct cmd_entry cmd_refresh_entry;
 extern const struct cmd_entry cmd_tui_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_watch_entry;
+extern const struct cmd_entry cmd_publish_entry;
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_version_entry;
 

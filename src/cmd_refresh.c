@@ -13,9 +13,11 @@
 #include "db.h"
 #include "err.h"
 #include "paths.h"
+#include "pull.h"
 #include "refresh.h"
 #include "settings.h"
 #include "str.h"
+#include "xalloc.h"
 
 /* Days of price history kept unless the config says otherwise. */
 #define HISTORY_DAYS_DEFAULT	400
@@ -104,6 +106,104 @@ prune_history(const char *path)
 	return rc;
 }
 
+/* "2026-11-23 10:00" (UTC) of t. */
+static void
+short_time(int64_t t, char *buf, size_t size)
+{
+	char iso[32];
+
+	if (t <= 0) {
+		str_copy(buf, size, "never");
+		return;
+	}
+	manifest_time(t, iso, sizeof iso);
+	snprintf(buf, size, "%.10s %.5s", iso, iso + 11);
+}
+
+/*
+ * refresh --from (or the config's `from`): pull a published cache. Exit
+ * statuses as a refresh's: 4 when the source cannot be had or is
+ * refused (or another refresh holds the lock), 3 for the cache's own
+ * trouble.
+ */
+static int
+refresh_from(const struct cli_options *o, const char *path, const char *from)
+{
+	struct pull_options popts;
+	struct pull_report *rep;
+	char when[32], theirs[32], ours[32], bytes[32], mbytes[32];
+	struct err err;
+	size_t i;
+	int rc;
+
+	memset(&popts, 0, sizeof popts);
+	popts.db_path = path;
+	popts.source = from;
+	popts.timeout = o->timeout;
+	popts.lock_wait = o->lock_wait;
+	for (i = 0; i < o->filter.nproviders; i++)
+		str_copy(popts.providers[i], sizeof popts.providers[i],
+		    o->filter.providers[i]);
+	popts.nproviders = o->filter.nproviders;
+	rep = xmalloc(sizeof *rep);
+	rc = pull_cache(&popts, rep, &err);
+	if (rc < 0) {
+		fprintf(stderr, "gpucost: refresh --from: %s\n", err.msg);
+		free(rep);
+		return rc == -1 ? EXIT_DATA : EXIT_REFRESH;
+	}
+	human_bytes((size_t)rep->manifest_bytes, mbytes, sizeof mbytes);
+	human_bytes((size_t)rep->data_bytes, bytes, sizeof bytes);
+	if (o->quiet)
+		;
+	else if (rep->not_modified)
+		fprintf(stderr, "%s: not modified since the last pull; nothing "
+		    "downloaded\n", from);
+	else if (rep->already) {
+		short_time(rep->manifest.created_at, when, sizeof when);
+		fprintf(stderr, "%s: the snapshot of %s is the one already "
+		    "imported; manifest %s, no data downloaded\n", from, when,
+		    mbytes);
+	} else {
+		short_time(rep->manifest.created_at, when, sizeof when);
+		fprintf(stderr, "%s: snapshot of %s: manifest %s, data %s\n",
+		    from, when, mbytes, bytes);
+		for (i = 0; i < rep->nres; i++) {
+			const struct db_merge_result *r = &rep->res[i];
+
+			short_time(r->published_time, theirs, sizeof theirs);
+			short_time(r->local_time, ours, sizeof ours);
+			switch (r->outcome) {
+			case DB_MERGE_REPLACED:
+				fprintf(stderr, "%s: %ld offers from the team "
+				    "snapshot (data of %s), %zu price changes "
+				    "added\n", r->provider, r->offers, theirs,
+				    r->history_added);
+				break;
+			case DB_MERGE_KEPT:
+				if (r->local_time == r->published_time) {
+					fprintf(stderr, "%s: already current "
+					    "(data of %s)\n", r->provider, ours);
+					break;
+				}
+				fprintf(stderr, "%s: kept, local data newer "
+				    "(%s, snapshot %s); %zu price changes "
+				    "added\n", r->provider, ours, theirs,
+				    r->history_added);
+				break;
+			case DB_MERGE_ABSENT:
+				fprintf(stderr, "%s: not in the snapshot\n",
+				    r->provider);
+				break;
+			}
+		}
+	}
+	free(rep);
+	if (prune_history(path) < 0)
+		return EXIT_DATA;
+	return EXIT_OK;
+}
+
 static int
 cmd_refresh_exec(const struct cli_options *o)
 {
@@ -120,6 +220,25 @@ cmd_refresh_exec(const struct cli_options *o)
 	if (paths_db(o->db, path, sizeof path, &err) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_DATA;
+	}
+	if (o->from != NULL)
+		return refresh_from(o, path, o->from);
+	{
+		/* The config's `from`: a plain refresh pulls the team's copy. */
+		struct settings cfg;
+		const char *from;
+
+		if (settings_load(&cfg, &err) < 0) {
+			fprintf(stderr, "gpucost: refresh: %s\n", err.msg);
+			return EXIT_DATA;
+		}
+		if ((from = settings_get(&cfg, "GPUCOST_FROM", "from")) != NULL) {
+			char *copy = xstrdup(from);
+
+			rc = refresh_from(o, path, copy);
+			free(copy);
+			return rc;
+		}
 	}
 	ropts.db_path = path;
 	ropts.timeout = o->timeout;
@@ -187,7 +306,7 @@ cmd_refresh_exec(const struct cli_options *o)
 }
 
 const struct cmd_entry cmd_refresh_entry = {
-	CMD_REFRESH, "refresh", "[--provider LIST] [--timeout S] [--quiet]",
-	"fetch live prices into the cache", CMD_SCOPE_REFRESH, true,
+	CMD_REFRESH, "refresh", "[--provider LIST] [--from URL|DIR] [--quiet]",
+	"fetch live prices (or a published cache) into the cache", CMD_SCOPE_REFRESH, true,
 	cmd_refresh_exec
 };

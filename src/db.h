@@ -216,6 +216,53 @@ int	db_watch_list(struct db *db, struct db_watch **out, size_t *n,
 int	db_watch_forget(struct db *db, const char *query, bool *found,
 	    struct err *err);
 
+/*
+ * Sharing one cache (`gpucost publish`, `gpucost refresh --from`).
+ *
+ * db_publish_copy(): a consistent copy of the cache at path (which must
+ * not exist or be empty), made with VACUUM INTO inside one read
+ * transaction, so a refresh writing meanwhile goes on; the copy loses
+ * the watches (a user's own) and the cache's own bookkeeping, uses a
+ * plain rollback journal and passes PRAGMA integrity_check.
+ */
+int	db_publish_copy(struct db *db, const char *path, struct err *err);
+
+/*
+ * Open a downloaded copy (a temporary file of ours) to merge from:
+ * refuses, with a message naming no path, what is not SQLite, not a
+ * gpucost cache, from a newer schema ("made by a newer gpucost"), fails
+ * PRAGMA integrity_check, or holds text with control characters; an
+ * older schema is migrated in the copy.
+ */
+int	db_open_snapshot(const char *path, struct db **out, struct err *err);
+
+/* What db_merge_from() did to one provider. */
+struct db_merge_result {
+	char	provider[OFFER_PROVIDER_MAX];	/* in: the provider */
+	enum {
+		DB_MERGE_ABSENT = 0,	/* the copy has no such provider */
+		DB_MERGE_KEPT,		/* the local data is as new or newer */
+		DB_MERGE_REPLACED	/* offers, status, settings replaced */
+	} outcome;
+	long	offers;			/* REPLACED: offers now stored */
+	size_t	history_added;		/* price changes the cache lacked */
+	int64_t	published_time;		/* the copy's newest offer or success */
+	int64_t	local_time;		/* the same of the cache before */
+};
+
+/*
+ * Merge the copy at path (checked by db_open_snapshot() and closed) into
+ * the cache in one transaction, for each provider res[0..n).provider: if
+ * the copy's data is newer (its newest offer or last success, against
+ * the cache's), its offers, status row and settings replace the cache's;
+ * either way the price history and refresh times the cache lacks are
+ * added (by provider, offer and time: never twice). meta[0..nmeta) is
+ * stored for owner in the same transaction. On failure nothing changes.
+ */
+int	db_merge_from(struct db *db, const char *path,
+	    struct db_merge_result *res, size_t n, const char *owner,
+	    const struct provider_meta *meta, size_t nmeta, struct err *err);
+
 /* The path the cache was opened with (borrowed, valid until close). */
 const char *db_path(const struct db *db);
 

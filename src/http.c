@@ -282,6 +282,19 @@ xfer_write(char *data, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
+/* A header's value (for a conditional request), blanks trimmed; "" if too long. */
+static void
+header_value(char *dst, size_t size, const char *v, size_t len)
+{
+	while (len > 0 && (*v == ' ' || *v == '\t')) {
+		v++;
+		len--;
+	}
+	if (len >= size)
+		len = 0;
+	str_sanitize(dst, size, v, len);
+}
+
 /*
  * CURLOPT_HEADERFUNCTION: one header line, not NUL-terminated. Every
  * status line (a redirect, a 100 Continue, the final answer) starts a
@@ -311,8 +324,15 @@ xfer_header(char *data, size_t size, size_t nitems, void *arg)
 		while (i < end && data[i] == ' ')
 			i++;
 		str_sanitize(t->reason, sizeof t->reason, data + i, end - i);
+		t->res.etag[0] = t->res.last_modified[0] = '\0';
 	} else if (end >= 12 && strncasecmp(data, "Retry-After:", 12) == 0)
 		t->retry_after = true;
+	else if (end >= 5 && strncasecmp(data, "ETag:", 5) == 0)
+		header_value(t->res.etag, sizeof t->res.etag, data + 5,
+		    end - 5);
+	else if (end >= 14 && strncasecmp(data, "Last-Modified:", 14) == 0)
+		header_value(t->res.last_modified, sizeof t->res.last_modified,
+		    data + 14, end - 14);
 	return n;
 }
 

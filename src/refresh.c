@@ -18,6 +18,7 @@
 #include "db.h"
 #include "err.h"
 #include "http.h"
+#include "lockfile.h"
 #include "notes.h"
 #include "provider.h"
 #include "settings.h"
@@ -90,31 +91,11 @@ static int
 refresh_lock(struct refresh *r, const char *db_path, long wait_s,
     struct err *err)
 {
-	double deadline = now_seconds() + (double)wait_s;
-	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	int rc;
 
 	r->lock_path = xasprintf("%s.lock", db_path);
-	r->lock_fd = open(r->lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (r->lock_fd < 0) {
-		err_set(err, "cannot open the lock file %s: %s", r->lock_path,
-		    strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		if (flock(r->lock_fd, LOCK_EX | LOCK_NB) == 0)
-			return 0;
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			err_set(err, "cannot lock %s: %s", r->lock_path,
-			    strerror(errno));
-			return -1;
-		}
-		if (now_seconds() >= deadline)
-			break;
-		nanosleep(&pause, NULL);
-	}
-	err_set(err, "another refresh is running (it holds %s); waited %ld s, "
-	    "try again later", r->lock_path, wait_s);
-	return REFRESH_BUSY;
+	rc = lockfile_take(r->lock_path, wait_s, "refresh", &r->lock_fd, err);
+	return rc == LOCKFILE_BUSY ? REFRESH_BUSY : rc;
 }
 
 /* Mark a provider failed with a message (the first failure wins). */

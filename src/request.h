@@ -38,6 +38,8 @@ struct http_result {
 	size_t	 body_len;		/* bytes of body (streamed: total) */
 	double	 elapsed;		/* seconds, all attempts */
 	int	 attempts;		/* 1 + retries */
+	char	 etag[128];		/* the response's ETag, or "" */
+	char	 last_modified[64];	/* its Last-Modified, or "" */
 };
 
 /* Initialise / free a request's owned strings. */

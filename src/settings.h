@@ -4,7 +4,8 @@
  * The file ($XDG_CONFIG_HOME/gpucost/config) holds "name = value" lines;
  * '#' starts a comment. Known names: <provider>_api_key (gcp_api_key,
  * lambda_api_key, runpod_api_key, vast_api_key, vultr_api_key),
- * aws_regions, timeout, usd_per_eur. An environment variable (GCP_API_KEY,
+ * aws_regions, timeout, usd_per_eur, from (refresh --from's default).
+ * An environment variable (GCP_API_KEY,
  * GPUCOST_AWS_REGIONS ...) wins over the file.
  */
 #ifndef GPUCOST_SETTINGS_H

@@ -35,6 +35,7 @@ only '#include <(n?curses|ncursesw/|term\.h|panel\.h)' 'tui/curses.h'
 only '#include "tui/curses\.h"|#include "curses\.h"' 'tui/*'
 only '#include <sqlite3\.h>' 'db.c'
 only 'sqlite3_' 'db.c'
+only '#include <zlib\.h>' 'gz.c'
 # Pure modules: no stdio streams, no files, no clocks.
 only '\b(fopen|printf|fprintf|fputs|puts|getenv|time\(NULL\))' \
     'cli.c' 'cli_common.c' 'cmd_*.c' 'main.c' 'output*.c' 'paths.c' 'cache.c' 'refresh.c' 'db.c' \

@@ -10,7 +10,8 @@
 # offers; and the next refresh works at once (--wait 0: the lock died
 # with the process).
 #
-# Also an Azure refresh killed between its pages (page 2 stalled).
+# Also an Azure refresh killed between its pages (page 2 stalled), and
+# refresh --from killed while its copy downloads or merges.
 #
 # CRASH_SEED=N repeats a run's kill times.
 . "$(dirname "$0")/../lib.sh"
@@ -334,6 +335,81 @@ while read -r d <&3; do
 done 3< "$T/delays-azure"
 echo "azure: $n kills while page 2 was on its way, $between of them before it came"
 check "azure: every kill came between the pages ($between of $AZ_KILLS)" [ "$between" -eq "$AZ_KILLS" ]
+
+# ---------------------------------------------------------------------
+# refresh --from: killed while the published copy downloads (served
+# slowly) or while it is merged, the reader's cache is whole: sound,
+# every offer the old or every offer the new, and the next --from works
+# at once.
+# ---------------------------------------------------------------------
+FROM_KILLS=8
+PUB=$T/from-pub.db
+RD=$T/from-reader.db
+mkdir -p "$T/site"
+GPUCOST_VAST_URL=$vast_new run --db "$PUB" refresh --provider vast --timeout 60
+check "from: publisher refresh works" status_is 0
+run --db "$PUB" publish "$T/site"
+check "from: publish works" status_is 0
+data=$(sed -n 's/.*"file":[^"]*"\([^"]*\)".*/\1/p' "$T/site/manifest.json")
+check "from: the manifest names a data file ($data)" [ -f "$T/site/$data" ]
+for v in fast drip; do
+	opt=
+	[ "$v" = drip ] && opt="drip=16384/20"
+	{
+		echo "GET /manifest.json manifest.json"
+		echo "GET /$data $data $opt"
+	} > "$T/site/routes-$v"
+	serve "site-$v" "$T/site" "$T/site/routes-$v"
+	eval "site_$v=\$url"
+done
+run --db "$RD" providers
+sqlite3 "$RD" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+cp "$RD" "$T/from-old.db"
+from_a=$(sqlite3 "$RD" "select * from offers order by provider, key" | cksum)
+start=$(now_s)
+run --db "$RD" refresh --from "$site_drip/"
+dl=$(since "$start")
+check "from: an uninterrupted slow --from works" status_is 0
+from_b=$(sqlite3 "$RD" "select * from offers order by provider, key" | cksum)
+check "from: old and new offers differ" [ "$from_a" != "$from_b" ]
+dl_ms=$(awk -v s="$dl" 'BEGIN { printf "%d", s * 1000 }')
+echo "from: a slow --from of $(wc -c < "$T/site/$data") bytes took ${dl}s"
+random_ms "$((SEED + 3))" "$FROM_KILLS" 50 $((dl_ms * 11 / 10)) > "$T/delays-from"
+n=0
+killed_n=0
+old=0
+new=0
+while read -r d <&3; do
+	n=$((n + 1))
+	rm -f "$RD" "$RD-wal" "$RD-shm"
+	cp "$T/from-old.db" "$RD"
+	"$GPUCOST" --db "$RD" refresh --from "$site_drip/" >/dev/null 2>"$T/bg.err" &
+	pid=$!
+	ms_sleep "$d"
+	if alive "$pid"; then
+		kill -9 "$pid" 2>/dev/null && killed_n=$((killed_n + 1))
+	fi
+	{ wait "$pid"; } 2>/dev/null
+	ic=$(sqlite3 "$RD" 'PRAGMA integrity_check' 2>&1)
+	check "from kill $n at ${d} ms: integrity_check ok ($ic)" [ "$ic" = ok ]
+	sum=$(sqlite3 "$RD" "select * from offers order by provider, key" | cksum)
+	if [ "$sum" = "$from_a" ]; then
+		old=$((old + 1))
+	elif [ "$sum" = "$from_b" ]; then
+		new=$((new + 1))
+	else
+		check "from kill $n at ${d} ms: offers all old or all new" false
+	fi
+	check "from kill $n: vast status agrees with its offers" [ \
+	    "$(sqlite3 "$RD" "select offer_count from provider_status where provider = 'vast'")" = \
+	    "$(sqlite3 "$RD" "select count(*) from offers where provider = 'vast'")" ]
+	run --db "$RD" refresh --from "$site_fast/" --wait 0
+	check "from kill $n: the next --from starts at once and works ($status)" status_is 0
+	check "from kill $n: then the new offers" [ "$(sqlite3 "$RD" "select * from offers order by provider, key" | cksum)" = "$from_b" ]
+	check "from kill $n: no temporary file left" [ -z "$(ls "$T" | grep 'from-reader.db.from-')" ]
+done 3< "$T/delays-from"
+echo "from: $n runs, $killed_n killed; old $old, new $new"
+check "from: most runs were killed ($killed_n of $n)" [ "$killed_n" -ge $((FROM_KILLS / 2)) ]
 
 # The lock file is there, and nobody holds it.
 check "lock file next to the cache" [ -f "$DB.lock" ]

@@ -210,7 +210,7 @@ test_commands(void **state)
 	assert_int_equal(o.filter.ngpus, 2);
 	/* Command words are exact. */
 	bad("unknown command \"GPUS\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, help or version)",
+	    "tui, history, watch, publish, help or version)",
 	    "GPUS", NULL);
 }
 
@@ -781,10 +781,10 @@ test_bad_command(void **state)
 {
 	(void)state;
 	bad("unknown command \"frobnicate\" (commands: gpus, providers, "
-	    "refresh, tui, history, watch, help or version)",
+	    "refresh, tui, history, watch, publish, help or version)",
 	    "frobnicate", NULL);
 	bad("unknown command \"A100\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, help or version)",
+	    "tui, history, watch, publish, help or version)",
 	    "--count", "2", "A100", NULL);
 	bad("providers: unexpected argument \"extra\"", "providers", "extra",
 	    NULL);
@@ -792,6 +792,42 @@ test_bad_command(void **state)
 	    NULL);
 	bad("providers: unexpected argument \"x\"", "--db", "d", "providers",
 	    "x", NULL);
+}
+
+/* publish DIR: one operand; refresh --from: http(s) or a directory. */
+static void
+test_publish_and_from(void **state)
+{
+	struct cli_options o;
+
+	(void)state;
+	ok(&o, "publish", "/srv/gpucost", NULL);
+	assert_int_equal(o.command, CMD_PUBLISH);
+	assert_string_equal(o.operand, "/srv/gpucost");
+	ok(&o, "--db", "x.db", "publish", "out", "-q", NULL);
+	assert_string_equal(o.operand, "out");
+	assert_true(o.quiet);
+	bad("publish: expected DIR", "publish", NULL);
+	bad("publish: expected DIR", "publish", "", NULL);
+	bad("publish: unexpected argument \"b\"", "publish", "a", "b", NULL);
+	bad("--gpu: not valid with the 'publish' command", "publish", "d",
+	    "--gpu", "H100", NULL);
+	bad("--from: not valid with the 'publish' command", "publish", "d",
+	    "--from", "x", NULL);
+
+	ok(&o, "refresh", "--from", "https://team.example/gpucost/", NULL);
+	assert_int_equal(o.command, CMD_REFRESH);
+	assert_string_equal(o.from, "https://team.example/gpucost/");
+	ok(&o, "refresh", "--from", "/mnt/share/gpucost", "--quiet", NULL);
+	assert_string_equal(o.from, "/mnt/share/gpucost");
+	ok(&o, "refresh", NULL);
+	assert_null(o.from);
+	bad("--from: only http:// and https:// URLs (or a directory), got "
+	    "\"ftp://x/y\"", "refresh", "--from", "ftp://x/y", NULL);
+	bad("--from: expected an http(s) URL or a directory, got \"\"",
+	    "refresh", "--from", "", NULL);
+	bad("--from: only valid with the 'refresh' command", "--from", "d",
+	    NULL);
 }
 
 /* Query options are refused with commands that do not take them. */
@@ -1023,6 +1059,7 @@ main(void)
 		cmocka_unit_test_teardown(test_unknown_and_missing, teardown),
 		cmocka_unit_test_teardown(test_flag_with_value, teardown),
 		cmocka_unit_test_teardown(test_bad_command, teardown),
+		cmocka_unit_test_teardown(test_publish_and_from, teardown),
 		cmocka_unit_test(test_cli_and_panel_agree),
 		cmocka_unit_test(test_help_from_tables),
 		cmocka_unit_test_teardown(test_not_valid_with, teardown),

@@ -1,0 +1,430 @@
+/*
+ * test_share.c: db.c's side of sharing one cache: the published copy
+ * (db_publish_copy), opening a downloaded one (db_open_snapshot) and
+ * the merge rules (db_merge_from), on real files in a temporary
+ * directory.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "db.h"
+#include "err.h"
+#include "offer.h"
+#include "provider.h"
+
+static char tmpdir[1024];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "%s/gpucost-test-share-XXXXXX",
+	    getenv("TMPDIR") != NULL && getenv("TMPDIR")[0] != '\0' ?
+	    getenv("TMPDIR") : "/tmp");
+	return mkdtemp(tmpdir) == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[1200];
+
+	(void)state;
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *
+path_of(const char *name)
+{
+	static char buf[8][2048];
+	static int slot;
+	char *p = buf[slot++ % 8];
+
+	snprintf(p, sizeof buf[0], "%s/%s", tmpdir, name);
+	unlink(p);	/* each test starts from no file */
+	return p;
+}
+
+static struct offer
+mk(const char *provider, const char *key, int64_t price, int64_t at)
+{
+	struct offer o;
+
+	offer_init(&o);
+	snprintf(o.provider, sizeof o.provider, "%s", provider);
+	snprintf(o.key, sizeof o.key, "%s", key);
+	snprintf(o.instance_type, sizeof o.instance_type, "%s-type", key);
+	snprintf(o.region, sizeof o.region, "us-east-1");
+	snprintf(o.gpu, sizeof o.gpu, "H100");
+	snprintf(o.gpu_raw, sizeof o.gpu_raw, "H100 SXM");
+	o.gpu_count = 8;
+	o.vram_gb = 80;
+	o.interconnect = IC_NVLINK;
+	o.vcpus = 192;
+	o.ram_gb = 2048;
+	o.price = price;
+	o.availability = AV_AVAILABLE;
+	o.fetched_at = at;
+	o.source = SRC_LIVE;
+	return o;
+}
+
+static struct db *
+open_ok(const char *path)
+{
+	struct db *db = NULL;
+	struct err err;
+
+	if (db_open(path, &db, &err) != 0)
+		fail_msg("db_open(%s): %s", path, err.msg);
+	return db;
+}
+
+/* Two offers of provider at time at (prices p, p + 1 USD). */
+static void
+put(struct db *db, const char *provider, int64_t price, int64_t at)
+{
+	struct offer v[2];
+	struct err err;
+
+	v[0] = mk(provider, "a", price, at);
+	v[1] = mk(provider, "b", price + 1000000, at);
+	if (db_replace_offers(db, provider, v, 2, SRC_LIVE, at, NULL, &err) != 0)
+		fail_msg("replace %s: %s", provider, err.msg);
+}
+
+/* A SQL answer of path as one text (rows joined by newlines). */
+static char *
+dump(const char *path, const char *sql)
+{
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	size_t len = 0, cap = 1 << 16;
+	char *out = calloc(1, cap);
+	int i, n;
+
+	assert_int_equal(sqlite3_open_v2(path, &s, SQLITE_OPEN_READONLY, NULL),
+	    SQLITE_OK);
+	if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(s));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		n = sqlite3_column_count(st);
+		for (i = 0; i < n; i++) {
+			const unsigned char *t = sqlite3_column_text(st, i);
+
+			len += (size_t)snprintf(out + len, cap - len, "%s%s",
+			    i ? "|" : "", t != NULL ? (const char *)t : "NULL");
+			assert_true(len < cap);
+		}
+		len += (size_t)snprintf(out + len, cap - len, "\n");
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	return out;
+}
+
+static long long
+count(const char *path, const char *sql)
+{
+	char *s = dump(path, sql);
+	long long v = atoll(s);
+
+	free(s);
+	return v;
+}
+
+static void
+raw(const char *path, const char *sql)
+{
+	sqlite3 *s;
+	char *msg = NULL;
+
+	assert_int_equal(sqlite3_open_v2(path, &s, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE, NULL), SQLITE_OK);
+	if (sqlite3_exec(s, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+	sqlite3_close(s);
+}
+
+/* The publisher's cache: aws at 1000 (price 2 then 3), vast at 900. */
+static void
+publisher(const char *cache, const char *copy)
+{
+	struct db_watch_offer w;
+	struct db *db = open_ok(cache);
+	struct err err;
+
+	put(db, "aws", 2000000, 500);
+	put(db, "aws", 3000000, 1000);
+	put(db, "vast", 400000, 900);
+	memset(&w, 0, sizeof w);
+	snprintf(w.provider, sizeof w.provider, "aws");
+	snprintf(w.key, sizeof w.key, "a");
+	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000, &err), 0);
+	assert_int_equal(db_meta_set(db, "@from", "sha256", "abc", &err), 0);
+	assert_int_equal(db_meta_set(db, "aws", "version/us-east-1", "v9",
+	    &err), 0);
+	if (db_publish_copy(db, copy, &err) != 0)
+		fail_msg("publish copy: %s", err.msg);
+	db_close(db);
+}
+
+static void
+merge_ok(const char *cache, const char *copy, struct db_merge_result *res,
+    size_t n)
+{
+	struct provider_meta m;
+	struct db *db = open_ok(cache), *snap = NULL;
+	struct err err;
+
+	if (db_open_snapshot(copy, &snap, &err) != 0)
+		fail_msg("open snapshot: %s", err.msg);
+	db_close(snap);
+	snprintf(m.name, sizeof m.name, "sha256");
+	snprintf(m.value, sizeof m.value, "feed");
+	if (db_merge_from(db, copy, res, n, "@from", &m, 1, &err) != 0)
+		fail_msg("merge: %s", err.msg);
+	db_close(db);
+}
+
+static void
+results(struct db_merge_result *res, size_t n)
+{
+	static const char *const ids[] = { "aws", "vast", "lambda" };
+	size_t i;
+
+	memset(res, 0, n * sizeof *res);
+	for (i = 0; i < n; i++)
+		snprintf(res[i].provider, sizeof res[i].provider, "%s", ids[i]);
+}
+
+#define OFFERS	"SELECT * FROM offers ORDER BY provider, key"
+#define HISTORY	"SELECT provider, key, observed_at, price, spot_price, " \
+		"availability FROM price_history ORDER BY 1, 2, 3"
+
+static void
+test_copy_leaves_personal_data(void **state)
+{
+	const char *cache = path_of("pub.db"), *copy = path_of("copy.db");
+	char *a, *b;
+
+	(void)state;
+	publisher(cache, copy);
+	a = dump(cache, OFFERS);
+	b = dump(copy, OFFERS);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	assert_int_equal(count(copy, "SELECT count(*) FROM watch"), 0);
+	assert_int_equal(count(copy, "SELECT count(*) FROM watch_offer"), 0);
+	assert_int_equal(count(copy, "SELECT count(*) FROM provider_meta "
+	    "WHERE provider = '@from'"), 0);
+	assert_int_equal(count(copy, "SELECT count(*) FROM provider_meta "
+	    "WHERE provider = 'aws'"), 1);
+	a = dump(copy, "PRAGMA journal_mode");
+	assert_string_equal(a, "delete\n");
+	free(a);
+	assert_int_equal(count(copy, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+	/* The cache itself still has its watch. */
+	assert_int_equal(count(cache, "SELECT count(*) FROM watch"), 1);
+}
+
+static void
+test_merge_into_empty(void **state)
+{
+	const char *cache = path_of("pub.db"), *copy = path_of("copy.db");
+	const char *mine = path_of("mine.db");
+	struct db_merge_result res[3];
+	char *a, *b;
+
+	(void)state;
+	publisher(cache, copy);
+	results(res, 3);
+	merge_ok(mine, copy, res, 3);
+	assert_int_equal(res[0].outcome, DB_MERGE_REPLACED);
+	assert_int_equal(res[0].offers, 2);
+	assert_int_equal(res[0].history_added, 4);
+	assert_int_equal(res[1].outcome, DB_MERGE_REPLACED);
+	assert_int_equal(res[2].outcome, DB_MERGE_ABSENT);
+	a = dump(cache, OFFERS);
+	b = dump(mine, OFFERS);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	a = dump(cache, HISTORY);
+	b = dump(mine, HISTORY);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	a = dump(cache, "SELECT provider, source, last_success, offer_count, "
+	    "oldest, newest FROM provider_status ORDER BY 1");
+	b = dump(mine, "SELECT provider, source, last_success, offer_count, "
+	    "oldest, newest FROM provider_status ORDER BY 1");
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	/* The settings describing the offers came along; the state too. */
+	a = dump(mine, "SELECT provider, name, value FROM provider_meta "
+	    "ORDER BY 1, 2");
+	assert_string_equal(a, "@from|sha256|feed\naws|version/us-east-1|v9\n");
+	free(a);
+
+	/* Again: nothing added twice. */
+	results(res, 3);
+	merge_ok(mine, copy, res, 3);
+	assert_int_equal(res[0].outcome, DB_MERGE_KEPT);
+	assert_int_equal(res[0].history_added, 0);
+	assert_int_equal(res[1].outcome, DB_MERGE_KEPT);
+	a = dump(cache, HISTORY);
+	b = dump(mine, HISTORY);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	assert_int_equal(count(mine, "SELECT count(*) FROM refresh_log"),
+	    count(cache, "SELECT count(*) FROM refresh_log"));
+}
+
+/* A newer local provider survives an older copy; an older one goes. */
+static void
+test_newer_local_survives(void **state)
+{
+	const char *cache = path_of("pub.db"), *copy = path_of("copy.db");
+	const char *mine = path_of("mine.db");
+	struct db_merge_result res[2];
+	struct db *db;
+	char *before, *after;
+
+	(void)state;
+	publisher(cache, copy);
+	db = open_ok(mine);
+	put(db, "aws", 5000000, 2000);		/* newer than the copy's 1000 */
+	put(db, "vast", 100000, 100);		/* older than the copy's 900 */
+	db_close(db);
+	before = dump(mine, "SELECT * FROM offers WHERE provider = 'aws' "
+	    "ORDER BY key");
+	results(res, 2);
+	merge_ok(mine, copy, res, 2);
+	assert_int_equal(res[0].outcome, DB_MERGE_KEPT);
+	assert_int_equal(res[0].published_time, 1000);
+	assert_int_equal(res[0].local_time, 2000);
+	assert_int_equal(res[1].outcome, DB_MERGE_REPLACED);
+	after = dump(mine, "SELECT * FROM offers WHERE provider = 'aws' "
+	    "ORDER BY key");
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	assert_int_equal(count(mine, "SELECT max(newest) FROM provider_status "
+	    "WHERE provider = 'aws'"), 2000);
+	assert_int_equal(count(mine, "SELECT count(*) FROM offers WHERE "
+	    "provider = 'vast' AND price = 400000"), 1);
+	/* aws's history gained the copy's observations, in order. */
+	after = dump(mine, "SELECT observed_at, price FROM price_history WHERE "
+	    "provider = 'aws' AND key = 'a' ORDER BY observed_at");
+	assert_string_equal(after, "500|2000000\n1000|3000000\n2000|5000000\n");
+	free(after);
+	assert_int_equal(count(mine, "SELECT offer_count FROM provider_status "
+	    "WHERE provider = 'vast'"), 2);
+}
+
+static void
+snapshot_refused(const char *copy, const char *want)
+{
+	struct db *db = NULL;
+	struct err err;
+
+	err.msg[0] = '\0';
+	assert_int_equal(db_open_snapshot(copy, &db, &err), -1);
+	assert_null(db);
+	if (strstr(err.msg, want) == NULL)
+		fail_msg("got \"%s\", want \"%s\"", err.msg, want);
+}
+
+static void
+test_snapshot_refusals(void **state)
+{
+	const char *cache = path_of("pub.db"), *copy = path_of("copy.db");
+	const char *other = path_of("other.db");
+	char sql[128];
+	FILE *f;
+
+	(void)state;
+	publisher(cache, copy);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d",
+	    DB_SCHEMA_VERSION + 1);
+	raw(copy, sql);
+	snapshot_refused(copy, "made by a newer gpucost");
+
+	publisher(cache, path_of("copy.db"));
+	raw(copy, "UPDATE offers SET region = 'x' || char(27) || '[2J' "
+	    "WHERE key = 'a'");
+	snapshot_refused(copy, "control characters");
+	publisher(cache, path_of("copy.db"));
+	raw(copy, "UPDATE provider_status SET last_error = 'a' || char(155)");
+	snapshot_refused(copy, "control characters");
+
+	raw(other, "CREATE TABLE t (x)");
+	snapshot_refused(other, "not a gpucost cache");
+
+	f = fopen(path_of("junk.db"), "w");
+	assert_non_null(f);
+	fputs("this is not a database at all, just text", f);
+	fclose(f);
+	snapshot_refused(path_of("junk.db"), "");
+}
+
+/* A copy whose pages were damaged fails the integrity check. */
+static void
+test_snapshot_corrupt(void **state)
+{
+	const char *cache = path_of("pub.db"), *copy = path_of("copy.db");
+	struct db *db;
+	struct err err;
+	long long root;
+	FILE *f;
+	int i;
+
+	(void)state;
+	db = open_ok(cache);
+	for (i = 0; i < 40; i++)
+		put(db, "aws", 1000000 + i, 1000 + i);
+	assert_int_equal(db_publish_copy(db, copy, &err), 0);
+	db_close(db);
+	/* Overwrite a page in the middle of the offers' index. */
+	root = count(copy, "SELECT rootpage FROM sqlite_master WHERE name = "
+	    "'offers_gpu_price'");
+	f = fopen(copy, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, (long)(root - 1) * 4096 + 8, SEEK_SET), 0);
+	for (i = 0; i < 64; i++)
+		fputc(0xff, f);
+	fclose(f);
+	snapshot_refused(copy, "integrity check");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_copy_leaves_personal_data),
+		cmocka_unit_test(test_merge_into_empty),
+		cmocka_unit_test(test_newer_local_survives),
+		cmocka_unit_test(test_snapshot_refusals),
+		cmocka_unit_test(test_snapshot_corrupt),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
