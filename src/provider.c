@@ -125,6 +125,14 @@ provider_queue(struct provider_run *run, char *url, const char *method, int tag)
 	return req;
 }
 
+void
+provider_conditional(struct http_request *req)
+{
+	if (req->method != NULL && strcmp(req->method, "GET") == 0 &&
+	    req->body == NULL)
+		req->conditional = true;
+}
+
 const char *
 provider_old_meta(const struct provider_run *run, const char *name)
 {
