@@ -571,9 +571,15 @@ add_kept_offers(struct refresh *r, struct refresh_provider *rp,
 		offer_list_done(&old);
 		return -1;
 	}
+	/*
+	 * The adapter found the region's published data unchanged: its
+	 * offers are confirmed current now, not only when first fetched
+	 * (else they would turn `stale` while checked every day).
+	 */
 	for (i = 0; i < old.n; i++)
 		for (j = 0; j < rp->run.nkeep_regions; j++)
 			if (strcmp(old.v[i].region, rp->run.keep_regions[j]) == 0) {
+				old.v[i].fetched_at = rp->run.now;
 				*offer_list_add(&rp->run.offers) = old.v[i];
 				break;
 			}
