@@ -162,6 +162,8 @@ struct http_request *provider_queue(struct provider_run *run, char *url,
  * Lambda's instance-types or AWS's spot feed -- so refresh.c may ask
  * for it conditionally. Never for a page of a paged list (page 1
  * unchanged says nothing of page 2) nor for a POST; ignored for those.
+ * Setting req->refetch as well asks for it in full this time while
+ * still keeping the validators of the answer for the next refresh.
  */
 void	provider_conditional(struct http_request *req);
 

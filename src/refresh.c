@@ -230,7 +230,7 @@ validators_attach(struct refresh_provider *rp, struct http_request *req)
 {
 	char ename[PROVIDER_META_NAME_MAX], mname[PROVIDER_META_NAME_MAX];
 
-	if (!req->conditional || rp->validated_at == 0 ||
+	if (!req->conditional || req->refetch || rp->validated_at == 0 ||
 	    strcmp(req->method, "GET") != 0 || req->body != NULL)
 		return;
 	validator_names(req->url, ename, mname, sizeof ename);

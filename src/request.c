@@ -59,6 +59,7 @@ http_request_dup(const struct http_request *req)
 	dup->max_body = req->max_body;
 	dup->tag = req->tag;
 	dup->conditional = req->conditional;
+	dup->refetch = req->refetch;
 	return dup;
 }
 

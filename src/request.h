@@ -30,12 +30,14 @@ struct http_request {
 
 	/*
 	 * Conditional GET. conditional: the answer is a whole document by
-	 * itself, so it may be asked for with the validators of the last
-	 * copy (provider_conditional()); the two strings are what is sent
-	 * as If-None-Match and If-Modified-Since (refresh.c fills them in),
-	 * NULL for none.
+	 * itself, so its validators are kept and it may be asked for with
+	 * them next time (provider_conditional()); refetch: not this time,
+	 * ask in full (the validators of the answer are still kept). The
+	 * two strings are what is sent as If-None-Match and
+	 * If-Modified-Since (refresh.c fills them in), NULL for none.
 	 */
 	bool	 conditional;
+	bool	 refetch;
 	char	*if_none_match;
 	char	*if_modified_since;
 };

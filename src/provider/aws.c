@@ -12,10 +12,11 @@
  *	<region>/index.csv	streamed, one per region whose version changed
  *				(hundreds of MB each, parsed chunk by chunk)
  *
- * The spot feed and the advisor are conditional (provider_conditional()),
- * and so is the region index when asking for it so cannot skip a
- * region the adapter would have fetched (index_conditional()): when all
- * three answer 304 the cached offers stand and nothing is downloaded.
+ * All three are conditional (provider_conditional()), the region index
+ * only when asking for it so cannot skip a region the adapter would
+ * have fetched (index_conditional(); else it is refetched in full):
+ * when all three answer 304 the cached offers stand and nothing is
+ * downloaded.
  *
  * A region whose version equals the one stored by the last successful
  * refresh is not downloaded again: provider_keep_region() keeps its
@@ -419,8 +420,8 @@ aws_start(struct provider_run *run, struct err *err)
 	req = provider_queue(run, provider_url(run, PRICING_ORIGIN,
 	    INDEX_PATH), NULL, TAG_INDEX);
 	req->max_body = INDEX_BODY_MAX;
-	if (index_conditional(run, st))
-		provider_conditional(req);
+	provider_conditional(req);
+	req->refetch = !index_conditional(run, st);
 	req = provider_queue(run, provider_url(run, SPOT_ORIGIN, SPOT_PATH),
 	    NULL, TAG_SPOT);
 	req->max_body = SPOT_BODY_MAX;
