@@ -61,6 +61,7 @@ struct refresh_provider {
 	 * validators, asked again if another request brought a body.
 	 */
 	int64_t		 validated_at;
+	char		 context[64];	/* what else the offers depend on */
 	struct http_request **held;	/* owned, with their elements */
 	size_t		 nheld;
 	size_t		 delivered;	/* responses given to the adapter */
@@ -156,11 +157,13 @@ static const struct http_callbacks refresh_callbacks = {
  * The meta names under which a URL's validators are kept:
  * "etag:<h>" and "modified:<h>", h the URL's 64-bit FNV-1a hash in hex
  * (a URL can be longer than a meta name). Each value is
- * "<success time>/<gpucost version> <validator>": it may be sent only
- * while the cached offers are those of that success (validated_at) and
- * were parsed by this program, so a validator from an older success,
- * left over from a URL no longer asked for, or kept by an older
- * adapter is never sent again.
+ * "<success time>/<context> <validator>": it may be sent only while
+ * the cached offers are those of that success (validated_at) and were
+ * made as this refresh would make them (context: the gpucost version,
+ * and the USD per EUR rate for a provider priced in EUR), so a
+ * validator from an older success, left over from a URL no longer
+ * asked for, kept by an older adapter or at another rate is never
+ * sent again.
  */
 static void
 validator_names(const char *url, char *etag, char *modified, size_t size)
@@ -184,11 +187,11 @@ static char *
 validator_old(struct refresh_provider *rp, const char *name)
 {
 	const char *v = provider_old_meta(&rp->run, name);
-	char stamp[64];
+	char stamp[128];
 	size_t len;
 
 	len = (size_t)snprintf(stamp, sizeof stamp, "%lld/%s ",
-	    (long long)rp->validated_at, PACKAGE_VERSION);
+	    (long long)rp->validated_at, rp->context);
 	if (v == NULL || strncmp(v, stamp, len) != 0 ||
 	    !http_validator_ok(v + len, strlen(v + len)))
 		return NULL;
@@ -204,11 +207,11 @@ validator_keep(struct refresh_provider *rp, const char *name,
 	int len;
 
 	len = snprintf(v, sizeof v, "%lld/%s %s", (long long)rp->run.now,
-	    PACKAGE_VERSION, value != NULL ? value : "");
+	    rp->context, value != NULL ? value : "");
 	/* Too long to keep whole: none, so nothing stale is ever sent. */
 	if (len < 0 || (size_t)len >= sizeof v)
 		snprintf(v, sizeof v, "%lld/%s ", (long long)rp->run.now,
-		    PACKAGE_VERSION);
+		    rp->context);
 	provider_set_meta(&rp->run, name, v);
 }
 
@@ -486,6 +489,7 @@ provider_begin(struct refresh *r, struct refresh_provider *rp,
 	rp->r = r;
 	rp->p = p;
 	rp->started = now_seconds();
+	str_copy(rp->context, sizeof rp->context, PACKAGE_VERSION);
 	rp->progress.provider = p->id;
 	rp->progress.state = REFRESH_RUNNING;
 	provider_run_init(&rp->run, p);
@@ -518,6 +522,8 @@ provider_begin(struct refresh *r, struct refresh_provider *rp,
 			return;
 		}
 		rp->run.usd_per_eur = rate.usd_per_eur;
+		snprintf(rp->context, sizeof rp->context, "%s/eur=%lld",
+		    PACKAGE_VERSION, (long long)rate.usd_per_eur);
 	}
 	if (db_meta_list(r->db, p->id, &rp->old_meta, &nmeta, &err) < 0) {
 		provider_fail(rp, err.msg);
