@@ -167,6 +167,17 @@ struct http_request *provider_queue(struct provider_run *run, char *url,
  */
 void	provider_conditional(struct http_request *req);
 
+/*
+ * Page 1 of a paged list (named list: "plans", "fr-par-1/servers") is
+ * a whole document only if the list ended on it. provider_first_page()
+ * marks req, page 1, conditional, and refetched in full unless the last
+ * success recorded with provider_list_pages() that list as one page.
+ */
+void	provider_first_page(const struct provider_run *run,
+	    struct http_request *req, const char *list);
+void	provider_list_pages(struct provider_run *run, const char *list,
+	    int pages);
+
 /* The value stored by the last successful refresh, or NULL. */
 const char *provider_old_meta(const struct provider_run *run, const char *name);
 /* Record a value to store if this refresh succeeds. */

@@ -235,6 +235,43 @@ test_conditional(void **state)
 }
 
 /*
+ * Page 1 of a paged list is conditional, and refetched in full unless
+ * the last success recorded the list as one page.
+ */
+static void
+test_first_page(void **state)
+{
+	static const struct provider_meta old[] = {
+		{ "pages:plans", "1" },
+		{ "pages:metal", "2" },
+	};
+	struct provider_run run;
+	struct http_request *one, *two, *unknown;
+
+	(void)state;
+	provider_run_init(&run, NULL);
+	run.old_meta = old;
+	run.nold_meta = 2;
+	one = provider_queue(&run, strdup("http://h/plans"), NULL, 1);
+	two = provider_queue(&run, strdup("http://h/metal"), NULL, 2);
+	unknown = provider_queue(&run, strdup("http://h/new"), NULL, 3);
+	provider_first_page(&run, one, "plans");
+	provider_first_page(&run, two, "metal");
+	provider_first_page(&run, unknown, "new");
+	assert_true(one->conditional && !one->refetch);
+	assert_true(two->conditional && two->refetch);
+	assert_true(unknown->conditional && unknown->refetch);
+	provider_list_pages(&run, "plans", 3);
+	provider_list_pages(&run, "metal", 1);
+	assert_int_equal(run.nnew_meta, 2);
+	assert_string_equal(run.new_meta[0].name, "pages:plans");
+	assert_string_equal(run.new_meta[0].value, "3");
+	assert_string_equal(run.new_meta[1].name, "pages:metal");
+	assert_string_equal(run.new_meta[1].value, "1");
+	provider_run_done(&run);
+}
+
+/*
  * A held (304'd) request asked again: the same URL, method, headers,
  * secret, tag, limits and body, but none of the validators.
  */
@@ -328,6 +365,7 @@ main(void)
 		cmocka_unit_test(test_note),
 		cmocka_unit_test(test_redact),
 		cmocka_unit_test(test_conditional),
+		cmocka_unit_test(test_first_page),
 		cmocka_unit_test(test_request_dup),
 		cmocka_unit_test(test_validator_ok),
 		cmocka_unit_test(test_id_list_is_the_registry),
