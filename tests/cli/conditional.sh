@@ -61,6 +61,10 @@ done
 
 # Empty every request log.
 clear_logs() { for _p in $PROVIDERS; do : > "$T/$_p.log"; done; }
+# RES lines are written once a response went out, so the client can be
+# done first: wait (up to 20 s) until every request of P has its RES.
+logged() { [ "$(grep -c '^RES ' "$T/$1.log")" -eq "$(grep -c '^REQ ' "$T/$1.log")" ]; }
+settle() { for _p in $PROVIDERS; do wait_for 20 logged "$_p"; done; }
 # How many responses of P had status S.
 answered() { grep -c "^RES $2 " "$T/$1.log"; }
 # Body bytes P sent in all.
@@ -90,6 +94,7 @@ after() { while [ "$(date +%s)" -le "$1" ]; do sleep 0.2; done; }
 run --db "$DB" providers
 clear_logs
 run --db "$DB" refresh --provider aws,lambda,cudo,oci
+settle
 check "first refresh exits 0" status_is 0
 for p in $PROVIDERS; do
 	check "first refresh: $p sent no validator" [ "$(with_validators "$p")" -eq 0 ]
@@ -113,6 +118,7 @@ done
 after "$first_success"
 clear_logs
 run --db "$DB" refresh --provider aws,lambda,cudo,oci
+settle
 check "second refresh exits 0" status_is 0
 check "second refresh prints nothing off a terminal" [ ! -s "$T/err" ]
 for p in $PROVIDERS; do
@@ -153,6 +159,7 @@ routes lambda "GET /api/v1/instance-types changed.json etag=\"lambda-2\""
 after "$second_success"
 clear_logs
 run --db "$DB" refresh --provider aws,lambda,cudo,oci
+settle
 check "third refresh exits 0" status_is 0
 check "third refresh: Lambda's new document downloaded" \
     [ "$(answered lambda 200)" -eq 1 ] && [ "$(body_bytes lambda)" -gt 0 ]
@@ -172,12 +179,14 @@ meta_before=$(meta_dump cudo)
 routes cudo "GET /v1/vms/machine-types - status=500"
 clear_logs
 run --db "$DB" refresh --provider cudo
+settle
 check "cudo 500: exit 4" status_is 4
 check "cudo 500: the error is recorded" [ -n "$(status_col cudo last_error)" ]
 check "cudo 500: validators kept as they were" [ "$(meta_dump cudo)" = "$meta_before" ]
 routes cudo "GET /v1/vms/machine-types machine-types.json etag=\"cudo-1\" last-modified=$LM"
 clear_logs
 run --db "$DB" refresh --provider cudo
+settle
 check "cudo back: exit 0" status_is 0
 check "cudo back: the old validators still work (only 304s)" only_304 cudo
 check "cudo back: the error is cleared" [ -z "$(status_col cudo last_error)" ]
@@ -193,6 +202,7 @@ check "the changed spot feed has the new price" grep -q 0.5429 "$T/fx-aws/spot-2
 aws_routes index-settled.json spot-2.json spot-2
 clear_logs
 run --db "$DB" refresh --provider aws
+settle
 check "mixed: exit 0" status_is 0
 check "mixed: index and advisor answered 304 first" [ "$(answered aws 304)" -eq 2 ]
 check "mixed: then were asked again without validators, 200" [ "$(answered aws 200)" -eq 3 ]
@@ -204,11 +214,13 @@ mixed_sum=$(offers_data_sum aws)
 MAIN_DB=$DB
 DB=$T/reference.db
 run --db "$DB" refresh --provider aws
+settle
 check "reference: a full download of the same documents works" status_is 0
 check "mixed: offers equal a full download's" [ "$(offers_data_sum aws)" = "$mixed_sum" ]
 DB=$MAIN_DB
 clear_logs
 run --db "$DB" refresh --provider aws
+settle
 check "after mixed: the next refresh gets only 304s" only_304 aws
 
 # 6. An index whose price list is ahead of it is not settled: it is asked
@@ -217,16 +229,19 @@ check "after mixed: the next refresh gets only 304s" only_304 aws
 aws_routes region_index.json spot-2.json spot-2 'etag="idx-0"'
 clear_logs
 run --db "$DB" refresh --provider aws
+settle
 check "unsettled: exit 0" status_is 0
 check "unsettled: the (changed) index downloaded" [ "$(answered aws 200)" -ge 1 ]
 check "unsettled: us-west-2 fetched again" grep -q "^RES 200 [1-9][0-9]* GET $CSV/us-west-2/index.csv" "$T/aws.log"
 clear_logs
 run --db "$DB" refresh --provider aws
+settle
 check "unsettled: the index is asked without validators" \
     [ "$(grep -A20 "^REQ GET $IDX" "$T/aws.log" | sed '/^END$/q' | grep -c '^HDR If-')" -eq 0 ]
 check "unsettled: us-west-2 fetched again each time" grep -q "^RES 200 [1-9][0-9]* GET $CSV/us-west-2/index.csv" "$T/aws.log"
 aws_routes index-settled.json spot-2.json spot-2
 run --db "$DB" refresh --provider aws
+settle
 check "settled again: exit 0" status_is 0
 
 # 7. Validators are sent only for offers that came from them: not once
@@ -234,6 +249,7 @@ check "settled again: exit 0" status_is 0
 sqlite3 "$DB" "delete from offers where provider = 'cudo'; update provider_status set offer_count = 0 where provider = 'cudo'"
 clear_logs
 run --db "$DB" refresh --provider cudo
+settle
 check "no cached offers: cudo refresh works" status_is 0
 check "no cached offers: no validator sent" [ "$(with_validators cudo)" -eq 0 ]
 check "no cached offers: the body was downloaded" [ "$(answered cudo 200)" -eq 1 ]
@@ -241,6 +257,7 @@ check "no cached offers: offers back" [ "$(offers_data_sum cudo)" = "$sum_cudo" 
 sqlite3 "$DB" "update provider_meta set value = replace(value, '/0', '/old0') where provider = 'oci'"
 clear_logs
 run --db "$DB" refresh --provider oci
+settle
 check "validators of another gpucost version: not sent" [ "$(with_validators oci)" -eq 0 ]
 check "validators of another gpucost version: full download" [ "$(answered oci 200)" -eq 2 ]
 
@@ -248,6 +265,7 @@ check "validators of another gpucost version: full download" [ "$(answered oci 2
 DB=$T/bare.db
 routes cudo "GET /v1/vms/machine-types - status=304"
 run --db "$DB" refresh --provider cudo
+settle
 check "unasked 304: exit 4" status_is 4
 check "unasked 304: the error says so" err_has "cudo: .*304 Not Modified to a request that named no cached copy"
 check "unasked 304: no offer stored" \
@@ -270,16 +288,91 @@ aws_plain() {
 aws_plain
 DB=$T/plain.db
 run --db "$DB" refresh --provider aws
+settle
 check "plain AWS: first refresh works" status_is 0
 t=$(status_col aws last_success)
 after "$t"
 clear_logs
 run --db "$DB" refresh --provider aws
+settle
 check "plain AWS: second refresh works" status_is 0
 check "plain AWS: no price list downloaded again" [ "$(grep -c '^REQ GET .*index.csv' "$T/aws.log")" -eq 0 ]
 check "plain AWS: kept offers confirmed at the check time" \
     [ "$(fetched_times aws)" = "$(status_col aws last_success)" ]
 check "plain AWS: the check is later than the download" [ "$(fetched_times aws)" -gt "$t" ]
+DB=$MAIN_DB
+
+# 10. Paged lists (Vultr, Scaleway): page 1 is conditional only when the
+# last success found the whole list on it. The fixtures have a list of
+# each that runs to two pages.
+for p in vultr scaleway; do
+	mkdir -p "$T/fx-$p"
+	cp "$FX/$p"/* "$T/fx-$p/"
+	# Every route with an ETag of its own.
+	awk '!/^[ \t]*#/ && NF >= 3 { print $0, "etag=\"" $3 "-1\"" }' \
+	    "$FX/$p/routes" > "$T/fx-$p/routes.new"
+	mv "$T/fx-$p/routes.new" "$T/fx-$p/routes"
+	serve "$p" "$T/fx-$p"
+	export "$(url_var "$p")=$url"
+done
+PROVIDERS="vultr scaleway"
+DB=$T/paged.db
+run --db "$DB" refresh --provider vultr,scaleway
+settle
+check "paged: first refresh works" status_is 0
+sum_vultr=$(offers_data_sum vultr)
+sum_scaleway=$(offers_data_sum scaleway)
+t=$(status_col vultr last_success)
+after "$t"
+clear_logs
+run --db "$DB" refresh --provider vultr,scaleway
+settle
+check "paged: second refresh works" status_is 0
+check "paged: Vultr's two-page list asked without validators" \
+    [ "$(grep -A8 '^REQ GET /v2/plans?type=all&per_page=500$' "$T/vultr.log" | sed '/^END$/q' | grep -c '^HDR If-')" -eq 0 ]
+check "paged: Vultr's one-page list answered 304" grep -q '^RES 304 0 GET /v2/plans-metal' "$T/vultr.log"
+check "paged: then was asked again in full" grep -q '^RES 200 [1-9][0-9]* GET /v2/plans-metal' "$T/vultr.log"
+check "paged: Scaleway's two-page lists asked without validators" \
+    [ "$(grep -A8 '^REQ GET /instance/v1/zones/fr-par-2/products/servers?per_page=100&page=1$' "$T/scaleway.log" | sed '/^END$/q' | grep -c '^HDR If-')" -eq 0 ]
+check "paged: Scaleway's 16 one-page lists answered 304" [ "$(answered scaleway 304)" -eq 16 ]
+check "paged: Vultr offers as a full download's" [ "$(offers_data_sum vultr)" = "$sum_vultr" ]
+check "paged: Scaleway offers as a full download's" [ "$(offers_data_sum scaleway)" = "$sum_scaleway" ]
+
+# One page each: a second refresh gets only 304s.
+subst_first "$FX/vultr/plans-1.json" "$T/fx-vultr/plans-one.json" \
+    '"next": "bmV4dF9fMg=="' '"next": ""'
+routes vultr \
+    'GET /v2/plans?type=all&per_page=500 plans-one.json etag="one-1"' \
+    'GET /v2/plans-metal?per_page=500 plans-metal.json etag="metal-1"'
+sed 's|^GET /instance/v1/zones/fr-par-2/products/\([^ ]*\)?per_page=100&page=1 .*|GET /instance/v1/zones/fr-par-2/products/\1?per_page=100\&page=1 empty.json etag="fr2-1"|; /page=2/d' \
+    "$T/fx-scaleway/routes" > "$T/fx-scaleway/routes.new"
+mv "$T/fx-scaleway/routes.new" "$T/fx-scaleway/routes"
+check "scaleway routes: fr-par-2 now one short page" [ "$(grep -c 'fr-par-2.*empty.json' "$T/fx-scaleway/routes")" -eq 2 ]
+run --db "$DB" refresh --provider vultr,scaleway
+settle
+check "one page: refresh works" status_is 0
+t=$(status_col vultr last_success)
+after "$t"
+clear_logs
+run --db "$DB" refresh --provider vultr,scaleway
+settle
+check "one page: refresh works again" status_is 0
+check "one page: Vultr got only 304s" only_304 vultr
+check "one page: Scaleway got only 304s" only_304 scaleway
+check "one page: all 18 Scaleway lists (9 zones) asked" [ "$(answered scaleway 304)" -eq 18 ]
+
+# Another USD per EUR rate: Scaleway's validators no longer apply.
+clear_logs
+GPUCOST_USD_PER_EUR=1.2 run --db "$DB" refresh --provider scaleway
+settle
+check "new rate: refresh works" status_is 0
+check "new rate: no validator sent" [ "$(with_validators scaleway)" -eq 0 ]
+check "new rate: prices converted at it" \
+    [ "$(sqlite3 "$DB" "select price || ' ' || price_original from offers where provider = 'scaleway' and key = 'H100-1-80G/pl-waw-2'")" = "3439800 2866500" ]
+clear_logs
+GPUCOST_USD_PER_EUR=1.2 run --db "$DB" refresh --provider scaleway
+settle
+check "same rate again: only 304s" only_304 scaleway
 DB=$MAIN_DB
 
 echo "# body bytes of the first refresh of aws,lambda,cudo,oci: $before_bytes" >&2
