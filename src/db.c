@@ -1074,6 +1074,72 @@ fail:
 }
 
 int
+db_confirm_offers(struct db *db, const char *provider,
+    const struct provider_meta *meta, size_t nmeta, int64_t now,
+    size_t *offers, struct err *err)
+{
+	sqlite3_stmt *st = NULL;
+	long long n;
+	size_t i;
+	int rc;
+
+	*offers = 0;
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	/* fetched_at is in no index: a plain in-place update. */
+	if ((st = db_prepare(db, "UPDATE offers SET fetched_at = ?1 "
+	    "WHERE provider = ?2", err)) == NULL)
+		goto fail;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_text(st, 2, provider, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	n = sqlite3_changes(db->sql);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (n == 0) {
+		err_set(err, "no cached offers to keep");
+		goto fail;
+	}
+	if ((st = db_prepare(db, "UPDATE provider_status SET "
+	    "last_attempt = ?1, last_success = ?1, last_error = NULL, "
+	    "offer_count = ?2, oldest = ?1, newest = ?1 WHERE provider = ?3",
+	    err)) == NULL)
+		goto fail;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, n);
+	sqlite3_bind_text(st, 3, provider, -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	if (rc < 0)
+		goto fail;
+	if ((st = db_prepare(db, "INSERT INTO refresh_log (provider, at) "
+	    "VALUES (?, ?)", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	if (rc < 0)
+		goto fail;
+	for (i = 0; i < nmeta; i++)
+		if (db_meta_set(db, provider, meta[i].name, meta[i].value,
+		    err) < 0)
+			goto fail;
+	if (db_exec(db, "COMMIT", err) < 0)
+		goto fail;
+	*offers = (size_t)n;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	err_prefix(err, "%s", provider);
+	return -1;
+}
+
+int
 db_record_failure(struct db *db, const char *provider, int64_t now,
     const char *error, struct err *err)
 {

@@ -9,8 +9,10 @@
  *
  * Writes happen per provider, each in one transaction: db_replace_offers()
  * swaps a provider's offers for a new set and appends changed prices to
- * the history; db_record_failure() only touches the status row, so a
- * failed refresh keeps the last good offers. All SQL uses bound
+ * the history; db_confirm_offers() keeps them and only moves their
+ * check time (a source that answered "not modified");
+ * db_record_failure() only touches the status row, so a failed refresh
+ * keeps the last good offers. All SQL uses bound
  * parameters; nothing else in gpucost writes SQL.
  */
 #ifndef GPUCOST_DB_H
@@ -106,6 +108,19 @@ int	db_replace_offers_meta(struct db *db, const char *provider,
 	    const struct offer *offers, size_t n, enum offer_source source,
 	    const struct provider_meta *meta, size_t nmeta, int64_t now,
 	    struct db_replace_stats *stats, struct err *err);
+
+/*
+ * The cached offers of provider were confirmed current at now (every
+ * source answered "not modified"): in one transaction stamp them
+ * fetched at now, record a successful attempt at now (last error
+ * cleared), log the observation for history and store meta[0..nmeta).
+ * No offer is added, changed or removed and no history row is written.
+ * *offers is the number of offers confirmed. -1 (nothing changed) when
+ * provider has no offers to confirm.
+ */
+int	db_confirm_offers(struct db *db, const char *provider,
+	    const struct provider_meta *meta, size_t nmeta, int64_t now,
+	    size_t *offers, struct err *err);
 
 /* Record a failed refresh attempt; the offers stay as they were. */
 int	db_record_failure(struct db *db, const char *provider, int64_t now,

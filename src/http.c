@@ -282,23 +282,31 @@ xfer_write(char *data, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-/* A header's value (for a conditional request), blanks trimmed; "" if too long. */
+/*
+ * Keep a validator header's value (after the colon, len bytes) in dst
+ * (HTTP_VALIDATOR_MAX bytes), or "" if it is not usable as one: too
+ * long, or holding a control or non-ASCII byte (http_validator_ok()).
+ */
 static void
-header_value(char *dst, size_t size, const char *v, size_t len)
+header_validator(char *dst, const char *value, size_t len)
 {
-	while (len > 0 && (*v == ' ' || *v == '\t')) {
-		v++;
+	while (len > 0 && (*value == ' ' || *value == '\t')) {
+		value++;
 		len--;
 	}
-	if (len >= size)
-		len = 0;
-	str_sanitize(dst, size, v, len);
+	dst[0] = '\0';
+	if (!http_validator_ok(value, len))
+		return;
+	memcpy(dst, value, len);
+	dst[len] = '\0';
 }
 
 /*
  * CURLOPT_HEADERFUNCTION: one header line, not NUL-terminated. Every
  * status line (a redirect, a 100 Continue, the final answer) starts a
- * new response, so it resets what the last one said.
+ * new response, so it resets what the last one said. Keeps the status,
+ * its reason, whether Retry-After came, and the validators (ETag,
+ * Last-Modified) a conditional request sends back next time.
  */
 static size_t
 xfer_header(char *data, size_t size, size_t nitems, void *arg)
@@ -324,15 +332,14 @@ xfer_header(char *data, size_t size, size_t nitems, void *arg)
 		while (i < end && data[i] == ' ')
 			i++;
 		str_sanitize(t->reason, sizeof t->reason, data + i, end - i);
-		t->res.etag[0] = t->res.last_modified[0] = '\0';
+		t->res.etag[0] = '\0';
+		t->res.last_modified[0] = '\0';
 	} else if (end >= 12 && strncasecmp(data, "Retry-After:", 12) == 0)
 		t->retry_after = true;
 	else if (end >= 5 && strncasecmp(data, "ETag:", 5) == 0)
-		header_value(t->res.etag, sizeof t->res.etag, data + 5,
-		    end - 5);
+		header_validator(t->res.etag, data + 5, end - 5);
 	else if (end >= 14 && strncasecmp(data, "Last-Modified:", 14) == 0)
-		header_value(t->res.last_modified, sizeof t->res.last_modified,
-		    data + 14, end - 14);
+		header_validator(t->res.last_modified, data + 14, end - 14);
 	return n;
 }
 
@@ -345,6 +352,30 @@ xfer_add_header(struct xfer *t, const char *line)
 	if ((l = lc.slist_append(t->headers, line)) == NULL)
 		return -1;
 	t->headers = l;
+	return 0;
+}
+
+/*
+ * Add "name: value" when value is not NULL. A value that is not a
+ * validator (http_validator_ok()) fails the setup: it could end the
+ * header line and start another.
+ */
+static int
+xfer_validator(struct xfer *t, const char *name, const char *value)
+{
+	char line[64 + HTTP_VALIDATOR_MAX];
+
+	if (value == NULL)
+		return 0;
+	if (!http_validator_ok(value, strlen(value))) {
+		xfer_error(t, "%s: not a usable validator", name);
+		return -1;
+	}
+	snprintf(line, sizeof line, "%s: %s", name, value);
+	if (xfer_add_header(t, line) == -1) {
+		xfer_error(t, "libcurl: cannot build the header list");
+		return -1;
+	}
 	return 0;
 }
 
@@ -438,6 +469,13 @@ xfer_setup(struct xfer *t, const struct http_options *o)
 	for (i = 0; i < req->nheaders; i++)
 		if (xfer_add_header(t, req->headers[i]) == -1)
 			goto nomem;
+	/* Validators go out only if they could have come from us. */
+	if (req->if_none_match != NULL || req->if_modified_since != NULL) {
+		if (xfer_validator(t, "If-None-Match", req->if_none_match) ==
+		    -1 || xfer_validator(t, "If-Modified-Since",
+		    req->if_modified_since) == -1)
+			return -1;
+	}
 	/* Send the body at once instead of waiting for "100 Continue". */
 	if (send_body && xfer_add_header(t, "Expect:") == -1)
 		goto nomem;
@@ -540,6 +578,8 @@ xfer_reset_attempt(struct xfer *t)
 	t->errbuf[0] = '\0';
 	t->res.status = 0;
 	t->res.error[0] = '\0';
+	t->res.etag[0] = '\0';
+	t->res.last_modified[0] = '\0';
 }
 
 /*

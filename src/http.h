@@ -23,6 +23,10 @@
  * number of times with backoff on connection errors, 429 and 5xx,
  * honouring Retry-After. A streamed request is retried only before its
  * first chunk was delivered.
+ *
+ * Conditional requests: req->if_none_match and req->if_modified_since,
+ * when set, go out as those headers; the final response's ETag and
+ * Last-Modified come back in the result. A 304 is ok, with no body.
  */
 #ifndef GPUCOST_HTTP_H
 #define GPUCOST_HTTP_H

@@ -125,6 +125,44 @@ provider_queue(struct provider_run *run, char *url, const char *method, int tag)
 	return req;
 }
 
+void
+provider_conditional(struct http_request *req)
+{
+	if (req->method != NULL && strcmp(req->method, "GET") == 0 &&
+	    req->body == NULL)
+		req->conditional = true;
+}
+
+/* The meta name of a list's page count. */
+static void
+pages_meta_name(char *buf, size_t size, const char *list)
+{
+	snprintf(buf, size, "pages:%s", list);
+}
+
+void
+provider_first_page(const struct provider_run *run, struct http_request *req,
+    const char *list)
+{
+	char name[PROVIDER_META_NAME_MAX];
+	const char *pages;
+
+	pages_meta_name(name, sizeof name, list);
+	pages = provider_old_meta(run, name);
+	provider_conditional(req);
+	req->refetch = pages == NULL || strcmp(pages, "1") != 0;
+}
+
+void
+provider_list_pages(struct provider_run *run, const char *list, int pages)
+{
+	char name[PROVIDER_META_NAME_MAX], value[16];
+
+	pages_meta_name(name, sizeof name, list);
+	snprintf(value, sizeof value, "%d", pages);
+	provider_set_meta(run, name, value);
+}
+
 const char *
 provider_old_meta(const struct provider_run *run, const char *name)
 {

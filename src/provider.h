@@ -18,6 +18,15 @@
  *	finish(run)			after the last request: merge, check
  *	done(run)			always: free run->state
  *
+ * Conditional refresh: an adapter marks a GET whose answer is a whole
+ * document by itself with provider_conditional(); refresh.c then sends
+ * the validators (ETag, Last-Modified) of the last good answer to that
+ * URL and keeps the new ones. Adapters never see a 304: when every
+ * request answered 304 the provider is unchanged (start() ran, then
+ * only done(): its cached offers stay and are stamped as checked now);
+ * when only some did, refresh.c asks for those again without
+ * validators and the adapter gets every body as usual.
+ *
  * Any hook returning -1 (with err naming the record and field) fails
  * the whole provider for this refresh: its cached offers stay as they
  * were. Records that are not offers on purpose (a CPU-only type, a
@@ -108,7 +117,7 @@ struct provider {
 	/* Streamed body piece of req (req->stream); NULL if none stream. */
 	int	(*chunk)(struct provider_run *run, const struct http_request *req,
 		    const char *data, size_t len, struct err *err);
-	/* Mandatory: a request finished successfully (2xx or 304). */
+	/* Mandatory: a request finished successfully (2xx; never a 304). */
 	int	(*response)(struct provider_run *run,
 		    const struct http_result *result, struct err *err);
 	/* Optional: every request is done. */
@@ -146,6 +155,28 @@ char	*provider_url(const struct provider_run *run, const char *default_origin,
  */
 struct http_request *provider_queue(struct provider_run *run, char *url,
 	    const char *method, int tag);
+
+/*
+ * req (a GET without a body) asks for a document that is complete by
+ * itself -- one response is everything the provider says there, as
+ * Lambda's instance-types or AWS's spot feed -- so refresh.c may ask
+ * for it conditionally. Never for a page of a paged list (page 1
+ * unchanged says nothing of page 2) nor for a POST; ignored for those.
+ * Setting req->refetch as well asks for it in full this time while
+ * still keeping the validators of the answer for the next refresh.
+ */
+void	provider_conditional(struct http_request *req);
+
+/*
+ * Page 1 of a paged list (named list: "plans", "fr-par-1/servers") is
+ * a whole document only if the list ended on it. provider_first_page()
+ * marks req, page 1, conditional, and refetched in full unless the last
+ * success recorded with provider_list_pages() that list as one page.
+ */
+void	provider_first_page(const struct provider_run *run,
+	    struct http_request *req, const char *list);
+void	provider_list_pages(struct provider_run *run, const char *list,
+	    int pages);
 
 /* The value stored by the last successful refresh, or NULL. */
 const char *provider_old_meta(const struct provider_run *run, const char *name);

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,18 @@ struct refresh_provider {
 	bool		 written;	/* result is in the cache */
 	double		 started;
 	size_t		 bytes_done;	/* bytes of finished requests */
+	/*
+	 * Conditional requests. validated_at: the last success whose
+	 * validators may be sent (the cached offers came from it), or 0
+	 * for none. held: requests that answered 304, as copies without
+	 * validators, asked again if another request brought a body.
+	 */
+	int64_t		 validated_at;
+	char		 context[64];	/* what else the offers depend on */
+	struct http_request **held;	/* owned, with their elements */
+	size_t		 nheld;
+	size_t		 delivered;	/* responses given to the adapter */
+	bool		 unchanged;	/* every request answered 304 */
 	struct {
 		const struct http_request *req;
 		size_t	 bytes;
@@ -121,6 +134,94 @@ static const struct http_callbacks refresh_callbacks = {
 	.on_progress = on_progress,
 };
 
+/*
+ * The meta names under which a URL's validators are kept:
+ * "etag:<h>" and "modified:<h>", h the URL's 64-bit FNV-1a hash in hex
+ * (a URL can be longer than a meta name). Each value is
+ * "<success time>/<context> <validator>": it may be sent only while
+ * the cached offers are those of that success (validated_at) and were
+ * made as this refresh would make them (context: the gpucost version,
+ * and the USD per EUR rate for a provider priced in EUR), so a
+ * validator from an older success, left over from a URL no longer
+ * asked for, kept by an older adapter or at another rate is never
+ * sent again.
+ */
+static void
+validator_names(const char *url, char *etag, char *modified, size_t size)
+{
+	uint64_t h = 14695981039346656037ULL;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)url; *p != '\0'; p++) {
+		h ^= *p;
+		h *= 1099511628211ULL;
+	}
+	snprintf(etag, size, "etag:%016" PRIx64, h);
+	snprintf(modified, size, "modified:%016" PRIx64, h);
+}
+
+/*
+ * The validator stored under name for rp's cached offers, as a copy,
+ * or NULL when there is none usable.
+ */
+static char *
+validator_old(struct refresh_provider *rp, const char *name)
+{
+	const char *v = provider_old_meta(&rp->run, name);
+	char stamp[128];
+	size_t len;
+
+	len = (size_t)snprintf(stamp, sizeof stamp, "%lld/%s ",
+	    (long long)rp->validated_at, rp->context);
+	if (v == NULL || strncmp(v, stamp, len) != 0 ||
+	    !http_validator_ok(v + len, strlen(v + len)))
+		return NULL;
+	return xstrdup(v + len);
+}
+
+/* Keep value ("" or NULL: none) as name's validator of this success. */
+static void
+validator_keep(struct refresh_provider *rp, const char *name,
+    const char *value)
+{
+	char v[PROVIDER_META_VALUE_MAX];
+	int len;
+
+	len = snprintf(v, sizeof v, "%lld/%s %s", (long long)rp->run.now,
+	    rp->context, value != NULL ? value : "");
+	/* Too long to keep whole: none, so nothing stale is ever sent. */
+	if (len < 0 || (size_t)len >= sizeof v)
+		snprintf(v, sizeof v, "%lld/%s ", (long long)rp->run.now,
+		    rp->context);
+	provider_set_meta(&rp->run, name, v);
+}
+
+/* Keep the validators of url's answer for the next refresh. */
+static void
+validators_keep(struct refresh_provider *rp, const char *url,
+    const char *etag, const char *modified)
+{
+	char ename[PROVIDER_META_NAME_MAX], mname[PROVIDER_META_NAME_MAX];
+
+	validator_names(url, ename, mname, sizeof ename);
+	validator_keep(rp, ename, etag);
+	validator_keep(rp, mname, modified);
+}
+
+/* Add the last good answer's validators to a conditional request. */
+static void
+validators_attach(struct refresh_provider *rp, struct http_request *req)
+{
+	char ename[PROVIDER_META_NAME_MAX], mname[PROVIDER_META_NAME_MAX];
+
+	if (!req->conditional || req->refetch || rp->validated_at == 0 ||
+	    strcmp(req->method, "GET") != 0 || req->body != NULL)
+		return;
+	validator_names(req->url, ename, mname, sizeof ename);
+	req->if_none_match = validator_old(rp, ename);
+	req->if_modified_since = validator_old(rp, mname);
+}
+
 /* Hand the requests the adapter queued to the HTTP batch. */
 static void
 submit_queued(struct refresh_provider *rp)
@@ -128,11 +229,51 @@ submit_queued(struct refresh_provider *rp)
 	size_t i;
 
 	for (i = 0; i < rp->run.nqueue; i++) {
+		validators_attach(rp, rp->run.queue[i]);
 		rp->pending++;
 		http_batch_add(rp->r->batch, rp->run.queue[i],
 		    &refresh_callbacks, rp);
 	}
 	rp->run.nqueue = 0;
+}
+
+/*
+ * A conditional request answered 304: the last good copy still holds.
+ * Keep its validators, and a copy of the request in case another
+ * request brings a body and the adapter needs this one's too.
+ */
+static void
+hold(struct refresh_provider *rp, const struct http_request *req)
+{
+	validators_keep(rp, req->url, req->if_none_match,
+	    req->if_modified_since);
+	rp->held = xreallocarray(rp->held, rp->nheld + 1, sizeof *rp->held);
+	rp->held[rp->nheld++] = http_request_dup(req);
+}
+
+/*
+ * Every request of rp is done. If some answered 304 and none brought a
+ * body, the provider is unchanged. If others brought bodies, the
+ * adapter must see the whole answer: ask for the held ones again,
+ * without validators (so they cannot answer 304 again).
+ */
+static void
+provider_settle(struct refresh_provider *rp)
+{
+	size_t i;
+
+	if (rp->nheld > 0 && rp->delivered == 0) {
+		rp->unchanged = true;
+	} else if (rp->nheld > 0) {
+		for (i = 0; i < rp->nheld; i++) {
+			rp->pending++;
+			http_batch_add(rp->r->batch, rp->held[i],
+			    &refresh_callbacks, rp);
+		}
+		rp->nheld = 0;
+		return;
+	}
+	rp->finished = true;
 }
 
 /* The path of a request's URL, for messages (never the query string). */
@@ -263,18 +404,34 @@ on_done(void *udata, const struct http_result *res)
 		free(clean);
 		return;
 	}
-	err_clear(&err);
-	if (rp->p->response(&rp->run, res, &err) < 0) {
-		clean = http_redact(err.msg, rp->api_key);
-		snprintf(msg, sizeof msg, "%s: %s", label, clean);
-		free(clean);
-		provider_fail(rp, msg);
-		return;
+	if (res->status == 304) {
+		/* Only a copy we named can be "not modified". */
+		if (res->req->if_none_match == NULL &&
+		    res->req->if_modified_since == NULL) {
+			snprintf(msg, sizeof msg, "%s: HTTP 304 Not Modified "
+			    "to a request that named no cached copy", label);
+			provider_fail(rp, msg);
+			return;
+		}
+		hold(rp, res->req);
+	} else {
+		if (res->req->conditional)
+			validators_keep(rp, res->req->url, res->etag,
+			    res->last_modified);
+		rp->delivered++;
+		err_clear(&err);
+		if (rp->p->response(&rp->run, res, &err) < 0) {
+			clean = http_redact(err.msg, rp->api_key);
+			snprintf(msg, sizeof msg, "%s: %s", label, clean);
+			free(clean);
+			provider_fail(rp, msg);
+			return;
+		}
+		submit_queued(rp);
 	}
-	submit_queued(rp);
 	update_bytes(rp);
 	if (rp->pending == 0)
-		rp->finished = true;
+		provider_settle(rp);
 }
 
 /* GPUCOST_<ID>_URL for a provider id. */
@@ -302,7 +459,8 @@ setting_get(void *ctx, const char *env, const char *name)
 /* Prepare and start one provider. */
 static void
 provider_begin(struct refresh *r, struct refresh_provider *rp,
-    const struct provider *p, int64_t now)
+    const struct provider *p, const struct provider_status *status,
+    int64_t now)
 {
 	const char *key = NULL, *v;
 	char setting[64], msg[ERR_MSG_MAX + 32];
@@ -312,6 +470,7 @@ provider_begin(struct refresh *r, struct refresh_provider *rp,
 	rp->r = r;
 	rp->p = p;
 	rp->started = now_seconds();
+	str_copy(rp->context, sizeof rp->context, PACKAGE_VERSION);
 	rp->progress.provider = p->id;
 	rp->progress.state = REFRESH_RUNNING;
 	provider_run_init(&rp->run, p);
@@ -344,6 +503,8 @@ provider_begin(struct refresh *r, struct refresh_provider *rp,
 			return;
 		}
 		rp->run.usd_per_eur = rate.usd_per_eur;
+		snprintf(rp->context, sizeof rp->context, "%s/eur=%lld",
+		    PACKAGE_VERSION, (long long)rate.usd_per_eur);
 	}
 	if (db_meta_list(r->db, p->id, &rp->old_meta, &nmeta, &err) < 0) {
 		provider_fail(rp, err.msg);
@@ -354,6 +515,10 @@ provider_begin(struct refresh *r, struct refresh_provider *rp,
 	rp->run.now = now;
 	rp->run.old_meta = rp->old_meta;
 	rp->run.nold_meta = nmeta;
+	/* Validators describe the offers of a live success, if still cached. */
+	if (status != NULL && status->source == SRC_LIVE &&
+	    status->offer_count > 0 && status->last_success > 0)
+		rp->validated_at = status->last_success;
 	if (p->configure != NULL)
 		p->configure(&rp->run, setting_get, r);
 	if (p->start == NULL || p->response == NULL) {
@@ -393,14 +558,59 @@ add_kept_offers(struct refresh *r, struct refresh_provider *rp,
 		offer_list_done(&old);
 		return -1;
 	}
+	/*
+	 * The adapter found the region's published data unchanged: its
+	 * offers are confirmed current now, not only when first fetched
+	 * (else they would turn `stale` while checked every day).
+	 */
 	for (i = 0; i < old.n; i++)
 		for (j = 0; j < rp->run.nkeep_regions; j++)
 			if (strcmp(old.v[i].region, rp->run.keep_regions[j]) == 0) {
+				old.v[i].fetched_at = rp->run.now;
 				*offer_list_add(&rp->run.offers) = old.v[i];
 				break;
 			}
 	offer_list_done(&old);
 	return 0;
+}
+
+/* Record a failed provider's status (its offers stay). */
+static void
+record_failure(struct refresh *r, struct refresh_provider *rp)
+{
+	struct err err;
+
+	if (db_record_failure(r->db, rp->p->id, rp->run.now,
+	    rp->progress.message, &err) < 0) {
+		/* The failure stands; only its record could not be kept. */
+		snprintf(rp->progress.message + strlen(rp->progress.message),
+		    sizeof rp->progress.message - strlen(rp->progress.message),
+		    " (and recording it failed)");
+	}
+}
+
+/*
+ * Every request answered 304: the cached offers stand as they are,
+ * confirmed at this check (no rewrite, no history rows), and the
+ * validators sent are kept for the next one.
+ */
+static void
+provider_confirm(struct refresh *r, struct refresh_provider *rp)
+{
+	struct err err;
+	size_t n;
+
+	if (db_confirm_offers(r->db, rp->p->id, rp->run.new_meta,
+	    rp->run.nnew_meta, rp->run.now, &n, &err) < 0) {
+		provider_fail(rp, err.msg);
+		record_failure(r, rp);
+		return;
+	}
+	rp->progress.state = REFRESH_OK;
+	rp->progress.offers = n;
+	rp->progress.history = 0;
+	str_copy(rp->progress.message, sizeof rp->progress.message,
+	    "unchanged (304)");
 }
 
 /* Finish a provider whose requests are all done and write its result. */
@@ -415,6 +625,10 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 
 	rp->written = true;
 	rp->progress.seconds = now_seconds() - rp->started;
+	if (rp->progress.state == REFRESH_RUNNING && rp->unchanged) {
+		provider_confirm(r, rp);
+		return;
+	}
 	/* Kept regions first, so finish() sees (and re-prices) them too. */
 	if (rp->progress.state == REFRESH_RUNNING &&
 	    add_kept_offers(r, rp, &err) < 0)
@@ -456,14 +670,8 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 			    sizeof rp->progress.message, rp->run.note);
 		}
 	}
-	if (rp->progress.state == REFRESH_FAILED &&
-	    db_record_failure(r->db, rp->p->id, now, rp->progress.message,
-	    &err) < 0) {
-		/* The failure stands; only its record could not be kept. */
-		snprintf(rp->progress.message + strlen(rp->progress.message),
-		    sizeof rp->progress.message - strlen(rp->progress.message),
-		    " (and recording it failed)");
-	}
+	if (rp->progress.state == REFRESH_FAILED)
+		record_failure(r, rp);
 }
 
 static void
@@ -519,7 +727,8 @@ refresh_begin(const struct refresh_options *opts, struct refresh **out,
 	struct http_options hopts;
 	struct refresh *r;
 	const struct provider *sel[REFRESH_PROVIDERS_MAX];
-	size_t nsel = 0, i;
+	struct provider_status *status = NULL;
+	size_t nsel = 0, nstatus = 0, i, j;
 	int64_t now = (int64_t)time(NULL);
 	int rc;
 
@@ -556,8 +765,6 @@ refresh_begin(const struct refresh_options *opts, struct refresh **out,
 	} else {
 		/* Keep registry order whatever order the user typed. */
 		for (i = 0; providers[i] != NULL; i++) {
-			size_t j;
-
 			for (j = 0; j < opts->nproviders; j++)
 				if (strcmp(opts->providers[j], providers[i]->id) == 0)
 					break;
@@ -567,15 +774,26 @@ refresh_begin(const struct refresh_options *opts, struct refresh **out,
 	}
 	if (opts->catch_signals)
 		catch_signals(r);
+	/* What is cached now decides which validators may be sent. */
+	if (db_status(r->db, &status, &nstatus, err) < 0)
+		goto fail;
 	r->nprov = nsel;
-	for (i = 0; i < nsel; i++)
-		provider_begin(r, &r->prov[i], sel[i], now);
+	for (i = 0; i < nsel; i++) {
+		for (j = 0; j < nstatus; j++)
+			if (strcmp(status[j].provider, sel[i]->id) == 0)
+				break;
+		provider_begin(r, &r->prov[i], sel[i],
+		    j < nstatus ? &status[j] : NULL, now);
+	}
+	free(status);
+	status = NULL;
 	/* Nothing is fetched before the first refresh_poll(). */
 	if (mark_unfinished(r, now, err) < 0)
 		goto fail;
 	*out = r;
 	return 0;
 fail:
+	free(status);
 	refresh_end(r);
 	return rc;
 }
@@ -698,7 +916,7 @@ refresh_failures(const struct refresh *r)
 void
 refresh_end(struct refresh *r)
 {
-	size_t i;
+	size_t i, j;
 
 	if (r == NULL)
 		return;
@@ -708,6 +926,11 @@ refresh_end(struct refresh *r)
 		struct refresh_provider *rp = &r->prov[i];
 
 		provider_run_done(&rp->run);
+		for (j = 0; j < rp->nheld; j++) {
+			http_request_done(rp->held[j]);
+			free(rp->held[j]);
+		}
+		free(rp->held);
 		free(rp->old_meta);
 		free(rp->base_url);
 		if (rp->api_key != NULL) {

@@ -4,9 +4,11 @@
  * One refresh runs every selected provider's adapter through one
  * concurrent HTTP batch and writes each provider's result to the cache
  * in its own transaction as soon as that provider finishes: on success
- * its offers are replaced (changed prices appended to the history), on
- * any failure nothing of that provider changes and its status records
- * the error. A lock file next to the cache keeps two refreshes from
+ * its offers are replaced (changed prices appended to the history), or,
+ * when every request answered 304 to the validators of the last good
+ * answer, kept and confirmed at this check ("unchanged (304)"); on any
+ * failure nothing of that provider changes and its status records the
+ * error. A lock file next to the cache keeps two refreshes from
  * running at once; readers are never blocked (WAL).
  *
  *	refresh_begin(&opts, &r, err)	lock, read keys/config, start adapters
@@ -28,7 +30,7 @@ struct err;
 
 enum refresh_state {
 	REFRESH_RUNNING = 0,
-	REFRESH_OK,		/* offers replaced */
+	REFRESH_OK,		/* offers replaced, or confirmed unchanged */
 	REFRESH_FAILED,		/* kept the old offers; message says why */
 	REFRESH_SKIPPED		/* no API key; message names the variable */
 };

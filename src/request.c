@@ -23,6 +23,8 @@ http_request_done(struct http_request *req)
 		return;
 	free(req->url);
 	free(req->body);
+	free(req->if_none_match);
+	free(req->if_modified_since);
 	for (i = 0; i < req->nheaders; i++)
 		free(req->headers[i]);
 	if (req->redact != NULL) {
@@ -31,6 +33,47 @@ http_request_done(struct http_request *req)
 		free(req->redact);
 	}
 	http_request_init(req);
+}
+
+struct http_request *
+http_request_dup(const struct http_request *req)
+{
+	struct http_request *dup;
+	size_t i;
+
+	dup = xmalloc(sizeof *dup);
+	http_request_init(dup);
+	dup->url = req->url != NULL ? xstrdup(req->url) : NULL;
+	dup->method = req->method;
+	if (req->body != NULL) {
+		dup->body = xmalloc(req->body_len + 1);
+		memcpy(dup->body, req->body, req->body_len);
+		dup->body[req->body_len] = '\0';
+		dup->body_len = req->body_len;
+	}
+	for (i = 0; i < req->nheaders; i++)
+		dup->headers[i] = xstrdup(req->headers[i]);
+	dup->nheaders = req->nheaders;
+	dup->redact = req->redact != NULL ? xstrdup(req->redact) : NULL;
+	dup->stream = req->stream;
+	dup->max_body = req->max_body;
+	dup->tag = req->tag;
+	dup->conditional = req->conditional;
+	dup->refetch = req->refetch;
+	return dup;
+}
+
+bool
+http_validator_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len >= HTTP_VALIDATOR_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return false;
+	return true;
 }
 
 void

@@ -12,6 +12,12 @@
  *	<region>/index.csv	streamed, one per region whose version changed
  *				(hundreds of MB each, parsed chunk by chunk)
  *
+ * All three are conditional (provider_conditional()), the region index
+ * only when asking for it so cannot skip a region the adapter would
+ * have fetched (index_conditional(); else it is refetched in full):
+ * when all three answer 304 the cached offers stand and nothing is
+ * downloaded.
+ *
  * A region whose version equals the one stored by the last successful
  * refresh is not downloaded again: provider_keep_region() keeps its
  * cached offers. The price list has no GPU model, so a static table maps
@@ -333,6 +339,71 @@ regions_init(struct aws_state *st, const char *list, struct err *err)
 	return 0;
 }
 
+/*
+ * The meta name under which the last success says its regions were
+ * settled: "index-settled" = a hash of the searched regions when every
+ * one of them stored the version region_index.json gave it, "" when
+ * not (a price list whose own Version differs from the index's: the
+ * next refresh fetches it again).
+ */
+#define SETTLED_META	"index-settled"
+
+/* A hash of the searched regions, in order, as 16 hex digits. */
+static void
+regions_key(const struct aws_state *st, char *buf, size_t size)
+{
+	uint64_t h = 14695981039346656037ULL;
+	const char *p;
+	size_t i;
+
+	for (i = 0; i < st->ncsv; i++)
+		for (p = st->csv[i].region; ; p++) {
+			h ^= (unsigned char)(*p != '\0' ? *p : ',');
+			h *= 1099511628211ULL;
+			if (*p == '\0')
+				break;
+		}
+	snprintf(buf, size, "%016llx", (unsigned long long)h);
+}
+
+/*
+ * May region_index.json be asked for conditionally? A 304 keeps every
+ * region as it is, which is what index_parse() would do only if the
+ * last success searched these same regions and stored for each the
+ * version the index gave it.
+ */
+static bool
+index_conditional(const struct provider_run *run, const struct aws_state *st)
+{
+	const char *settled = provider_old_meta(run, SETTLED_META);
+	char key[32];
+
+	regions_key(st, key, sizeof key);
+	return settled != NULL && strcmp(settled, key) == 0;
+}
+
+/* Record whether every region now stores its index version. */
+static void
+index_settle(struct provider_run *run, const struct aws_state *st)
+{
+	const struct csv *c;
+	const char *stored;
+	char key[32];
+	size_t i;
+
+	regions_key(st, key, sizeof key);
+	for (i = 0; i < st->ncsv; i++) {
+		c = &st->csv[i];
+		stored = c->queued && c->file_version[0] != '\0' ?
+		    c->file_version : c->version;
+		if (strcmp(stored, c->version) != 0) {
+			key[0] = '\0';
+			break;
+		}
+	}
+	provider_set_meta(run, SETTLED_META, key);
+}
+
 /* Queue the three buffered requests; CSVs follow region_index.json. */
 static int
 aws_start(struct provider_run *run, struct err *err)
@@ -345,15 +416,20 @@ aws_start(struct provider_run *run, struct err *err)
 	if (regions_init(st, run->regions, err) < 0)
 		return -1;
 	st->fields = xreallocarray(NULL, CSV_FIELDS_MAX, sizeof *st->fields);
+	/* Each of the three is a whole document. */
 	req = provider_queue(run, provider_url(run, PRICING_ORIGIN,
 	    INDEX_PATH), NULL, TAG_INDEX);
 	req->max_body = INDEX_BODY_MAX;
+	provider_conditional(req);
+	req->refetch = !index_conditional(run, st);
 	req = provider_queue(run, provider_url(run, SPOT_ORIGIN, SPOT_PATH),
 	    NULL, TAG_SPOT);
 	req->max_body = SPOT_BODY_MAX;
+	provider_conditional(req);
 	req = provider_queue(run, provider_url(run, ADVISOR_ORIGIN,
 	    ADVISOR_PATH), NULL, TAG_ADVISOR);
 	req->max_body = ADVISOR_BODY_MAX;
+	provider_conditional(req);
 	return 0;
 }
 
@@ -1382,6 +1458,7 @@ aws_finish(struct provider_run *run, struct err *err)
 		    o->instance_type)) != NULL)
 			o->spot_interruption = e->bucket;
 	}
+	index_settle(run, st);
 	note_write(run, st);
 	return 0;
 }

@@ -294,6 +294,7 @@ cudo_start(struct provider_run *run, struct err *err)
 	run->state = xcalloc(1, sizeof(struct cudo_state));
 	req = provider_queue(run, provider_url(run, CUDO_ORIGIN, CUDO_PATH),
 	    NULL, 0);
+	provider_conditional(req);	/* one document: no paging */
 	http_request_header(req, "Accept", "application/json");
 	return 0;
 }

@@ -88,6 +88,7 @@ lambda_start(struct provider_run *run, struct err *err)
 	req = provider_queue(run, provider_url(run, LAMBDA_ORIGIN, LAMBDA_PATH),
 	    "GET", 0);
 	req->max_body = LAMBDA_MAX_BODY;
+	provider_conditional(req);	/* one document: every type */
 	provider_bearer(run, req);
 	http_request_header(req, "Accept", "application/json");
 	return 0;

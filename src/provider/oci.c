@@ -394,9 +394,11 @@ oci_start(struct provider_run *run, struct err *err)
 	run->state = xcalloc(1, sizeof(struct oci_state));
 	req = provider_queue(run, provider_url(run, OCI_PRICES_ORIGIN,
 	    OCI_PRICES_PATH), NULL, DOC_PRICES);
+	provider_conditional(req);	/* each document is whole */
 	http_request_header(req, "Accept", "application/json");
 	req = provider_queue(run, provider_url(run, OCI_SHAPES_ORIGIN,
 	    OCI_SHAPES_PATH), NULL, DOC_SHAPES);
+	provider_conditional(req);
 	http_request_header(req, "Accept", "application/json");
 	return 0;
 }

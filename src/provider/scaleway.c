@@ -106,13 +106,21 @@ struct scaleway_state {
 	size_t	 nentries;	/* on that page */
 };
 
+/* "fr-par-1/servers", "fr-par-1/availability": a list's name. */
+static void
+list_name(size_t zone, enum scaleway_list list, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/%s", scaleway_zones[zone],
+	    list == LIST_SERVERS ? "servers" : "availability");
+}
+
 /* Queue page number st->pages[zone][list] + 1 of a zone's list. */
 static void
 scaleway_queue(struct provider_run *run, struct scaleway_state *st,
     size_t zone, enum scaleway_list list)
 {
 	struct http_request *req;
-	char *path;
+	char *path, name[48];
 
 	st->pages[zone][list]++;
 	path = xasprintf("/instance/v1/zones/%s/%s?per_page=%d&page=%d",
@@ -121,6 +129,11 @@ scaleway_queue(struct provider_run *run, struct scaleway_state *st,
 	req = provider_queue(run, provider_url(run, SCALEWAY_ORIGIN, path),
 	    NULL, (int)(zone * LIST_COUNT + list));
 	free(path);
+	/* Page 1 is the whole list when the list was one page last time. */
+	if (st->pages[zone][list] == 1) {
+		list_name(zone, list, name, sizeof name);
+		provider_first_page(run, req, name);
+	}
 	http_request_header(req, "Accept", "application/json");
 }
 
@@ -333,6 +346,7 @@ scaleway_response(struct provider_run *run, const struct http_result *result,
 	struct scaleway_state *st = run->state;
 	enum scaleway_list list;
 	size_t zone;
+	char name[48];
 
 	if (result->req->tag < 0 ||
 	    (size_t)result->req->tag >= NZONES * LIST_COUNT) {
@@ -347,8 +361,12 @@ scaleway_response(struct provider_run *run, const struct http_result *result,
 	st->nentries = 0;
 	if (provider_parse_json(run, result, scaleway_page, err) < 0)
 		goto fail;
-	if (st->nentries < SCALEWAY_PER_PAGE)
-		return 0;	/* a short page is the last */
+	if (st->nentries < SCALEWAY_PER_PAGE) {
+		/* A short page is the last. */
+		list_name(zone, list, name, sizeof name);
+		provider_list_pages(run, name, st->pages[zone][list]);
+		return 0;
+	}
 	if (st->pages[zone][list] >= SCALEWAY_PAGES_MAX) {
 		err_set(err, "more than %d full pages (a paging loop?)",
 		    SCALEWAY_PAGES_MAX);

@@ -181,6 +181,9 @@ vultr_queue(struct provider_run *run, struct vultr_state *st,
 	req = provider_queue(run, provider_url(run, VULTR_ORIGIN, path), NULL,
 	    (int)list);
 	free(path);
+	/* Page 1 is the whole list when the list was one page last time. */
+	if (st->cursor[list] == NULL)
+		provider_first_page(run, req, vultr_lists[list].key);
 	http_request_header(req, "Accept", "application/json");
 	provider_bearer(run, req);
 	st->pages[list]++;
@@ -611,14 +614,14 @@ vultr_next(struct provider_run *run, struct vultr_state *st,
 	next = cJSON_IsObject(links) ?
 	    cJSON_GetObjectItemCaseSensitive(links, "next") : NULL;
 	if (next == NULL || cJSON_IsNull(next))
-		return 0;
+		goto last;
 	if (!cJSON_IsString(next)) {
 		err_set(err, "%s page %d: meta.links.next: expected a string, "
 		    "got %s", what, st->pages[list], json_type_name(next));
 		return -1;
 	}
 	if (next->valuestring[0] == '\0')
-		return 0;
+		goto last;
 	if (strlen(next->valuestring) > VULTR_CURSOR_MAX) {
 		err_set(err, "%s page %d: meta.links.next: a cursor longer "
 		    "than %d bytes", what, st->pages[list], VULTR_CURSOR_MAX);
@@ -638,6 +641,9 @@ vultr_next(struct provider_run *run, struct vultr_state *st,
 	free(st->cursor[list]);
 	st->cursor[list] = xstrdup(next->valuestring);
 	vultr_queue(run, st, list);
+	return 0;
+last:
+	provider_list_pages(run, what, st->pages[list]);
 	return 0;
 }
 

@@ -85,6 +85,8 @@ struct route {
 	long		 times;		/* matches allowed; -1 = unlimited */
 	long		 hits;		/* matches so far; under srv.lock */
 	char		*etag;		/* ETag value, or NULL */
+	char		*last_modified;	/* Last-Modified value, or NULL */
+	time_t		 modified;	/* the same, as epoch seconds */
 };
 
 /* The parsed routes file, shared by connections and reference counted. */
@@ -402,6 +404,26 @@ route_done(struct route *r)
 	strv_free(&r->headers);
 	free(r->type);
 	free(r->etag);
+	free(r->last_modified);
+}
+
+/*
+ * Parse an HTTP date in its one current form (RFC 9110 IMF-fixdate,
+ * "Sun, 06 Nov 1994 08:49:37 GMT") into epoch seconds; -1 if it is not
+ * one.
+ */
+static int
+http_date(const char *s, time_t *out)
+{
+	struct tm	 tm;
+	const char	*end;
+
+	memset(&tm, 0, sizeof tm);
+	end = strptime(s, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	if (end == NULL || *end != '\0')
+		return -1;
+	*out = timegm(&tm);
+	return 0;
 }
 
 /*
@@ -486,6 +508,11 @@ route_option(struct route *r, char *opt, char *why, size_t whylen)
 			goto bad;
 		free(r->etag);
 		r->etag = xstrdup(val);
+	} else if (strcmp(opt, "last-modified") == 0) {
+		if (http_date(val, &r->modified) == -1)
+			goto bad;
+		free(r->last_modified);
+		r->last_modified = xstrdup(val);
 	} else {
 		snprintf(why, whylen, "unknown option '%s'", opt);
 		return -1;
@@ -809,6 +836,29 @@ log_request(const struct request *req)
 	pthread_mutex_unlock(&srv.log_lock);
 }
 
+/*
+ * Append "RES <status> <body bytes> <method> <target>" to the request log
+ * once a response went out (status 0: the connection was closed without
+ * one), so a test can check what was answered and how many body bytes it
+ * cost.
+ */
+static void
+log_response(const struct request *req, int status, long long bytes)
+{
+	FILE	*f;
+
+	pthread_mutex_lock(&srv.log_lock);
+	if ((f = srv.log) != NULL) {
+		fprintf(f, "RES %d %lld ", status, bytes);
+		log_escaped(f, req->method, strlen(req->method));
+		fputc(' ', f);
+		log_escaped(f, req->target, strlen(req->target));
+		fputc('\n', f);
+		fflush(f);
+	}
+	pthread_mutex_unlock(&srv.log_lock);
+}
+
 /* Send all of buf; returns -1 once the peer is gone. */
 static int
 send_all(int fd, const void *buf, size_t len)
@@ -864,19 +914,24 @@ reason(int status)
 	}
 }
 
-/* Send a complete text/plain response (head only for HEAD requests). */
-static void
+/*
+ * Send a complete text/plain response (head only for HEAD requests).
+ * Returns the body bytes sent.
+ */
+static long long
 send_text(int fd, int status, int head_only, const char *text)
 {
 	struct sbuf	sb = { 0 };
+	int		rc;
 
 	sb_printf(&sb, "HTTP/1.1 %d %s\r\n"
 	    "Content-Type: text/plain\r\n"
 	    "Content-Length: %zu\r\n"
 	    "Connection: close\r\n\r\n%s", status, reason(status),
 	    strlen(text), head_only ? "" : text);
-	send_all(fd, sb.p, sb.len);
+	rc = send_all(fd, sb.p, sb.len);
 	free(sb.p);
+	return rc == 0 && !head_only ? (long long)strlen(text) : 0;
 }
 
 /* Read more input into c->in; returns bytes read, 0 at EOF, -1 on error. */
@@ -1270,8 +1325,9 @@ content_type(const struct route *r)
 /*
  * Stream the body from file descriptor in (or nothing if in is -1): size
  * bytes, cut to the route's truncate=, dripped and chunked as it says.
+ * Returns the body bytes sent (chunk framing not counted).
  */
-static void
+static long long
 send_body(int fd, int in, long long size, const struct route *r)
 {
 	char		 *buf, line[32];
@@ -1312,31 +1368,56 @@ send_body(int fd, int in, long long size, const struct route *r)
 	if (r->chunked && sent == size)
 		send_all(fd, "0\r\n\r\n", 5);
 	free(buf);
+	return sent;
 }
 
-/* Answer req according to route r. */
+/*
+ * Whether req's validators name the route's current copy: If-None-Match
+ * against etag=, else (RFC 9110 13.1.3: only without If-None-Match)
+ * If-Modified-Since at or after last-modified=.
+ */
+static int
+not_modified(const struct request *req, const struct route *r)
+{
+	const char	*inm, *ims;
+	time_t		 since;
+
+	if ((inm = req_header(req, "If-None-Match")) != NULL)
+		return r->etag != NULL && etag_matches(inm, r->etag);
+	ims = req_header(req, "If-Modified-Since");
+	return ims != NULL && r->last_modified != NULL &&
+	    http_date(ims, &since) == 0 && r->modified <= since;
+}
+
+/*
+ * Answer req according to route r; *status and *bytes say what was sent
+ * (status 0: nothing, the connection is just closed).
+ */
 static void
-respond(struct conn *c, const struct request *req, const struct route *r)
+respond(struct conn *c, const struct request *req, const struct route *r,
+    int *status_out, long long *bytes_out)
 {
 	struct sbuf	 sb = { 0 };
 	struct stat	 st;
-	const char	*inm, *ae;
+	const char	*ae;
 	char		*path;
 	long long	 size = 0;
 	size_t		 i;
 	int		 in = -1, head_only, no_body, status = r->status;
 
+	*status_out = 0;
+	*bytes_out = 0;
 	sleep_ms(r->delay_ms);
 	if (r->close)
 		return;
 	head_only = strcmp(req->method, "HEAD") == 0;
 
-	inm = req_header(req, "If-None-Match");
-	if (r->etag != NULL && inm != NULL && etag_matches(inm, r->etag))
+	if (not_modified(req, r))
 		status = 304;
 	ae = req_header(req, "Accept-Encoding");
 	if (status != 304 && r->gzip && (ae == NULL || !accepts_gzip(ae))) {
-		send_text(c->fd, 406, head_only,
+		*status_out = 406;
+		*bytes_out = send_text(c->fd, 406, head_only,
 		    "gzip route: request lacks Accept-Encoding: gzip\n");
 		return;
 	}
@@ -1349,7 +1430,8 @@ respond(struct conn *c, const struct request *req, const struct route *r)
 		if (in == -1 || fstat(in, &st) == -1 || !S_ISREG(st.st_mode)) {
 			warn_msg("routes line %d: %s: %s", r->line, path,
 			    in == -1 ? strerror(errno) : "not a regular file");
-			send_text(c->fd, 500, head_only,
+			*status_out = 500;
+			*bytes_out = send_text(c->fd, 500, head_only,
 			    "fixture file missing\n");
 			if (in != -1)
 				close(in);
@@ -1372,12 +1454,15 @@ respond(struct conn *c, const struct request *req, const struct route *r)
 	}
 	if (r->etag != NULL)
 		sb_printf(&sb, "ETag: %s\r\n", r->etag);
+	if (r->last_modified != NULL)
+		sb_printf(&sb, "Last-Modified: %s\r\n", r->last_modified);
 	for (i = 0; i < r->headers.n; i++)
 		sb_printf(&sb, "%s\r\n", r->headers.v[i]);
 	sb_printf(&sb, "Connection: close\r\n\r\n");
 
+	*status_out = status;
 	if (send_all(c->fd, sb.p, sb.len) == 0 && !head_only && !no_body)
-		send_body(c->fd, in, size, r);
+		*bytes_out = send_body(c->fd, in, size, r);
 	free(sb.p);
 	if (in != -1)
 		close(in);
@@ -1428,7 +1513,8 @@ conn_main(void *arg)
 	struct table		*t;
 	const struct route	*r;
 	struct sbuf		 sb = { 0 };
-	int			 rc;
+	long long		 bytes;
+	int			 rc, status;
 
 	memset(&req, 0, sizeof req);
 	rc = req_read(c, &req);
@@ -1437,29 +1523,35 @@ conn_main(void *arg)
 	if (rc != 0) {
 		if (req.target != NULL)
 			log_request(&req);
-		send_text(c->fd, rc, 0, rc == 408 ? "request timeout\n" :
+		bytes = send_text(c->fd, rc, 0, rc == 408 ?
+		    "request timeout\n" :
 		    rc == 413 ? "request body too large\n" :
 		    rc == 431 ? "request head too large\n" :
 		    "malformed request\n");
+		if (req.target != NULL)
+			log_response(&req, rc, bytes);
 		goto done;
 	}
 	log_request(&req);
 
 	if (has_dotdot(req.path)) {
-		send_text(c->fd, 403, strcmp(req.method, "HEAD") == 0,
+		bytes = send_text(c->fd, 403, strcmp(req.method, "HEAD") == 0,
 		    "path with '..' refused\n");
+		log_response(&req, 403, bytes);
 		goto done;
 	}
 	t = table_get();
 	if ((r = table_match(t, &req)) != NULL)
-		respond(c, &req, r);
+		respond(c, &req, r, &status, &bytes);
 	else {
 		sb_printf(&sb, "no route for %s %s\n", req.method, req.path);
-		send_text(c->fd, 404, strcmp(req.method, "HEAD") == 0,
+		status = 404;
+		bytes = send_text(c->fd, 404, strcmp(req.method, "HEAD") == 0,
 		    sb.p != NULL ? sb.p : "no route\n");
 		free(sb.p);
 	}
 	table_put(t);
+	log_response(&req, status, bytes);
 done:
 	conn_close(c);
 	req_done(&req);

@@ -172,6 +172,8 @@ GET  /trunc          big.json     truncate=10
 GET  /close          big.json     close
 GET  /drip           drip.txt     drip=10/100 type=text/plain
 GET  /etag           etag.json    etag="v1"
+GET  /lm             etag.json    last-modified=Tue,%2003%20Mar%202026%2010:00:00%20GMT
+GET  /both           etag.json    etag="v2" last-modified=Tue,%2003%20Mar%202026%2010:00:00%20GMT
 GET  /gz             data.json.gz gzip
 GET  /chunked        large.csv    chunked
 GET  /headers  ok.json  header=X-Custom:%20yes%20it%20is header=Cache-Control:no-store
@@ -321,6 +323,28 @@ check "If-None-Match with the ETag gives 304 and no body" \
 get etag3 /etag -H 'If-None-Match: "v0"'
 check "If-None-Match with another tag gives 200" test "$code" = 200
 
+lm='Tue, 03 Mar 2026 10:00:00 GMT'
+get lm1 /lm
+check "last-modified= sends Last-Modified" \
+    test "$code" = 200 -a "$(hdr lm1 Last-Modified)" = "$lm"
+get lm2 /lm -H "If-Modified-Since: $lm"
+check "If-Modified-Since at the date gives 304 and no body" \
+    test "$code" = 304 -a ! -s "$tmp/lm2.out"
+get lm3 /lm -H 'If-Modified-Since: Wed, 04 Mar 2026 00:00:00 GMT'
+check "If-Modified-Since after the date gives 304" test "$code" = 304
+get lm4 /lm -H 'If-Modified-Since: Mon, 02 Mar 2026 10:00:00 GMT'
+check "If-Modified-Since before the date gives 200 and the body" \
+    test "$code" = 200 -a -s "$tmp/lm4.out"
+get lm5 /lm -H 'If-Modified-Since: yesterday'
+check "an unreadable If-Modified-Since gives 200" test "$code" = 200
+get both1 /both -H 'If-None-Match: "v1"' -H "If-Modified-Since: $lm"
+check "If-None-Match that does not match wins over If-Modified-Since" \
+    test "$code" = 200
+get both2 /both -H 'If-None-Match: "v2"'
+check "etag= and last-modified= together: the ETag matches: 304" \
+    test "$code" = 304 -a "$(hdr both2 ETag)" = '"v2"' -a \
+    "$(hdr both2 Last-Modified)" = "$lm"
+
 if curl -V | grep -q libz; then
 	get gz1 /gz --compressed
 	check "gzip: curl --compressed decodes to the original" \
@@ -392,6 +416,14 @@ check "log has the POST body with newlines escaped" \
     grep -qxF 'BODY {"query":"query {\n  gpuTypes { id }\n}"}' "$log"
 check "every REQ record ends with END" \
     test "$(grep -c '^REQ ' "$log")" = "$(grep -c '^END$' "$log")"
+check "the log has RES with the status and body bytes of a 200" \
+    grep -qxF "RES 200 $(wc -c <"$fx/hello.json" | tr -d ' ') GET /hello" "$log"
+check "RES counts the body bytes sent, not the declared length" \
+    grep -qxF 'RES 200 10 GET /trunc' "$log"
+check "RES of a 304 says 0 body bytes" grep -qxF 'RES 304 0 GET /lm' "$log"
+check "RES of a closed connection says status 0" \
+    grep -qxF 'RES 0 0 GET /close' "$log"
+check "RES of an unknown path is the 404" grep -q "^RES 404 [1-9][0-9]* GET /nope$" "$log"
 check "GET records carry no BODY line" \
     awk '/^REQ GET \/hello$/ { g = 1 } g && /^BODY / { exit 1 }
     /^END$/ { g = 0 }' "$log"
@@ -424,7 +456,7 @@ check "exit status after the idle timeout is 0" test "$idle_rc" = 0
 readme=$TOP_SRCDIR/tests/server/README.md
 if [ -f "$readme" ]; then
 	for opt in 'body~=' status= header= type= delay= drip= truncate= \
-	    close gzip times= etag= chunked; do
+	    close gzip times= etag= last-modified= chunked; do
 		check "README documents $opt" grep -qF "| \`$opt" "$readme"
 	done
 fi

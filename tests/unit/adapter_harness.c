@@ -62,6 +62,8 @@ log_request(struct harness_log *log, const struct http_request *req)
 	log->url[log->n] = xstrdup(req->url);
 	log->method[log->n] = xstrdup(req->method);
 	log->headers[log->n] = h;
+	log->conditional[log->n] = !req->conditional ? 0 :
+	    req->refetch ? 'r' : 'c';
 	log->body[log->n] = req->body != NULL ?
 	    xstrndup(req->body, req->body_len) : xstrdup("");
 	log->n++;

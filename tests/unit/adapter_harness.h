@@ -28,6 +28,8 @@ struct harness_log {
 	char	*method[HARNESS_LOG_MAX];
 	char	*headers[HARNESS_LOG_MAX];	/* "\n"-joined */
 	char	*body[HARNESS_LOG_MAX];
+	/* 'c' conditional, 'r' conditional but refetched, 0 neither */
+	char	 conditional[HARNESS_LOG_MAX];
 };
 
 /*

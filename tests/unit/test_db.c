@@ -1677,6 +1677,96 @@ test_replace_meta_atomic(void **state)
 	db_close(db);
 }
 
+/*
+ * Confirming a provider's offers (its sources answered "not modified")
+ * moves their check time and the status's success to now, logs the
+ * observation, stores the meta given and keeps the meta not given; the
+ * offers, their history and other providers stay as they were.
+ */
+static void
+test_confirm_offers(void **state)
+{
+	const char *path = tmp_path("confirm.db");
+	static const struct provider_meta v1[] = {
+		{ "version:us-east-1", "20260101000000" },
+		{ "etag:00000000000000aa", "100/0 \"a\"" },
+	};
+	static const struct provider_meta v2[] = {
+		{ "etag:00000000000000aa", "300/0 \"a\"" },
+	};
+	struct offer v[2], w[1];
+	struct provider_status s;
+	struct offer_filter f;
+	struct offer_list l;
+	struct err err;
+	struct db *db;
+	char value[128];
+	size_t n;
+	bool found;
+	long long history;
+
+	(void)state;
+	v[0] = mk("aws", "a", "T4", 1, 16, IC_PCIE, 526000, MONEY_NONE,
+	    AV_AVAILABLE, 100);
+	v[1] = mk("aws", "b", "A10G", 1, 24, IC_PCIE, 1006000, 400000,
+	    AV_UNKNOWN, 100);
+	w[0] = mk("gcp", "g", "L4", 1, 24, IC_PCIE, 700000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	db = open_ok(path);
+	err_clear(&err);
+	assert_int_equal(db_replace_offers_meta(db, "aws", v, 2, SRC_LIVE,
+	    v1, 2, 100, NULL, &err), 0);
+	replace_ok(db, "gcp", w, 1, SRC_LIVE, 100, NULL);
+	assert_int_equal(db_record_failure(db, "aws", 200, "HTTP 500", &err),
+	    0);
+	history = raw_int(path, "SELECT count(*) FROM price_history");
+
+	assert_int_equal(db_confirm_offers(db, "aws", v2, 1, 300, &n, &err),
+	    0);
+	assert_int_equal(n, 2);
+	s = status_of(db, "aws");
+	assert_int_equal(s.last_attempt, 300);
+	assert_int_equal(s.last_success, 300);
+	assert_string_equal(s.last_error, "");
+	assert_int_equal(s.source, SRC_LIVE);
+	assert_int_equal(s.offer_count, 2);
+	assert_int_equal(s.oldest, 300);
+	assert_int_equal(s.newest, 300);
+	assert_int_equal(status_of(db, "gcp").last_success, 100);
+
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 3);
+	v[0].fetched_at = v[1].fetched_at = 300;
+	assert_offer_equal(get_offer(&l, "aws", "a"), &v[0]);
+	assert_offer_equal(get_offer(&l, "aws", "b"), &v[1]);
+	assert_offer_equal(get_offer(&l, "gcp", "g"), &w[0]);
+	offer_list_done(&l);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
+	    history);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM refresh_log "
+	    "WHERE provider = 'aws' AND at = 300"), 1);
+
+	assert_int_equal(db_meta_get(db, "aws", "etag:00000000000000aa",
+	    value, sizeof value, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(value, "300/0 \"a\"");
+	assert_int_equal(db_meta_get(db, "aws", "version:us-east-1", value,
+	    sizeof value, &found, &err), 0);
+	assert_true(found);
+	assert_string_equal(value, "20260101000000");
+
+	/* Nothing to confirm: an error, and nothing written. */
+	assert_int_equal(db_confirm_offers(db, "vast", v2, 1, 400, &n, &err),
+	    -1);
+	assert_non_null(strstr(err.msg, "no cached offers"));
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM provider_meta "
+	    "WHERE provider = 'vast'"), 0);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM refresh_log "
+	    "WHERE at = 400"), 0);
+	db_close(db);
+}
+
 /* A replace that fails half-way changes nothing at all. */
 static void
 test_replace_failure_rolls_back(void **state)
@@ -2521,6 +2611,7 @@ main(void)
 		T(test_replace_other_providers),
 		T(test_replace_failure_rolls_back),
 		T(test_replace_meta_atomic),
+		T(test_confirm_offers),
 		T(test_reader_not_blocked),
 		T(test_long_text_truncated),
 		T(test_record_failure),

@@ -50,6 +50,8 @@ struct rec {
 	double	 elapsed;
 	int	 attempts;
 	int	 tag;
+	char	 etag[HTTP_VALIDATOR_MAX];
+	char	 last_modified[HTTP_VALIDATOR_MAX];
 
 	char	*stream;		/* chunks joined */
 	size_t	 stream_len;
@@ -206,6 +208,9 @@ rec_done(void *udata, const struct http_result *res)
 	r->elapsed = res->elapsed;
 	r->attempts = res->attempts;
 	r->tag = res->req->tag;
+	snprintf(r->etag, sizeof r->etag, "%s", res->etag);
+	snprintf(r->last_modified, sizeof r->last_modified, "%s",
+	    res->last_modified);
 
 	if (r->next_page != NULL) {
 		req = req_new("/page/2");
@@ -584,6 +589,94 @@ test_not_modified(void **state)
 	rec_free(&again);
 }
 
+#define LM_V9	"Tue, 03 Mar 2026 10:00:00 GMT"
+
+/* Run req in its own batch into r. */
+static void
+run_one(struct http_request *req, struct rec *r)
+{
+	struct http_batch *b = batch_new(0, 0);
+
+	http_batch_add(b, req, &rec_cb, r);
+	http_batch_run(b);
+	http_batch_free(b);
+	assert_int_equal(r->done, 1);
+}
+
+/*
+ * The validators of an answer come back in the result; sent back as
+ * If-None-Match or If-Modified-Since they get a 304 with no body, which
+ * reports them again.
+ */
+static void
+test_validators(void **state)
+{
+	struct http_request *req;
+	struct rec first = { 0 }, by_tag = { 0 }, by_date = { 0 };
+	char *log;
+
+	(void)state;
+	get_one("/validators", &first, 0, 0);
+	assert_true(first.ok);
+	assert_int_equal(first.status, 200);
+	assert_string_equal(first.etag, "\"v9\"");
+	assert_string_equal(first.last_modified, LM_V9);
+
+	req = req_new("/validators");
+	req->if_none_match = xstrdup(first.etag);
+	run_one(req, &by_tag);
+	assert_true(by_tag.ok);
+	assert_int_equal(by_tag.status, 304);
+	assert_int_equal(by_tag.body_len, 0);
+	assert_string_equal(by_tag.etag, "\"v9\"");
+
+	req = req_new("/validators");
+	req->if_modified_since = xstrdup(first.last_modified);
+	run_one(req, &by_date);
+	assert_int_equal(by_date.status, 304);
+	assert_string_equal(by_date.last_modified, LM_V9);
+
+	log = read_file(srv.log_file, NULL);
+	assert_non_null(log);
+	assert_has(log, "HDR If-None-Match: \"v9\"\n");
+	assert_has(log, "HDR If-Modified-Since: " LM_V9 "\n");
+	free(log);
+	rec_free(&first);
+	rec_free(&by_tag);
+	rec_free(&by_date);
+}
+
+/*
+ * A validator with a control byte, or too long to keep, is reported as
+ * none (never cleaned up into another one); one a request would send
+ * with a line break fails the request before anything is sent.
+ */
+static void
+test_validators_refused(void **state)
+{
+	struct http_request *req;
+	struct rec ctl = { 0 }, lng = { 0 }, bad = { 0 };
+
+	(void)state;
+	get_one("/etag-control", &ctl, 0, 0);
+	assert_true(ctl.ok);
+	assert_string_equal(ctl.etag, "");
+	assert_string_equal(ctl.last_modified, "");
+	get_one("/etag-long", &lng, 0, 0);
+	assert_true(lng.ok);
+	assert_string_equal(lng.etag, "");
+
+	req = req_new("/validators?injected");
+	req->if_none_match = xstrdup("\"v9\"\r\nX-Injected: yes");
+	run_one(req, &bad);
+	assert_false(bad.ok);
+	assert_int_equal(bad.status, 0);
+	assert_has(bad.error, "not a usable validator");
+	rec_free(&ctl);
+	rec_free(&lng);
+	rec_free(&bad);
+}
+
 /* Method, body and headers arrive as given, with our User-Agent. */
 static void
 test_post_headers(void **state)
@@ -934,6 +1027,8 @@ main(void)
 		cmocka_unit_test(test_stall),
 		cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_not_modified),
+		cmocka_unit_test(test_validators),
+		cmocka_unit_test(test_validators_refused),
 		cmocka_unit_test(test_post_headers),
 		cmocka_unit_test(test_add_from_done),
 		cmocka_unit_test(test_cancel),

@@ -210,6 +210,132 @@ test_redact(void **state)
 }
 
 /* The id list in messages and --help is the registry, in its order. */
+/* Only a GET without a body may be asked for conditionally. */
+static void
+test_conditional(void **state)
+{
+	struct provider_run run;
+	struct http_request *get, *post, *get_body;
+
+	(void)state;
+	provider_run_init(&run, NULL);
+	get = provider_queue(&run, strdup("http://h/doc"), NULL, 1);
+	post = provider_queue(&run, strdup("http://h/graphql"), "POST", 2);
+	get_body = provider_queue(&run, strdup("http://h/q"), "GET", 3);
+	get_body->body = strdup("{}");
+	get_body->body_len = 2;
+	assert_false(get->conditional);
+	provider_conditional(get);
+	provider_conditional(post);
+	provider_conditional(get_body);
+	assert_true(get->conditional);
+	assert_false(post->conditional);
+	assert_false(get_body->conditional);
+	provider_run_done(&run);
+}
+
+/*
+ * Page 1 of a paged list is conditional, and refetched in full unless
+ * the last success recorded the list as one page.
+ */
+static void
+test_first_page(void **state)
+{
+	static const struct provider_meta old[] = {
+		{ "pages:plans", "1" },
+		{ "pages:metal", "2" },
+	};
+	struct provider_run run;
+	struct http_request *one, *two, *unknown;
+
+	(void)state;
+	provider_run_init(&run, NULL);
+	run.old_meta = old;
+	run.nold_meta = 2;
+	one = provider_queue(&run, strdup("http://h/plans"), NULL, 1);
+	two = provider_queue(&run, strdup("http://h/metal"), NULL, 2);
+	unknown = provider_queue(&run, strdup("http://h/new"), NULL, 3);
+	provider_first_page(&run, one, "plans");
+	provider_first_page(&run, two, "metal");
+	provider_first_page(&run, unknown, "new");
+	assert_true(one->conditional && !one->refetch);
+	assert_true(two->conditional && two->refetch);
+	assert_true(unknown->conditional && unknown->refetch);
+	provider_list_pages(&run, "plans", 3);
+	provider_list_pages(&run, "metal", 1);
+	assert_int_equal(run.nnew_meta, 2);
+	assert_string_equal(run.new_meta[0].name, "pages:plans");
+	assert_string_equal(run.new_meta[0].value, "3");
+	assert_string_equal(run.new_meta[1].name, "pages:metal");
+	assert_string_equal(run.new_meta[1].value, "1");
+	provider_run_done(&run);
+}
+
+/*
+ * A held (304'd) request asked again: the same URL, method, headers,
+ * secret, tag, limits and body, but none of the validators.
+ */
+static void
+test_request_dup(void **state)
+{
+	struct http_request req, *dup;
+
+	(void)state;
+	http_request_init(&req);
+	req.url = strdup("http://h/doc");
+	req.method = "PUT";
+	req.body = malloc(4);
+	memcpy(req.body, "a\0b", 4);	/* a body may hold a NUL */
+	req.body_len = 3;
+	http_request_header(&req, "Accept", "application/json");
+	http_request_header(&req, "Authorization", "Bearer k");
+	req.redact = strdup("k");
+	req.stream = true;
+	req.max_body = 4096;
+	req.tag = 7;
+	req.conditional = true;
+	req.if_none_match = strdup("\"v1\"");
+	req.if_modified_since = strdup("Tue, 03 Mar 2026 10:00:00 GMT");
+	dup = http_request_dup(&req);
+	assert_string_equal(dup->url, "http://h/doc");
+	assert_ptr_not_equal(dup->url, req.url);
+	assert_string_equal(dup->method, "PUT");
+	assert_int_equal(dup->body_len, 3);
+	assert_memory_equal(dup->body, "a\0b", 3);
+	assert_int_equal(dup->nheaders, 2);
+	assert_string_equal(dup->headers[0], "Accept: application/json");
+	assert_string_equal(dup->headers[1], "Authorization: Bearer k");
+	assert_string_equal(dup->redact, "k");
+	assert_true(dup->stream);
+	assert_int_equal(dup->max_body, 4096);
+	assert_int_equal(dup->tag, 7);
+	assert_true(dup->conditional);
+	assert_null(dup->if_none_match);
+	assert_null(dup->if_modified_since);
+	http_request_done(&req);
+	http_request_done(dup);
+	free(dup);
+}
+
+/* What may be kept and sent back as a validator. */
+static void
+test_validator_ok(void **state)
+{
+	char long_tag[HTTP_VALIDATOR_MAX + 1];
+
+	(void)state;
+	assert_true(http_validator_ok("\"v1\"", 4));
+	assert_true(http_validator_ok("W/\"v1\"", 6));
+	assert_true(http_validator_ok("Tue, 03 Mar 2026 10:00:00 GMT", 29));
+	assert_false(http_validator_ok("", 0));
+	assert_false(http_validator_ok("\"v1\"\r\nX: y", 10));
+	assert_false(http_validator_ok("\"v\x7f\"", 4));
+	assert_false(http_validator_ok("\"caf\xc3\xa9\"", 7));
+	memset(long_tag, 'a', sizeof long_tag);
+	assert_true(http_validator_ok(long_tag, HTTP_VALIDATOR_MAX - 1));
+	assert_false(http_validator_ok(long_tag, HTTP_VALIDATOR_MAX));
+}
+
 static void
 test_id_list_is_the_registry(void **state)
 {
@@ -238,6 +364,10 @@ main(void)
 		cmocka_unit_test(test_get_number),
 		cmocka_unit_test(test_note),
 		cmocka_unit_test(test_redact),
+		cmocka_unit_test(test_conditional),
+		cmocka_unit_test(test_first_page),
+		cmocka_unit_test(test_request_dup),
+		cmocka_unit_test(test_validator_ok),
 		cmocka_unit_test(test_id_list_is_the_registry),
 	};
 

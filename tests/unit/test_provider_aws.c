@@ -237,11 +237,23 @@ test_full_run(void **state)
 	assert_int_equal(requests_with(&log, "eu-west-1"), 0);
 	assert_string_equal(log.method[0], "GET");
 	assert_string_equal(log.headers[0], "");
+	/*
+	 * The three documents are whole: conditional. No success has
+	 * settled the index yet, so it is asked in full this time; the
+	 * price lists are never conditional.
+	 */
+	assert_int_equal(log.conditional[0], 'r');
+	assert_int_equal(log.conditional[1], 'c');
+	assert_int_equal(log.conditional[2], 'c');
+	assert_int_equal(log.conditional[3], 0);
+	assert_int_equal(log.conditional[4], 0);
 
 	/* eu-west-1 kept; the CSV preamble's version wins for us-west-2. */
 	assert_int_equal(run.nkeep_regions, 1);
 	assert_string_equal(run.keep_regions[0], "eu-west-1");
-	assert_int_equal(run.nnew_meta, 3);
+	assert_int_equal(run.nnew_meta, 4);
+	/* us-west-2 stores another version than the index's: unsettled. */
+	assert_string_equal(new_meta(&run, "index-settled"), "");
 	assert_string_equal(new_meta(&run, "version:eu-west-1"),
 	    "20250912225308");
 	assert_string_equal(new_meta(&run, "version:us-east-1"),
@@ -310,9 +322,12 @@ test_version_all_unchanged(void **state)
 		{ "version:us-west-2", "20250910183045" },
 		{ "version:eu-west-1", "20250912225308" },
 	};
+	struct provider_meta meta[ARRAY_LEN(old) + 1];
 	struct provider_run run;
 	struct harness_log log = { 0 };
 	struct err err = { "" };
+	const char *settled;
+	char settled_copy[PROVIDER_META_VALUE_MAX];
 
 	(void)state;
 	run_init(&run, THREE_REGIONS);
@@ -332,6 +347,36 @@ test_version_all_unchanged(void **state)
 	    "20250910183045");
 	assert_string_equal(run.note, "3 regions unchanged (cached offers "
 	    "kept)");
+	/* Every region stores the index's version: settled. */
+	settled = new_meta(&run, "index-settled");
+	assert_int_equal(strlen(settled), 16);
+	snprintf(settled_copy, sizeof settled_copy, "%s", settled);
+	assert_int_equal(log.conditional[0], 'r');
+	harness_log_free(&log);
+	provider_run_done(&run);
+
+	/* Next time, for the same regions, the index is conditional. */
+	memcpy(meta, old, sizeof old);
+	snprintf(meta[3].name, sizeof meta[3].name, "index-settled");
+	snprintf(meta[3].value, sizeof meta[3].value, "%s", settled_copy);
+	run_init(&run, THREE_REGIONS);
+	run.old_meta = meta;
+	run.nold_meta = ARRAY_LEN(meta);
+	if (harness_run(&provider_aws, &run, routes, ARRAY_LEN(routes), NULL,
+	    0, &log, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(log.conditional[0], 'c');
+	harness_log_free(&log);
+	provider_run_done(&run);
+
+	/* Not for another list of regions (one was added). */
+	run_init(&run, "us-east-1,us-west-2");
+	run.old_meta = meta;
+	run.nold_meta = ARRAY_LEN(meta);
+	if (harness_run(&provider_aws, &run, routes, ARRAY_LEN(routes), NULL,
+	    0, &log, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(log.conditional[0], 'r');
 	harness_log_free(&log);
 	provider_run_done(&run);
 }
