@@ -1,9 +1,18 @@
-/* gz.c: gzip compression and bounded decompression with zlib. */
+/*
+ * gz.c: gzip compression and bounded decompression with zlib.
+ *
+ * zlib is loaded with dlopen() on first use, as libcurl is (http.c):
+ * only publish and refresh --from need it, and a linked library is one
+ * more to map at every start of every query (startup is measured
+ * against `true`: bench/startup.sh).
+ */
 #include "config.h"
 #include "gz.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,6 +21,65 @@
 
 #include "err.h"
 #include "xalloc.h"
+
+#ifndef GPUCOST_ZLIB_SONAME
+#ifdef __APPLE__
+#define GPUCOST_ZLIB_SONAME	"libz.1.dylib"
+#else
+#define GPUCOST_ZLIB_SONAME	"libz.so.1"
+#endif
+#endif
+
+/* The zlib functions used here (deflateInit2() and inflateInit2() are macros over the _ ones). */
+static struct {
+	int	(*deflateInit2_)(z_streamp, int, int, int, int, int,
+		    const char *, int);
+	int	(*deflate)(z_streamp, int);
+	int	(*deflateEnd)(z_streamp);
+	int	(*inflateInit2_)(z_streamp, int, const char *, int);
+	int	(*inflate)(z_streamp, int);
+	int	(*inflateEnd)(z_streamp);
+} zl;
+static void	*zl_lib;		/* the dlopen() handle; NULL: not loaded */
+static char	 zl_error[256];		/* why it could not be loaded */
+
+/* Load zlib once per process: 0, or -1 with zl_error set. */
+static int
+zl_load(void)
+{
+	void *sym;
+
+	if (zl_lib != NULL)
+		return 0;
+	if (zl_error[0] != '\0')
+		return -1;
+	if ((zl_lib = dlopen(GPUCOST_ZLIB_SONAME, RTLD_NOW | RTLD_LOCAL)) ==
+	    NULL) {
+		snprintf(zl_error, sizeof zl_error, "cannot load %s",
+		    dlerror());
+		return -1;
+	}
+	/* memcpy: ISO C has no cast from void * to a function pointer. */
+#define ZL_SYM(name)							\
+	if ((sym = dlsym(zl_lib, #name)) == NULL)			\
+		goto missing;						\
+	memcpy(&zl.name, &sym, sizeof sym);
+	ZL_SYM(deflateInit2_)
+	ZL_SYM(deflate)
+	ZL_SYM(deflateEnd)
+	ZL_SYM(inflateInit2_)
+	ZL_SYM(inflate)
+	ZL_SYM(inflateEnd)
+#undef ZL_SYM
+	return 0;
+missing:
+	snprintf(zl_error, sizeof zl_error, "%s: %s", GPUCOST_ZLIB_SONAME,
+	    dlerror());
+	dlclose(zl_lib);
+	zl_lib = NULL;
+	memset(&zl, 0, sizeof zl);
+	return -1;
+}
 
 #define GZ_CHUNK	(128 * 1024)
 #define GZ_WINDOW	(15 + 16)	/* deflate's largest window, gzip wrapper */
@@ -48,8 +116,12 @@ gz_compress_fd(int in_fd, int out_fd, uint64_t *in_bytes, uint64_t *out_bytes,
 
 	*in_bytes = *out_bytes = 0;
 	memset(&zs, 0, sizeof zs);
-	if (deflateInit2(&zs, GZ_LEVEL, Z_DEFLATED, GZ_WINDOW, 8,
-	    Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (zl_load() < 0) {
+		err_set(err, "zlib: %s", zl_error);
+		return -1;
+	}
+	if (zl.deflateInit2_(&zs, GZ_LEVEL, Z_DEFLATED, GZ_WINDOW, 8,
+	    Z_DEFAULT_STRATEGY, ZLIB_VERSION, (int)sizeof zs) != Z_OK) {
 		err_set(err, "zlib: cannot start compressing");
 		return -1;
 	}
@@ -70,7 +142,7 @@ gz_compress_fd(int in_fd, int out_fd, uint64_t *in_bytes, uint64_t *out_bytes,
 		do {
 			zs.next_out = out;
 			zs.avail_out = GZ_CHUNK;
-			zrc = deflate(&zs, flush);
+			zrc = zl.deflate(&zs, flush);
 			if (zrc == Z_STREAM_ERROR) {
 				err_set(err, "zlib: compression failed");
 				goto done;
@@ -83,7 +155,7 @@ gz_compress_fd(int in_fd, int out_fd, uint64_t *in_bytes, uint64_t *out_bytes,
 	} while (flush != Z_FINISH);
 	rc = 0;
 done:
-	deflateEnd(&zs);
+	zl.deflateEnd(&zs);
 	free(in);
 	free(out);
 	return rc;
@@ -95,6 +167,7 @@ struct gz_inflate {
 	uint64_t	 max_out, out_bytes;
 	bool		 ended;		/* the gzip trailer was read */
 	bool		 failed;
+	bool		 started;	/* inflateInit2 worked: inflateEnd owed */
 	unsigned char	 buf[GZ_CHUNK];
 };
 
@@ -106,7 +179,10 @@ gz_inflate_new(int out_fd, uint64_t max_out)
 	z->fd = out_fd;
 	z->max_out = max_out;
 	/* 15 + 16: gzip only (a zlib or raw stream is not what we publish). */
-	if (inflateInit2(&z->zs, GZ_WINDOW) != Z_OK)
+	if (zl_load() == 0 && zl.inflateInit2_(&z->zs, GZ_WINDOW,
+	    ZLIB_VERSION, (int)sizeof z->zs) == Z_OK)
+		z->started = true;
+	else
 		z->failed = true;
 	return z;
 }
@@ -120,7 +196,8 @@ gz_inflate_feed(struct gz_inflate *z, const void *data, size_t len,
 	int zrc;
 
 	if (z->failed) {
-		err_set(err, "zlib: cannot decompress");
+		err_set(err, "zlib: %s", zl_error[0] != '\0' ? zl_error :
+		    "cannot decompress");
 		return -1;
 	}
 	while (len > 0) {
@@ -136,7 +213,7 @@ gz_inflate_feed(struct gz_inflate *z, const void *data, size_t len,
 		do {
 			z->zs.next_out = z->buf;
 			z->zs.avail_out = sizeof z->buf;
-			zrc = inflate(&z->zs, Z_NO_FLUSH);
+			zrc = zl.inflate(&z->zs, Z_NO_FLUSH);
 			if (zrc == Z_NEED_DICT || zrc == Z_DATA_ERROR ||
 			    zrc == Z_STREAM_ERROR || zrc == Z_MEM_ERROR) {
 				err_set(err, "%s", z->out_bytes == 0 &&
@@ -191,6 +268,7 @@ gz_inflate_free(struct gz_inflate *z)
 {
 	if (z == NULL)
 		return;
-	inflateEnd(&z->zs);
+	if (z->started)
+		zl.inflateEnd(&z->zs);
 	free(z);
 }
