@@ -209,6 +209,8 @@ struct plan {
 	double	usd_per_pflop_hour;	/* NAN when unknown */
 	int	other_regions;		/* table rows: offers folded into this
 					   one that differ only in region */
+	uint64_t fold_hash;		/* query.c's hash of what folding
+					   compares; 0: not computed yet */
 };
 
 /*
