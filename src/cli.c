@@ -40,7 +40,8 @@ enum {
 	OPT_EXEC,
 	OPT_LIST,
 	OPT_FORGET,
-	OPT_FROM
+	OPT_FROM,
+	OPT_LIVE
 };
 
 /* One option: a filter field (filter >= 0) or one of the above. */
@@ -82,6 +83,8 @@ static const struct cli_option other_options[] = {
 	    "no data-age line (refresh, publish: only errors)" },
 	{ "from", 0, "URL|DIR", CMD_SCOPE_REFRESH, false, -1, OPT_FROM,
 	    "pull a published cache (http(s) URL or directory)" },
+	{ "live", 0, NULL, CMD_SCOPE_REFRESH, false, -1, OPT_LIVE,
+	    "ask the providers, even with from = in the config" },
 	{ "timeout", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_TIMEOUT,
 	    "per transfer (default 600)" },
 	{ "wait", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_WAIT,
@@ -381,6 +384,9 @@ set_option(const struct cli_option *opt, const char *arg,
 		return 0;
 	case OPT_FROM:
 		return parse_from(arg, &o->from, err);
+	case OPT_LIVE:
+		o->live = true;
+		return 0;
 	case OPT_HELP:
 		o->command = CMD_HELP;
 		return 0;

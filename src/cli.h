@@ -82,6 +82,7 @@ struct cli_options {
 	bool	watch_forget;		/* watch --forget */
 	const char *operand;		/* publish DIR */
 	const char *from;		/* refresh --from URL|DIR, or NULL */
+	bool	 live;			/* refresh --live: not the config's from */
 };
 
 /*

@@ -221,9 +221,13 @@ cmd_refresh_exec(const struct cli_options *o)
 		cli_error("%s", err.msg);
 		return EXIT_DATA;
 	}
+	if (o->from != NULL && o->live) {
+		cli_error("refresh: --from and --live contradict each other");
+		return EXIT_USAGE;
+	}
 	if (o->from != NULL)
 		return refresh_from(o, path, o->from);
-	{
+	if (!o->live) {
 		/* The config's `from`: a plain refresh pulls the team's copy. */
 		struct settings cfg;
 		const char *from;
@@ -306,7 +310,7 @@ cmd_refresh_exec(const struct cli_options *o)
 }
 
 const struct cmd_entry cmd_refresh_entry = {
-	CMD_REFRESH, "refresh", "[--provider LIST] [--from URL|DIR] [--quiet]",
+	CMD_REFRESH, "refresh", "[--provider LIST] [--from URL|DIR | --live] [--quiet]",
 	"fetch live prices (or a published cache) into the cache", CMD_SCOPE_REFRESH, true,
 	cmd_refresh_exec
 };

@@ -224,6 +224,19 @@ R5=$T/r5.db
 run --db "$R5" refresh
 check "refresh with from = DIR exits 0" status_is 0
 check "refresh with from = DIR pulled the snapshot" [ "$(offers_of "$R5")" = "$(offers_of "$PUB")" ]
+# --live asks the provider itself, whatever the config's from says.
+R6=$T/r6.db
+asked=$(grep -c '^REQ POST /api/v0/bundles/' "$T/vast.log")
+GPUCOST_VAST_URL=$vast_url run --db "$R6" refresh --live --provider vast
+check "refresh --live with from = DIR exits 0" status_is 0
+check "refresh --live asked Vast, not the team's copy" \
+    [ "$(sqlite3 "$R6" "select source from provider_status where provider = 'vast'")" = live ]
+check "refresh --live: no pull was said" eval '! err_has "snapshot of"'
+check "refresh --live: the Vast server was asked once more" \
+    [ "$(grep -c '^REQ POST /api/v0/bundles/' "$T/vast.log")" -eq $((asked + 1)) ]
+run --db "$R6" refresh --live --from "$DIR"
+check "--live with --from: usage error" status_is 2
+check "--live with --from: one line" err_lines_are 1
 rm "$HOME/.config/gpucost/config"
 
 # ---------------------------------------------------------------------
