@@ -14,6 +14,7 @@
 #define GPUCOST_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "offer.h"
@@ -130,6 +131,8 @@ struct db;
 struct db *cli_open_cache(const struct cli_options *opts);
 /* Table width for out: the tty's, else $COLUMNS, else 0 (unlimited). */
 size_t	cli_output_width(FILE *out);
+/* A byte count for people: "812 B", "37 kB", "1.2 MB" (SI units). */
+void	cli_human_bytes(uint64_t bytes, char *buf, size_t size);
 /* "gpucost: " and a message on stderr. */
 void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

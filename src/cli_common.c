@@ -1,4 +1,4 @@
-/* cli_common.c: what the commands share: the cache, the width, errors. */
+/* cli_common.c: what the commands share: the cache, the width, sizes, errors. */
 #include "config.h"
 #include "cli.h"
 
@@ -31,6 +31,17 @@ cli_output_width(FILE *out)
 	if (env != NULL && (v = strtol(env, NULL, 10)) > 0 && v < 10000)
 		return (size_t)v;
 	return 0;
+}
+
+void
+cli_human_bytes(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes >= 1000 * 1000)
+		snprintf(buf, size, "%.1f MB", (double)bytes / 1e6);
+	else if (bytes >= 1000)
+		snprintf(buf, size, "%.0f kB", (double)bytes / 1e3);
+	else
+		snprintf(buf, size, "%llu B", (unsigned long long)bytes);
 }
 
 void

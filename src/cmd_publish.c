@@ -17,18 +17,6 @@
 #include "publish.h"
 #include "xalloc.h"
 
-/* "1.2 MB" */
-static void
-human_size(uint64_t bytes, char *buf, size_t size)
-{
-	if (bytes >= 1000 * 1000)
-		snprintf(buf, size, "%.1f MB", (double)bytes / 1e6);
-	else if (bytes >= 1000)
-		snprintf(buf, size, "%.0f kB", (double)bytes / 1e3);
-	else
-		snprintf(buf, size, "%llu B", (unsigned long long)bytes);
-}
-
 static int
 cmd_publish_exec(const struct cli_options *o)
 {
@@ -58,8 +46,8 @@ cmd_publish_exec(const struct cli_options *o)
 		    "same data; left as it is\n", o->operand,
 		    res->manifest.file, when);
 	} else if (!o->quiet) {
-		human_size(res->manifest.size, packed, sizeof packed);
-		human_size(res->manifest.db_size, plain, sizeof plain);
+		cli_human_bytes(res->manifest.size, packed, sizeof packed);
+		cli_human_bytes(res->manifest.db_size, plain, sizeof plain);
 		fprintf(stderr, "published %s/%s: %s (%s uncompressed, %.0f%%), "
 		    "%zu providers, in %.1f s", o->operand, res->manifest.file,
 		    packed, plain, 100.0 * (double)res->manifest.size /

@@ -22,18 +22,6 @@
 /* Days of price history kept unless the config says otherwise. */
 #define HISTORY_DAYS_DEFAULT	400
 
-/* "12.3 MB" */
-static void
-human_bytes(size_t bytes, char *buf, size_t size)
-{
-	if (bytes >= 1000 * 1000)
-		snprintf(buf, size, "%.1f MB", (double)bytes / 1e6);
-	else if (bytes >= 1000)
-		snprintf(buf, size, "%.0f kB", (double)bytes / 1e3);
-	else
-		snprintf(buf, size, "%zu B", bytes);
-}
-
 /* One live status line on a terminal: every provider's progress. */
 static void
 draw_progress(const struct refresh_progress *pr, size_t n)
@@ -46,7 +34,7 @@ draw_progress(const struct refresh_progress *pr, size_t n)
 
 		switch (pr[i].state) {
 		case REFRESH_RUNNING:
-			human_bytes(pr[i].bytes, bytes, sizeof bytes);
+			cli_human_bytes(pr[i].bytes, bytes, sizeof bytes);
 			len += (size_t)snprintf(line + len, sizeof line - len,
 			    "%s%s %s, %zu offers", i == 0 ? "" : " | ",
 			    pr[i].provider, bytes, pr[i].offers);
@@ -152,8 +140,8 @@ refresh_from(const struct cli_options *o, const char *path, const char *from)
 		free(rep);
 		return rc == -1 ? EXIT_DATA : EXIT_REFRESH;
 	}
-	human_bytes((size_t)rep->manifest_bytes, mbytes, sizeof mbytes);
-	human_bytes((size_t)rep->data_bytes, bytes, sizeof bytes);
+	cli_human_bytes((uint64_t)rep->manifest_bytes, mbytes, sizeof mbytes);
+	cli_human_bytes((uint64_t)rep->data_bytes, bytes, sizeof bytes);
 	if (o->quiet)
 		;
 	else if (rep->not_modified)
@@ -275,7 +263,7 @@ cmd_refresh_exec(const struct cli_options *o)
 		case REFRESH_OK:
 			if (!tty)
 				break;
-			human_bytes(pr[i].bytes, bytes, sizeof bytes);
+			cli_human_bytes(pr[i].bytes, bytes, sizeof bytes);
 			fprintf(stderr, "%s: %zu offers, %zu price changes, %s "
 			    "in %.1f s", pr[i].provider, pr[i].offers,
 			    pr[i].history, bytes, pr[i].seconds);

@@ -1029,6 +1029,28 @@ test_help_from_tables(void **state)
 	free(text);
 }
 
+/* Byte counts in the refresh and publish lines: SI units, whole below 1 MB. */
+static void
+test_human_bytes(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	cli_human_bytes(0, buf, sizeof buf);
+	assert_string_equal(buf, "0 B");
+	cli_human_bytes(999, buf, sizeof buf);
+	assert_string_equal(buf, "999 B");
+	cli_human_bytes(1000, buf, sizeof buf);
+	assert_string_equal(buf, "1 kB");
+	cli_human_bytes(301045, buf, sizeof buf);
+	assert_string_equal(buf, "301 kB");
+	cli_human_bytes(1552384, buf, sizeof buf);
+	assert_string_equal(buf, "1.6 MB");
+	/* Past 4 GB: a 64-bit count, never a wrapped one. */
+	cli_human_bytes(5000000000ULL, buf, sizeof buf);
+	assert_string_equal(buf, "5000.0 MB");
+}
+
 int
 main(void)
 {
@@ -1066,6 +1088,7 @@ main(void)
 		cmocka_unit_test_teardown(test_bad_gpu, teardown),
 		cmocka_unit_test_teardown(test_bad_gpu_empty, teardown),
 		cmocka_unit_test_teardown(test_reparse, teardown),
+		cmocka_unit_test(test_human_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
