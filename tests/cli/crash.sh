@@ -372,9 +372,12 @@ dl=$(since "$start")
 check "from: an uninterrupted slow --from works" status_is 0
 from_b=$(sqlite3 "$RD" "select * from offers order by provider, key" | cksum)
 check "from: old and new offers differ" [ "$from_a" != "$from_b" ]
-dl_ms=$(awk -v s="$dl" 'BEGIN { printf "%d", s * 1000 }')
 echo "from: a slow --from of $(wc -c < "$T/site/$data") bytes took ${dl}s"
-random_ms "$((SEED + 3))" "$FROM_KILLS" 50 $((dl_ms * 11 / 10)) > "$T/delays-from"
+# Kill times below the drip's own pace (16384 bytes every 20 ms): no
+# run can finish sooner, however idle the machine, so every kill lands
+# in a live run (the uninterrupted run above, ${dl}s, was on this load).
+drip_ms=$(( $(wc -c < "$T/site/$data") / 16384 * 20 ))
+random_ms "$((SEED + 3))" "$FROM_KILLS" 50 $((drip_ms * 9 / 10)) > "$T/delays-from"
 n=0
 killed_n=0
 old=0
