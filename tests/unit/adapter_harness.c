@@ -2,6 +2,12 @@
 #include "config.h"
 #include "adapter_harness.h"
 
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,4 +235,25 @@ harness_tmp_dir_free(char *dir)
 	}
 	rmdir(dir);
 	free(dir);
+}
+
+const struct offer *
+harness_offer_find(const struct provider_run *run, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < run->offers.n; i++)
+		if (strcmp(run->offers.v[i].key, key) == 0)
+			return &run->offers.v[i];
+	return NULL;
+}
+
+const struct offer *
+harness_offer(const struct provider_run *run, const char *key)
+{
+	const struct offer *o = harness_offer_find(run, key);
+
+	if (o == NULL)
+		fail_msg("no offer %s", key);
+	return o;
 }

@@ -48,6 +48,13 @@ int	harness_run(const struct provider *p, struct provider_run *run,
 
 void	harness_log_free(struct harness_log *log);
 
+/* The run's offer with key, or NULL (a test that checks an absence). */
+const struct offer *harness_offer_find(const struct provider_run *run,
+	    const char *key);
+/* The run's offer with key; the test fails if there is none. */
+const struct offer *harness_offer(const struct provider_run *run,
+	    const char *key);
+
 /* Read a whole fixture file; caller frees. Aborts the test if missing. */
 char	*harness_read_file(const char *path, size_t *len);
 

@@ -126,18 +126,6 @@ run_init(struct provider_run *run, const char *regions)
 	run->regions = regions;
 }
 
-/* The offer with this key, or NULL. */
-static const struct offer *
-offer_by_key(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	return NULL;
-}
-
 /* Assert run->offers holds exactly the expected offers. */
 static void
 check_offers(const struct provider_run *run, const struct expect *want,
@@ -148,7 +136,7 @@ check_offers(const struct provider_run *run, const struct expect *want,
 
 	assert_int_equal(run->offers.n, n);
 	for (i = 0; i < n; i++) {
-		o = offer_by_key(run, want[i].key);
+		o = harness_offer_find(run, want[i].key);
 		if (o == NULL)
 			fail_msg("no offer %s", want[i].key);
 		assert_string_equal(o->provider, "aws");
@@ -426,10 +414,10 @@ test_region_override(void **state)
 	assert_int_equal(requests_with(&log, "index.csv"), 1);
 	assert_int_equal(requests_with(&log, "/us-west-2/index.csv"), 1);
 	assert_int_equal(run.offers.n, 7);
-	assert_non_null(offer_by_key(&run, "p5.48xlarge/us-west-2"));
-	assert_null(offer_by_key(&run, "p5.48xlarge/us-east-1"));
+	assert_non_null(harness_offer_find(&run, "p5.48xlarge/us-west-2"));
+	assert_null(harness_offer_find(&run, "p5.48xlarge/us-east-1"));
 	/* Spot prices of the other regions are not taken. */
-	assert_int_equal(offer_by_key(&run, "g5.xlarge/us-west-2")->spot_price,
+	assert_int_equal(harness_offer_find(&run, "g5.xlarge/us-west-2")->spot_price,
 	    390000);
 	assert_int_equal(run.skipped, 1);
 	harness_log_free(&log);

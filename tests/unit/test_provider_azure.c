@@ -47,18 +47,6 @@ run_azure(struct provider_run *run, const struct harness_route *routes,
 	    err);
 }
 
-static const struct offer *
-find(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	fail_msg("no offer %s", key);
-	return NULL;
-}
-
 static void
 check_offer(const struct offer *o, const char *gpu, const char *gpu_raw,
     int count, int vram, enum interconnect ic, int64_t price, int64_t spot,
@@ -130,35 +118,35 @@ test_parse(void **state)
 	assert_int_equal(run.unknown_gpu, 1);
 
 	/* On-demand and Spot joined; the Windows row's 102.736 is not it. */
-	check_offer(find(&run, "Standard_ND96isr_H100_v5/eastus"), "H100",
+	check_offer(harness_offer(&run, "Standard_ND96isr_H100_v5/eastus"), "H100",
 	    "H100 SXM", 8, 80, IC_NVLINK, 98320000, 18169536, 96, 1900);
-	assert_string_equal(find(&run, "Standard_ND96isr_H100_v5/eastus")->
+	assert_string_equal(harness_offer(&run, "Standard_ND96isr_H100_v5/eastus")->
 	    instance_type, "Standard_ND96isr_H100_v5");
-	assert_string_equal(find(&run, "Standard_ND96isr_H100_v5/eastus")->
+	assert_string_equal(harness_offer(&run, "Standard_ND96isr_H100_v5/eastus")->
 	    region, "eastus");
 	/* meterName "ND96isr H100 v5" with spaces: the same size. */
-	check_offer(find(&run, "Standard_ND96isr_H100_v5/westeurope"), "H100",
+	check_offer(harness_offer(&run, "Standard_ND96isr_H100_v5/westeurope"), "H100",
 	    "H100 SXM", 8, 80, IC_NVLINK, 127816000, 23620397, 96, 1900);
 	/* H100 NVL, not the 80 GB H100; the repeat at 7.10 does not win. */
-	check_offer(find(&run, "Standard_NC40ads_H100_v5/eastus"), "H100-NVL",
+	check_offer(harness_offer(&run, "Standard_NC40ads_H100_v5/eastus"), "H100-NVL",
 	    "H100 NVL", 1, 94, IC_PCIE, 6980000, MONEY_NONE, 40, 320);
 	/* The reservation's 42066 (a year) is not the hourly price. */
-	check_offer(find(&run, "Standard_NC48ads_A100_v4/eastus"), "A100-80",
+	check_offer(harness_offer(&run, "Standard_NC48ads_A100_v4/eastus"), "A100-80",
 	    "A100 PCIe", 2, 80, IC_UNKNOWN, 7346000, MONEY_NONE, 48, 440);
 	/* Spot only: the Windows Spot row is not it. */
-	check_offer(find(&run, "Standard_NC24ads_A100_v4/swedencentral"),
+	check_offer(harness_offer(&run, "Standard_NC24ads_A100_v4/swedencentral"),
 	    "A100-80", "A100 PCIe", 1, 80, IC_PCIE, MONEY_NONE, 2079990, 24,
 	    220);
-	check_offer(find(&run, "Standard_ND96isr_MI300X_v5/westus"), "MI300X",
+	check_offer(harness_offer(&run, "Standard_ND96isr_MI300X_v5/westus"), "MI300X",
 	    "MI300X", 8, 192, IC_UNKNOWN, 62853000, MONEY_NONE, 96, 1850);
-	check_offer(find(&run, "Standard_ND96isr_H200_v5/eastus2"), "H200",
+	check_offer(harness_offer(&run, "Standard_ND96isr_H200_v5/eastus2"), "H200",
 	    "H200", 8, 141, IC_NVLINK, 84800000, MONEY_NONE, 96, 1850);
-	check_offer(find(&run, "Standard_ND96amsr_A100_v4/westus2"), "A100-80",
+	check_offer(harness_offer(&run, "Standard_ND96amsr_A100_v4/westus2"), "A100-80",
 	    "A100 SXM", 8, 80, IC_NVLINK, 32770000, MONEY_NONE, 96, 1800);
-	check_offer(find(&run, "Standard_NV36ads_A10_v5/eastus"), "A10", "A10",
+	check_offer(harness_offer(&run, "Standard_NV36ads_A10_v5/eastus"), "A10", "A10",
 	    1, 24, IC_PCIE, 3200000, 591360, 36, 440);
 	/* M60 is not in the catalogue: kept, reported, not guessed. */
-	check_offer(find(&run, "Standard_NV12s_v3/eastus"), "", "M60", 1, 8,
+	check_offer(harness_offer(&run, "Standard_NV12s_v3/eastus"), "", "M60", 1, 8,
 	    IC_PCIE, 1140000, MONEY_NONE, 12, 112);
 	provider_run_done(&run);
 }

@@ -39,18 +39,6 @@ run_routes(struct provider_run *run, const struct harness_route *routes,
 	    err);
 }
 
-static const struct offer *
-find(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	fail_msg("no offer %s", key);
-	return NULL;
-}
-
 static void
 check_offer(const struct offer *o, const char *type, const char *dc,
     const char *gpu, const char *gpu_raw, int count, int vram,
@@ -103,7 +91,7 @@ test_parse(void **state)
 	    &err), 0);
 	assert_int_equal(run.offers.n, sizeof keys / sizeof keys[0]);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		(void)find(&run, keys[i]);
+		(void)harness_offer(&run, keys[i]);
 	assert_int_equal(run.skipped, 3);
 	assert_int_equal(run.unknown_gpu, 1);
 	assert_string_equal(run.note, "1 CPU type skipped; "
@@ -111,35 +99,35 @@ test_parse(void **state)
 	    "1 GPU type without a count of 1, 2, 4 or 8 skipped");
 
 	/* 0.05 + 1 vCPU x 0.0025 + 1 GiB x 0.0038; 5 GPUs free on a host. */
-	check_offer(find(&run, "cascade-lake/br-saopaulo-1/1"), "cascade-lake",
+	check_offer(harness_offer(&run, "cascade-lake/br-saopaulo-1/1"), "cascade-lake",
 	    "br-saopaulo-1", "RTX3080", "RTX 3080", 1, 10, IC_PCIE, 56300,
 	    1, 1, AV_AVAILABLE);
-	check_offer(find(&run, "cascade-lake/br-saopaulo-1/8"), "cascade-lake",
+	check_offer(harness_offer(&run, "cascade-lake/br-saopaulo-1/8"), "cascade-lake",
 	    "br-saopaulo-1", "RTX3080", "RTX 3080", 8, 10, IC_PCIE, 450400,
 	    8, 8, AV_UNAVAILABLE);
 	/* 7.72 GiB at most 1.036437 vCPU per GiB rounds up to 8 GiB. */
-	check_offer(find(&run, "epyc-rome-rtx-a5000/no-luster-1/8"),
+	check_offer(harness_offer(&run, "epyc-rome-rtx-a5000/no-luster-1/8"),
 	    "epyc-rome-rtx-a5000", "no-luster-1", "A5000", "RTX A5000", 8, 24,
 	    IC_UNKNOWN, 4204000, 8, 8, AV_UNAVAILABLE);
-	check_offer(find(&run, "epyc-rome-rtx-a5000/no-luster-1/4"),
+	check_offer(harness_offer(&run, "epyc-rome-rtx-a5000/no-luster-1/4"),
 	    "epyc-rome-rtx-a5000", "no-luster-1", "A5000", "RTX A5000", 4, 24,
 	    IC_UNKNOWN, 2102000, 4, 4, AV_AVAILABLE);
 	/* 12 vCPUs per GPU, 4 GiB per vCPU; "Infinity" and prices[] read. */
-	check_offer(find(&run, "sapphire-rapids-h100/se-smedjebacken-1/8"),
+	check_offer(harness_offer(&run, "sapphire-rapids-h100/se-smedjebacken-1/8"),
 	    "sapphire-rapids-h100", "se-smedjebacken-1", "H100", "H100 SXM", 8,
 	    80, IC_NVLINK, 20560000, 96, 384, AV_AVAILABLE);
-	check_offer(find(&run, "sapphire-rapids-h100/se-smedjebacken-1/1"),
+	check_offer(harness_offer(&run, "sapphire-rapids-h100/se-smedjebacken-1/1"),
 	    "sapphire-rapids-h100", "se-smedjebacken-1", "H100", "H100 SXM", 1,
 	    80, IC_NVLINK, 2570000, 12, 48, AV_AVAILABLE);
 	/* minGpuPerVm 2, maxGpuPerVm 4: no 1- or 8-GPU VM; none free. */
-	check_offer(find(&run, "epyc-milan-a100-80gb/us-santaclara-1/2"),
+	check_offer(harness_offer(&run, "epyc-milan-a100-80gb/us-santaclara-1/2"),
 	    "epyc-milan-a100-80gb", "us-santaclara-1", "A100-80",
 	    "A100 80GB PCIe", 2, 80, IC_PCIE, 2756000, 8, 16, AV_UNAVAILABLE);
-	check_offer(find(&run, "epyc-milan-a100-80gb/us-santaclara-1/4"),
+	check_offer(harness_offer(&run, "epyc-milan-a100-80gb/us-santaclara-1/4"),
 	    "epyc-milan-a100-80gb", "us-santaclara-1", "A100-80",
 	    "A100 80GB PCIe", 4, 80, IC_PCIE, 5512000, 16, 32, AV_UNAVAILABLE);
 	/* An unknown GPU is kept with its raw name, never guessed. */
-	check_offer(find(&run, "ice-lake-x9/gb-bournemouth-1/1"), "ice-lake-x9",
+	check_offer(harness_offer(&run, "ice-lake-x9/gb-bournemouth-1/1"), "ice-lake-x9",
 	    "gb-bournemouth-1", "", "Quadro X9 Pro", 1, 20, IC_UNKNOWN, 306300,
 	    1, 1, AV_AVAILABLE);
 	provider_run_done(&run);

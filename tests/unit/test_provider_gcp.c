@@ -41,24 +41,12 @@ run_gcp(struct provider_run *run, const struct harness_route *routes,
 	    err);
 }
 
-/* The offer with this key, or NULL. */
-static const struct offer *
-find_offer(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	return NULL;
-}
-
 /* The offer with this key; fails the test when there is none. */
 static const struct offer *
 offer_of(const struct provider_run *run, const char *key)
 {
 	static const struct offer none;
-	const struct offer *o = find_offer(run, key);
+	const struct offer *o = harness_offer_find(run, key);
 
 	if (o == NULL) {
 		fail_msg("no offer %s", key);
@@ -217,9 +205,9 @@ test_offer_set(void **state)
 	assert_string_equal(run.offers.v[64].key,
 	    "n1-standard-32+4xP4/us-east4");
 	/* A3 parts are only in us-central1, A3Plus only in us-east4. */
-	assert_null(find_offer(&run, "a3-highgpu-8g/us-east4"));
-	assert_null(find_offer(&run, "a3-megagpu-8g/us-central1"));
-	assert_null(find_offer(&run, "n1-standard-8+1xV100/us-east4"));
+	assert_null(harness_offer_find(&run, "a3-highgpu-8g/us-east4"));
+	assert_null(harness_offer_find(&run, "a3-megagpu-8g/us-central1"));
+	assert_null(harness_offer_find(&run, "n1-standard-8+1xV100/us-east4"));
 	provider_run_done(&run);
 }
 
@@ -276,7 +264,7 @@ test_missing_ram_no_offer(void **state)
 
 	(void)state;
 	assert_int_equal(run_gcp(&run, two_pages, 2, NULL, &err), 0);
-	assert_null(find_offer(&run, "a2-highgpu-1g/asia-northeast1"));
+	assert_null(harness_offer_find(&run, "a2-highgpu-1g/asia-northeast1"));
 	for (i = 0; i < run.offers.n; i++)
 		assert_string_not_equal(run.offers.v[i].region,
 		    "asia-northeast1");
@@ -366,8 +354,8 @@ test_spot_only_machines(void **state)
 	o = offer_of(&run, "a3-highgpu-1g/us-central1");
 	assert_true(o->price == MONEY_NONE);
 	assert_int_equal(o->spot_price, 26 * 9900 + 234 * 1330 + 2250000);
-	assert_non_null(find_offer(&run, "a3-highgpu-2g/us-central1"));
-	assert_non_null(find_offer(&run, "a3-highgpu-4g/us-central1"));
+	assert_non_null(harness_offer_find(&run, "a3-highgpu-2g/us-central1"));
+	assert_non_null(harness_offer_find(&run, "a3-highgpu-4g/us-central1"));
 
 	o = offer_of(&run, "a3-ultragpu-8g/us-central1");
 	assert_string_equal(o->gpu, "H200");

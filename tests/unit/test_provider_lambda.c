@@ -101,18 +101,6 @@ run_file(struct provider_run *run, const char *file, const char *key,
 	    err);
 }
 
-/* The offer with this key, or NULL. */
-static const struct offer *
-find_offer(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	return NULL;
-}
-
 /* Assert that run holds exactly the offers of want[0..n). */
 static void
 assert_offers(const struct provider_run *run, const struct want *want,
@@ -123,7 +111,7 @@ assert_offers(const struct provider_run *run, const struct want *want,
 
 	assert_int_equal(run->offers.n, n);
 	for (i = 0; i < n; i++) {
-		o = find_offer(run, want[i].key);
+		o = harness_offer_find(run, want[i].key);
 		if (o == NULL)
 			fail_msg("no offer %s", want[i].key);
 		assert_string_equal(o->provider, "lambda");
@@ -218,7 +206,7 @@ test_parse(void **state)
 	assert_int_equal(run_file(&run, "instance-types.json", TEST_KEY, NULL,
 	    NULL, &err), 0);
 	assert_offers(&run, good, sizeof good / sizeof good[0]);
-	assert_null(find_offer(&run, "cpu_4x_general/us-east-1"));
+	assert_null(harness_offer_find(&run, "cpu_4x_general/us-east-1"));
 	assert_int_equal(run.skipped, 1);
 	assert_int_equal(run.unknown_gpu, 1);
 	assert_string_equal(run.note,

@@ -44,18 +44,6 @@ run_oci(struct provider_run *run, const struct harness_route *routes,
 	return harness_run(&provider_oci, run, routes, 2, dir, 0, log, err);
 }
 
-static const struct offer *
-find(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	fail_msg("no offer %s", key);
-	return NULL;
-}
-
 static void
 check_offer(const struct offer *o, const char *gpu, const char *gpu_raw,
     int count, int vram, enum interconnect ic, int64_t price, int64_t spot,
@@ -117,28 +105,28 @@ test_parse(void **state)
 
 	/* B98415 is 10 USD per GPU-hour: 80 for 8; the H100 licence row
 	 * (2.50, same category and metric) is not joined. */
-	check_offer(find(&run, "BM.GPU.H100.8"), "H100", "H100 SXM", 8, 80,
+	check_offer(harness_offer(&run, "BM.GPU.H100.8"), "H100", "H100 SXM", 8, 80,
 	    IC_NVLINK, 80000000, MONEY_NONE, 224, 2048);
 	/* "Compute - GPU - E3" names no GPU: the shape does (A100 40 GB). */
-	check_offer(find(&run, "BM.GPU4.8"), "A100-40", "A100", 8, 40,
+	check_offer(harness_offer(&run, "BM.GPU4.8"), "A100-40", "A100", 8, 40,
 	    IC_NVLINK, 24400000, MONEY_NONE, 128, 2048);
-	check_offer(find(&run, "BM.GPU.A100-v2.8"), "A100-80", "A100", 8, 80,
+	check_offer(harness_offer(&run, "BM.GPU.A100-v2.8"), "A100-80", "A100", 8, 80,
 	    IC_NVLINK, 32000000, MONEY_NONE, 256, 2048);
 	/* gpuMemoryQty 288 is per GPU here: VRAM comes from the catalogue. */
-	check_offer(find(&run, "BM.GPU.MI355X.8"), "MI355X", "MI355X", 8, 288,
+	check_offer(harness_offer(&run, "BM.GPU.MI355X.8"), "MI355X", "MI355X", 8, 288,
 	    IC_UNKNOWN, 68800000, MONEY_NONE, 256, 3072);
 	/* "(NVL72)" cut; Grace OCPUs are one vCPU each. */
-	check_offer(find(&run, "BM.GPU.GB200.4"), "GB200", "GB200", 4, 186,
+	check_offer(harness_offer(&run, "BM.GPU.GB200.4"), "GB200", "GB200", 4, 186,
 	    IC_NVLINK, 64000000, MONEY_NONE, 128, 960);
 	/* Null OCPU and memory quantities: unknown, not zero-priced. */
-	check_offer(find(&run, "BM.GPU.B300.8"), "B300", "B300", 8, 288,
+	check_offer(harness_offer(&run, "BM.GPU.B300.8"), "B300", "B300", 8, 288,
 	    IC_NVLINK, 120000000, MONEY_NONE, 0, 0);
-	check_offer(find(&run, "BM.GPU.L40S.4"), "L40S", "L40S", 4, 48,
+	check_offer(harness_offer(&run, "BM.GPU.L40S.4"), "L40S", "L40S", 4, 48,
 	    IC_PCIE, 14000000, MONEY_NONE, 224, 1024);
 	/* Preemptible at half price; the part's EUR price is passed over. */
-	check_offer(find(&run, "VM.GPU.A10.1"), "A10", "A10", 1, 24, IC_PCIE,
+	check_offer(harness_offer(&run, "VM.GPU.A10.1"), "A10", "A10", 1, 24, IC_PCIE,
 	    2000000, 1000000, 30, 240);
-	check_offer(find(&run, "VM.GPU3.1"), "V100-16", "V100", 1, 16,
+	check_offer(harness_offer(&run, "VM.GPU3.1"), "V100-16", "V100", 1, 16,
 	    IC_UNKNOWN, 2950000, 1475000, 12, 90);
 	provider_run_done(&run);
 }

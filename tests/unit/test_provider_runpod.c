@@ -192,18 +192,6 @@ run_file(struct provider_run *run, const char *file, const char *key,
 	    err);
 }
 
-/* The offer with this key, or NULL. */
-static const struct offer *
-find_offer(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	return NULL;
-}
-
 /* Assert that run holds exactly the offers of want[0..n). */
 static void
 assert_offers(const struct provider_run *run, const struct want *want,
@@ -214,7 +202,7 @@ assert_offers(const struct provider_run *run, const struct want *want,
 
 	assert_int_equal(run->offers.n, n);
 	for (i = 0; i < n; i++) {
-		o = find_offer(run, want[i].key);
+		o = harness_offer_find(run, want[i].key);
 		if (o == NULL)
 			fail_msg("no offer %s", want[i].key);
 		assert_string_equal(o->provider, "runpod");
@@ -341,11 +329,11 @@ test_parse(void **state)
 	    &err), 0);
 	assert_offers(&run, good, sizeof good / sizeof good[0]);
 	/* Community only / secure only: no offer in the other cloud. */
-	assert_null(find_offer(&run, "1x_NVIDIA H100 PCIe_SECURE"));
-	assert_null(find_offer(&run, "1x_NVIDIA H100 NVL_COMMUNITY"));
+	assert_null(harness_offer_find(&run, "1x_NVIDIA H100 PCIe_SECURE"));
+	assert_null(harness_offer_find(&run, "1x_NVIDIA H100 NVL_COMMUNITY"));
 	/* maxGpuCount 6 stops at 4, maxGpuCount 2 at 2. */
-	assert_null(find_offer(&run, "8x_NVIDIA GeForce RTX 4090_SECURE"));
-	assert_null(find_offer(&run, "4x_NVIDIA H100 NVL_SECURE"));
+	assert_null(harness_offer_find(&run, "8x_NVIDIA GeForce RTX 4090_SECURE"));
+	assert_null(harness_offer_find(&run, "4x_NVIDIA H100 NVL_SECURE"));
 	assert_int_equal(run.skipped, 2);
 	assert_int_equal(run.unknown_gpu, 1);
 	assert_string_equal(run.note,
@@ -365,7 +353,7 @@ test_stock_other(void **state)
 	assert_int_equal(run_file(&run, "stock-other.json", NULL, NULL, NULL,
 	    &err), 0);
 	assert_int_equal(run.offers.n, 4);
-	o = find_offer(&run, "8x_NVIDIA H100 PCIe_COMMUNITY");
+	o = harness_offer_find(&run, "8x_NVIDIA H100 PCIe_COMMUNITY");
 	assert_non_null(o);
 	assert_int_equal(o->price, 15920000);
 	assert_true(o->spot_price == MONEY_NONE);
@@ -486,8 +474,8 @@ test_clouds(void **state)
 	    &err), 0);
 	assert_offers(&run, clouds_want,
 	    sizeof clouds_want / sizeof clouds_want[0]);
-	assert_null(find_offer(&run, "1x_NVIDIA B200_COMMUNITY"));
-	assert_null(find_offer(&run, "1x_NVIDIA A100 80GB PCIe_SECURE"));
+	assert_null(harness_offer_find(&run, "1x_NVIDIA B200_COMMUNITY"));
+	assert_null(harness_offer_find(&run, "1x_NVIDIA A100 80GB PCIe_SECURE"));
 	assert_string_equal(run.note, "ignored 2 placeholder prices of a "
 	    "cloud that does not sell the type");
 	provider_run_done(&run);

@@ -61,18 +61,6 @@ run_routes(struct provider_run *run, const struct harness_route *routes,
 	    log, err);
 }
 
-static const struct offer *
-find(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	fail_msg("no offer %s", key);
-	return NULL;
-}
-
 /* price_eur in micro-EUR; the USD price is checked at RATE. */
 static void
 check_offer(const struct offer *o, const char *type, const char *zone,
@@ -121,42 +109,42 @@ test_parse(void **state)
 	    NULL, &err), 0);
 	assert_int_equal(run.offers.n, sizeof keys / sizeof keys[0]);
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		(void)find(&run, keys[i]);
+		(void)harness_offer(&run, keys[i]);
 	/* 91 + 1 CPU types in fr-par-2, 1 in fr-par-1 and pl-waw-2. */
 	assert_int_equal(run.skipped, 95);
 	assert_int_equal(run.unknown_gpu, 1);
 	assert_string_equal(run.note,
 	    "94 CPU types skipped; 1 MIG slice skipped");
 
-	check_offer(find(&run, "B300-SXM-8-288G/fr-par-2"), "B300-SXM-8-288G",
+	check_offer(harness_offer(&run, "B300-SXM-8-288G/fr-par-2"), "B300-SXM-8-288G",
 	    "fr-par-2", "B300", "B300-SXM", 8, 288, IC_NVLINK, 60000000, 224,
 	    3840, AV_UNAVAILABLE);
-	check_offer(find(&run, "H100-1-80G/fr-par-2"), "H100-1-80G",
+	check_offer(harness_offer(&run, "H100-1-80G/fr-par-2"), "H100-1-80G",
 	    "fr-par-2", "H100", "H100-PCIe", 1, 80, IC_PCIE, 2866500, 24, 240,
 	    AV_AVAILABLE);
-	check_offer(find(&run, "H100-SXM-8-80G/fr-par-2"), "H100-SXM-8-80G",
+	check_offer(harness_offer(&run, "H100-SXM-8-80G/fr-par-2"), "H100-SXM-8-80G",
 	    "fr-par-2", "H100", "H100-SXM", 8, 80, IC_NVLINK, 25330800, 128,
 	    960, AV_AVAILABLE);
-	check_offer(find(&run, "L40S-8-48G/fr-par-2"), "L40S-8-48G",
+	check_offer(harness_offer(&run, "L40S-8-48G/fr-par-2"), "L40S-8-48G",
 	    "fr-par-2", "L40S", "L40S", 8, 48, IC_PCIE, 11759328, 64, 768,
 	    AV_UNAVAILABLE);
 	/* Page 2 of both lists: the P100 is in stock. */
-	check_offer(find(&run, "RENDER-S/fr-par-2"), "RENDER-S", "fr-par-2",
+	check_offer(harness_offer(&run, "RENDER-S/fr-par-2"), "RENDER-S", "fr-par-2",
 	    "P100", "P100", 1, 16, IC_UNKNOWN, 1221000, 10, 42, AV_AVAILABLE);
 	/* Unknown GPU: kept with its raw name and its memory; scarce. */
-	check_offer(find(&run, "GPU-3070-S/fr-par-2"), "GPU-3070-S",
+	check_offer(harness_offer(&run, "GPU-3070-S/fr-par-2"), "GPU-3070-S",
 	    "fr-par-2", "", "RTX-3070X", 1, 8, IC_UNKNOWN, 980000, 8, 16,
 	    AV_LIMITED);
 	/* Stock is per zone; a type the map omits is unknown. */
-	check_offer(find(&run, "L4-1-24G/fr-par-1"), "L4-1-24G", "fr-par-1",
+	check_offer(harness_offer(&run, "L4-1-24G/fr-par-1"), "L4-1-24G", "fr-par-1",
 	    "L4", "L4", 1, 24, IC_PCIE, 787500, 8, 48, AV_UNAVAILABLE);
-	check_offer(find(&run, "RENDER-S/fr-par-1"), "RENDER-S", "fr-par-1",
+	check_offer(harness_offer(&run, "RENDER-S/fr-par-1"), "RENDER-S", "fr-par-1",
 	    "P100", "P100", 1, 16, IC_UNKNOWN, 1221000, 10, 42, AV_UNKNOWN);
 	/* Prices are per zone too. */
-	check_offer(find(&run, "L40S-1-48G/pl-waw-2"), "L40S-1-48G",
+	check_offer(harness_offer(&run, "L40S-1-48G/pl-waw-2"), "L40S-1-48G",
 	    "pl-waw-2", "L40S", "L40S", 1, 48, IC_PCIE, 1520000, 8, 96,
 	    AV_UNAVAILABLE);
-	check_offer(find(&run, "H100-1-80G/pl-waw-2"), "H100-1-80G",
+	check_offer(harness_offer(&run, "H100-1-80G/pl-waw-2"), "H100-1-80G",
 	    "pl-waw-2", "H100", "H100-PCIe", 1, 80, IC_PCIE, 2866500, 24, 240,
 	    AV_LIMITED);
 	provider_run_done(&run);
@@ -207,7 +195,7 @@ test_rate(void **state)
 	(void)state;
 	assert_int_equal(run_routes(&run, good_routes, NGOOD, NULL, NULL,
 	    1038900, NULL, &err), 0);
-	o = find(&run, "H100-1-80G/fr-par-2");
+	o = harness_offer(&run, "H100-1-80G/fr-par-2");
 	/* 2.8665 EUR x 1.0389 = 2.97800685 USD. */
 	assert_int_equal(o->price, 2978007);
 	assert_int_equal(o->price_original, 2866500);

@@ -40,19 +40,6 @@ run_vast(struct provider_run *run, const char *file, const char *key,
 	return harness_run(&provider_vast, run, &route, 1, NULL, 0, log, err);
 }
 
-/* The offer with this key, failing the test when there is none. */
-static const struct offer *
-find(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	fail_msg("no offer %s", key);
-	return NULL;
-}
-
 /* Check the fields every test cares about. */
 static void
 check_offer(const struct offer *o, const char *gpu, const char *gpu_raw,
@@ -94,43 +81,43 @@ test_parse(void **state)
 	assert_int_equal(run.unknown_gpu, 1);
 	assert_string_equal(run.note, "1 zero-priced offer skipped");
 
-	o = find(&run, "4100001");
+	o = harness_offer(&run, "4100001");
 	check_offer(o, "H100", "H100 SXM", 8, 80, IC_NVLINK, 17234500, 9600000,
 	    "Texas, US", 224, 2064.0, AV_AVAILABLE);
 	assert_true(fabs(o->reliability - 0.9981) < 1e-9);
 
 	/* 40960 MB picks the 40 GB A100; min_bid 0 is unknown, not free. */
-	o = find(&run, "4100002");
+	o = harness_offer(&run, "4100002");
 	check_offer(o, "A100-40", "A100 PCIE", 1, 40, IC_PCIE, 610000,
 	    MONEY_NONE, "unknown", 8, 32.13, AV_AVAILABLE);
 
 	/* 81559 MB is an 80 GB card; SXM in the name is nvlink. */
-	o = find(&run, "4100003");
+	o = harness_offer(&run, "4100003");
 	check_offer(o, "A100-80", "A100 SXM4", 4, 80, IC_NVLINK, 4100000,
 	    2350000, "Quebec, CA", 64, 515.5, AV_AVAILABLE);
 
-	o = find(&run, "4100004");
+	o = harness_offer(&run, "4100004");
 	/* A GeForce card is only made for PCIe (the catalogue's form). */
 	check_offer(o, "RTX4090", "RTX 4090", 2, 24, IC_PCIE, 740000, 310000,
 	    "Sweden, SE", 16, 32.0, AV_AVAILABLE);
 
 	/* No reliability2: reliability is used. */
-	o = find(&run, "4100005");
+	o = harness_offer(&run, "4100005");
 	check_offer(o, "V100-16", "Tesla V100", 1, 16, IC_UNKNOWN, 180000,
 	    90000, "Ontario, CA", 8, 16.13, AV_AVAILABLE);
 	assert_true(fabs(o->reliability - 0.912) < 1e-9);
 
 	/* bw_nvlink > 0: an NVLink bridge. */
-	o = find(&run, "4100006");
+	o = harness_offer(&run, "4100006");
 	check_offer(o, "A6000", "RTX A6000", 2, 48, IC_NVLINK, 980000, 500000,
 	    "Oregon, US", 24, 96.0, AV_AVAILABLE);
 
 	/* Unknown GPU: kept with its raw name, VRAM from gpu_ram. */
-	o = find(&run, "4100007");
+	o = harness_offer(&run, "4100007");
 	check_offer(o, "", "RTX 9999 Ti", 1, 30, IC_UNKNOWN, 550000, MONEY_NONE,
 	    "Taiwan, TW", 12, 48.0, AV_AVAILABLE);
 
-	o = find(&run, "4100009");
+	o = harness_offer(&run, "4100009");
 	check_offer(o, "H100", "H100 PCIE", 1, 80, IC_PCIE, 1650000, 1200000,
 	    "Utah, US", 16, 64.0, AV_UNAVAILABLE);
 
@@ -164,7 +151,7 @@ test_hostile_strings(void **state)
 	(void)state;
 	assert_int_equal(run_vast(&run, "offers.json", NULL, NULL, NULL, &err),
 	    0);
-	o = find(&run, "4100008");
+	o = harness_offer(&run, "4100008");
 	check_offer(o, "RTX4090", "RTX 4090", 1, 24, IC_PCIE, 350000, 250000,
 	    "Oslo, NO", 4, 16.0, AV_AVAILABLE);
 	for (i = 0; i < run.offers.n; i++) {
@@ -317,15 +304,15 @@ test_host_share(void **state)
 	    &err), 0);
 	assert_int_equal(run.offers.n, 3);
 	/* 1 of 4 GPUs, 16 of 128 threads: a quarter of 257 GB. */
-	o = find(&run, "21000001");
+	o = harness_offer(&run, "21000001");
 	assert_int_equal(o->vcpus, 16);
 	assert_true(fabs(o->ram_gb - 64.25) < 1e-9);
 	/* cpu_cores null: still a quarter, not the whole 1,031 GB. */
-	o = find(&run, "21000002");
+	o = harness_offer(&run, "21000002");
 	assert_int_equal(o->vcpus, 28);
 	assert_true(fabs(o->ram_gb - 257.75) < 1e-9);
 	/* No cpu_cores_effective: half of 64 cores, half of 515 GB. */
-	o = find(&run, "21000003");
+	o = harness_offer(&run, "21000003");
 	assert_int_equal(o->vcpus, 32);
 	assert_true(fabs(o->ram_gb - 257.5) < 1e-9);
 	provider_run_done(&run);

@@ -47,18 +47,6 @@ run_routes(struct provider_run *run, const struct harness_route *routes,
 	    err);
 }
 
-static const struct offer *
-find(const struct provider_run *run, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < run->offers.n; i++)
-		if (strcmp(run->offers.v[i].key, key) == 0)
-			return &run->offers.v[i];
-	fail_msg("no offer %s", key);
-	return NULL;
-}
-
 static void
 check_offer(const struct offer *o, const char *type, const char *region,
     const char *gpu, const char *gpu_raw, int count, int vram,
@@ -104,28 +92,28 @@ test_parse(void **state)
 	    "1 GPU plan sold neither on demand nor as spot skipped");
 
 	/* "ewr" listed twice gives one offer; lax has a location_cost. */
-	check_offer(find(&run, "vcg-l40s-16c-180g-48vram/ewr"),
+	check_offer(harness_offer(&run, "vcg-l40s-16c-180g-48vram/ewr"),
 	    "vcg-l40s-16c-180g-48vram", "ewr", "L40S", "NVIDIA_L40S", 1, 48,
 	    IC_PCIE, 1871000, 936000, 16, 180, AV_UNKNOWN);
-	check_offer(find(&run, "vcg-l40s-16c-180g-48vram/lax"),
+	check_offer(harness_offer(&run, "vcg-l40s-16c-180g-48vram/lax"),
 	    "vcg-l40s-16c-180g-48vram", "lax", "L40S", "NVIDIA_L40S", 1, 48,
 	    IC_PCIE, 1995000, 998000, 16, 180, AV_UNKNOWN);
 
 	/* NVIDIA_A100 with 80 GB per GPU is the 80 GB card; spot 0: none. */
-	check_offer(find(&run, "vcg-a100-12c-120g-80vram/ewr"),
+	check_offer(harness_offer(&run, "vcg-a100-12c-120g-80vram/ewr"),
 	    "vcg-a100-12c-120g-80vram", "ewr", "A100-80", "NVIDIA_A100", 1, 80,
 	    IC_UNKNOWN, 2604000, MONEY_NONE, 12, 120, AV_UNKNOWN);
-	check_offer(find(&run, "vcg-a100-12c-120g-80vram/fra"),
+	check_offer(harness_offer(&run, "vcg-a100-12c-120g-80vram/fra"),
 	    "vcg-a100-12c-120g-80vram", "fra", "A100-80", "NVIDIA_A100", 1, 80,
 	    IC_UNKNOWN, 2604000, MONEY_NONE, 12, 120, AV_UNKNOWN);
 
 	/* Page 2: vram_gb is per GPU (160 GB over 2 GPUs); VMs are pcie. */
-	check_offer(find(&run, "vcg-a100-24c-240g-160vram/fra"),
+	check_offer(harness_offer(&run, "vcg-a100-24c-240g-160vram/fra"),
 	    "vcg-a100-24c-240g-160vram", "fra", "A100-80", "NVIDIA_A100", 2,
 	    80, IC_PCIE, 5208000, MONEY_NONE, 24, 240, AV_UNKNOWN);
 
 	/* No gpu_count: 96 GB of L40S (48 GB) is two cards. */
-	check_offer(find(&run, "vcg-l40s-32c-375g-96vram/sjc"),
+	check_offer(harness_offer(&run, "vcg-l40s-32c-375g-96vram/sjc"),
 	    "vcg-l40s-32c-375g-96vram", "sjc", "L40S", "NVIDIA_L40S", 2, 48,
 	    IC_PCIE, 3742000, MONEY_NONE, 32, 375, AV_UNKNOWN);
 
@@ -137,24 +125,24 @@ test_parse(void **state)
 		assert_string_not_equal(run.offers.v[i].instance_type,
 		    "vcg-h100-216c-1914gb-640vram");
 	/* hourly_cost_preemptible is confirmed by no other source. */
-	assert_true((find(&run, "vbm-112c-2048gb-8-h100-gpu/sea")->notes &
+	assert_true((harness_offer(&run, "vbm-112c-2048gb-8-h100-gpu/sea")->notes &
 	    NOTE_BIT(NOTE_LOW_CONFIDENCE)) != 0);
-	assert_true((find(&run, "vcg-a100-12c-120g-80vram/ewr")->notes &
+	assert_true((harness_offer(&run, "vcg-a100-12c-120g-80vram/ewr")->notes &
 	    NOTE_BIT(NOTE_LOW_CONFIDENCE)) == 0);
 
 	/* An unknown gpu_type is kept with its raw name and per-GPU VRAM. */
-	check_offer(find(&run, "vcg-x900-8c-64g-64vram/ams"),
+	check_offer(harness_offer(&run, "vcg-x900-8c-64g-64vram/ams"),
 	    "vcg-x900-8c-64g-64vram", "ams", "", "NVIDIA_X900", 1, 64,
 	    IC_UNKNOWN, 3100000, MONEY_NONE, 8, 64, AV_UNKNOWN);
 
 	/* Bare metal: the table, cpu_threads, preemptible prices. */
-	check_offer(find(&run, "vbm-112c-2048gb-8-h100-gpu/sea"),
+	check_offer(harness_offer(&run, "vbm-112c-2048gb-8-h100-gpu/sea"),
 	    "vbm-112c-2048gb-8-h100-gpu", "sea", "H100", "NVIDIA_H100", 8, 80,
 	    IC_NVLINK, 21840000, 16380000, 224, 2048, AV_UNKNOWN);
-	check_offer(find(&run, "vbm-112c-2048gb-8-h100-gpu/ewr"),
+	check_offer(harness_offer(&run, "vbm-112c-2048gb-8-h100-gpu/ewr"),
 	    "vbm-112c-2048gb-8-h100-gpu", "ewr", "H100", "NVIDIA_H100", 8, 80,
 	    IC_NVLINK, 21840000, 16380000, 224, 2048, AV_UNKNOWN);
-	check_offer(find(&run, "vbm-256c-2048gb-8-mi300x-gpu/ord"),
+	check_offer(harness_offer(&run, "vbm-256c-2048gb-8-mi300x-gpu/ord"),
 	    "vbm-256c-2048gb-8-mi300x-gpu", "ord", "MI300X", "AMD_MI300X", 8,
 	    192, IC_UNKNOWN, 15960000, 13120000, 256, 2267.5, AV_UNKNOWN);
 	provider_run_done(&run);
@@ -174,7 +162,7 @@ test_b200_vram(void **state)
 	(void)state;
 	assert_int_equal(run_routes(&run, routes, 2, NULL, NULL, NULL, &err),
 	    0);
-	check_offer(find(&run, "vcg-b200-248c-2826g-1536vram/atl"),
+	check_offer(harness_offer(&run, "vcg-b200-248c-2826g-1536vram/atl"),
 	    "vcg-b200-248c-2826g-1536vram", "atl", "B200", "NVIDIA_B200", 8,
 	    192, IC_NVLINK, 79920000, MONEY_NONE, 248, 2826, AV_UNKNOWN);
 	provider_run_done(&run);
@@ -193,7 +181,7 @@ test_hostile_strings(void **state)
 	assert_int_equal(run_routes(&run, good_routes, 3, NULL, NULL, NULL,
 	    &err), 0);
 	/* "nrt" + ESC[2J BEL is nrt; a location of only escapes is none. */
-	check_offer(find(&run, "vcg-l40s-8c-90g-48vram/nrt"),
+	check_offer(harness_offer(&run, "vcg-l40s-8c-90g-48vram/nrt"),
 	    "vcg-l40s-8c-90g-48vram", "nrt", "L40S", "NVIDIA_L40S", 1, 48,
 	    IC_PCIE, 1440000, MONEY_NONE, 8, 90, AV_UNKNOWN);
 	for (i = 0; i < run.offers.n; i++) {
