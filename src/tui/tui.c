@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "cli.h"
 #include "err.h"
 #include "launch.h"
 #include "refresh.h"
@@ -803,8 +802,8 @@ tui_copy(struct tui *t, const char *text)
 }
 
 /* Entry point: see tui.h. */
-int
-tui_run(const struct cli_options *opts)
+enum tui_result
+tui_run(const struct tui_options *opts)
 {
 	struct sigaction old[TUI_NSIGNALS];
 	struct tui *t;
@@ -814,7 +813,7 @@ tui_run(const struct cli_options *opts)
 	if (!tui_available()) {
 		fprintf(stderr, "gpucost: the interactive mode needs a "
 		    "terminal on stdin and stdout (and TERM set)\n");
-		return EXIT_USAGE;
+		return TUI_NO_TERMINAL;
 	}
 	t = xcalloc(1, sizeof *t);
 	model_init(&t->model);
@@ -822,12 +821,12 @@ tui_run(const struct cli_options *opts)
 	t->model.sort = opts->sort;
 	t->model.reverse = opts->reverse;
 	t->hours = opts->hours;
-	if (model_open(&t->model, opts->db, &err) < 0 ||
+	if (model_open(&t->model, opts->db_path, &err) < 0 ||
 	    model_load(&t->model, &err) < 0) {
 		fprintf(stderr, "gpucost: %s\n", err.msg);
 		model_done(&t->model);
 		free(t);
-		return EXIT_DATA;
+		return TUI_CACHE_ERROR;
 	}
 	/* Wide characters need the locale's encoding; numbers stay "C". */
 	setlocale(LC_CTYPE, "");
@@ -839,7 +838,7 @@ tui_run(const struct cli_options *opts)
 		    getenv("TERM"));
 		model_done(&t->model);
 		free(t);
-		return EXIT_USAGE;
+		return TUI_NO_TERMINAL;
 	}
 	tui_push(t, view_offers_new(t));
 	t->dirty = true;
@@ -869,5 +868,5 @@ tui_run(const struct cli_options *opts)
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	return EXIT_OK;
+	return TUI_DONE;
 }
