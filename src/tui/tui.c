@@ -378,8 +378,7 @@ tui_action(struct tui *t, enum action a)
 	default:
 		break;
 	}
-	if (!v->ops->action(v, a) && a == ACT_BACK)
-		tui_pop(t);
+	view_action(v, a);	/* the view's, or the base's (Back pops) */
 	t->dirty = true;
 }
 
@@ -466,21 +465,6 @@ prompt_key(struct tui *t, bool is_code, wint_t ch)
 	t->dirty = true;
 }
 
-/* Scroll the top view with the wheel. */
-static void
-tui_wheel(struct tui *t, int delta)
-{
-	struct view *v = t->top;
-	int i;
-
-	if (v->ops->wheel != NULL)
-		v->ops->wheel(v, delta);
-	else
-		for (i = 0; i < (delta < 0 ? -delta : delta); i++)
-			v->ops->action(v, delta < 0 ? ACT_UP : ACT_DOWN);
-	t->dirty = true;
-}
-
 /* A mouse event: the function bar, a click in the view, the wheel. */
 static void
 tui_mouse(struct tui *t)
@@ -492,12 +476,14 @@ tui_mouse(struct tui *t)
 	if (getmouse(&ev) != OK || t->prompt.active || t->too_small)
 		return;
 	if (ev.bstate & BUTTON4_PRESSED) {
-		tui_wheel(t, -TUI_WHEEL_LINES);
+		view_wheel(t->top, -TUI_WHEEL_LINES);
+		t->dirty = true;
 		return;
 	}
 #ifdef BUTTON5_PRESSED
 	if (ev.bstate & BUTTON5_PRESSED) {
-		tui_wheel(t, TUI_WHEEL_LINES);
+		view_wheel(t->top, TUI_WHEEL_LINES);
+		t->dirty = true;
 		return;
 	}
 #endif
@@ -512,8 +498,8 @@ tui_mouse(struct tui *t)
 			}
 		return;
 	}
-	if (ev.y < LINES - 2 && t->top->ops->click != NULL) {
-		t->top->ops->click(t->top, ev.y, ev.x);
+	if (ev.y < LINES - 2) {
+		view_click(t->top, ev.y, ev.x);
 		t->dirty = true;
 	}
 #else
@@ -658,13 +644,8 @@ tui_draw(struct tui *t)
 	}
 	while (n > 0) {
 		v = stack[--n];
-		if (v->area.y != body.y || v->area.x != body.x ||
-		    v->area.h != body.h || v->area.w != body.w) {
-			v->area = body;
-			if (v->ops->resize != NULL)
-				v->ops->resize(v);
-		}
-		v->ops->draw(v);
+		view_place(v, &body);
+		view_draw(v);
 	}
 	draw_bar(t, LINES - 1);
 	curs_set(t->prompt.active ? 1 : 0);
