@@ -325,7 +325,7 @@ draw_launch(struct pen *p, const struct detail *d)
 {
 	const struct offer *o = &d->offer;
 	char cmd[LAUNCH_CMD_MAX], list[LAUNCH_LIST_MAX];
-	enum launch_vertex vertex = launch_vertex_training(o);
+	enum gcp_vertex vertex = launch_vertex_training(o);
 
 	pen_text(p, 1, UI_SECTION, "Launch (y: copy the on-demand command; "
 	    "IMAGE, KEY, PROJECT ... are yours to fill in)");
