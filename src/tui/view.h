@@ -69,7 +69,7 @@ struct view_ops {
 	 * v->list (where its lines are) and the length and height of v->sc.
 	 */
 	void	(*draw)(struct view *v);
-	/* The view's own actions, before the base's; true if handled. */
+	/* Its own actions, before the base's; true if handled. NULL: none. */
 	bool	(*action)(struct view *v, enum action a);
 	/* A click at (y, x) before the base's; true if taken. NULL: none. */
 	bool	(*click)(struct view *v, int y, int x);
