@@ -16,6 +16,7 @@ cmd_tui_exec(const struct cli_options *o)
 		.filter = o->filter,
 		.sort = o->sort,
 		.reverse = o->reverse,
+		.all_regions = o->all_regions,
 		.hours = o->hours,
 		.db_path = o->db,
 	};

@@ -801,6 +801,7 @@ tui_run(const struct tui_options *opts)
 	t->model.filter = opts->filter;
 	t->model.sort = opts->sort;
 	t->model.reverse = opts->reverse;
+	t->model.all_regions = opts->all_regions;
 	t->hours = opts->hours;
 	if (model_open(&t->model, opts->db_path, &err) < 0 ||
 	    model_load(&t->model, &err) < 0) {

@@ -24,6 +24,7 @@ struct tui_options {
 	struct offer_filter filter;	/* the starting filter */
 	enum sort_key	 sort;		/* the starting order */
 	bool		 reverse;
+	bool		 all_regions;	/* a row per region (--all-regions) */
 	double		 hours;		/* job length for totals; < 0 none */
 	const char	*db_path;	/* the cache; NULL: the default one */
 };
@@ -43,8 +44,8 @@ enum tui_result {
 bool	tui_available(void);
 
 /*
- * Run the TUI until the user quits. opts->filter, sort, reverse and
- * hours set the starting state (`gpucost tui --gpu H100`); opts->db_path
+ * Run the TUI until the user quits. opts->filter, sort, reverse,
+ * all_regions and hours set the starting state (`gpucost tui --gpu H100`); opts->db_path
  * names the cache. Returns TUI_DONE, TUI_CACHE_ERROR when the cache
  * cannot be opened or read (the message is on stderr, written before or
  * after curses owns the screen, never during), or TUI_NO_TERMINAL when
