@@ -202,6 +202,8 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.nstatus = nstatus;
 	out_opts.matched = matched;
 	out_opts.sort = o->sort;
+	out_opts.fabric_filter = o->filter.fabrics != 0 ||
+	    o->filter.min_node_gbps > 0;
 	if (nplans > 0 || o->format != OUTPUT_TABLE) {
 		if (output_plans(stdout, &out_opts, plans, shown) < 0 ||
 		    fflush(stdout) != 0) {

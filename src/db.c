@@ -171,6 +171,12 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  reported_at INTEGER NOT NULL,"
 	"  PRIMARY KEY (query, provider, key)"
 	") WITHOUT ROWID;",
+	/*
+	 * 7 -> 8 (issue 26): the nodes of a cluster product (RunPod Instant
+	 * Clusters: one offer of N nodes sold together); every row cached
+	 * before is one machine.
+	 */
+	"ALTER TABLE offers ADD COLUMN nodes INTEGER NOT NULL DEFAULT 1;",
 };
 
 /*
@@ -783,7 +789,7 @@ db_provider_is_new(struct db *db, const char *provider, bool *is_new,
 	"provider, key, instance_type, region, gpu, gpu_raw, gpu_count, " \
 	"vram_gb, interconnect, vcpus, ram_gb, price, spot_price, "	\
 	"availability, spot_interruption, reliability, fetched_at, source, " \
-	"notes, spot_zone, currency, price_original"
+	"notes, spot_zone, currency, price_original, nodes"
 
 /* OFFER_COLUMNS and the sort keys computed at write time. */
 #define WRITE_COLUMNS	OFFER_COLUMNS ", sk_gpu_price, sk_spot_gpu, sk_pflop"
@@ -836,7 +842,7 @@ sort_keys_version(void)
 	return version;
 }
 
-/* Bind one offer to the 25 placeholders of a WRITE_COLUMNS insert. */
+/* Bind one offer to the 26 placeholders of a WRITE_COLUMNS insert. */
 static void
 bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 {
@@ -872,10 +878,11 @@ bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_text(st, 20, o->spot_zone, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 21, o->currency, -1, SQLITE_STATIC);
 	bind_money(st, 22, o->price_original);
+	sqlite3_bind_int(st, 23, o->nodes > 1 ? o->nodes : 1);
 	offer_sort_keys(o, &k);
-	sqlite3_bind_int64(st, 23, k.gpu_price);
-	sqlite3_bind_int64(st, 24, k.spot_gpu);
-	sqlite3_bind_double(st, 25, k.pflop);
+	sqlite3_bind_int64(st, 24, k.gpu_price);
+	sqlite3_bind_int64(st, 25, k.spot_gpu);
+	sqlite3_bind_double(st, 26, k.pflop);
 }
 
 int
@@ -909,7 +916,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "DELETE FROM incoming;", err) < 0)
 		goto fail;
 	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" WRITE_COLUMNS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	if (st == NULL)
 		goto fail;
 	for (i = 0; i < n; i++) {
@@ -1007,7 +1014,8 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "fetched_at = excluded.fetched_at, source = excluded.source, "
 	    "notes = excluded.notes, spot_zone = excluded.spot_zone, "
 	    "currency = excluded.currency, "
-	    "price_original = excluded.price_original", err) < 0)
+	    "price_original = excluded.price_original, "
+	    "nodes = excluded.nodes", err) < 0)
 		goto fail;
 	if (db_exec(db, "DELETE FROM incoming", err) < 0)
 		goto fail;
@@ -1201,6 +1209,10 @@ row_to_offer(sqlite3_stmt *st, struct offer *o)
 	if (o->currency[0] == '\0')
 		str_copy(o->currency, sizeof o->currency, "USD");
 	o->price_original = stmt_money(st, 21);
+	o->nodes = sqlite3_column_int(st, 22);
+	if (o->nodes < 1)
+		o->nodes = 1;
+	offer_set_fabric(o);
 }
 
 /* Append " AND col IN (?,?,...)" for n values. */
@@ -1224,8 +1236,12 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
 	if (f->ngpus > 0)
 		sql_in(sql, size, "gpu", f->ngpus);
 	if (f->count > 0)
-		strncat(sql, f->multi_node ? " AND gpu_count <= ?" :
-		    " AND gpu_count = ?", size - strlen(sql) - 1);
+		strncat(sql, f->multi_node || f->nodes > 0 ?
+		    " AND gpu_count <= ?" : " AND gpu_count = ?",
+		    size - strlen(sql) - 1);
+	/* Cluster products only where plans of several nodes are asked. */
+	if (!f->multi_node && f->nodes <= 1)
+		strncat(sql, " AND nodes = 1", size - strlen(sql) - 1);
 	if (f->min_vram_gb > 0)
 		strncat(sql, " AND vram_gb >= ?", size - strlen(sql) - 1);
 	if (f->interconnect != IC_UNKNOWN)
