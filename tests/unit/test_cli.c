@@ -968,6 +968,20 @@ test_cli_and_panel_agree(void **state)
 		{ FF_VCPUS_GPU, "0", false },
 		{ FF_RAM_GPU, "16", true },
 		{ FF_RAM_GPU, "lots", false },
+		{ FF_FABRIC, "rdma", true },
+		{ FF_FABRIC, "efa, infiniband,roce", true },
+		{ FF_FABRIC, "any", true },
+		{ FF_FABRIC, "tcpxo,tcpx", true },
+		{ FF_FABRIC, "nvlink", false },
+		{ FF_FABRIC, "efa,", false },
+		{ FF_NODE_GBPS, "1600", true },
+		{ FF_NODE_GBPS, "0", false },
+		{ FF_NODE_GBPS, "fast", false },
+		{ FF_NODES, "2", true },
+		{ FF_NODES, "0", false },
+		{ FF_NODES, "2.5", false },
+		{ FF_LINK, "infiniband", false },
+		{ FF_LINK, "efa", false },
 	};
 	char opt[64], q[128];
 	size_t i;
