@@ -67,6 +67,15 @@ shown_no_totals(size_t i)
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
 	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
 #define VAST_LAUNCH	"vastai create instance OFFER_ID --image IMAGE --disk 50"
+/* Two nodes of p4de: in one cluster placement group, joined by EFA. */
+#define AWS_GROUP	"aws ec2 create-placement-group --region 'us-east-1, " \
+	"\"\"N. Virginia\"\"' --group-name gpucost --strategy cluster && "
+#define AWS_RUN2	AWS_GROUP AWS_RUN(2) " --placement GroupName=gpucost"
+#define AWS_LAUNCH2_CSV ",\"" AWS_RUN2 "\",\"" AWS_RUN2 \
+	" --instance-market-options 'MarketType=spot,SpotOptions={" \
+	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
+	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
+#define AWS_FABRIC_CSV	",efa,400,true,placement-group,8"
 
 /* Three plans: an 8 x A100-80 offer, an unknown GPU, 2 nodes of the first. */
 struct fixture {
@@ -370,16 +379,24 @@ test_csv(void **state)
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
 	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705,sxm,,,12,144"
-	    AWS_LAUNCH_CSV(1) "\r\n"
+	    AWS_LAUNCH_CSV(1) AWS_FABRIC_CSV ",single-node,\r\n"
 	    "vast,inst2,\"US, NA\",,Mystery GPU,1,1,1,,unknown,,,0.35,0.35,,,,,"
 	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2,single-listing,"
-	    "k2,,,EUR,0.324,,US,NA,,," VAST_LAUNCH ",,,,,\r\n"
+	    "k2,,,EUR,0.324,,US,NA,,," VAST_LAUNCH ",,,,,,,,,,1,single-node,\r\n"
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
 	    "p4de.24xlarge/us-east-1;p4de.24xlarge/us-east-1,efa,use1-az4,"
-	    "USD,27.44705,sxm,,,12,144" AWS_LAUNCH_CSV(2) "\r\n");
+	    "USD,27.44705,sxm,,,12,144" AWS_LAUNCH2_CSV AWS_FABRIC_CSV
+	    ",multi-node,\"start the 2 nodes in one cluster placement group "
+	    "(aws ec2 create-placement-group --group-name gpucost --strategy "
+	    "cluster; run-instances --placement GroupName=gpucost) or a "
+	    "Capacity Block; attach all 4 EFA interfaces (one per network "
+	    "card; private IPs only: AWS gives no public IPv4 to an instance "
+	    "with several); a security group that allows all traffic to and "
+	    "from itself; NCCL needs the aws-ofi-nccl plugin and libfabric, "
+	    "else it falls back to TCP\"\r\n");
 	/* Every line ends CRLF: no bare LF. */
 	assert_int_equal(count_str(out, "\n"), 4);
 	assert_int_equal(count_str(out, "\r\n"), 4);
