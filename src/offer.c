@@ -210,6 +210,11 @@ offer_check(const struct offer *o, struct err *err)
 		    o->gpu_count, OFFER_GPU_COUNT_MAX);
 		return -1;
 	}
+	if (o->nodes < 1 || o->nodes > OFFER_NODES_MAX) {
+		err_set(err, "%s: nodes %d is out of range 1..%d", o->key,
+		    o->nodes, OFFER_NODES_MAX);
+		return -1;
+	}
 	if (o->vram_gb < 0 || o->vram_gb > OFFER_VRAM_MAX) {
 		err_set(err, "%s: vram_gb %d is out of range 0..%d", o->key,
 		    o->vram_gb, OFFER_VRAM_MAX);

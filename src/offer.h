@@ -29,6 +29,7 @@
  * use these too.
  */
 #define OFFER_GPU_COUNT_MAX	64		/* GPUs in one instance */
+#define OFFER_NODES_MAX		64		/* nodes of a cluster product */
 #define OFFER_VRAM_MAX		1024		/* GB per GPU */
 #define OFFER_VCPUS_MAX		100000		/* vCPUs in one instance */
 #define OFFER_RAM_MAX		1e6		/* GB in one instance */
