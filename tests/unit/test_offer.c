@@ -1134,6 +1134,23 @@ test_explain_empty(void **state)
 	str_copy(f.region, sizeof f.region, "europe");
 	query_explain_empty(o, 4, &f, buf, sizeof buf);
 	assert_non_null(strstr(buf, "none matches --region 'europe'"));
+	str_copy(f.region, sizeof f.region, "");
+	/* Issue 26: these made-up types have no fabric. */
+	f.count = 16;
+	f.multi_node = true;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_non_null(strstr(buf, "none gives 16 GPUs on nodes that can be "
+	    "placed together on RDMA or TCPX/TCPXO"));
+	assert_non_null(strstr(buf, "--fabric any lifts both"));
+	f.count = 8;
+	f.multi_node = false;
+	f.fabrics = FABRIC_RDMA;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_string_equal(buf, "3 offers match --gpu H100 --count 8; none is "
+	    "known to have --fabric rdma: the fabric table (data/fabric.tsv) "
+	    "does not name it for these types");
+	f.fabrics = 0;
+	f.count = 0;
 	/* The first test already leaves nothing. */
 	offer_filter_init(&f);
 	f.gpus[0] = model("B200");
