@@ -12,6 +12,7 @@
 #include "db.h"
 #include "err.h"
 #include "money.h"
+#include "notes.h"
 #include "output.h"
 #include "query.h"
 #include "summary.h"
@@ -74,6 +75,24 @@ print_data_age(const struct plan *plans, size_t n, size_t matched,
 	if (snapshot)
 		fputs("; 'gpucost refresh' fetches live prices", stderr);
 	fputc('\n', stderr);
+}
+
+/*
+ * Under a table, the note letters its rows show, in words ("notes: !
+ * price-outlier, o stale"): only those shown, on stderr with the data age
+ * so the rows on stdout stay rows.
+ */
+static void
+print_notes_legend(const struct plan *plans, size_t n, int64_t now)
+{
+	char legend[512];
+	unsigned notes = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		notes |= notes_at(plans[i].offer, now);
+	if (notes_legend(notes, legend, sizeof legend) > 0)
+		fprintf(stderr, "gpucost: %s\n", legend);
 }
 
 /* Does the answer fold offers that differ only in region (tables)? */
@@ -214,6 +233,8 @@ cmd_query_exec(const struct cli_options *o)
 			explain_empty(db, o);
 		rc = EXIT_NO_MATCH;
 	} else {
+		if (!o->quiet && o->format == OUTPUT_TABLE)
+			print_notes_legend(plans, shown, out_opts.now);
 		if (!o->quiet)
 			print_data_age(plans, shown, matched, folded,
 			    out_opts.now);
