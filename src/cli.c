@@ -110,6 +110,9 @@ static const struct {
 } filter_scope[] = {
 	{ FF_GPU,	CMD_SCOPE_GPUS },	/* gpucost gpus --gpu A100 */
 	{ FF_PROVIDERS,	CMD_SCOPE_REFRESH },	/* refresh --provider aws */
+	{ FF_PROVIDERS,	CMD_SCOPE_LAUNCH },	/* launch KEY --provider aws */
+	{ FF_SPOT,	CMD_SCOPE_LAUNCH },	/* launch KEY --spot */
+	{ FF_VERTEX,	CMD_SCOPE_LAUNCH },	/* launch KEY --vertex */
 };
 
 /* Commands that take one operand after their word, and its name. */
@@ -118,6 +121,7 @@ static const struct {
 	const char	*name;
 } command_operands[] = {
 	{ CMD_PUBLISH,	"DIR" },	/* gpucost publish DIR */
+	{ CMD_LAUNCH,	"KEY" },	/* gpucost launch KEY */
 };
 
 #define NOPTIONS	(FILTER_FIELD_COUNT + NOTHER)
@@ -136,6 +140,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_history_entry,
 	&cmd_watch_entry,
 	&cmd_publish_entry,
+	&cmd_launch_entry,
 	&cmd_help_entry,
 	&cmd_version_entry,
 	NULL

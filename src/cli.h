@@ -45,7 +45,8 @@ enum cli_command {
 	CMD_VERSION,
 	CMD_HISTORY,
 	CMD_WATCH,
-	CMD_PUBLISH
+	CMD_PUBLISH,
+	CMD_LAUNCH
 };
 
 /* Which commands take an option: a bit per group of commands. */
@@ -56,7 +57,8 @@ enum cli_command {
 #define CMD_SCOPE_HISTORY	0x10u
 #define CMD_SCOPE_WATCH		0x20u
 #define CMD_SCOPE_PUBLISH	0x40u
-#define CMD_SCOPE_ALL		0xffu
+#define CMD_SCOPE_LAUNCH	0x80u
+#define CMD_SCOPE_ALL		0xffffu
 
 struct cli_options {
 	enum cli_command command;
@@ -81,7 +83,7 @@ struct cli_options {
 	const char *exec;		/* watch --exec CMD, or NULL */
 	bool	watch_list;		/* watch --list */
 	bool	watch_forget;		/* watch --forget */
-	const char *operand;		/* publish DIR */
+	const char *operand;		/* publish DIR, launch KEY */
 	const char *from;		/* refresh --from URL|DIR, or NULL */
 	bool	 live;			/* refresh --live: not the config's from */
 };
@@ -118,6 +120,7 @@ extern const struct cmd_entry cmd_query_entry;
 extern const struct cmd_entry cmd_gpus_entry;
 extern const struct cmd_entry cmd_providers_entry;
 extern const struct cmd_entry cmd_refresh_entry;
+extern const struct cmd_entry cmd_launch_entry;
 extern const struct cmd_entry cmd_tui_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_watch_entry;

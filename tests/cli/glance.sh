@@ -104,4 +104,34 @@ check "histroy suggests history" err_has 'did you mean history?'
 run --xyzzy
 check "--xyzzy: no wild guess" sh -c '! grep -q "did you mean" "$1"' x "$T/err"
 
+# --- gpucost launch KEY: the command for one offer. -------------------
+run --db "$DB" --format json --quiet --provider aws --gpu H100 --count 8 --region us-east-1 --limit 1
+key=$(jq -r '.offers[0].key' "$T/out")
+want=$(jq -r '.offers[0].launch' "$T/out")
+want_spot=$(jq -r '.offers[0].launch_spot' "$T/out")
+check "a p5 key" [ "$key" = "p5.48xlarge/us-east-1" ]
+run --db "$DB" launch "$key"
+check "launch KEY: exit 0" status_is 0
+check "launch KEY: the on-demand command, as in JSON" [ "$(cat "$T/out")" = "$want" ]
+run --db "$DB" launch "$key" --spot
+check "launch KEY --spot: exit 0" status_is 0
+check "launch KEY --spot: the spot command, as in JSON" [ "$(cat "$T/out")" = "$want_spot" ]
+check "launch KEY --spot: spot options" out_has 'MarketType=spot'
+run --db "$DB" launch "$key" --provider aws
+check "launch KEY --provider: exit 0" status_is 0
+run --db "$DB" launch "$key" --provider gcp
+check "launch KEY at another provider: exit 1" status_is 1
+run --db "$DB" launch 'no/such-key'
+check "launch unknown KEY: exit 1" status_is 1
+check "launch unknown KEY: one line naming it" err_has 'no offer has the key "no/such-key"'
+run --db "$DB" launch
+check "launch without KEY: usage error" status_is 2
+run --db "$DB" launch "$key" --gpu H100
+check "launch takes no query filter" status_is 2
+run --db "$DB" --format json --quiet --provider gcp --gpu H100 --count 2 --region us-central1 --vertex --limit 1
+gkey=$(jq -r '.offers[0].key' "$T/out")
+want_vertex=$(jq -r '.offers[0].launch_vertex' "$T/out")
+run --db "$DB" launch "$gkey" --vertex
+check "launch KEY --vertex: the Vertex AI job" [ "$(cat "$T/out")" = "$want_vertex" ]
+
 finish
