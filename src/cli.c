@@ -38,6 +38,7 @@ enum {
 	OPT_ALL_REGIONS,
 	OPT_GROUP_BY,
 	OPT_SINCE,
+	OPT_MAX_AGE,
 	OPT_EXEC,
 	OPT_LIST,
 	OPT_FORGET,
@@ -71,6 +72,8 @@ static const struct cli_option other_options[] = {
 	    "a table row per region (default: one row, +N regions)" },
 	{ "group-by", 0, "KEYS", CMD_SCOPE_QUERY, true, -1, OPT_GROUP_BY,
 	    "a row per gpu, provider, region, continent: min/median/max" },
+	{ "max-age", 0, "DURATION", CMD_SCOPE_QUERY, true, -1, OPT_MAX_AGE,
+	    "first refresh the keyless providers whose data is older (1d, 12h)" },
 	{ "since", 0, "DURATION", CMD_SCOPE_HISTORY, false, -1, OPT_SINCE,
 	    "history: the period (30d, 12h, 2w; default 30d)" },
 	{ "exec", 0, "CMD", CMD_SCOPE_WATCH, false, -1, OPT_EXEC,
@@ -375,6 +378,13 @@ set_option(const struct cli_option *opt, const char *arg,
 		return group_by_parse(arg, &o->group_by, err);
 	case OPT_SINCE:
 		return history_parse_duration(arg, &o->since, err);
+	case OPT_MAX_AGE:
+		if (history_parse_duration(arg, &o->max_age, err) < 0) {
+			err_set(err, "--max-age: expected a duration such as 1d, "
+			    "12h or 90m, got %s", str_quoted(arg, q, sizeof q));
+			return -1;
+		}
+		return 0;
 	case OPT_EXEC:
 		if (arg[0] == '\0') {
 			err_set(err, "--exec: expected a command");

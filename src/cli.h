@@ -80,6 +80,7 @@ struct cli_options {
 	long	deadline;		/* refresh --deadline; 0: default */
 	struct group_by group_by;	/* --group-by; nkeys 0: offers */
 	int64_t	since;			/* history --since, seconds; 0 default */
+	int64_t	max_age;		/* --max-age, seconds; 0 none given */
 	const char *exec;		/* watch --exec CMD, or NULL */
 	bool	watch_list;		/* watch --list */
 	bool	watch_forget;		/* watch --forget */
