@@ -28,41 +28,14 @@
 #include "summary.h"
 
 /*
- * One line on stderr saying how old the shown prices are, per provider:
- * "gpucost: 12 offers; data age: aws 72d (snapshot), vast 2h".
+ * One line on stderr saying how many offers were shown and how old their
+ * prices are, per provider: "gpucost: 12 offers; data age: aws 72d
+ * (snapshot), vast 2h" (cli_data_age()).
  */
 static void
 print_data_age(const struct plan *plans, size_t n, size_t matched,
     size_t folded, int64_t now)
 {
-	struct {
-		const char *provider;
-		int64_t oldest;
-		enum offer_source source;
-	} seen[16];
-	size_t nseen = 0, i, j;
-	char age[16];
-	bool snapshot = false;
-
-	for (i = 0; i < n; i++) {
-		const struct offer *o = plans[i].offer;
-
-		for (j = 0; j < nseen; j++)
-			if (strcmp(seen[j].provider, o->provider) == 0)
-				break;
-		if (j == nseen) {
-			if (nseen == 16)
-				continue;
-			seen[nseen].provider = o->provider;
-			seen[nseen].oldest = o->fetched_at;
-			seen[nseen].source = o->source;
-			nseen++;
-		} else if (o->fetched_at < seen[j].oldest) {
-			seen[j].oldest = o->fetched_at;
-			if (o->source == SRC_SNAPSHOT)
-				seen[j].source = SRC_SNAPSHOT;
-		}
-	}
 	if (folded > 0 && n + folded < matched)
 		fprintf(stderr, "gpucost: %zu of %zu offers in %zu rows (+N: "
 		    "more regions, --all-regions lists them)", n + folded,
@@ -74,17 +47,7 @@ print_data_age(const struct plan *plans, size_t n, size_t matched,
 		fprintf(stderr, "gpucost: %zu of %zu offers", n, matched);
 	else
 		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
-	for (i = 0; i < nseen; i++) {
-		column_age(now - seen[i].oldest, age, sizeof age);
-		fprintf(stderr, "%s%s %s%s", i == 0 ? "; data age: " : ", ",
-		    seen[i].provider, age,
-		    seen[i].source == SRC_SNAPSHOT ? " (snapshot)" : "");
-		if (seen[i].source == SRC_SNAPSHOT)
-			snapshot = true;
-	}
-	if (snapshot)
-		fputs("; 'gpucost refresh' fetches live prices", stderr);
-	fputc('\n', stderr);
+	cli_data_age(stderr, plans, n, now);
 }
 
 /*
@@ -317,10 +280,13 @@ cmd_query_exec(const struct cli_options *o)
 			cli_error("writing the output: %s", strerror(errno));
 			goto done;
 		}
-		if (!o->quiet)
-			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s\n",
+		if (!o->quiet) {
+			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s",
 			    nplans, nplans == 1 ? "" : "s", ngroups,
 			    ngroups == 1 ? "" : "s");
+			cli_data_age(stderr, plans, nplans,
+			    (int64_t)time(NULL));
+		}
 		rc = nplans > 0 ? EXIT_OK : EXIT_NO_MATCH;
 		goto done;
 	}
