@@ -92,6 +92,15 @@ check "--gpu RTX6000-Ada: one card" [ "$(gpus_of)" = "RTX6000-Ada " ]
 q --gpu A100
 check "--gpu A100: both sizes still (one card)" [ "$(gpus_of)" = "A100-40 A100-80 " ]
 
+# The text search (--match, the TUI's /) knows SXM boards whose names do
+# not say so: AWS p5 and GCP a3 are SXM.
+run --db "$DB" --format json --quiet --match 'h100 sxm'
+check "--match 'h100 sxm': AWS p5" sh -c 'jq -r ".offers[].instance_type" "$1" | grep -q "^p5\\."' x "$T/out"
+check "--match 'h100 sxm': GCP a3" sh -c 'jq -r ".offers[].instance_type" "$1" | grep -q "^a3-"' x "$T/out"
+check "--match 'h100 sxm': no PCIe board" [ "$(jq -r '.offers[].form' "$T/out" | sort -u)" = "sxm" ]
+run --db "$DB" --format json --quiet --match 'h100 pcie'
+check "--match 'h100 pcie': no SXM board" [ "$(jq -r '.offers[].form' "$T/out" | sort -u)" = "pcie" ]
+
 # --- Typos get the nearest option or command. -------------------------
 run --gpus H100
 check "--gpus: exit 2" status_is 2
