@@ -129,8 +129,13 @@ columns_fit(const enum column *cols, size_t n, const size_t *want,
 		if (by_spot && cols[j] == COL_TOTAL)
 			prio = column_info[COL_SPOT_TOTAL].priority;
 		/* The job's total (--hours) is the answer asked for. */
+		/*
+		 * A note is a warning about the row's numbers: while any
+		 * shown row has one, NOTE stays at every width.
+		 */
 		if (cols[j] == (by_spot ? COL_SPOT_TOTAL : COL_TOTAL) ||
-		    is_sort_column(cols[j], sort))
+		    is_sort_column(cols[j], sort) ||
+		    (cols[j] == COL_NOTES && !empty[j]))
 			prio = 0;
 		else if (empty[j])
 			prio += LAYOUT_EMPTY;

@@ -151,7 +151,11 @@ parse_gpu(struct offer_filter *g, const char *item, struct err *err)
 		    "them)");
 		return -1;
 	}
-	if ((n = gpu_query_form(item, found, GPU_MATCH_MAX, &form)) == 0) {
+	n = gpu_query_form(item, found, GPU_MATCH_MAX, &form);
+	/* "4090", "5090": a fragment that can only mean one model. */
+	if (n == 0 && gpu_fragment(item, found, 2) == 1)
+		n = 1;
+	if (n == 0) {
 		n = gpu_suggest(item, near, 4);
 		for (i = 0; i < n; i++) {
 			strncat(list, i == 0 ? "" : ", ",
@@ -165,6 +169,20 @@ parse_gpu(struct offer_filter *g, const char *item, struct err *err)
 		else
 			err_set(err, "--gpu: unknown GPU %s ('gpucost gpus' "
 			    "lists them all)", str_quoted(item, q, sizeof q));
+		return -1;
+	}
+	/* "RTX6000": two different cards share the name; ask which. */
+	if (gpu_ambiguous(found, n)) {
+		for (i = 0; i < n; i++) {
+			char one[96];
+
+			snprintf(one, sizeof one, "%s%s (%d GB, %s)",
+			    i == 0 ? "" : i + 1 == n ? " or " : ", ",
+			    found[i]->id, found[i]->vram_gb, found[i]->arch);
+			strncat(list, one, sizeof list - strlen(list) - 1);
+		}
+		err_set(err, "--gpu: %s names different cards: %s; ask for "
+		    "one", str_quoted(item, q, sizeof q), list);
 		return -1;
 	}
 	/* "H100 SXM": that form only, one form per query. */

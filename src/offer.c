@@ -274,6 +274,21 @@ has_folded(const char *s, const char *word, size_t n)
 	return false;
 }
 
+/*
+ * "sxm" or "pcie" (a folded word) also matches an offer of that board form
+ * whose names do not say it: AWS p5, GCP a3 and Azure ND are SXM boards.
+ */
+static bool
+form_word_matches(const char *word, const struct offer *o)
+{
+	if (strncmp(word, "sxm", 3) == 0 && (word[3] == '\0' ||
+	    (word[3] >= '2' && word[3] <= '6' && word[4] == '\0')))
+		return offer_form(o) == GPU_FORM_SXM;
+	if (strcmp(word, "pcie") == 0)
+		return offer_form(o) == GPU_FORM_PCIE;
+	return false;
+}
+
 /* Every whitespace-separated word of text is in one of the offer's names. */
 static bool
 text_matches(const char *text, const struct offer *o)
@@ -299,7 +314,8 @@ text_matches(const char *text, const struct offer *o)
 		    !has_folded(o->gpu_raw, word, n) &&
 		    !has_folded(o->provider, word, n) &&
 		    !has_folded(o->instance_type, word, n) &&
-		    !has_folded(o->region, word, n))
+		    !has_folded(o->region, word, n) &&
+		    !form_word_matches(word, o))
 			return false;
 	}
 }

@@ -210,7 +210,7 @@ test_commands(void **state)
 	assert_int_equal(o.filter.ngpus, 2);
 	/* Command words are exact. */
 	bad("unknown command \"GPUS\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, publish, help or version)",
+	    "tui, history, watch, publish, launch, help or version)",
 	    "GPUS", NULL);
 }
 
@@ -782,13 +782,25 @@ test_bad_command(void **state)
 {
 	(void)state;
 	bad("unknown command \"frobnicate\" (commands: gpus, providers, "
-	    "refresh, tui, history, watch, publish, help or version)",
+	    "refresh, tui, history, watch, publish, launch, help or version)",
 	    "frobnicate", NULL);
 	bad("unknown command \"A100\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, publish, help or version)",
+	    "tui, history, watch, publish, launch, help or version)",
 	    "--count", "2", "A100", NULL);
+	/* A typo of a command word or option gets the nearest one. */
+	bad("unknown command \"histroy\"; did you mean history?", "histroy",
+	    NULL);
+	bad("unknown command \"lanuch\"; did you mean launch?", "lanuch",
+	    "k", NULL);
+	bad("unknown option \"--gpus\"; did you mean --gpu?", "--gpus",
+	    "H100", NULL);
 	bad("providers: unexpected argument \"extra\"", "providers", "extra",
 	    NULL);
+	/* A typo of a command word gets the nearest one. */
+	bad("unknown command \"histroy\"; did you mean history?", "histroy",
+	    NULL);
+	bad("unknown command \"lanuch\"; did you mean launch?", "lanuch",
+	    "k", NULL);
 	bad("gpus: unexpected argument \"providers\"", "gpus", "providers",
 	    NULL);
 	bad("providers: unexpected argument \"x\"", "--db", "d", "providers",
