@@ -202,6 +202,7 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.nstatus = nstatus;
 	out_opts.matched = matched;
 	out_opts.sort = o->sort;
+	out_opts.term = o->filter.term;
 	if (nplans > 0 || o->format != OUTPUT_TABLE) {
 		if (output_plans(stdout, &out_opts, plans, shown) < 0 ||
 		    fflush(stdout) != 0) {

@@ -23,7 +23,8 @@
  * region (1), the spot price per GPU-hour (2), the instance price and
  * the other total (3), savings (4), VRAM (5), availability and host per
  * GPU (6), age (7), the spot price per instance-hour (8) and $/PFLOP-h
- * (9). Before any of these, columns with no value in any shown row go;
+ * (9); with --term, its price per GPU-hour (2, 0 when ranking by it, as
+ * by default), its saving (4) and its job total (3). Before any of these, columns with no value in any shown row go;
  * and no column is cut short to make room for a less important one
  * (layout_fit()).
  */
@@ -46,7 +47,10 @@
 	X(COL_AVAIL,	"AVAIL",	5, 6, false, false, SORT_AVAILABILITY) \
 	X(COL_AGE,	"AGE",		3, 7, true,  false, SORT_AGE)	\
 	X(COL_TOTAL,	"TOTAL $",	7, 3, true,  false, SORT_PRICE)	\
-	X(COL_SPOT_TOTAL, "SPOT TOTAL $", 12, 3, true, false, SORT_SPOT)
+	X(COL_SPOT_TOTAL, "SPOT TOTAL $", 12, 3, true, false, SORT_SPOT) \
+	X(COL_TERM_GPU,	"TERM $/GPU-H",	12, 2, true, false, SORT_TERM_GPU) \
+	X(COL_TERM_SAVE, "TERM SAVE",	9, 4, true,  false, SORT_TERM_GPU) \
+	X(COL_TERM_TOTAL, "TERM TOTAL $", 12, 3, true, false, SORT_TERM_GPU)
 
 enum column {
 #define X(id, hdr, min, prio, right, flex, sort) id,
@@ -70,6 +74,9 @@ struct column_ctx {
 	int64_t	now;		/* for ages: UTC epoch seconds */
 	double	hours;		/* job length for the totals; < 0 none */
 };
+
+/* Is c a column of --term (shown only when one is asked)? */
+bool	column_is_term(enum column c);
 
 /* Human-readable cell text of column c for plan p. Returns its length. */
 size_t	column_cell(enum column c, const struct plan *p,

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "committed.h"
 #include "gpu.h"
 #include "money.h"
 
@@ -87,6 +88,12 @@ struct offer {
 	 */
 	char	currency[4];
 	int64_t	price_original;
+	/*
+	 * Committed prices (committed.h): reservations, savings plans,
+	 * committed use; same fetched_at and source as the offer.
+	 */
+	uint8_t	ncommitted;
+	struct committed committed[OFFER_COMMITTED_MAX];
 };
 
 /* A growable array of offers; it owns its elements' storage. */
@@ -158,6 +165,12 @@ struct offer_filter {
 	int	min_vcpus_per_gpu;	/* host vCPUs per GPU at least; 0 any */
 	int	min_ram_gb_per_gpu;	/* host RAM per GPU (GB) at least; 0 any */
 	bool	vertex;			/* only offers Vertex AI trains on */
+	/*
+	 * --term: TERM_NONE (0) on-demand; months, or TERM_ANY: only
+	 * offers with a committed price of that term, ranked by the best
+	 * one (checked on plans: plan_matches_price()).
+	 */
+	int	term;
 };
 
 void	offer_filter_init(struct offer_filter *f);
@@ -211,6 +224,11 @@ struct plan {
 					   one that differ only in region */
 	uint64_t fold_hash;		/* query.c's hash of what folding
 					   compares; 0: not computed yet */
+	/* The filter's --term (cost_plan_term()); NULL / NONE / NAN. */
+	const struct committed *term;	/* the offer's best for the term */
+	int64_t	term_hour;		/* effective micro-USD, all nodes */
+	int64_t	term_gpu_hour;
+	double	term_savings_pct;	/* against on-demand */
 };
 
 /*
@@ -240,7 +258,8 @@ bool	plan_matches_price(const struct offer_filter *f, const struct plan *p);
 	X(SORT_AVAILABILITY,	"availability")				\
 	X(SORT_AGE,		"age")					\
 	X(SORT_VCPUS_GPU,	"vcpus-per-gpu")			\
-	X(SORT_RAM_GPU,		"ram-per-gpu")
+	X(SORT_RAM_GPU,		"ram-per-gpu")				\
+	X(SORT_TERM_GPU,	"term-gpu-price")
 
 enum sort_key {
 #define X(id, name) id,

@@ -30,7 +30,8 @@ enum field_kind {
 	FIELD_NUMBER,
 	FIELD_STRING,
 	FIELD_LIST,	/* strings, OUTPUT_LIST_SEP between them; "" none */
-	FIELD_BOOL	/* "true" or "false" */
+	FIELD_BOOL,	/* "true" or "false" */
+	FIELD_JSON	/* JSON text, written as it is (CSV: one field) */
 };
 
 /* Between the items of a FIELD_LIST value (never in sanitised text). */
@@ -48,6 +49,7 @@ struct output_opts {
 	size_t	nstatus;
 	size_t	matched;	/* plans matched before --limit */
 	enum sort_key sort;	/* the order shown: the table keeps its column */
+	int	term;		/* --term: TERM_NONE, months or TERM_ANY */
 };
 
 /* Names of the machine-format fields, in output order; NULL-terminated. */

@@ -20,7 +20,10 @@ table_columns(const struct output_opts *opts, enum column *cols)
 	int c;
 
 	for (c = 0; c < COLUMN_COUNT; c++) {
-		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL) && opts->hours < 0)
+		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL ||
+		    c == COL_TERM_TOTAL) && opts->hours < 0)
+			continue;
+		if (column_is_term((enum column)c) && opts->term == TERM_NONE)
 			continue;
 		cols[n++] = (enum column)c;
 	}

@@ -28,6 +28,8 @@ query_plans(const struct offer *offers, size_t n, const struct offer_filter *f,
 		if (!offer_matches(f, &offers[i], &nodes))
 			continue;
 		cost_plan(&plans[k], &offers[i], nodes);
+		if (f->term != TERM_NONE)
+			cost_plan_term(&plans[k], f->term);
 		if (!plan_matches_price(f, &plans[k]))
 			continue;
 		/*
@@ -265,6 +267,8 @@ explain_match(const struct offer_filter *g, const struct offer *o,
 	if (!offer_matches(g, o, &nodes))
 		return false;
 	cost_plan(p, o, nodes);
+	if (g->term != TERM_NONE)
+		cost_plan_term(p, g->term);
 	return plan_matches_price(g, p);
 }
 
