@@ -109,11 +109,10 @@ output_field_shown(size_t i, const struct output_opts *opts)
 {
 	if (i == F_TOTAL || i == F_SPOT_TOTAL)
 		return opts->hours >= 0;
+	/* The term's fields are null without --term; its total, as the
+	 * others, needs --hours. */
 	if (i == F_TERM_TOTAL)
-		return opts->hours >= 0 && opts->term != TERM_NONE;
-	if (i == F_TERM || i == F_TERM_HOUR || i == F_TERM_GPU ||
-	    i == F_TERM_SAVINGS)
-		return opts->term != TERM_NONE;
+		return opts->hours >= 0;
 	return true;
 }
 

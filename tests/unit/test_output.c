@@ -42,12 +42,14 @@ static const char *const contract_fields[] = {
 	"spot_zone", "currency", "price_original", "form", "country",
 	"continent", "vcpus_per_gpu", "ram_gb_per_gpu", "launch",
 	"launch_spot", "zones", "quota", "vertex_training", "launch_vertex",
+	"committed", "term", "term_hour", "term_gpu_hour", "term_savings_pct",
+	"total_term_cost",
 	NULL
 };
-#define NFIELDS		43
-#define NFIELDS_NO_TOTALS 41
-/* total_cost and total_spot_cost: shown only with --hours. */
-#define IS_TOTAL(i)	((i) == 24 || (i) == 25)
+#define NFIELDS		49
+#define NFIELDS_NO_TOTALS 46
+/* total_cost, total_spot_cost, total_term_cost: only with --hours. */
+#define IS_TOTAL(i)	((i) == 24 || (i) == 25 || (i) == 48)
 
 /* The i-th field shown without --hours. */
 static size_t
@@ -63,7 +65,9 @@ shown_no_totals(size_t i)
 #define AWS_LAUNCH_CSV(n) ",\"" AWS_RUN(n) "\",\"" AWS_RUN(n) \
 	" --instance-market-options 'MarketType=spot,SpotOptions={" \
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
-	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
+	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,," COMMITTED_NONE
+/* committed (none) and the --term fields (null without --term). */
+#define COMMITTED_NONE	",[],,,,"
 #define VAST_LAUNCH	"vastai create instance OFFER_ID --image IMAGE --disk 50"
 
 /* Three plans: an 8 x A100-80 offer, an unknown GPU, 2 nodes of the first. */
@@ -368,7 +372,8 @@ test_csv(void **state)
 	    AWS_LAUNCH_CSV(1) "\r\n"
 	    "vast,inst2,\"US, NA\",,Mystery GPU,1,1,1,,unknown,,,0.35,0.35,,,,,"
 	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2,single-listing,"
-	    "k2,,,EUR,0.324,,US,NA,,," VAST_LAUNCH ",,,,,\r\n"
+	    "k2,,,EUR,0.324,,US,NA,,," VAST_LAUNCH ",,,,," COMMITTED_NONE
+	    "\r\n"
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
@@ -402,7 +407,7 @@ test_csv_totals_and_quoting(void **state)
 	    "vast,\"two\nlines\",plain,,\"say \"\"hi\"\"\",1,1,1,,unknown,,,"
 	    "0.35,0.35,,,,,unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,"
 	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,,EUR,0.324,,,,,,"
-	    VAST_LAUNCH ",,,,,\r\n");
+	    VAST_LAUNCH ",,,,," COMMITTED_NONE ",\r\n");
 	free(out);
 
 	/* No plans: the header alone. */
@@ -435,7 +440,7 @@ test_tsv(void **state)
 	    "vast\tinst2\ttab here\t\tnl and cr \"q\"\t1\t1\t1\t\tunknown\t\t\t"
 	    "0.35\t0.35\t\t\t\t\tunknown\t\t0.9876\tsnapshot\t"
 	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\tEUR\t"
-	    "0.324\t\t\t\t\t\t" VAST_LAUNCH "\t\t\t\t\t\n");
+	    "0.324\t\t\t\t\t\t" VAST_LAUNCH "\t\t\t\t\t\t[]\t\t\t\t\t\n");
 	assert_null(strchr(out, '\r'));
 	free(out);
 }
@@ -668,10 +673,12 @@ test_json_hours(void **state)
 	/* total_spot_cost comes before the appended fields. */
 	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 12)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 18)->string,
 	    "price_original");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 7)->string,
 	    "launch_vertex");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	    "total_term_cost");
 	cJSON_Delete(root);
 	free(out);
 
