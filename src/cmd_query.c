@@ -135,7 +135,7 @@ print_groups(const struct cli_options *o, const struct plan *plans,
 	    (size_t)o->limit : *ngroups;
 	if ((*ngroups > 0 || o->format != OUTPUT_TABLE) &&
 	    (output_groups(stdout, o->format, cli_output_width(stdout),
-	    &o->group_by, groups, shown) < 0 || fflush(stdout) != 0))
+	    &o->group_by, o->filter.term != TERM_NONE, groups, shown) < 0 || fflush(stdout) != 0))
 		rc = -1;
 	free(groups);
 	return rc;
@@ -209,6 +209,14 @@ cmd_query_exec(const struct cli_options *o)
 			cli_error("writing the output: %s", strerror(errno));
 			goto done;
 		}
+	}
+	/* --hours with --term: the job each way, for the first row. */
+	if (shown > 0 && o->format == OUTPUT_TABLE && o->hours >= 0 &&
+	    o->filter.term != TERM_NONE &&
+	    (output_term_comparison(stdout, &plans[0], o->hours) < 0 ||
+	    fflush(stdout) != 0)) {
+		cli_error("writing the output: %s", strerror(errno));
+		goto done;
 	}
 	if (nplans == 0) {
 		if (!o->quiet)
