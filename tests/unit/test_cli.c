@@ -717,12 +717,19 @@ static void
 test_term(void **state)
 {
 	struct cli_options o;
+	char words[256];
 
 	(void)state;
 	ok(&o, "--term", "1y", NULL);
 	assert_int_equal(o.filter.term, 12);
 	assert_int_equal(o.sort, SORT_TERM_GPU);
 	assert_true(o.query_given);
+	/* Part of the query's words (watch keys, the TUI's title). */
+	filter_describe(&o.filter, words, sizeof words);
+	assert_string_equal(words, "--term 1y");
+	ok(&o, "--gpu", "H100", "--term", "any", NULL);
+	filter_describe(&o.filter, words, sizeof words);
+	assert_string_equal(words, "--gpu H100 --term any");
 	ok(&o, "--term", "3y", "--sort", "price", NULL);
 	assert_int_equal(o.filter.term, 36);
 	assert_int_equal(o.sort, SORT_PRICE);
