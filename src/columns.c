@@ -128,8 +128,10 @@ columns_fit(const enum column *cols, size_t n, const size_t *want,
 		prio = ci->priority;
 		if (by_spot && cols[j] == COL_TOTAL)
 			prio = column_info[COL_SPOT_TOTAL].priority;
-		/* The job's total (--hours) is the answer asked for. */
+		/* The job's total (--hours) is the answer asked for, and
+		 * with --term so is the term's. */
 		if (cols[j] == (by_spot ? COL_SPOT_TOTAL : COL_TOTAL) ||
+		    (sort == SORT_TERM_GPU && cols[j] == COL_TERM_TOTAL) ||
 		    is_sort_column(cols[j], sort))
 			prio = 0;
 		else if (empty[j])
