@@ -159,3 +159,7 @@ fail:
 	return -1;
 }
 
+
+/* The SQL copies of the bounds stay the bounds. */
+_Static_assert(COMMITTED_MONTHS_MAX == 60, "COMMITTED_MONTHS_SQL");
+_Static_assert(OFFER_PRICE_MAX == (int64_t)5000000000, "COMMITTED_PRICE_MAX_SQL");
