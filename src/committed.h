@@ -20,8 +20,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Entries one offer keeps: AWS has 6 reservation and 6 savings-plan ones. */
-#define OFFER_COMMITTED_MAX	12
+/*
+ * Entries one offer keeps: AWS has 6 reservation terms (1y/3y x no,
+ * partial, all upfront), Azure 2 reservations and 2 savings plans, GCP 2
+ * commitments. AWS Savings Plans (6 more) would need 12; each entry
+ * costs 24 bytes in every offer, marketplace ones included.
+ */
+#define OFFER_COMMITTED_MAX	8
 #define COMMITTED_HOURS_PER_MONTH 730
 #define COMMITTED_MONTHS_MAX	60	/* the longest term accepted */
 
