@@ -180,6 +180,17 @@ int	db_status(struct db *db, struct provider_status **out, size_t *n,
 int	db_history(struct db *db, const char *provider, const char *key,
 	    struct price_point **out, size_t *n, struct err *err);
 
+/*
+ * History of one committed price of an offer (its kind, term and
+ * upfront option as in c), oldest first, as points whose price is the
+ * effective price per instance-hour (no spot, availability unknown);
+ * *out freed with free().
+ */
+struct committed;
+int	db_committed_history(struct db *db, const char *provider,
+	    const char *key, const struct committed *c,
+	    struct price_point **out, size_t *n, struct err *err);
+
 /* Every setting of provider; *out freed with free(). */
 int	db_meta_list(struct db *db, const char *provider,
 	    struct provider_meta **out, size_t *n, struct err *err);

@@ -160,6 +160,47 @@ fail:
 }
 
 
+/* A committed_history row as a price point. */
+static void
+row_committed_point(sqlite3_stmt *st, void *elem)
+{
+	struct price_point *p = elem;
+
+	p->at = sqlite3_column_int64(st, 0);
+	p->price = sqlite3_column_int64(st, 1);
+	p->spot_price = MONEY_NONE;
+	p->availability = AV_UNKNOWN;
+}
+
+int
+db_committed_history(struct db *db, const char *provider, const char *key,
+    const struct committed *c, struct price_point **out, size_t *n,
+    struct err *err)
+{
+	sqlite3_stmt *st;
+	void *v;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	st = db_prepare(db, "SELECT observed_at, price_hour FROM "
+	    "committed_history WHERE provider = ? AND key = ? AND kind = ? "
+	    "AND months = ? AND upfront = ? ORDER BY observed_at, rowid",
+	    err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, committed_kind_name(c->kind), -1,
+	    SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, c->months);
+	sqlite3_bind_text(st, 5, committed_upfront_name(c->upfront_kind), -1,
+	    SQLITE_STATIC);
+	rc = db_rows(db, st, sizeof **out, row_committed_point, &v, n, err);
+	*out = v;
+	return rc;
+}
+
 /* The SQL copies of the bounds stay the bounds. */
 _Static_assert(COMMITTED_MONTHS_MAX == 60, "COMMITTED_MONTHS_SQL");
 _Static_assert(OFFER_PRICE_MAX == (int64_t)5000000000, "COMMITTED_PRICE_MAX_SQL");

@@ -138,6 +138,21 @@ run --db "$DB" refresh --provider azure
 check "second refresh exits 0" status_is 0
 check "cache: unchanged prices add no history" [ "$(sqlite3 "$DB" "select count(*) from committed_history")" -eq "$hist" ]
 
+# --- history --term: the term's price over time ------------------------
+mkdir -p "$T/azure2"
+cp "$FX/azure"/* "$T/azure2/"
+sed 's/"retailPrice": 55.12,/"retailPrice": 50.0,/' "$FX/azure/prices-2.json" > "$T/azure2/prices-2.json"
+check "azure2: the 1-year savings plan changed" grep -q '"retailPrice": 50.0,' "$T/azure2/prices-2.json"
+serve azure2 "$T/azure2"
+GPUCOST_AZURE_URL=$url run --db "$DB" refresh --provider azure
+check "refresh with a changed savings plan exits 0" status_is 0
+check "cache: one history row for the changed price" [ "$(sqlite3 "$DB" "select count(*) from committed_history")" -eq $((hist + 1)) ]
+run --db "$DB" history --provider azure --gpu H200 --term 1y --format csv --quiet
+check "history --term 1y: exits 0" status_is 0
+check "history --term 1y: the savings plan's points, 55.12 then 50.00" sh -c 'tr -d "\r" < "$1" | grep -q ",55.12," && tr -d "\r" < "$1" | grep -q ",50.00,"' _ "$T/out"
+run --db "$DB" history --provider azure --gpu H200 --format csv --quiet
+check "history without --term: the on-demand price, unchanged" sh -c '! tr -d "\r" < "$1" | grep -q ",50.00,"' _ "$T/out"
+
 # --- bad --term --------------------------------------------------------
 run --db "$DB" --term 2w
 check "--term 2w: usage error" status_is 2
