@@ -561,7 +561,8 @@ view_offers_new(struct tui *tui)
 	int c;
 
 	for (c = 0; c < COLUMN_COUNT; c++) {
-		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL) &&
+		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL ||
+		    c == COL_TERM_TOTAL) &&
 		    tui_hours(tui) < 0)
 			continue;
 		o->cols[o->ncols++] = (enum column)c;
