@@ -202,6 +202,7 @@ enum explain_step {
 	EX_PRICE,
 	EX_AVAILABLE,
 	EX_TEXT,
+	EX_TERM,
 	EX_STEPS
 };
 
@@ -251,6 +252,9 @@ explain_add(struct offer_filter *g, const struct offer_filter *f,
 	case EX_TEXT:
 		memcpy(g->text, f->text, sizeof g->text);
 		return f->text[0] != '\0';
+	case EX_TERM:
+		g->term = f->term;
+		return f->term != TERM_NONE;
 	case EX_STEPS:
 		break;
 	}
@@ -357,6 +361,10 @@ explain_option(const struct offer_filter *f, enum explain_step s, char *buf,
 		str_sanitize(clean, sizeof clean, f->text, strlen(f->text));
 		append(buf, size, len, " search '%s'", clean);
 		break;
+	case EX_TERM:
+		committed_term_name(money, sizeof money, f->term);
+		append(buf, size, len, " --term %s", money);
+		break;
 	case EX_STEPS:
 		break;
 	}
@@ -454,6 +462,12 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 		break;
 	case EX_TEXT:
 		append(buf, size, len, "matches the %s: change it", opt);
+		break;
+	case EX_TERM:
+		append(buf, size, len, "has a committed price of %s (AWS, "
+		    "Azure and GCP publish them%s): drop it or try another "
+		    "term", opt, snapshot ? "; the snapshot has none, run "
+		    "'gpucost refresh'" : "");
 		break;
 	case EX_STEPS:
 		break;
