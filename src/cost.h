@@ -53,9 +53,9 @@ void	cost_plan_term(struct plan *p, int term);
 int64_t	cost_term_total(int64_t term_hour, int months, double hours);
 
 /*
- * What joins the nodes of a multi-node plan: "efa" or "infiniband" where
- * the instance type is documented to have that fabric, else "network";
- * NULL for a plan of one node.
+ * What joins the nodes of a multi-node plan: its fabric's kind from
+ * data/fabric.tsv ("efa", "infiniband", "roce", "tcpxo", "tcpx",
+ * "ethernet"), else "network"; NULL for a plan of one node.
  */
 const char *cost_inter_node(const struct plan *p);
 
