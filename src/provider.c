@@ -26,6 +26,9 @@ extern const struct provider provider_azure;
 extern const struct provider provider_oci;
 extern const struct provider provider_scaleway;
 extern const struct provider provider_cudo;
+extern const struct provider provider_linode;
+extern const struct provider provider_ovh;
+extern const struct provider provider_cloudrift;
 
 const struct provider *const providers[] = {
 	&provider_aws,
@@ -38,6 +41,9 @@ const struct provider *const providers[] = {
 	&provider_oci,
 	&provider_scaleway,
 	&provider_cudo,
+	&provider_linode,
+	&provider_ovh,
+	&provider_cloudrift,
 	NULL
 };
 
@@ -55,7 +61,8 @@ provider_find(const char *id)
 const char *
 provider_id_list(void)
 {
-	return "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo";
+	return "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo,linode,ovh,"
+	    "cloudrift";
 }
 
 void
