@@ -122,7 +122,8 @@ bad_msg(char *buf, size_t size, const char *first, ...)
 	snprintf(buf, size, "%s", err.msg);
 }
 
-#define PROVIDERS "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo"
+#define PROVIDERS "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo,linode,ovh," \
+	"cloudrift"
 
 /* ------------------------------------------------------------------ */
 /* Defaults and commands                                              */
