@@ -768,7 +768,7 @@ scaleway_launch(const struct plan *p, char *buf, size_t size)
 }
 
 /* ------------------------------------------------------------------ */
-/* Linode, OVHcloud, CloudRift (issue 28)                             */
+/* Linode, OVHcloud, CloudRift, Verda (issue 28)                      */
 
 static size_t
 linode_launch(const struct plan *p, char *buf, size_t size)
@@ -828,6 +828,31 @@ cloudrift_launch(const struct plan *p, char *buf, size_t size)
 	return cmd_end(&c);
 }
 
+/*
+ * Verda's pricing page gives no API id for its instances (the API's
+ * own list needs a login): the id is a placeholder, the page's name of
+ * the instance goes in the description so the buyer knows which.
+ */
+static size_t
+verda_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	char body[LAUNCH_CMD_MAX / 2], name[OFFER_NAME_MAX * 2 + 3];
+	struct cmd c;
+
+	json_text(name, sizeof name, o->instance_type);
+	snprintf(body, sizeof body, "{\"instance_type\":\"INSTANCE_TYPE\","
+	    "\"image\":\"IMAGE\",\"ssh_key_ids\":[\"KEY\"],"
+	    "\"location_code\":\"FIN-01\",\"hostname\":\"gpucost-1\","
+	    "\"description\":%s}", name);
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "curl -fsS -X POST -H \"Authorization: Bearer"
+	    " $VERDA_TOKEN\" -H 'Content-Type: application/json' -d ");
+	cmd_quote(&c, body);
+	cmd_add(&c, " https://api.datacrunch.io/v1/instances");
+	return cmd_end(&c);
+}
+
 /* ------------------------------------------------------------------ */
 
 static size_t
@@ -865,6 +890,8 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 		return ovh_launch(p, buf, size);
 	if (strcmp(prov, "cloudrift") == 0)
 		return cloudrift_launch(p, buf, size);
+	if (strcmp(prov, "verda") == 0)
+		return verda_launch(p, buf, size);
 	return 0;
 }
 

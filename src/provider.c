@@ -29,6 +29,7 @@ extern const struct provider provider_cudo;
 extern const struct provider provider_linode;
 extern const struct provider provider_ovh;
 extern const struct provider provider_cloudrift;
+extern const struct provider provider_verda;
 
 const struct provider *const providers[] = {
 	&provider_aws,
@@ -44,6 +45,7 @@ const struct provider *const providers[] = {
 	&provider_linode,
 	&provider_ovh,
 	&provider_cloudrift,
+	&provider_verda,
 	NULL
 };
 
@@ -62,7 +64,7 @@ const char *
 provider_id_list(void)
 {
 	return "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo,linode,ovh,"
-	    "cloudrift";
+	    "cloudrift,verda";
 }
 
 void

@@ -13,7 +13,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-ALL="aws gcp runpod vast lambda vultr azure oci scaleway cudo linode ovh cloudrift"
+ALL="aws gcp runpod vast lambda vultr azure oci scaleway cudo linode ovh cloudrift verda"
 OTHERS=$(($(echo $ALL | wc -w) - 1))
 TIMEOUT=5
 # Timeout x 3 attempts + 1 s + 2 s of backoff (http.c), and some slack.
@@ -165,6 +165,14 @@ cloudrift|10^6 GPUs|instance-types.json|"gpu_count": 1,|"gpu_count": 1000000,|gp
 cloudrift|negative RAM|instance-types.json|"dram": 68719476736,|"dram": -68719476736,|dram|
 cloudrift|negative nodes|instance-types.json|"us-east-nc-nr-1": 3,|"us-east-nc-nr-1": -3,|nodes_per_dc|
 cloudrift|empty variant name|instance-types.json|"name": "rtx49-8c-nr.1"|"name": ""|name|
+verda|negative price|pricing.html|"price":3.25,|"price":-3.25,|price|
+verda|NaN price|pricing.html|"price":3.25,|"price":"NaN",|price|
+verda|Infinity price|pricing.html|"price":3.25,|"price":1e999,|price|
+verda|1e300 price|pricing.html|"price":3.25,|"price":1e300,|price|
+verda|huge price|pricing.html|"price":3.25,|"price":9000,|price|
+verda|name a number|pricing.html|"name":"1x H100 SXM5 80GB on-demand"|"name":7|name|
+verda|no JSON-LD block|pricing.html|<script type="application/ld+json">|<script type="text/plain">|JSON-LD|
+verda|graph not a list|pricing.html|"@graph":[|"@graph":7,"x":[|@graph|
 EOF
 
 tried=0

@@ -7,7 +7,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr azure oci scaleway cudo linode ovh cloudrift"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr azure oci scaleway cudo linode ovh cloudrift verda"}
 GCP_API_KEY=gcp-SECRET-key-0001
 LAMBDA_API_KEY=lambda-SECRET-key-0002
 RUNPOD_API_KEY=runpod-SECRET-key-0003
@@ -195,6 +195,18 @@ rtxpro6000-11-50-500-1l.8/ustx1a_a01 RTXPRO6000 8 11148800 available'
 	check "cloudrift: one POST with the selector" grep -q '^REQ POST /api/v1/instance-types/list' "$T/cloudrift-good.log"
 fi
 
+if echo " $PROVIDERS " | grep -q ' verda '; then
+	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || gpu_count || ' ' || coalesce(price, '-') || ' ' || coalesce(spot_price, '-') || ' ' || region from offers where provider = 'verda' order by key")
+	want='1x A100 SXM4 40GB A100-40 1 1290000 645000 nordics
+1x B200 SXM6 180GB B200 1 - 3055000 nordics
+1x H100 SXM5 80GB H100 1 3250000 1625000 nordics
+1x RTX PRO 6000 96GB RTXPRO6000 1 1890000 945000 nordics
+1x RTX PRO 6000 CC 96GB RTXPRO6000 1 1928000 963900 nordics
+2x L40S 48GB L40S 2 2740000 - nordics
+8x H100 SXM5 80GB H100 8 26000000 13000000 nordics'
+	check "verda: exactly the JSON-LD block's 7 instances, never the page's table" [ "$got" = "$want" ]
+fi
+
 # A second identical refresh changes no prices: no new history rows.
 h1=$(sqlite3 "$DB" 'select count(*) from price_history')
 run --db "$DB" refresh --provider "$(plist)"
@@ -281,7 +293,7 @@ elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a 
 check "parallel: three 2-second providers succeed" status_is 0
 check "parallel: done in ${elapsed}s (< 3.5 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 3.5) }'
 check "parallel: each took 2 s (>= 2)" awk -v e="$elapsed" 'BEGIN { exit !(e >= 2) }'
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr azure oci scaleway cudo linode ovh cloudrift"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr azure oci scaleway cudo linode ovh cloudrift verda"}
 
 # Keys: sent only in headers, never in a URL, the cache, output or errors.
 for p in gcp lambda; do

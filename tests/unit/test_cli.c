@@ -123,7 +123,7 @@ bad_msg(char *buf, size_t size, const char *first, ...)
 }
 
 #define PROVIDERS "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo,linode,ovh," \
-	"cloudrift"
+	"cloudrift,verda"
 
 /* ------------------------------------------------------------------ */
 /* Defaults and commands                                              */
@@ -381,9 +381,10 @@ test_provider_option(void **state)
 	assert_string_equal(o.filter.providers[0], "aws");
 	assert_string_equal(o.filter.providers[1], "lambda");
 	ok(&o, "-p", PROVIDERS, NULL);
-	assert_int_equal(o.filter.nproviders, 10);
+	assert_int_equal(o.filter.nproviders, 14);
 	assert_string_equal(o.filter.providers[5], "vultr");
 	assert_string_equal(o.filter.providers[9], "cudo");
+	assert_string_equal(o.filter.providers[13], "verda");
 	/* Repeats add up (issue 12), blanks after commas are fine. */
 	ok(&o, "-p", "aws,gcp", "-p", "runpod", NULL);
 	assert_int_equal(o.filter.nproviders, 3);

@@ -384,7 +384,7 @@ test_new_providers(void **state)
 	assert_int_equal(launch_command(&plan, buf, sizeof buf), 0);
 }
 
-/* Issue 28: Linode's CLI, OpenStack for OVHcloud, curl for CloudRift. */
+/* Issue 28: Linode's CLI, OpenStack for OVHcloud, curl for CloudRift, Verda. */
 static void
 test_reach_providers(void **state)
 {
@@ -413,7 +413,15 @@ test_reach_providers(void **state)
 	    "\"ssh_key\":{\"PublicKeys\":[\"KEY\"]}}},"
 	    "\"with_public_ip\":true}}'"
 	    " https://api.cloudrift.ai/api/v1/instances/rent");
-	/* None of the three sells spot. */
+	make("verda", "1x H100 SXM5 80GB", "nordics", "1x H100 SXM5 80GB",
+	    "H100", 1);
+	assert_string_equal(launch(), "curl -fsS -X POST -H \"Authorization:"
+	    " Bearer $VERDA_TOKEN\" -H 'Content-Type: application/json' -d"
+	    " '{\"instance_type\":\"INSTANCE_TYPE\",\"image\":\"IMAGE\","
+	    "\"ssh_key_ids\":[\"KEY\"],\"location_code\":\"FIN-01\","
+	    "\"hostname\":\"gpucost-1\",\"description\":"
+	    "\"1x H100 SXM5 80GB\"}' https://api.datacrunch.io/v1/instances");
+	/* None of the four has a spot launch (Verda's spot: the console). */
 	offer.spot_price = 100000;
 	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
 }
