@@ -397,6 +397,25 @@ provider_get_number(const struct cJSON *obj, const char *key,
 	return 0;
 }
 
+int
+provider_get_number_at(const struct cJSON *obj, const char *key,
+    const char *path, double max, double *out, struct err *err)
+{
+	bool found;
+
+	*out = -1;
+	if (json_get_number(obj, key, path, out, &found, err) < 0)
+		return -1;
+	if (!found)
+		*out = -1;
+	else if (*out < 0 || *out > max) {
+		err_set(err, "%s.%s %g is out of range 0..%g", path, key, *out,
+		    max);
+		return -1;
+	}
+	return 0;
+}
+
 void
 provider_note(struct provider_run *run, const char *fmt, ...)
 {

@@ -268,6 +268,14 @@ int	provider_get_number(const struct cJSON *obj, const char *key,
 	    const char *path, double max, double *out, struct err *err);
 
 /*
+ * provider_get_number(), with path named in the range error too
+ * ("data[2].memory -1 is out of range 0..1e+06"): for an adapter whose
+ * records are many members deep.
+ */
+int	provider_get_number_at(const struct cJSON *obj, const char *key,
+	    const char *path, double max, double *out, struct err *err);
+
+/*
  * Append one part to the summary note (run->note), "; " between parts,
  * cut when the note is full. Adapters write skip counts with it:
  * "skipped 2 MIG slices", "1 zero-priced offer skipped".

@@ -151,15 +151,15 @@ cloudrift_variant(struct provider_run *run, struct cloudrift_state *st,
 		provider_skip(run, &st->skipped[SKIP_MIG]);
 		return 0;
 	}
-	if (provider_get_number(v, "cost_per_hour", path, CLOUDRIFT_CENTS_MAX,
+	if (provider_get_number_at(v, "cost_per_hour", path, CLOUDRIFT_CENTS_MAX,
 	    &cents, err) < 0 ||
-	    provider_get_number(v, "cpu_count", path, OFFER_VCPUS_MAX, &cpus,
+	    provider_get_number_at(v, "cpu_count", path, OFFER_VCPUS_MAX, &cpus,
 	    err) < 0 ||
-	    provider_get_number(v, "logical_cpu_count", path, OFFER_VCPUS_MAX,
+	    provider_get_number_at(v, "logical_cpu_count", path, OFFER_VCPUS_MAX,
 	    &threads, err) < 0 ||
-	    provider_get_number(v, "dram", path, CLOUDRIFT_BYTES_MAX, &dram,
+	    provider_get_number_at(v, "dram", path, CLOUDRIFT_BYTES_MAX, &dram,
 	    err) < 0 ||
-	    provider_get_number(v, "vram", path, OFFER_VRAM_MAX * GIB, &vram,
+	    provider_get_number_at(v, "vram", path, OFFER_VRAM_MAX * GIB, &vram,
 	    err) < 0)
 		return -1;
 	if (cents <= 0) {

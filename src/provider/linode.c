@@ -241,7 +241,7 @@ linode_type(struct provider_run *run, struct linode_state *st,
 	}
 	if (json_get_int(type, "vcpus", path, 0, OFFER_VCPUS_MAX, &vcpus,
 	    &found, err) < 0 ||
-	    provider_get_number(type, "memory", path, LINODE_MB_MAX, &memory,
+	    provider_get_number_at(type, "memory", path, LINODE_MB_MAX, &memory,
 	    err) < 0)
 		return -1;
 	snprintf(ppath, sizeof ppath, "%s.price", path);

@@ -326,7 +326,7 @@ ovh_gpu(const cJSON *technical, const char *path, char *model, size_t size,
     struct err *err)
 {
 	const cJSON *gpu, *mem, *cpu, *memory;
-	char gpath[96];
+	char gpath[96], mpath[112];
 
 	if (ovh_object(technical, "gpu", path, &gpu, err) < 0)
 		return -1;
@@ -346,17 +346,20 @@ ovh_gpu(const cJSON *technical, const char *path, char *model, size_t size,
 	*vram = 0;
 	if (ovh_object(gpu, "memory", gpath, &mem, err) < 0)
 		return -1;
-	if (mem != NULL && provider_get_number(mem, "size", gpath,
+	snprintf(mpath, sizeof mpath, "%s.memory", gpath);
+	if (mem != NULL && provider_get_number_at(mem, "size", mpath,
 	    OFFER_VRAM_MAX, vram, err) < 0)
 		return -1;
 	*cores = *ram = 0;
 	if (ovh_object(technical, "cpu", path, &cpu, err) < 0 ||
 	    ovh_object(technical, "memory", path, &memory, err) < 0)
 		return -1;
-	if (cpu != NULL && provider_get_number(cpu, "cores", path,
+	snprintf(mpath, sizeof mpath, "%s.cpu", path);
+	if (cpu != NULL && provider_get_number_at(cpu, "cores", mpath,
 	    OFFER_VCPUS_MAX, cores, err) < 0)
 		return -1;
-	if (memory != NULL && provider_get_number(memory, "size", path,
+	snprintf(mpath, sizeof mpath, "%s.memory", path);
+	if (memory != NULL && provider_get_number_at(memory, "size", mpath,
 	    OFFER_RAM_MAX, ram, err) < 0)
 		return -1;
 	*vram = fmax(*vram, 0);

@@ -162,6 +162,16 @@ test_get_number(void **state)
 	err_clear(&err);
 	assert_int_equal(provider_get_number(obj, "s", "o", 10, &v, &err), -1);
 	assert_non_null(strstr(err.msg, "o.s"));
+	/* The _at form names the record in the range error too. */
+	assert_int_equal(provider_get_number_at(obj, "a", "data[2]", 10, &v,
+	    &err), 0);
+	assert_int_equal((int)v, 5);
+	assert_int_equal(provider_get_number_at(obj, "gone", "data[2]", 10, &v,
+	    &err), 0);
+	assert_int_equal((int)v, -1);
+	assert_int_equal(provider_get_number_at(obj, "neg", "data[2]", 10, &v,
+	    &err), -1);
+	assert_string_equal(err.msg, "data[2].neg -1 is out of range 0..10");
 	cJSON_Delete(obj);
 }
 
