@@ -289,14 +289,8 @@ static int
 cloudrift_finish(struct provider_run *run, struct err *err)
 {
 	struct cloudrift_state *st = run->state;
-	size_t i;
 
-	for (i = 0; i < SKIP_COUNT; i++) {
-		if (st->skipped[i] == 0)
-			continue;
-		provider_note(run, "%zu %s skipped", st->skipped[i],
-		    cloudrift_skip_what[i][st->skipped[i] == 1 ? 0 : 1]);
-	}
+	provider_note_skips(run, st->skipped, cloudrift_skip_what, SKIP_COUNT);
 	(void)err;
 	return 0;
 }

@@ -520,12 +520,7 @@ linode_finish(struct provider_run *run, struct err *err)
 	if (st->ntypes > 0 && st->nregions == 0)
 		provider_note(run, "no region lists \"%s\"",
 		    LINODE_GPU_CAPABILITY);
-	for (i = 0; i < SKIP_COUNT; i++) {
-		if (st->skipped[i] == 0)
-			continue;
-		provider_note(run, "%zu %s skipped", st->skipped[i],
-		    linode_skip_what[i][st->skipped[i] == 1 ? 0 : 1]);
-	}
+	provider_note_skips(run, st->skipped, linode_skip_what, SKIP_COUNT);
 	return 0;
 }
 

@@ -524,14 +524,8 @@ static int
 ovh_finish(struct provider_run *run, struct err *err)
 {
 	struct ovh_state *st = run->state;
-	size_t i;
 
-	for (i = 0; i < SKIP_COUNT; i++) {
-		if (st->skipped[i] == 0)
-			continue;
-		provider_note(run, "%zu %s skipped", st->skipped[i],
-		    ovh_skip_what[i][st->skipped[i] == 1 ? 0 : 1]);
-	}
+	provider_note_skips(run, st->skipped, ovh_skip_what, SKIP_COUNT);
 	(void)err;
 	return 0;
 }

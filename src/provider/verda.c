@@ -406,12 +406,7 @@ verda_finish(struct provider_run *run, struct err *err)
 			return -1;
 		}
 	}
-	for (i = 0; i < SKIP_COUNT; i++) {
-		if (st->skipped[i] == 0)
-			continue;
-		provider_note(run, "%zu %s skipped", st->skipped[i],
-		    verda_skip_what[i][st->skipped[i] == 1 ? 0 : 1]);
-	}
+	provider_note_skips(run, st->skipped, verda_skip_what, SKIP_COUNT);
 	return 0;
 }
 

@@ -199,6 +199,22 @@ test_note(void **state)
 	assert_int_equal(run.skipped, 2);
 	assert_int_equal(tally, 1);
 	provider_run_done(&run);
+
+	/* Skip counts: singular, plural, none left out. */
+	{
+		static const char *const what[3][2] = {
+			{ "CPU plan", "CPU plans" },
+			{ "MIG slice", "MIG slices" },
+			{ "monthly price", "monthly prices" },
+		};
+		const size_t counts[3] = { 3, 0, 1 };
+
+		provider_run_init(&run, NULL);
+		provider_note_skips(&run, counts, what, 3);
+		assert_string_equal(run.note, "3 CPU plans skipped; "
+		    "1 monthly price skipped");
+		provider_run_done(&run);
+	}
 }
 
 static void
