@@ -646,7 +646,7 @@ void
 cli_usage(FILE *out)
 {
 	char words[256], line[512];
-	size_t i;
+	size_t i, len;
 
 	build_options();
 	for (i = 0; cmd_table[i] != NULL; i++) {
@@ -679,11 +679,17 @@ cli_usage(FILE *out)
 	fputc('\n', out);
 	snprintf(line, sizeof line, "sort keys: %s.", words);
 	usage_wrap(out, 0, 0, line);
-	snprintf(line, sizeof line, "providers: %s.", provider_id_list());
+	/* ", " between ids, so the list wraps within 80 columns. */
+	len = (size_t)snprintf(line, sizeof line, "providers:");
+	for (i = 0; providers[i] != NULL && len < sizeof line; i++)
+		len += (size_t)snprintf(line + len, sizeof line - len, "%s%s",
+		    i == 0 ? " " : ", ", providers[i]->id);
+	if (len < sizeof line)
+		snprintf(line + len, sizeof line - len, ".");
 	usage_wrap(out, 0, 0, line);
-	fputs("\nEUR prices (Scaleway) become USD at GPUCOST_USD_PER_EUR, else "
-	    "usd_per_eur\nin the config file, else a dated default; "
-	    "`gpucost providers` shows it.\ncsv/json carry each offer's "
+	fputs("\nEUR prices (Scaleway, OVHcloud) become USD at GPUCOST_USD_PER_EUR, "
+	    "else\nusd_per_eur in the config file, else a dated default; "
+	    "`gpucost providers`\nshows it. csv/json carry each offer's "
 	    "currency and price_original.\n", out);
 	fprintf(out, "\nexit status: 0 offers found, 1 no offer matched, 2 usage "
 	    "error, 3 cache or\ndata error, 4 refresh failed. See gpucost(1).\n");
