@@ -646,7 +646,7 @@ void
 cli_usage(FILE *out)
 {
 	char words[256], line[512];
-	size_t i, len;
+	size_t i;
 
 	build_options();
 	for (i = 0; cmd_table[i] != NULL; i++) {
@@ -679,13 +679,13 @@ cli_usage(FILE *out)
 	fputc('\n', out);
 	snprintf(line, sizeof line, "sort keys: %s.", words);
 	usage_wrap(out, 0, 0, line);
-	/* ", " between ids, so the list wraps within 80 columns. */
-	len = (size_t)snprintf(line, sizeof line, "providers:");
-	for (i = 0; providers[i] != NULL && len < sizeof line; i++)
-		len += (size_t)snprintf(line + len, sizeof line - len, "%s%s",
-		    i == 0 ? " " : ", ", providers[i]->id);
-	if (len < sizeof line)
-		snprintf(line + len, sizeof line - len, ".");
+	/* ", " between ids, so the list folds at 80 columns. */
+	str_copy(line, sizeof line, "providers:");
+	for (i = 0; providers[i] != NULL; i++) {
+		strncat(line, i == 0 ? " " : ", ", sizeof line - strlen(line) - 1);
+		strncat(line, providers[i]->id, sizeof line - strlen(line) - 1);
+	}
+	strncat(line, ".", sizeof line - strlen(line) - 1);
 	usage_wrap(out, 0, 0, line);
 	fputs("\nEUR prices (Scaleway, OVHcloud) become USD at GPUCOST_USD_PER_EUR, "
 	    "else\nusd_per_eur in the config file, else a dated default; "
