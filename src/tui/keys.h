@@ -63,10 +63,13 @@
 	    "clear every filter", 'c')					\
 	X(ACT_HOURS,	SC_DETAIL, "Hours",				\
 	    "type the number of hours of a job to cost", 'h', 'H')	\
-	X(ACT_COPY,	SC_DETAIL, "Copy",				\
-	    "copy the launch command: to the clipboard where the "	\
-	    "terminal takes OSC 52, else printed when gpucost quits",	\
-	    'y', 'C')							\
+	X(ACT_COPY,	SC_OFFERS | SC_DETAIL, "Copy",			\
+	    "copy the launch command the list ranks by (spot when "	\
+	    "sorted by spot): to the clipboard where the terminal takes "	\
+	    "OSC 52; printed when gpucost quits", 'y', 'C')		\
+	X(ACT_COPY_OTHER, SC_OFFERS | SC_DETAIL, NULL,			\
+	    "copy the other launch command (on-demand when sorted by "	\
+	    "spot, else spot)", 'Y')					\
 	X(ACT_EDIT,	SC_FILTER, "Edit",				\
 	    "change the selected field: pick, type or toggle it",	\
 	    KEY_ENTER_ALL)						\

@@ -742,12 +742,22 @@ tui_screen_end(void)
 	xalloc_set_fatal_hook(NULL);
 }
 
-/* Does the terminal take OSC 52 (terminfo's extended Ms capability)? */
+/*
+ * Does the terminal take OSC 52 (terminfo's extended Ms capability), and
+ * is it the terminal itself? Inside tmux or screen the sequence reaches
+ * the clipboard only if the multiplexer is set to pass it on (tmux's
+ * set-clipboard on), which a program cannot see: never claim it there.
+ */
 static bool
 tui_has_clipboard(void)
 {
+	const char *term = getenv("TERM");
 	char *ms = tigetstr("Ms");
 
+	if (getenv("TMUX") != NULL || getenv("STY") != NULL ||
+	    (term != NULL && (strncmp(term, "screen", 6) == 0 ||
+	    strncmp(term, "tmux", 4) == 0)))
+		return false;
 	return ms != NULL && ms != (char *)-1 && ms[0] != '\0';
 }
 
@@ -760,6 +770,7 @@ tui_copy(struct tui *t, const char *text)
 	size_t n = strlen(text), i;
 	unsigned long v;
 
+	/* Printed on exit whatever happens: the user asked for it. */
 	str_copy(t->copied, sizeof t->copied, text);
 	if (!tui_has_clipboard())
 		return false;
@@ -778,8 +789,33 @@ tui_copy(struct tui *t, const char *text)
 	}
 	fputs("\a", stdout);
 	fflush(stdout);
-	t->copied[0] = '\0';
 	return true;
+}
+
+void
+tui_copy_launch(struct tui *t, const struct plan *p, bool other)
+{
+	char cmd[LAUNCH_CMD_MAX];
+	bool by_spot = t->model.sort == SORT_SPOT ||
+	    t->model.sort == SORT_SPOT_GPU || t->model.filter.spot;
+	bool spot = by_spot != other;
+	const char *what = spot ? "spot" : "on-demand";
+
+	if ((spot ? launch_spot_command(p, cmd, sizeof cmd) :
+	    launch_command(p, cmd, sizeof cmd)) == 0) {
+		tui_message(t, UI_ERROR, "No %s launch command for %s %s%s",
+		    what, p->offer->provider, p->offer->instance_type,
+		    spot ? " (no spot price)" : "");
+		return;
+	}
+	if (tui_copy(t, cmd))
+		tui_message(t, UI_NORMAL, "The %s launch command is on the "
+		    "clipboard (OSC 52) and is printed when you quit%s", what,
+		    other ? "" : "; Y copies the other");
+	else
+		tui_message(t, UI_NORMAL, "The %s launch command is printed "
+		    "when you quit (no clipboard this terminal is known to "
+		    "take)%s", what, other ? "" : "; Y copies the other");
 }
 
 /* Entry point: see tui.h. */
@@ -841,7 +877,8 @@ tui_run(const struct tui_options *opts)
 	}
 	tui_screen_end();
 	tui_signals_restore(old);
-	/* A command the clipboard could not take: the user asked for it. */
+	/* The last command copied: kept in the scrollback even when the
+	   clipboard took it too. */
 	if (t->copied[0] != '\0')
 		printf("%s\n", t->copied);
 	model_done(&t->model);

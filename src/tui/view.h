@@ -163,11 +163,19 @@ double	tui_hours(const struct tui *tui);
 
 /*
  * Copy text (a launch command) for the user: to the terminal's
- * clipboard with OSC 52 where its terminfo entry says it takes it (Ms),
- * else kept and printed on stdout when the interactive mode ends.
- * Returns true when it went to the clipboard.
+ * clipboard with OSC 52 where its terminfo entry says it takes it (Ms)
+ * and no multiplexer stands between (tmux, screen); always kept and
+ * printed on stdout when the interactive mode ends. Returns true only
+ * when it was written to a terminal that takes it.
  */
 bool	tui_copy(struct tui *tui, const char *text);
+/*
+ * Copy plan p's launch command: the one the list ranks by (spot when
+ * sorted by spot or filtered to spot, else on-demand), or the other one
+ * (Y); says on the status line what was copied and where it went.
+ */
+struct plan;
+void	tui_copy_launch(struct tui *tui, const struct plan *p, bool other);
 
 /* A one-line message on the status line until the next key. */
 void	tui_message(struct tui *tui, enum ui_color role, const char *fmt, ...)

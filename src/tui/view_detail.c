@@ -505,26 +505,6 @@ static const struct prompt_ops hours_prompt = {
 	.done = hours_done,
 };
 
-/* The on-demand launch command to the clipboard, or for the exit. */
-static void
-detail_copy(struct view *v)
-{
-	struct detail *d = v->priv;
-	char cmd[LAUNCH_CMD_MAX];
-
-	if (launch_command(&d->plan, cmd, sizeof cmd) == 0) {
-		tui_message(v->tui, UI_ERROR, "No launch command known for %s",
-		    d->offer.provider);
-		return;
-	}
-	if (tui_copy(v->tui, cmd))
-		tui_message(v->tui, UI_NORMAL, "Launch command copied to the "
-		    "clipboard (OSC 52)");
-	else
-		tui_message(v->tui, UI_NORMAL, "The terminal has no clipboard "
-		    "access: the launch command is printed when you quit");
-}
-
 /* Hours and copying; the base scrolls and goes back. */
 static bool
 detail_action(struct view *v, enum action a)
@@ -539,7 +519,8 @@ detail_action(struct view *v, enum action a)
 		tui_prompt(v->tui, v, &hours_prompt, "Hours: ", text);
 		return true;
 	case ACT_COPY:
-		detail_copy(v);
+	case ACT_COPY_OTHER:
+		tui_copy_launch(v->tui, &d->plan, a == ACT_COPY_OTHER);
 		return true;
 	default:
 		return false;

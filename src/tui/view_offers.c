@@ -293,6 +293,12 @@ offers_action(struct view *v, enum action a)
 	case ACT_TERM:
 		term_cycle(v);
 		break;
+	case ACT_COPY:
+	case ACT_COPY_OTHER:
+		if (v->sc.sel < m->nplans)
+			tui_copy_launch(v->tui, &m->plans[v->sc.sel],
+			    a == ACT_COPY_OTHER);
+		break;
 	case ACT_ALL_REGIONS:
 		m->all_regions = !m->all_regions;
 		requery(v, false);

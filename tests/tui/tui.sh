@@ -356,6 +356,31 @@ check "q exits 0" [ "$st" = 0 ]
 check "q restores the terminal" restored main
 
 # ---------------------------------------------------------------------
+# y copies the launch command the list ranks by, Y the other; inside tmux
+# the clipboard is never claimed, and the command is printed on exit.
+# ---------------------------------------------------------------------
+start copy -- --db "$DB" --provider aws --gpu H100 --count 8 --region us-east-1 --spot tui
+check "copy: spot list" wait_for "sort: spot-gpu-price"
+keys y
+check "y on a spot list: the spot command" wait_for "The spot launch command is printed when you quit"
+check "y inside tmux: no clipboard claimed" wait_gone "clipboard (OSC 52)"
+keys q
+wait_exit copy
+check "copy: q exits 0" [ "$st" = 0 ]
+check "the copied spot command is printed on exit" wait_for "MarketType=spot"
+start copy2 -- --db "$DB" --provider aws --gpu H100 --count 8 --region us-east-1 tui
+check "copy2: on-demand list" wait_for "sort: gpu-price"
+keys Enter
+check "copy2: the detail view" wait_for "p5.48xlarge"
+keys y
+check "y in the detail of an on-demand list: on-demand" wait_for "The on-demand launch command is printed"
+keys Y
+check "Y: the other (spot) command" wait_for "The spot launch command is printed"
+keys q
+wait_exit copy2
+check "the last copied (spot) command is printed on exit" wait_for "MarketType=spot"
+
+# ---------------------------------------------------------------------
 # `gpucost tui` with query options starts pre-filtered.
 # ---------------------------------------------------------------------
 start pre -- --db "$DB" --provider lambda --count 8 tui
