@@ -2,7 +2,9 @@
  * tui/view_summary.c: the market summary of the offers the table shows:
  * one row per GPU, provider or region (the key cycles the grouping) with
  * the offers, min / median / max per GPU-hour, the spot minimum and the
- * cheapest offer. The same summary_build() as `gpucost --group-by`.
+ * cheapest offer. The same query_plans() and summary_build() as
+ * `gpucost --group-by`, over every offer (not the table's folded rows),
+ * so both give the same counts and medians for the same filter.
  */
 #include "config.h"
 
@@ -12,6 +14,7 @@
 
 #include "columns.h"
 #include "money.h"
+#include "query.h"
 #include "summary.h"
 #include "tui/curses.h"
 #include "tui/model.h"
@@ -19,7 +22,32 @@
 
 struct summary_view {
 	enum group_key key;	/* what the rows are */
+	/*
+	 * The offers summarised: query_plans() of the model's filter, as
+	 * `gpucost --group-by` has them -- every offer, not the table's rows
+	 * folded by region. Kept until the filter or the data change.
+	 */
+	struct plan	*plans;		/* owned */
+	size_t		 nplans;
+	struct offer_filter filter;	/* what plans[] answers */
+	unsigned	 generation;	/* the model's load it was made from */
+	bool		 valid;
 };
+
+/* The summary's plans for the model's current filter. */
+static void
+summary_plans(struct summary_view *s, const struct model *m)
+{
+	if (s->valid && s->generation == m->generation &&
+	    memcmp(&s->filter, &m->filter, sizeof s->filter) == 0)
+		return;
+	free(s->plans);
+	query_plans(m->offers.v, m->offers.n, &m->filter, SORT_GPU_PRICE,
+	    false, &s->plans, &s->nplans);
+	s->filter = m->filter;
+	s->generation = m->generation;
+	s->valid = true;
+}
 
 /* Money for a cell: "-" when unknown. */
 static void
@@ -47,10 +75,11 @@ summary_draw(struct view *v)
 	size_t n, i;
 	int y;
 
-	summary_build(m->plans, m->nplans, &by, m->filter.spot, &g, &n);
+	summary_plans(s, m);
+	summary_build(s->plans, s->nplans, &by, m->filter.spot, &g, &n);
 	v->rows = (int)n;
 	snprintf(title, sizeof title, " Market summary by %s of %zu offers "
-	    "(m: next grouping, Esc: back)", titles[s->key], m->nplans);
+	    "(m: next grouping, Esc: back)", titles[s->key], s->nplans);
 	view_title(v, title);
 	snprintf(line, sizeof line, "%-16s %6s %11s %9s %9s %9s  %s",
 	    s->key == GROUP_GPU ? "GPU" : s->key == GROUP_PROVIDER ?
@@ -92,6 +121,15 @@ summary_action(struct view *v, enum action a)
 	return true;
 }
 
+static void
+summary_free(struct view *v)
+{
+	struct summary_view *s = v->priv;
+
+	free(s->plans);
+	free(s);
+}
+
 static const struct view_ops summary_ops = {
 	.name = "summary",
 	.scope = SC_HELP,
@@ -99,6 +137,7 @@ static const struct view_ops summary_ops = {
 	.head = 2,
 	.draw = summary_draw,
 	.action = summary_action,
+	.free = summary_free,
 };
 
 /* The market summary of what the table shows. */

@@ -416,6 +416,15 @@ check "m opens the market summary by GPU" wait_for "Market summary by GPU"
 h100_min=$("$GPUCOST" --db "$DB" --provider lambda --count 8 --gpu H100 --group-by gpu --format csv -q | tail -1 | cut -d, -f3 | tr -d '\r')
 check "the H100 row has --group-by's minimum ($h100_min)" wait_for "$(printf 'H100 %s' '')"
 check "the H100 minimum matches the CLI" [ -n "$h100_min" ] && screen | grep '^H100 ' | grep -q -- "$(printf '%.2f' "$h100_min")"
+# The same offers as --group-by counts: every offer, not the folded rows
+# (17 Lambda regions of one type are one table row but 17 offers).
+cli_gpus=$("$GPUCOST" --db "$DB" --provider lambda --count 8 --group-by gpu --format csv -q | tail -n +2 | tr -d '\r' | awk -F, '{ print $1 " " $2 " " $4 }')
+echo "$cli_gpus" | while read -r gpu offers median; do
+	screen | grep "^$gpu " > "$T/sumrow" || true
+	check "summary $gpu: $offers offers as --group-by" awk -v n="$offers" '{ exit !($2 == n) }' "$T/sumrow"
+	check "summary $gpu: median $median as --group-by" awk -v m="$median" '{ exit !($4 + 0 == m + 0 || sprintf("%.2f", $4) == sprintf("%.2f", m)) }' "$T/sumrow"
+done
+check "summary: the title counts offers as --group-by" wait_for "of $(echo "$cli_gpus" | awk '{ s += $2 } END { print s }') offers"
 keys m
 check "m again: by provider" wait_for "Market summary by provider"
 keys Escape
