@@ -147,15 +147,28 @@ money_text(int64_t micro, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
+/* A job total as the CLI's TOTAL $ column prints it: "$1,574.53". */
+static void
+total_text(int64_t micro, char *buf, size_t size)
+{
+	char m[48];
+
+	column_total(micro, m, sizeof m);
+	if (money_known(micro))
+		snprintf(buf, size, "$%s", m);
+	else
+		snprintf(buf, size, "-");
+}
+
 /* Job total for hours at both prices. */
 static void
 pen_total(struct pen *p, const struct detail *d, const char *label,
     double hours)
 {
-	char a[32], b[32];
+	char a[56], b[56];
 
-	money_text(cost_total(d->plan.price_hour, hours), a, sizeof a);
-	money_text(cost_total(d->plan.spot_hour, hours), b, sizeof b);
+	total_text(cost_total(d->plan.price_hour, hours), a, sizeof a);
+	total_text(cost_total(d->plan.spot_hour, hours), b, sizeof b);
 	pen_cost(p, label, a, b);
 }
 

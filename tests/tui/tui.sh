@@ -267,6 +267,10 @@ for w in "Instance type" "Region" "GPUs" "VRAM" "Interconnect" "Availability" \
     "24 hours" "1 week (168 h)" "30 days (720 h)" "Price history" "recorded price"; do
 	check "detail shows '$w'" wait_for "$w"
 done
+# Totals are written as the CLI's TOTAL $: cents, thousands separated.
+month_line() { screen | grep "30 days (720 h)"; }
+cents_only() { month_line | grep -q -E '[$][0-9]{1,3}(,[0-9]{3})*[.][0-9]{2}( |$)' && ! month_line | grep -q -E '[.][0-9]{3}'; }
+check "detail totals in cents, thousands separated, as the CLI's" cents_only
 keys h && typed "100" && keys Enter
 check "typed hours are costed" wait_for "100 hours (h: change)"
 keys h C-u && typed "abc" && keys Enter
