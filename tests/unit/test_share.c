@@ -188,15 +188,18 @@ merge_ok(const char *cache, const char *copy, struct db_merge_result *res,
     size_t n)
 {
 	struct provider_meta m;
+	struct db_copy_limits lim;
 	struct db *db = open_ok(cache), *snap = NULL;
 	struct err err;
 
 	if (db_open_snapshot(copy, &snap, &err) != 0)
 		fail_msg("open snapshot: %s", err.msg);
 	db_close(snap);
+	memset(&lim, 0, sizeof lim);
+	lim.now = 1000000;
 	snprintf(m.name, sizeof m.name, "sha256");
 	snprintf(m.value, sizeof m.value, "feed");
-	if (db_merge_from(db, copy, res, n, "@from", &m, 1, &err) != 0)
+	if (db_merge_from(db, copy, &lim, res, n, "@from", &m, 1, &err) != 0)
 		fail_msg("merge: %s", err.msg);
 	db_close(db);
 }
