@@ -146,6 +146,7 @@ refresh_from(const struct cli_options *o, const char *path, const char *source)
 	popts.source = source;
 	popts.timeout = o->timeout;
 	popts.deadline = o->deadline;
+	popts.now = (int64_t)time(NULL);
 	popts.lock_wait = o->lock_wait;
 	popts.catch_signals = true;
 	for (i = 0; i < o->filter.nproviders; i++)

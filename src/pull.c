@@ -626,8 +626,8 @@ signal_name(int sig)
  * the status of each provider it was pulling, the cached offers kept.
  */
 static void
-record_interrupt(struct db *db, const struct pull_report *rep, int sig,
-    double seconds)
+record_interrupt(struct db *db, const struct pull_report *rep, int64_t now,
+    int sig, double seconds)
 {
 	char why[DB_ERROR_MAX];
 	struct err err;
@@ -636,8 +636,7 @@ record_interrupt(struct db *db, const struct pull_report *rep, int sig,
 	snprintf(why, sizeof why, "interrupted by %s after %.1f s (refresh "
 	    "--from); kept the cached offers", signal_name(sig), seconds);
 	for (i = 0; i < rep->nres; i++)
-		db_record_failure(db, rep->res[i].provider, (int64_t)time(NULL),
-		    why, &err);
+		db_record_failure(db, rep->res[i].provider, now, why, &err);
 }
 
 /* Mask the URL's password wherever it appears in err's message. */
@@ -699,7 +698,7 @@ pull_run(const struct pull_options *o, const struct budget *b, struct db *db,
 	struct fetch f;
 	size_t len = 0, nmeta;
 	bool found, all;
-	int64_t now = (int64_t)time(NULL);
+	int64_t now = o->now;
 	int gz_fd = -1, db_fd = -1, rc = -1;
 
 	memset(&f, 0, sizeof f);
@@ -881,7 +880,8 @@ pull_cache(const struct pull_options *o, struct pull_report *rep,
 	rc = pull_run(o, &b, db, rep, &tmp_gz, &tmp_db, err);
 	if (rc != 0 && pull_caught != 0) {
 		rep->signal = pull_caught;
-		record_interrupt(db, rep, pull_caught, mono_now() - b.started);
+		record_interrupt(db, rep, o->now, pull_caught,
+		    mono_now() - b.started);
 		err_set(err, "interrupted by %s after %.1f s; kept the cached "
 		    "offers", signal_name(rep->signal), mono_now() - b.started);
 	}

@@ -54,6 +54,7 @@ struct pull_options {
 	long		 timeout;	/* seconds per transfer; 0: default */
 	long		 lock_wait;	/* seconds */
 	long		 deadline;	/* seconds for the whole pull; 0: default */
+	int64_t		 now;		/* UTC epoch seconds (the clock) */
 	bool		 catch_signals;	/* stop and record on INT/TERM/HUP */
 	const struct sign_public *key;	/* pinned key, or NULL */
 };
