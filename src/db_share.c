@@ -264,7 +264,7 @@ copy_schema_check(sqlite3 *sql, const char *schema, long long version,
 	static char mem_name[] = "(memory)";
 	struct db mem;
 	sqlite3_stmt *st = NULL, *q = NULL;
-	char query[160], clean[64];
+	char query[200], clean[64];
 	const char *type, *name, *tbl, *text;
 	long long want, have = 0;
 	int rc = -1, step;
@@ -291,8 +291,10 @@ copy_schema_check(sqlite3 *sql, const char *schema, long long version,
 		err_set(err, "out of memory");
 		goto done;
 	}
+	/* Code first (views, triggers): the worst a copy can hold. */
 	snprintf(query, sizeof query, "SELECT type, name, tbl_name, "
-	    "coalesce(sql, '') FROM %s.sqlite_master", schema);
+	    "coalesce(sql, '') FROM %s.sqlite_master ORDER BY type NOT IN "
+	    "('view', 'trigger'), name", schema);
 	if (sqlite3_prepare_v2(sql, query, -1, &st, NULL) != SQLITE_OK) {
 		copy_err(sql, w, err, "cannot read its schema");
 		goto done;

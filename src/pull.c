@@ -225,6 +225,10 @@ fetch_url(const char *url, long timeout, const struct budget *b,
 			return;
 		}
 	http_batch_free(batch);
+	/* libcurl's timeout was the time left: say it was the deadline. */
+	if (!f->ok && mono_now() > b->deadline - 1.0)
+		snprintf(f->error, sizeof f->error, "took longer than its %ld "
+		    "s deadline", b->seconds);
 }
 
 static bool
