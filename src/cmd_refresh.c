@@ -222,8 +222,11 @@ refresh_from(const struct cli_options *o, const char *path, const char *source)
 			}
 		}
 	}
+	sig = rep->signal;
 	free(rep);
 	free(from);
+	if (sig != 0)
+		raise(sig);	/* it came after the merge: end as it asked */
 	if (prune_history(path) < 0)
 		return EXIT_DATA;
 	return EXIT_OK;

@@ -823,7 +823,10 @@ pull_run(const struct pull_options *o, const struct budget *b, struct db *db,
 	db_fd = -1;
 	memset(&lim, 0, sizeof lim);
 	lim.now = now;
+	/* The checks and the merge: seconds for a real copy; bounded. */
 	lim.seconds = (double)budget_left(b);
+	if (lim.seconds > DB_COPY_WORK_MAX)
+		lim.seconds = DB_COPY_WORK_MAX;
 	lim.stop = &pull_caught;
 	if (lim.seconds <= 0 || db_merge_from(db, *tmp_db, &lim, rep->res,
 	    rep->nres, PULL_META_OWNER, meta, nmeta, err) < 0) {
@@ -882,8 +885,8 @@ pull_cache(const struct pull_options *o, struct pull_report *rep,
 		goto done;
 	remove_stale(o->db_path);
 	rc = pull_run(o, &b, db, rep, &tmp_gz, &tmp_db, err);
+	rep->signal = pull_caught;
 	if (rc != 0 && pull_caught != 0) {
-		rep->signal = pull_caught;
 		record_interrupt(db, rep, o->now, pull_caught,
 		    mono_now() - b.started);
 		err_set(err, "interrupted by %s after %.1f s; kept the cached "
