@@ -379,7 +379,7 @@ copy_open_checked(const char *path, struct copy_work *w, sqlite3 **out,
 	long long version, app_id;
 
 	memset(&tmp, 0, sizeof tmp);
-	if (copy_connect(path, SQLITE_OPEN_READWRITE, w, &tmp.sql, err) < 0)
+	if (copy_connect(path, SQLITE_OPEN_READONLY, w, &tmp.sql, err) < 0)
 		return -1;
 	tmp.path = xstrdup(path);
 	if (db_int(&tmp, "PRAGMA application_id", &app_id, err) < 0 ||
@@ -400,11 +400,23 @@ copy_open_checked(const char *path, struct copy_work *w, sqlite3 **out,
 	}
 	if (copy_schema_check(tmp.sql, "main", version, w, err) < 0)
 		goto fail;
-	/* Older: brought up to date like any cache (it is our temp copy). */
-	if (version < DB_SCHEMA_VERSION && db_migrate(&tmp, version, err) < 0) {
-		if (w->why != 0)
-			copy_err(tmp.sql, w, err, "its schema migration");
-		goto fail;
+	/*
+	 * Older: brought up to date like any cache (it is our temporary
+	 * copy, and its schema is gpucost's alone), the one write to it.
+	 */
+	if (version < DB_SCHEMA_VERSION) {
+		sqlite3_close(tmp.sql);
+		if (copy_connect(path, SQLITE_OPEN_READWRITE, w, &tmp.sql,
+		    err) < 0)
+			goto fail;
+		if (copy_schema_check(tmp.sql, "main", version, w, err) < 0)
+			goto fail;
+		if (db_migrate(&tmp, version, err) < 0) {
+			if (w->why != 0)
+				copy_err(tmp.sql, w, err, "its schema "
+				    "migration");
+			goto fail;
+		}
 	}
 	*out = tmp.sql;
 	*version_out = version;
