@@ -1,7 +1,15 @@
-/* sign.c: ed25519 key pairs and signatures through libsodium. */
+/*
+ * sign.c: ed25519 key pairs and signatures through libsodium.
+ *
+ * libsodium is loaded with dlopen() on first use, as zlib (gz.c) and
+ * libcurl (http.c) are: only publish --sign/--keygen and a pull with a
+ * pinned key need it, and a linked library is one more to map at every
+ * start of every query. Its headers give the types and constants.
+ */
 #include "config.h"
 #include "sign.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -21,14 +29,77 @@
 #define PUBLIC_TAG	"gpucost-ed25519-public-key "
 #define KEY_FILE_MAX	1024
 
+/* Sonames of libsodium's releases, newest first. */
+static const char *const sodium_sonames[] = {
+#ifdef __APPLE__
+	"libsodium.26.dylib", "libsodium.23.dylib", "libsodium.dylib",
+#else
+	"libsodium.so.26", "libsodium.so.23", "libsodium.so",
+#endif
+};
+
+/* The libsodium functions used here. */
+static struct {
+	int	(*sodium_init)(void);
+	int	(*crypto_sign_keypair)(unsigned char *, unsigned char *);
+	int	(*crypto_sign_detached)(unsigned char *, unsigned long long *,
+		    const unsigned char *, unsigned long long,
+		    const unsigned char *);
+	int	(*crypto_sign_verify_detached)(const unsigned char *,
+		    const unsigned char *, unsigned long long,
+		    const unsigned char *);
+	char	*(*sodium_bin2base64)(char *, size_t, const unsigned char *,
+		    size_t, int);
+	int	(*sodium_base642bin)(unsigned char *, size_t, const char *,
+		    size_t, const char *, size_t *, const char **, int);
+	void	(*sodium_memzero)(void *, size_t);
+} na;
+static void	*na_lib;	/* the dlopen() handle; NULL: not loaded */
+
+/* Load and start libsodium once per process: 0, or -1 with err. */
 static int
 sign_init(struct err *err)
 {
-	if (sodium_init() < 0) {
-		err_set(err, "libsodium cannot start");
+	char why[256] = "";
+	void *sym;
+	size_t i;
+
+	if (na_lib != NULL)
+		return 0;
+	for (i = 0; i < sizeof sodium_sonames / sizeof sodium_sonames[0] &&
+	    na_lib == NULL; i++)
+		if ((na_lib = dlopen(sodium_sonames[i], RTLD_NOW |
+		    RTLD_LOCAL)) == NULL && why[0] == '\0')
+			snprintf(why, sizeof why, "%s", dlerror());
+	if (na_lib == NULL) {
+		err_set(err, "signatures need libsodium: cannot load %s", why);
 		return -1;
 	}
+	/* memcpy: ISO C has no cast from void * to a function pointer. */
+#define NA_SYM(name)							\
+	if ((sym = dlsym(na_lib, #name)) == NULL)			\
+		goto missing;						\
+	memcpy(&na.name, &sym, sizeof sym);
+	NA_SYM(sodium_init)
+	NA_SYM(crypto_sign_keypair)
+	NA_SYM(crypto_sign_detached)
+	NA_SYM(crypto_sign_verify_detached)
+	NA_SYM(sodium_bin2base64)
+	NA_SYM(sodium_base642bin)
+	NA_SYM(sodium_memzero)
+#undef NA_SYM
+	if (na.sodium_init() < 0) {
+		err_set(err, "libsodium cannot start");
+		goto fail;
+	}
 	return 0;
+missing:
+	err_set(err, "libsodium: %s", dlerror());
+fail:
+	dlclose(na_lib);
+	na_lib = NULL;
+	memset(&na, 0, sizeof na);
+	return -1;
 }
 
 /* The key id: the first hex digits of the public key's sha256. */
@@ -52,7 +123,7 @@ decode(const char *text, unsigned char *out, size_t n)
 	size_t len = strcspn(text, "\r\n"), got = 0;
 	const char *end;
 
-	if (sodium_base642bin(out, n, text, len, NULL, &got, &end,
+	if (na.sodium_base642bin(out, n, text, len, NULL, &got, &end,
 	    sodium_base64_VARIANT_ORIGINAL) != 0 || got != n ||
 	    end != text + len)
 		return -1;
@@ -103,15 +174,15 @@ sign_keygen(const char *path, char *pub, size_t size, struct err *err)
 
 	if (sign_init(err) < 0)
 		return -1;
-	crypto_sign_keypair(pk, sk);
-	sodium_bin2base64(b64, sizeof b64, sk, sizeof sk,
+	na.crypto_sign_keypair(pk, sk);
+	na.sodium_bin2base64(b64, sizeof b64, sk, sizeof sk,
 	    sodium_base64_VARIANT_ORIGINAL);
 	line = xasprintf(SECRET_TAG "%s\n", b64);
-	sodium_memzero(b64, sizeof b64);
-	sodium_memzero(sk, sizeof sk);
+	na.sodium_memzero(b64, sizeof b64);
+	na.sodium_memzero(sk, sizeof sk);
 	pub_path = xasprintf("%s.pub", path);
 	if (write_new(path, line, 0600, err) == 0) {
-		sodium_bin2base64(b64, sizeof b64, pk, sizeof pk,
+		na.sodium_bin2base64(b64, sizeof b64, pk, sizeof pk,
 		    sodium_base64_VARIANT_ORIGINAL);
 		snprintf(pub, size, PUBLIC_TAG "%s", b64);
 		free(line);
@@ -121,7 +192,7 @@ sign_keygen(const char *path, char *pub, size_t size, struct err *err)
 		else
 			unlink(path);
 	}
-	sodium_memzero(line, strlen(line));
+	na.sodium_memzero(line, strlen(line));
 	free(line);
 	free(pub_path);
 	return rc;
@@ -186,14 +257,22 @@ sign_secret_load(const char *path, struct sign_secret *sk, struct err *err)
 		key_id(sk->sk + 32, sk->id);
 		rc = 0;
 	}
-	sodium_memzero(buf, sizeof buf);
+	na.sodium_memzero(buf, sizeof buf);
 	return rc;
 }
 
 void
 sign_secret_done(struct sign_secret *sk)
 {
-	sodium_memzero(sk->sk, sizeof sk->sk);
+	volatile unsigned char *p = sk->sk;
+	size_t i;
+
+	if (na_lib != NULL) {
+		na.sodium_memzero(sk->sk, sizeof sk->sk);
+		return;
+	}
+	for (i = 0; i < sizeof sk->sk; i++)
+		p[i] = 0;
 }
 
 int
@@ -242,9 +321,9 @@ sign_make(const struct sign_secret *sk, const char *text, size_t len,
 		err_set(err, "signature buffer too small");
 		return -1;
 	}
-	crypto_sign_detached(sig, NULL, (const unsigned char *)text, len,
+	na.crypto_sign_detached(sig, NULL, (const unsigned char *)text, len,
 	    sk->sk);
-	sodium_bin2base64(out, size, sig, sizeof sig,
+	na.sodium_bin2base64(out, size, sig, sizeof sig,
 	    sodium_base64_VARIANT_ORIGINAL);
 	return 0;
 }
@@ -261,7 +340,7 @@ sign_check(const struct sign_public *pk, const char *text, size_t len,
 		err_set(err, "not an ed25519 signature in base64");
 		return -1;
 	}
-	if (crypto_sign_verify_detached(raw, (const unsigned char *)text, len,
+	if (na.crypto_sign_verify_detached(raw, (const unsigned char *)text, len,
 	    pk->pk) != 0) {
 		err_set(err, "does not match the pinned key %s: refused",
 		    pk->id);
