@@ -645,13 +645,14 @@ copy_offer(sqlite3_stmt *st, int64_t max_time, struct offer *o,
 		{ 19, SQLITE_TEXT, false, OFFER_NAME_MAX },
 		{ 20, SQLITE_TEXT, false, sizeof o->currency },
 		{ 21, SQLITE_INTEGER, true, 0 },
+		{ 22, SQLITE_INTEGER, false, 0 },
 	};
 	static const char *const names[] = { "provider", "key",
 	    "instance_type", "region", "gpu", "gpu_raw", "gpu_count",
 	    "vram_gb", "interconnect", "vcpus", "ram_gb", "price",
 	    "spot_price", "availability", "spot_interruption", "reliability",
 	    "fetched_at", "source", "notes", "spot_zone", "currency",
-	    "price_original" };
+	    "price_original", "nodes" };
 	const unsigned char *p, *k;
 	char key[OFFER_KEY_MAX];
 	size_t i;
@@ -662,6 +663,14 @@ copy_offer(sqlite3_stmt *st, int64_t max_time, struct offer *o,
 	snprintf(key, sizeof key, "%.15s %.100s", p != NULL ? (const char *)p :
 	    "?", k != NULL ? (const char *)k : "?");
 	memset(o, 0, sizeof *o);
+	/* A column added to OFFER_COLUMNS needs its row above: say so. */
+	if (sqlite3_column_count(st) != (int)(sizeof cols / sizeof cols[0]) ||
+	    sizeof names / sizeof names[0] != sizeof cols / sizeof cols[0]) {
+		err_set(err, "offer %s: this gpucost checks %zu columns of "
+		    "%d (db_share.c: copy_offer())", key,
+		    sizeof cols / sizeof cols[0], sqlite3_column_count(st));
+		return -1;
+	}
 	for (i = 0; i < sizeof cols / sizeof cols[0]; i++) {
 		t = sqlite3_column_type(st, cols[i].col);
 		if (t == SQLITE_NULL && cols[i].null_ok)
@@ -682,6 +691,11 @@ copy_offer(sqlite3_stmt *st, int64_t max_time, struct offer *o,
 longer:
 		err_set(err, "offer %s: %s: longer than gpucost stores", key,
 		    names[cols[i].col]);
+		return -1;
+	}
+	/* The reader makes 1 of a nodes below 1; a copy may not hold one. */
+	if (sqlite3_column_int64(st, 22) < 1) {
+		err_set(err, "offer %s: nodes: out of range", key);
 		return -1;
 	}
 	db_row_to_offer(st, o);
@@ -831,7 +845,7 @@ db_merge_one(struct db *db, sqlite3_stmt *pub_q, sqlite3_stmt *main_q,
 		rd = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM pub.offers "
 		    "WHERE provider = ?1", err);
 		wr = db_prepare(db, "INSERT INTO main.offers (" WRITE_COLUMNS
-		    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		    err);
 		if (rd == NULL || wr == NULL)
 			goto fail;
