@@ -137,6 +137,7 @@ struct copy_work {
 #define COPY_WORK_TIME	1
 #define COPY_WORK_STOP	2
 #define COPY_WORK_STEPS	1000	/* VM steps between looks at the clock */
+#define DB_MERGE_CACHE_KB "65536"	/* the merge's page cache, KiB */
 
 /* "2026-11-23 10:00 UTC" of t. */
 static void
@@ -962,6 +963,14 @@ db_merge_from(struct db *db, const char *path,
 		err_prefix(err, "cache %s", db->path);
 		return -1;
 	}
+	/*
+	 * As the cache's own writer (db.c), and a page cache that holds
+	 * a marketplace's worth of offers and their indexes: with SQLite's
+	 * 2 MB a merge of 50,000 offers spilled to the WAL page by page.
+	 */
+	if (db_exec(&m, "PRAGMA synchronous = NORMAL; PRAGMA temp_store = "
+	    "FILE; PRAGMA cache_size = -" DB_MERGE_CACHE_KB, err) < 0)
+		goto close;
 	uri = db_uri(path, "mode=ro&immutable=1");
 	st = db_prepare(&m, "ATTACH ?1 AS pub", err);
 	if (st != NULL) {
@@ -974,7 +983,9 @@ db_merge_from(struct db *db, const char *path,
 		copy_err(m.sql, &w, err, "cannot attach the copy");
 		goto close;
 	}
-	if (copy_verify(&m, &w, lim != NULL ? lim->now : 0, err) < 0)
+	if (db_exec(&m, "PRAGMA pub.cache_size = -" DB_MERGE_CACHE_KB,
+	    err) < 0 || copy_verify(&m, &w, lim != NULL ? lim->now : 0,
+	    err) < 0)
 		goto close;
 	if (db_exec(&m, "BEGIN IMMEDIATE", err) < 0)
 		goto fail;
