@@ -439,6 +439,8 @@ static const char *const snapshot_text_checks[] = {
 	"provider_meta WHERE (provider || name || value) GLOB ?1",
 	"price_history WHERE (provider || key || availability) GLOB ?1",
 	"refresh_log WHERE provider GLOB ?1",
+	"committed WHERE (provider || key || kind || upfront) GLOB ?1",
+	"committed_history WHERE (provider || key || kind || upfront) GLOB ?1",
 };
 
 /* The integrity and text checks of a copy in schema (main or pub). */
@@ -569,6 +571,15 @@ db_exec_provider2(struct db *db, const char *sql, const char *provider,
 #define COPY_PRICE_OK(c) "(" c " IS NULL OR (typeof(" c ") = 'integer' AND " \
 			c " > 0 AND " c " <= ?2))"
 
+/* A committed price as db_committed.c writes it. */
+#define COPY_COMMITTED_OK COPY_TEXT_OK("provider", 16) " AND " \
+	COPY_TEXT_OK("key", 128) " AND kind IN ('reservation', " \
+	"'savings-plan', 'commitment') AND upfront IN ('none', 'partial', " \
+	"'all') AND typeof(months) = 'integer' AND months BETWEEN 1 AND " \
+	COMMITTED_MONTHS_SQL " AND typeof(price_hour) = 'integer' AND " \
+	"price_hour > 0 AND price_hour <= " COMMITTED_PRICE_MAX_SQL " AND " \
+	"typeof(upfront_usd) = 'integer' AND upfront_usd >= 0"
+
 /*
  * Every row of the copy's other tables as gpucost writes them: each
  * query returns the provider of the first row that is not (a value of
@@ -598,6 +609,11 @@ static const struct {
 	{ "refresh_log", "SELECT provider FROM pub.refresh_log WHERE "
 	    "NOT (" COPY_TEXT_OK("provider", 16) " AND typeof(at) = 'integer' "
 	    "AND at BETWEEN 0 AND ?1) LIMIT 1" },
+	{ "committed", "SELECT provider FROM pub.committed WHERE NOT ("
+	    COPY_COMMITTED_OK ") LIMIT 1" },
+	{ "committed_history", "SELECT provider FROM pub.committed_history "
+	    "WHERE NOT (" COPY_COMMITTED_OK " AND typeof(observed_at) = "
+	    "'integer' AND observed_at BETWEEN 0 AND ?1) LIMIT 1" },
 };
 
 /* The newest time anywhere in the copy (0: none). */
@@ -606,7 +622,8 @@ static const struct {
 	"SELECT max(max(coalesce(last_attempt, 0), coalesce(last_success, 0), " \
 	"coalesce(newest, 0))) FROM pub.provider_status UNION ALL " \
 	"SELECT max(observed_at) FROM pub.price_history UNION ALL " \
-	"SELECT max(at) FROM pub.refresh_log)"
+	"SELECT max(at) FROM pub.refresh_log UNION ALL " \
+	"SELECT max(observed_at) FROM pub.committed_history)"
 
 /*
  * One offer row of the copy as an adapter's offer: every column of the
@@ -871,6 +888,20 @@ db_merge_one(struct db *db, sqlite3_stmt *pub_q, sqlite3_stmt *main_q,
 		rd = wr = NULL;
 		r->offers = n;
 		/*
+		 * Their committed prices come with them (every row was
+		 * checked by copy_verify(); only those of an offer kept).
+		 */
+		if (db_exec_provider(db, "DELETE FROM main.committed WHERE "
+		    "provider = ?1", r->provider, NULL, err) < 0 ||
+		    db_exec_provider(db, "INSERT INTO main.committed (provider, "
+		    "key, kind, months, upfront, price_hour, upfront_usd) "
+		    "SELECT c.provider, c.key, c.kind, c.months, c.upfront, "
+		    "c.price_hour, c.upfront_usd FROM pub.committed c WHERE "
+		    "c.provider = ?1 AND EXISTS "
+		    "(SELECT 1 FROM main.offers o WHERE o.provider = c.provider "
+		    "AND o.key = c.key)", r->provider, NULL, err) < 0)
+			return -1;
+		/*
 		 * Its status as the copy says, the counts as stored now,
 		 * the sort keys' version ours (computed above).
 		 */
@@ -913,6 +944,26 @@ db_merge_one(struct db *db, sqlite3_stmt *pub_q, sqlite3_stmt *main_q,
 	    "m.provider = h.provider AND m.key = h.key AND "
 	    "m.observed_at = h.observed_at)", r->provider,
 	    &r->history_added, err) < 0)
+		return -1;
+	if (db_exec_provider(db, "INSERT INTO main.committed_history "
+	    "(provider, key, kind, months, upfront, observed_at, price_hour, "
+	    "upfront_usd) SELECT h.provider, h.key, h.kind, h.months, "
+	    "h.upfront, h.observed_at, h.price_hour, h.upfront_usd FROM "
+	    "pub.committed_history h WHERE h.provider = ?1 AND NOT EXISTS "
+	    "(SELECT 1 FROM main.committed_history m WHERE m.provider = "
+	    "h.provider AND m.key = h.key AND m.kind = h.kind AND m.months = "
+	    "h.months AND m.upfront = h.upfront AND m.observed_at = "
+	    "h.observed_at)", r->provider, NULL, err) < 0)
+		return -1;
+	if (db_exec_provider(db, "INSERT INTO main.committed_history "
+	    "(provider, key, kind, months, upfront, observed_at, price_hour, "
+	    "upfront_usd) SELECT h.provider, h.key, h.kind, h.months, "
+	    "h.upfront, h.observed_at, h.price_hour, h.upfront_usd FROM "
+	    "pub.committed_history h WHERE h.provider = ?1 AND NOT EXISTS "
+	    "(SELECT 1 FROM main.committed_history m WHERE m.provider = "
+	    "h.provider AND m.key = h.key AND m.kind = h.kind AND m.months = "
+	    "h.months AND m.upfront = h.upfront AND m.observed_at = "
+	    "h.observed_at)", r->provider, NULL, err) < 0)
 		return -1;
 	if (db_exec_provider(db, "INSERT INTO main.refresh_log (provider, at) "
 	    "SELECT DISTINCT provider, at FROM pub.refresh_log l WHERE "

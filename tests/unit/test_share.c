@@ -204,6 +204,51 @@ merge_ok(const char *cache, const char *copy, struct db_merge_result *res,
 	db_close(db);
 }
 
+/* Change the copy with sql: the merge into cache refuses it, no change. */
+static void
+bogus_refused(const char *cache, const char *copy, const char *sql)
+{
+	struct db_merge_result res[3];
+	struct db_copy_limits lim;
+	char *copy2, *before, *after;
+	struct db *db;
+	struct err err;
+
+	copy2 = malloc(strlen(copy) + 8);
+	assert_non_null(copy2);
+	sprintf(copy2, "%s.bogus", copy);
+	{
+		FILE *in = fopen(copy, "rb"), *out = fopen(copy2, "wb");
+		char buf[8192];
+		size_t n;
+
+		assert_non_null(in);
+		assert_non_null(out);
+		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+			assert_int_equal(fwrite(buf, 1, n, out), n);
+		fclose(in);
+		fclose(out);
+	}
+	raw(copy2, sql);
+	before = dump(cache, "SELECT * FROM committed ORDER BY 1, 2");
+	db = open_ok(cache);
+	memset(&lim, 0, sizeof lim);
+	lim.now = 1000000;
+	memset(res, 0, sizeof res);
+	snprintf(res[0].provider, sizeof res[0].provider, "aws");
+	assert_int_equal(db_merge_from(db, copy2, &lim, res, 1, "@from", NULL,
+	    0, &err), -1);
+	if (strstr(err.msg, "not one gpucost writes") == NULL)
+		fail_msg("got \"%s\"", err.msg);
+	db_close(db);
+	after = dump(cache, "SELECT * FROM committed ORDER BY 1, 2");
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	unlink(copy2);
+	free(copy2);
+}
+
 static void
 results(struct db_merge_result *res, size_t n)
 {
@@ -302,6 +347,64 @@ test_merge_into_empty(void **state)
 }
 
 /* A newer local provider survives an older copy; an older one goes. */
+/*
+ * A pulled copy brings its committed prices and their history with its
+ * offers, but for those of an offer the copy does not have; a copy
+ * holding rows this program would never write (an unknown kind, a price
+ * of 0, a term of 99 months) is refused whole, nothing merged (issue 23:
+ * a copy's values pass the checks its writer keeps, or none is taken).
+ */
+static void
+test_merge_committed(void **state)
+{
+	const char *cache = path_of("cpub.db"), *copy = path_of("ccopy.db");
+	const char *mine = path_of("cmine.db");
+	struct db_merge_result res[3];
+	struct offer v[2];
+	struct db *db;
+	struct err err;
+	char *a;
+
+	(void)state;
+	db = open_ok(cache);
+	v[0] = mk("aws", "a", 21957600, 1000);
+	assert_int_equal(committed_add(v[0].committed, &v[0].ncommitted,
+	    CK_RESERVATION, 12, CU_ALL, 12933790,
+	    (int64_t)113300 * MONEY_UNIT), 0);
+	v[1] = mk("aws", "b", 3000000, 1000);
+	if (db_replace_offers(db, "aws", v, 2, SRC_LIVE, 1000, NULL, &err) != 0)
+		fail_msg("replace: %s", err.msg);
+	if (db_publish_copy(db, copy, &err) != 0)
+		fail_msg("publish copy: %s", err.msg);
+	db_close(db);
+	raw(copy, "INSERT INTO committed VALUES "
+	    "('aws', 'gone', 'reservation', 12, 'none', 1000000, 0)");
+	results(res, 3);
+	merge_ok(mine, copy, res, 3);
+	assert_int_equal(res[0].outcome, DB_MERGE_REPLACED);
+	a = dump(mine, "SELECT provider, key, kind, months, upfront, "
+	    "price_hour, upfront_usd FROM committed ORDER BY 1, 2");
+	assert_string_equal(a, "aws|a|reservation|12|all|12933790|"
+	    "113300000000\n");
+	free(a);
+	assert_int_equal(count(mine, "SELECT count(*) FROM committed_history "
+	    "WHERE key = 'a' AND observed_at = 1000"), 1);
+	/* Again: no history row twice. */
+	results(res, 3);
+	merge_ok(mine, copy, res, 3);
+	assert_int_equal(count(mine, "SELECT count(*) FROM committed_history"),
+	    1);
+	/* Rows no writer makes: the copy is refused, the cache unchanged. */
+	bogus_refused(mine, copy, "INSERT INTO committed VALUES "
+	    "('aws', 'b', 'bogus', 12, 'none', 1000000, 0)");
+	bogus_refused(mine, copy, "INSERT INTO committed VALUES "
+	    "('aws', 'b', 'reservation', 12, 'none', 0, 0)");
+	bogus_refused(mine, copy, "INSERT INTO committed VALUES "
+	    "('aws', 'b', 'reservation', 99, 'none', 1000000, 0)");
+	bogus_refused(mine, copy, "UPDATE committed_history SET "
+	    "price_hour = -1");
+}
+
 static void
 test_newer_local_survives(void **state)
 {
@@ -424,6 +527,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copy_leaves_personal_data),
 		cmocka_unit_test(test_merge_into_empty),
+		cmocka_unit_test(test_merge_committed),
 		cmocka_unit_test(test_newer_local_survives),
 		cmocka_unit_test(test_snapshot_refusals),
 		cmocka_unit_test(test_snapshot_corrupt),
