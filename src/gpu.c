@@ -252,34 +252,6 @@ gpu_query_form(const char *query, const struct gpu_model **out, size_t max,
 	return gpu_query(rest, out, max);
 }
 
-/* Levenshtein distance between two short strings. */
-static size_t
-edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp, best;
-	size_t row[GPU_NORM_MAX + 1];
-
-	if (lb > GPU_NORM_MAX)
-		lb = GPU_NORM_MAX;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			best = prev + (a[i - 1] == b[j - 1] ? 0 : 1);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 size_t
 gpu_suggest(const char *query, const struct gpu_model **out, size_t max)
 {
@@ -294,12 +266,12 @@ gpu_suggest(const char *query, const struct gpu_model **out, size_t max)
 	for (i = 0; i < gpu_model_count; i++) {
 		m = &gpu_models[i];
 		gpu_normalise(m->id, id, sizeof id);
-		best = edit_distance(norm, id);
+		best = str_edit_distance(norm, id);
 		/* Aliases count too, so "4090ti" still finds RTX4090. */
 		for (k = 0; k < gpu_alias_count; k++) {
 			if (gpu_aliases[k].model != i)
 				continue;
-			d = edit_distance(norm, gpu_aliases[k].norm);
+			d = str_edit_distance(norm, gpu_aliases[k].norm);
 			if (d < best)
 				best = d;
 		}

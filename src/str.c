@@ -309,3 +309,30 @@ str_glob_valid(const char *s)
 	}
 	return true;
 }
+
+size_t
+str_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp, best;
+	size_t row[STR_EDIT_MAX + 1];
+
+	if (lb > STR_EDIT_MAX)
+		lb = STR_EDIT_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (a[i - 1] == b[j - 1] ? 0 : 1);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}

@@ -63,4 +63,12 @@ size_t	str_shorten(char *dst, size_t size, const char *src, size_t width);
  */
 bool	str_glob_valid(const char *s);
 
+/*
+ * Levenshtein distance between a and b, for "did you mean" suggestions
+ * (GPU names, config keys). Only the first STR_EDIT_MAX bytes of b
+ * count: the strings compared are short names.
+ */
+#define STR_EDIT_MAX	64
+size_t	str_edit_distance(const char *a, const char *b);
+
 #endif
