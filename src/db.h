@@ -110,6 +110,26 @@ int	db_replace_offers_meta(struct db *db, const char *provider,
 	    struct db_replace_stats *stats, struct err *err);
 
 /*
+ * A provider whose answer is too large to hold (a marketplace's
+ * streamed search) hands its offers over in batches as they are parsed:
+ * db_stage_offers() adds offers[0..n) to the connection's staging table
+ * (a private temporary file, outside the cache: no lock is taken and
+ * readers see nothing); a key staged twice fails with "offer KEY is
+ * listed twice". db_replace_staged() then swaps provider's offers for
+ * everything staged plus offers[0..n) in the one transaction of
+ * db_replace_offers_meta() (source live); on any failure nothing
+ * changes in the cache and the staged offers are dropped.
+ * db_stage_drop() forgets what was staged (a failed refresh).
+ */
+int	db_stage_offers(struct db *db, const char *provider,
+	    const struct offer *offers, size_t n, struct err *err);
+int	db_replace_staged(struct db *db, const char *provider,
+	    const struct offer *offers, size_t n,
+	    const struct provider_meta *meta, size_t nmeta, int64_t now,
+	    struct db_replace_stats *stats, struct err *err);
+void	db_stage_drop(struct db *db, const char *provider);
+
+/*
  * The cached offers of provider were confirmed current at now (every
  * source answered "not modified"): in one transaction stamp them
  * fetched at now, record a successful attempt at now (last error
