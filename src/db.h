@@ -240,11 +240,11 @@ struct db_watch {
 };
 
 /*
- * The offers watch query knows; *known says whether the watch exists.
- * *out freed with free().
+ * The offers watch query knows; *last_run is when it last ran, 0 when
+ * the watch does not exist. *out freed with free().
  */
 int	db_watch_load(struct db *db, const char *query,
-	    struct db_watch_offer **out, size_t *n, bool *known,
+	    struct db_watch_offer **out, size_t *n, int64_t *last_run,
 	    struct err *err);
 /* Replace what watch query knows by v[0..n) (one transaction). */
 int	db_watch_store(struct db *db, const char *query,
@@ -255,6 +255,16 @@ int	db_watch_list(struct db *db, struct db_watch **out, size_t *n,
 	    struct err *err);
 /* Forget watch query; *found says whether it existed. */
 int	db_watch_forget(struct db *db, const char *query, bool *found,
+	    struct err *err);
+
+/*
+ * A user's watch state for a cache they may not write (the shared,
+ * read-only cache): a small SQLite file of their own at path (created
+ * mode 0600, never through a symbolic link) holding only the watch
+ * tables, which the db_watch_*() functions above then read and write.
+ * Refuses a file that is not one. Closed with db_close().
+ */
+int	db_open_watch_state(const char *path, struct db **out,
 	    struct err *err);
 
 /*
