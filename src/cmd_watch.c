@@ -39,6 +39,12 @@
 
 #define WATCH_EXEC_TIMEOUT	60	/* --exec-timeout's default, seconds */
 #define WATCH_KILL_GRACE_MS	2000	/* after SIGTERM, before SIGKILL */
+/*
+ * An offer the query no longer finds (sold out, gone from the market)
+ * is kept as unavailable, so that its return is "available-again" with
+ * its old price, until this long after it was last reported.
+ */
+#define WATCH_KEEP_GONE		(30 * 86400)
 
 /* The price a watch compares: spot with --spot, else on demand. */
 static int64_t
@@ -378,6 +384,7 @@ cmd_watch_exec(const struct cli_options *o)
 	struct plan *plans = NULL, *news = NULL;
 	struct output_change *why = NULL;
 	bool *shown = NULL;		/* per plan: reported this run */
+	bool *seen = NULL;		/* per known offer: still matched */
 	size_t *from = NULL;		/* per news: its plan */
 	struct offer_list offers;
 	struct output_opts oo;
@@ -472,12 +479,15 @@ cmd_watch_exec(const struct cli_options *o)
 	 */
 	for (i = 0; i < nshown; i++)
 		shown[from[i]] = true;
-	next = xcalloc(nplans > 0 ? nplans : 1, sizeof *next);
+	next = xcalloc(nplans + nknown > 0 ? nplans + nknown : 1, sizeof *next);
+	seen = xcalloc(nknown > 0 ? nknown : 1, sizeof *seen);
 	for (i = 0; i < nplans; i++) {
 		const struct db_watch_offer *k = known_offer(known, nknown,
 		    &plans[i]);
 		struct db_watch_offer *w = &next[nnext];
 
+		if (k != NULL)
+			seen[k - known] = true;
 		if (shown[i]) {
 			str_copy(w->provider, sizeof w->provider,
 			    plans[i].offer->provider);
@@ -494,6 +504,11 @@ cmd_watch_exec(const struct cli_options *o)
 		}
 		nnext++;
 	}
+	for (i = 0; i < nknown; i++)
+		if (!seen[i] && known[i].reported_at > now - WATCH_KEEP_GONE) {
+			next[nnext] = known[i];
+			next[nnext++].availability = AV_UNAVAILABLE;
+		}
 	if (db_watch_store(state, query, next, nnext, now, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
@@ -502,6 +517,7 @@ cmd_watch_exec(const struct cli_options *o)
 		say_nothing_new(o, last_run);
 	rc = nshown > 0 ? EXIT_OK : EXIT_NO_MATCH;
 done:
+	free(seen);
 	free(shown);
 	free(from);
 	free(next);
