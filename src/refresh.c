@@ -354,9 +354,13 @@ stage_batch(struct refresh_provider *rp, size_t min)
 	    rp->progress.state != REFRESH_RUNNING)
 		return 0;
 	err_clear(&err);
-	if (provider_check_unique(&rp->run, &err) < 0 ||
-	    (notes_mark(list->v, list->n),
-	    db_stage_offers(rp->r->db, rp->p->id, list->v, list->n, &err)) < 0) {
+	if (provider_check_unique(&rp->run, &err) < 0) {
+		provider_fail(rp, err.msg);
+		return -1;
+	}
+	notes_mark(list->v, list->n);
+	if (db_stage_offers(rp->r->db, rp->p->id, list->v, list->n,
+	    &err) < 0) {
 		provider_fail(rp, err.msg);
 		return -1;
 	}
