@@ -425,7 +425,8 @@ cmd_watch_exec(const struct cli_options *o)
 		cli_error("%s", err.msg);
 		goto done;
 	}
-	qsort(known, nknown, sizeof *known, cmp_known);
+	if (nknown > 1)
+		qsort(known, nknown, sizeof *known, cmp_known);
 	query_plans(offers.v, offers.n, &o->filter, o->sort, o->reverse,
 	    &plans, &nplans);
 	news = xcalloc(nplans > 0 ? nplans : 1, sizeof *news);

@@ -62,7 +62,9 @@ check "--exec once delivered: the command did not run" [ ! -e "$T/again.json" ]
 # The command's signals: default dispositions, nothing blocked.
 if [ -r /proc/self/status ]; then
 	Q3="--provider lambda --gpu H100 --count 8"
-	run --db "$DB" watch $Q3 --exec "cat >/dev/null; grep -E '^Sig(Ign|Blk):' /proc/\$\$/status > '$T/sig'"
+	# grep's own status: what the command's processes inherit (the shell
+	# itself blocks signals while it waits for a child).
+	run --db "$DB" watch $Q3 --exec "cat >/dev/null; grep -E '^Sig(Ign|Blk):' /proc/self/status > '$T/sig'"
 	check "--exec for the signal check: exit 0 ($status)" status_is 0
 	ign=$(awk '/^SigIgn:/ { print $2 }' "$T/sig")
 	blk=$(awk '/^SigBlk:/ { print $2 }' "$T/sig")
