@@ -31,6 +31,7 @@ static const struct setting_info {
 	{ "from", 0, 0, NULL },
 	{ "history_days", 1, 36500, "days" },
 	{ "timeout", 1, 86400, "seconds" },
+	{ "max_age", 0, 0, NULL },	/* a duration: checked where it is read */
 };
 #define NSETTINGS (sizeof setting_info / sizeof setting_info[0])
 
@@ -56,13 +57,13 @@ nearest_setting(const char *key, char *buf, size_t size)
 		best = 2;
 	best++;
 	for (i = 0; i < NSETTINGS; i++)
-		if ((d = str_edit_distance(key, setting_info[i].name)) < best) {
+		if ((d = str_distance(key, setting_info[i].name)) < best) {
 			best = d;
 			found = setting_info[i].name;
 		}
 	for (i = 0; providers[i] != NULL; i++)
 		if (key_name(providers[i], name, sizeof name) &&
-		    (d = str_edit_distance(key, name)) < best) {
+		    (d = str_distance(key, name)) < best) {
 			best = d;
 			str_copy(buf, size, name);
 			found = buf;

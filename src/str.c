@@ -311,13 +311,20 @@ str_glob_valid(const char *s)
 }
 
 size_t
-str_edit_distance(const char *a, const char *b)
+str_distance(const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp, best;
-	size_t row[STR_EDIT_MAX + 1];
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp, best, extra;
+	size_t row[STR_DISTANCE_MAX + 1];
 
-	if (lb > STR_EDIT_MAX)
-		lb = STR_EDIT_MAX;
+	extra = 0;
+	if (la > STR_DISTANCE_MAX) {
+		extra += la - STR_DISTANCE_MAX;
+		la = STR_DISTANCE_MAX;
+	}
+	if (lb > STR_DISTANCE_MAX) {
+		extra += lb - STR_DISTANCE_MAX;
+		lb = STR_DISTANCE_MAX;
+	}
 	for (j = 0; j <= lb; j++)
 		row[j] = j;
 	for (i = 1; i <= la; i++) {
@@ -334,5 +341,26 @@ str_edit_distance(const char *a, const char *b)
 			prev = tmp;
 		}
 	}
-	return row[lb];
+	return row[lb] + extra;
+}
+
+const char *
+str_nearest(const char *s, const char *const *words, size_t n)
+{
+	const char *best = NULL;
+	size_t i, d, best_d = 0, len;
+
+	for (i = 0; i < n; i++) {
+		if (words[i] == NULL || words[i][0] == '\0')
+			continue;
+		d = str_distance(s, words[i]);
+		len = strlen(words[i]);
+		if (d > (len >= 6 ? 2 : len / 3 > 0 ? len / 3 : 1))
+			continue;
+		if (best == NULL || d < best_d) {
+			best = words[i];
+			best_d = d;
+		}
+	}
+	return best;
 }
