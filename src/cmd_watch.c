@@ -535,8 +535,7 @@ close:
 }
 
 const struct cmd_entry cmd_watch_entry = {
-	CMD_WATCH, "watch", "[query options] [--exec CMD [--exec-timeout D]] "
-	    "[--list | --forget]",
+	CMD_WATCH, "watch", "[query options] [--exec CMD] [--list | --forget]",
 	"only what is new, available again or cheaper since the last run",
 	CMD_SCOPE_QUERY | CMD_SCOPE_WATCH, false, cmd_watch_exec
 };
