@@ -47,7 +47,8 @@ enum {
 	OPT_TERM,
 	OPT_FROM_KEY,
 	OPT_SIGN,
-	OPT_KEYGEN
+	OPT_KEYGEN,
+	OPT_EXEC_TIMEOUT
 };
 
 /* One option: a filter field (filter >= 0) or one of the above. */
@@ -88,6 +89,9 @@ static const struct cli_option other_options[] = {
 	    "watch: list the stored watches" },
 	{ "forget", 0, NULL, CMD_SCOPE_WATCH, false, -1, OPT_FORGET,
 	    "watch: forget the watch of this query" },
+	{ "exec-timeout", 0, "DURATION", CMD_SCOPE_WATCH, false, -1,
+	    OPT_EXEC_TIMEOUT, "watch: kill --exec's command after it "
+	    "(default 60s)" },
 	{ "quiet", 'q', NULL, CMD_SCOPE_QUERY | CMD_SCOPE_REFRESH |
 	    CMD_SCOPE_PUBLISH, false, -1, OPT_QUIET,
 	    "no data-age line (refresh, publish: only errors)" },
@@ -414,6 +418,15 @@ set_option(const struct cli_option *opt, const char *arg,
 			return -1;
 		}
 		o->exec = arg;
+		return 0;
+	case OPT_EXEC_TIMEOUT:
+		if (history_parse_duration(arg, &o->exec_timeout, err) < 0 ||
+		    o->exec_timeout > 86400) {
+			err_set(err, "--exec-timeout: expected a duration from "
+			    "1s to 1d such as 60s, 5m or 1h, got %s",
+			    str_quoted(arg, q, sizeof q));
+			return -1;
+		}
 		return 0;
 	case OPT_LIST:
 		o->watch_list = true;

@@ -84,6 +84,7 @@ struct cli_options {
 	const char *exec;		/* watch --exec CMD, or NULL */
 	bool	watch_list;		/* watch --list */
 	bool	watch_forget;		/* watch --forget */
+	int64_t	exec_timeout;		/* watch --exec-timeout, s; 0: default */
 	const char *operand;		/* publish DIR, launch KEY */
 	const char *from;		/* refresh --from URL|DIR, or NULL */
 	bool	 live;			/* refresh --live: not the config's from */

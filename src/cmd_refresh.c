@@ -204,8 +204,11 @@ cmd_refresh_exec(const struct cli_options *o)
 {
 	struct cli_refresh_result res;
 	struct refresh_options ropts;
+	struct cli_options topts = *o;	/* with the config's timeout */
+	struct settings cfg;
 	char path[4096];
 	bool tty = !o->quiet && isatty(fileno(stderr));
+	const char *v;
 	struct err err;
 	size_t i, failed;
 	int rc, sig;
@@ -219,27 +222,28 @@ cmd_refresh_exec(const struct cli_options *o)
 		cli_error("refresh: --from and --live contradict each other");
 		return EXIT_USAGE;
 	}
+	/* A config the refresh cannot read fails every kind of refresh. */
+	if (settings_load(&cfg, &err) < 0) {
+		fprintf(stderr, "gpucost: refresh: %s\n", err.msg);
+		return EXIT_DATA;
+	}
+	/* --timeout, else the config's `timeout` (checked when read). */
+	if (topts.timeout == 0 &&
+	    (v = settings_get(&cfg, NULL, "timeout")) != NULL)
+		topts.timeout = strtol(v, NULL, 10);
 	if (o->from != NULL)
-		return refresh_from(o, path, o->from);
-	if (!o->live) {
-		/* The config's `from`: a plain refresh pulls the team's copy. */
-		struct settings cfg;
-		const char *from;
+		return refresh_from(&topts, path, o->from);
+	/* The config's `from`: a plain refresh pulls the team's copy. */
+	if (!o->live && (v = settings_get(&cfg, "GPUCOST_FROM", "from")) !=
+	    NULL) {
+		char *copy = xstrdup(v);
 
-		if (settings_load(&cfg, &err) < 0) {
-			fprintf(stderr, "gpucost: refresh: %s\n", err.msg);
-			return EXIT_DATA;
-		}
-		if ((from = settings_get(&cfg, "GPUCOST_FROM", "from")) != NULL) {
-			char *copy = xstrdup(from);
-
-			rc = refresh_from(o, path, copy);
-			free(copy);
-			return rc;
-		}
+		rc = refresh_from(&topts, path, copy);
+		free(copy);
+		return rc;
 	}
 	ropts.db_path = path;
-	ropts.timeout = o->timeout;
+	ropts.timeout = topts.timeout;
 	ropts.deadline = o->deadline;
 	ropts.lock_wait = o->lock_wait;
 	ropts.catch_signals = true;

@@ -118,6 +118,26 @@ int	db_replace_offers_meta(struct db *db, const char *provider,
 	    struct db_replace_stats *stats, struct err *err);
 
 /*
+ * A provider whose answer is too large to hold (a marketplace's
+ * streamed search) hands its offers over in batches as they are parsed:
+ * db_stage_offers() adds offers[0..n) to the connection's staging table
+ * (a private temporary file, outside the cache: no lock is taken and
+ * readers see nothing); a key staged twice fails with "offer KEY is
+ * listed twice". db_replace_staged() then swaps provider's offers for
+ * everything staged plus offers[0..n) in the one transaction of
+ * db_replace_offers_meta() (source live); on any failure nothing
+ * changes in the cache and the staged offers are dropped.
+ * db_stage_drop() forgets what was staged (a failed refresh).
+ */
+int	db_stage_offers(struct db *db, const char *provider,
+	    const struct offer *offers, size_t n, struct err *err);
+int	db_replace_staged(struct db *db, const char *provider,
+	    const struct offer *offers, size_t n,
+	    const struct provider_meta *meta, size_t nmeta, int64_t now,
+	    struct db_replace_stats *stats, struct err *err);
+void	db_stage_drop(struct db *db, const char *provider);
+
+/*
  * The cached offers of provider were confirmed current at now (every
  * source answered "not modified"): in one transaction stamp them
  * fetched at now, record a successful attempt at now (last error
@@ -247,11 +267,11 @@ struct db_watch {
 };
 
 /*
- * The offers watch query knows; *known says whether the watch exists.
- * *out freed with free().
+ * The offers watch query knows; *last_run is when it last ran, 0 when
+ * the watch does not exist. *out freed with free().
  */
 int	db_watch_load(struct db *db, const char *query,
-	    struct db_watch_offer **out, size_t *n, bool *known,
+	    struct db_watch_offer **out, size_t *n, int64_t *last_run,
 	    struct err *err);
 /* Replace what watch query knows by v[0..n) (one transaction). */
 int	db_watch_store(struct db *db, const char *query,
@@ -262,6 +282,16 @@ int	db_watch_list(struct db *db, struct db_watch **out, size_t *n,
 	    struct err *err);
 /* Forget watch query; *found says whether it existed. */
 int	db_watch_forget(struct db *db, const char *query, bool *found,
+	    struct err *err);
+
+/*
+ * A user's watch state for a cache they may not write (the shared,
+ * read-only cache): a small SQLite file of their own at path (created
+ * mode 0600, never through a symbolic link) holding only the watch
+ * tables, which the db_watch_*() functions above then read and write.
+ * Refuses a file that is not one. Closed with db_close().
+ */
+int	db_open_watch_state(const char *path, struct db **out,
 	    struct err *err);
 
 /*

@@ -123,18 +123,17 @@ db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_double(st, 26, k.pflop);
 }
 
-int
-db_replace_offers(struct db *db, const char *provider,
-    const struct offer *offers, size_t n, enum offer_source source,
-    int64_t now, struct db_replace_stats *stats, struct err *err)
-{
-	return db_replace_offers_meta(db, provider, offers, n, source, NULL, 0,
-	    now, stats, err);
-}
+static int	incoming_ready(struct db *, struct err *);
+static int	incoming_add(struct db *, const char *, const struct offer *,
+		    size_t, bool, struct err *);
 
-int
-db_replace_offers_meta(struct db *db, const char *provider,
-    const struct offer *offers, size_t n, enum offer_source source,
+/*
+ * Swap provider's offers for offers[0..n), and with staged for what
+ * db_stage_offers() staged before them as well, in one transaction.
+ */
+static int
+replace_offers(struct db *db, const char *provider, const struct offer *offers,
+    size_t n, bool staged, enum offer_source source,
     const struct provider_meta *meta, size_t nmeta, int64_t now,
     struct db_replace_stats *stats, struct err *err)
 {
@@ -147,34 +146,23 @@ db_replace_offers_meta(struct db *db, const char *provider,
 		memset(stats, 0, sizeof *stats);
 	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
-	if (db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS incoming AS "
-	    "SELECT * FROM offers WHERE 0;"
-	    "CREATE UNIQUE INDEX IF NOT EXISTS temp.incoming_key ON "
-	    "incoming (key);"
-	    "DELETE FROM incoming;", err) < 0)
+	if (incoming_ready(db, err) < 0)
 		goto fail;
-	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" WRITE_COLUMNS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
-	if (st == NULL)
+	if (!staged)
+		db_stage_drop(db, provider);
+	if (incoming_add(db, provider, offers, n, !staged, err) < 0)
 		goto fail;
-	for (i = 0; i < n; i++) {
-		db_bind_offer(st, provider, &offers[i]);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_err(db, err, "write failed");
-			goto fail;
-		}
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-	st = NULL;
 	/*
-	 * Duplicate keys in the input collapse to the last one. The count
+	 * Duplicate keys in an unstaged input collapse to the last one
+	 * (the caller checked the set); staged, they fail. The count
 	 * and age range go to the status row, so that a query reads them
 	 * there instead of grouping every offer (db_status()).
 	 */
 	if ((st = db_prepare(db, "SELECT count(*), coalesce(min(fetched_at), "
-	    "0), coalesce(max(fetched_at), 0) FROM incoming", err)) == NULL)
+	    "0), coalesce(max(fetched_at), 0) FROM incoming WHERE provider = ?",
+	    err)) == NULL)
 		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		db_err(db, err, "write failed");
 		goto fail;
@@ -191,10 +179,12 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "SELECT i.provider, i.key, i.fetched_at, i.price, i.spot_price, "
 	    "i.availability FROM incoming i LEFT JOIN offers o "
 	    "ON o.provider = i.provider AND o.key = i.key "
-	    "WHERE o.key IS NULL OR o.price IS NOT i.price "
+	    "WHERE (o.key IS NULL OR o.price IS NOT i.price "
 	    "OR o.spot_price IS NOT i.spot_price "
-	    "OR o.availability IS NOT i.availability", err)) == NULL)
+	    "OR o.availability IS NOT i.availability) AND i.provider = ?",
+	    err)) == NULL)
 		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		db_err(db, err, "write failed");
 		goto fail;
@@ -206,8 +196,9 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	if (db_committed_replace(db, provider, offers, n, err) < 0)
 		goto fail;
 
-	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
-	    "key NOT IN (SELECT key FROM incoming)", err)) == NULL)
+	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ?1 AND "
+	    "key NOT IN (SELECT key FROM incoming WHERE provider = ?1)", err))
+	    == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE) {
@@ -227,7 +218,8 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	 * replacing a row; a refresh changes about 1 % of the prices).
 	 */
 	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
-	    "EXISTS (SELECT 1 FROM incoming i WHERE i.key = offers.key AND "
+	    "EXISTS (SELECT 1 FROM incoming i WHERE i.provider = offers.provider "
+	    "AND i.key = offers.key AND "
 	    "(i.gpu IS NOT offers.gpu OR i.gpu_count IS NOT offers.gpu_count "
 	    "OR i.price IS NOT offers.price "
 	    "OR i.vram_gb IS NOT offers.vram_gb "
@@ -243,7 +235,8 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (db_exec(db, "INSERT INTO offers SELECT * FROM incoming WHERE true "
+	if ((st = db_prepare(db, "INSERT INTO offers SELECT * FROM incoming "
+	    "WHERE provider = ? "
 	    "ON CONFLICT (provider, key) DO UPDATE SET "
 	    "instance_type = excluded.instance_type, region = excluded.region, "
 	    "gpu_raw = excluded.gpu_raw, vcpus = excluded.vcpus, "
@@ -255,10 +248,14 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "notes = excluded.notes, spot_zone = excluded.spot_zone, "
 	    "currency = excluded.currency, "
 	    "price_original = excluded.price_original, "
-	    "nodes = excluded.nodes", err) < 0)
+	    "nodes = excluded.nodes", err)) == NULL)
 		goto fail;
-	if (db_exec(db, "DELETE FROM incoming", err) < 0)
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	if (rc < 0)
 		goto fail;
+	db_stage_drop(db, provider);
 
 	if ((st = db_prepare(db, "INSERT INTO provider_status (provider, "
 	    "source, last_attempt, last_success, offer_count, last_error, "
@@ -317,8 +314,121 @@ db_replace_offers_meta(struct db *db, const char *provider,
 fail:
 	sqlite3_finalize(st);
 	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	db_stage_drop(db, provider);
 	err_prefix(err, "%s", provider);
 	return -1;
+}
+
+
+int
+db_replace_offers(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, enum offer_source source,
+    int64_t now, struct db_replace_stats *stats, struct err *err)
+{
+	return db_replace_offers_meta(db, provider, offers, n, source, NULL, 0,
+	    now, stats, err);
+}
+
+/*
+ * The staging table: a private temporary table (temp_store = FILE, so
+ * it spills to a file, not to memory), one per connection, holding the
+ * incoming offers of any provider being written, keyed by provider and
+ * key. Writing it takes no lock on the cache.
+ */
+static int
+incoming_ready(struct db *db, struct err *err)
+{
+	return db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS incoming AS "
+	    "SELECT * FROM offers WHERE 0;"
+	    "CREATE UNIQUE INDEX IF NOT EXISTS temp.incoming_pk ON "
+	    "incoming (provider, key);", err);
+}
+
+/*
+ * Add offers[0..n) of provider to the staging table. replace: a repeated
+ * key replaces the earlier one (the caller checked the set); else it is
+ * an error naming the key.
+ */
+static int
+incoming_add(struct db *db, const char *provider, const struct offer *offers,
+    size_t n, bool replace, struct err *err)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	st = db_prepare(db, replace ? "INSERT OR REPLACE INTO incoming ("
+	    WRITE_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+	    "?,?,?,?,?)" : "INSERT INTO incoming (" WRITE_COLUMNS ") VALUES "
+	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	if (st == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		db_bind_offer(st, provider, &offers[i]);
+		if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
+			if ((rc & 0xff) == SQLITE_CONSTRAINT)
+				err_set(err, "offer %s is listed twice",
+				    offers[i].key);
+			else
+				db_err(db, err, "write failed");
+			sqlite3_finalize(st);
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int
+db_stage_offers(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, struct err *err)
+{
+	/* A transaction of the temporary database only: the cache's
+	 * readers and writers never wait for it. */
+	if (incoming_ready(db, err) < 0 || db_exec(db, "BEGIN", err) < 0)
+		return -1;
+	if (incoming_add(db, provider, offers, n, false, err) < 0 ||
+	    db_exec(db, "COMMIT", err) < 0) {
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+void
+db_stage_drop(struct db *db, const char *provider)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->sql, "DELETE FROM temp.incoming WHERE "
+	    "provider = ?", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;		/* nothing was ever staged */
+	}
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+}
+
+int
+db_replace_offers_meta(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, enum offer_source source,
+    const struct provider_meta *meta, size_t nmeta, int64_t now,
+    struct db_replace_stats *stats, struct err *err)
+{
+	return replace_offers(db, provider, offers, n, false, source, meta,
+	    nmeta, now, stats, err);
+}
+
+int
+db_replace_staged(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, const struct provider_meta *meta,
+    size_t nmeta, int64_t now, struct db_replace_stats *stats,
+    struct err *err)
+{
+	return replace_offers(db, provider, offers, n, true, SRC_LIVE, meta,
+	    nmeta, now, stats, err);
 }
 
 int
