@@ -137,6 +137,7 @@ cmd_watch_exec(const struct cli_options *o)
 	struct plan *plans = NULL, *news = NULL;
 	struct offer_list offers;
 	struct output_opts oo;
+	struct offer_filter f = o->filter;
 	char query[512];
 	int64_t now = (int64_t)time(NULL);
 	size_t nknown = 0, nplans = 0, nnews = 0, i;
@@ -165,13 +166,15 @@ cmd_watch_exec(const struct cli_options *o)
 		db_close(db);
 		return rc;
 	}
+	/* Market references are judged now (rentable.h). */
+	f.now = now;
 	offer_list_init(&offers);
 	if (db_watch_load(db, query, &known, &nknown, &exists, &err) < 0 ||
-	    db_query(db, &o->filter, &offers, &err) < 0) {
+	    db_query(db, &f, &offers, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
-	query_plans(offers.v, offers.n, &o->filter, o->sort, o->reverse,
+	query_plans(offers.v, offers.n, &f, o->sort, o->reverse,
 	    &plans, &nplans);
 	news = xcalloc(nplans > 0 ? nplans : 1, sizeof *news);
 	next = xcalloc(nplans > 0 ? nplans : 1, sizeof *next);

@@ -25,6 +25,7 @@
 #include "notes.h"
 #include "provider.h"
 #include "paths.h"
+#include "rentable.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -1201,6 +1202,8 @@ row_to_offer(sqlite3_stmt *st, struct offer *o)
 	if (o->currency[0] == '\0')
 		str_copy(o->currency, sizeof o->currency, "USD");
 	o->price_original = stmt_money(st, 21);
+	/* An older cache may hold figures no real host has. */
+	offer_host_bounds(o);
 }
 
 /* Append " AND col IN (?,?,...)" for n values. */
@@ -1215,6 +1218,49 @@ sql_in(char *sql, size_t size, const char *col, size_t n)
 		    i == 0 ? "" : ",");
 	if (len < size)
 		snprintf(sql + len, size - len, ")");
+}
+
+/*
+ * The rentable.h rules in SQL, as offer_matches() tests them: no
+ * retired size or provider; market references (listings older than a
+ * day) only with include_stale, and only they with only_stale. Bound by
+ * rentable_bind().
+ */
+static void
+rentable_sql(const struct offer_filter *f, char *sql, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < retired_count; i++)
+		strncat(sql, strcmp(retired_table[i].instance_type, "*") == 0 ?
+		    " AND provider IS NOT ?" :
+		    " AND NOT (provider = ? AND instance_type = ? COLLATE NOCASE)",
+		    size - strlen(sql) - 1);
+	if (f->now > 0 && f->only_stale)
+		strncat(sql, " AND (notes & ?) <> 0 AND fetched_at < ?",
+		    size - strlen(sql) - 1);
+	else if (f->now > 0 && !f->include_stale)
+		strncat(sql, " AND ((notes & ?) = 0 OR fetched_at >= ?)",
+		    size - strlen(sql) - 1);
+}
+
+static void
+rentable_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+{
+	size_t i;
+
+	for (i = 0; i < retired_count; i++) {
+		sqlite3_bind_text(st, (*k)++, retired_table[i].provider, -1,
+		    SQLITE_STATIC);
+		if (strcmp(retired_table[i].instance_type, "*") != 0)
+			sqlite3_bind_text(st, (*k)++,
+			    retired_table[i].instance_type, -1, SQLITE_STATIC);
+	}
+	if (f->now > 0 && (f->only_stale || !f->include_stale)) {
+		sqlite3_bind_int64(st, (*k)++,
+		    (sqlite3_int64)NOTE_BIT(NOTE_SINGLE_LISTING));
+		sqlite3_bind_int64(st, (*k)++, f->now - RENTABLE_MARKET_SECONDS);
+	}
 }
 
 /* Append to sql (size bytes) the conditions of f that SQL tests. */
@@ -1240,6 +1286,7 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
 		    size - strlen(sql) - 1);
 	if (f->no_outliers)
 		strncat(sql, " AND (notes & ?) = 0", size - strlen(sql) - 1);
+	rentable_sql(f, sql, size);
 }
 
 /*
@@ -1249,7 +1296,7 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
  */
 static const enum filter_field sql_fields[] = {
 	FF_GPU, FF_COUNT, FF_VRAM, FF_LINK, FF_PROVIDERS, FF_MAX_PRICE,
-	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS
+	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS, FF_INCLUDE_STALE
 };
 
 bool
@@ -1293,6 +1340,7 @@ filter_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
 	if (f->no_outliers)
 		sqlite3_bind_int64(st, (*k)++,
 		    (sqlite3_int64)NOTE_BIT(NOTE_PRICE_OUTLIER));
+	rentable_bind(st, f, k);
 }
 
 /* Append the offers of a prepared OFFER_COLUMNS query that match f. */
@@ -1321,7 +1369,7 @@ int
 db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
     struct err *err)
 {
-	char sql[1024] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	char sql[2048] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
 	sqlite3_stmt *st;
 	int k = 1;
 
@@ -1417,7 +1465,7 @@ top_sql(const struct offer_filter *f, enum sort_key key, bool reverse,
     char *sql, size_t size, int *parts)
 {
 	const struct sort_sql *s = &sort_sql[key];
-	char where[768] = "";
+	char where[1536] = "";
 	bool desc = s->desc != reverse;
 
 	top_where(f, where, sizeof where);
@@ -1540,7 +1588,7 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
     bool reverse, size_t limit, struct offer_list *out, size_t *matched,
     struct err *err)
 {
-	char where[768] = "", sql[2560];
+	char where[1536] = "", sql[4096];
 	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
 	sqlite3_stmt *st;
 	int k = 1, rc, parts, i;
@@ -1585,7 +1633,7 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
     enum sort_key key, bool reverse, char *out, size_t size,
     struct err *err)
 {
-	char sql[2600] = "EXPLAIN QUERY PLAN ";
+	char sql[4200] = "EXPLAIN QUERY PLAN ";
 	sqlite3_stmt *st;
 	size_t len = 0;
 	int k = 1, rc, parts, i;

@@ -12,6 +12,7 @@
 #include "gpu.h"
 #include "money.h"
 #include "provider.h"
+#include "rentable.h"
 #include "str.h"
 
 const struct filter_field_info filter_fields[FILTER_FIELD_COUNT] = {
@@ -89,6 +90,7 @@ static int
 parse_providers(struct offer_filter *g, const char *text, struct err *err)
 {
 	char item[OFFER_PROVIDER_MAX + 8], q[80];
+	const struct retired *r;
 	const struct provider *p;
 	const char *s = text;
 	size_t len, i;
@@ -104,7 +106,13 @@ parse_providers(struct offer_filter *g, const char *text, struct err *err)
 		}
 		memcpy(item, s, len);
 		item[len] = '\0';
-		if ((p = provider_find(item)) == NULL) {
+		if ((p = provider_find(item)) == NULL &&
+		    (r = retired_provider(item)) != NULL) {
+			err_set(err, "--provider: %s is retired since %s: %s",
+			    r->provider, r->date, r->source);
+			return -1;
+		}
+		if (p == NULL) {
 			err_set(err, "--provider: unknown provider %s (known: "
 			    "%s)", str_quoted(item, q, sizeof q),
 			    provider_id_list());

@@ -12,6 +12,7 @@
 #include "money.h"
 #include "notes.h"
 #include "region.h"
+#include "rentable.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -205,7 +206,8 @@ offer_check(const struct offer *o, struct err *err)
 	if (check_price(o, o->price, "price", err) < 0 ||
 	    check_price(o, o->spot_price, "spot price", err) < 0)
 		return -1;
-	if (!money_known(o->price) && !money_known(o->spot_price)) {
+	if (!money_known(o->price) && !money_known(o->spot_price) &&
+	    (o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND)) == 0) {
 		err_set(err, "%s: neither an on-demand nor a spot price", o->key);
 		return -1;
 	}
@@ -280,6 +282,23 @@ text_matches(const char *text, const struct offer *o)
 	}
 }
 
+/*
+ * The rentable.h rules as a filter: retired sizes never; a market
+ * reference only when asked for (include_stale), and only it with
+ * only_stale.
+ */
+static bool
+offer_rentable_matches(const struct offer_filter *f, const struct offer *o)
+{
+	bool ref = f->now > 0 && offer_market_reference(o, f->now);
+
+	if (offer_retired(o))
+		return false;
+	if (f->only_stale)
+		return ref;
+	return !ref || f->include_stale;
+}
+
 bool
 offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 {
@@ -309,6 +328,8 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 	    f->interconnect || (k > 1 && o->gpu_count == 1)))
 		return false;
 	if (f->no_outliers && (o->notes & NOTE_BIT(NOTE_PRICE_OUTLIER)) != 0)
+		return false;
+	if (!offer_rentable_matches(f, o))
 		return false;
 	if (f->nproviders > 0) {
 		for (i = 0; i < f->nproviders; i++)

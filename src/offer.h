@@ -128,7 +128,8 @@ const char *spot_interruption_name(int bucket);
 /*
  * Check an offer against the sanity limits every adapter applies (the
  * OFFER_*_MAX above): a GPU count 1..64, VRAM 0..1024 GB, known prices
- * in (0, 5000] USD per instance-hour and at least one of them known,
+ * in (0, 5000] USD per instance-hour and at least one of them known
+ * (none for capacity noted not-on-demand: how it is sold is the fact),
  * vCPUs and RAM in range, a non-empty key,
  * instance type, region and GPU name. Returns 0, or -1 with the offer's
  * key and the field in err (the caller adds the provider).
@@ -158,6 +159,16 @@ struct offer_filter {
 	int	min_vcpus_per_gpu;	/* host vCPUs per GPU at least; 0 any */
 	int	min_ram_gb_per_gpu;	/* host RAM per GPU (GB) at least; 0 any */
 	bool	vertex;			/* only offers Vertex AI trains on */
+	/*
+	 * What can be rented (rentable.h). A marketplace listing older
+	 * than a day at `now` is a market reference: left out unless
+	 * include_stale; only_stale keeps nothing else (to count what
+	 * was left out). now is set by the command (the time of the
+	 * query); 0 applies no age rule. Retired sizes never match.
+	 */
+	bool	include_stale;		/* --include-stale */
+	bool	only_stale;		/* only market references */
+	int64_t	now;			/* UTC epoch seconds; 0: no age rule */
 };
 
 void	offer_filter_init(struct offer_filter *f);

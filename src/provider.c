@@ -25,7 +25,6 @@ extern const struct provider provider_vultr;
 extern const struct provider provider_azure;
 extern const struct provider provider_oci;
 extern const struct provider provider_scaleway;
-extern const struct provider provider_cudo;
 
 const struct provider *const providers[] = {
 	&provider_aws,
@@ -37,7 +36,6 @@ const struct provider *const providers[] = {
 	&provider_azure,
 	&provider_oci,
 	&provider_scaleway,
-	&provider_cudo,
 	NULL
 };
 
@@ -55,7 +53,7 @@ provider_find(const char *id)
 const char *
 provider_id_list(void)
 {
-	return "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo";
+	return "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway";
 }
 
 void

@@ -22,6 +22,7 @@
 #include "lockfile.h"
 #include "notes.h"
 #include "provider.h"
+#include "rentable.h"
 #include "settings.h"
 #include "str.h"
 #include "xalloc.h"
@@ -651,6 +652,8 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 		    "cached offers");
 	if (rp->progress.state == REFRESH_RUNNING) {
 		/* Outliers are judged over the provider's whole set. */
+		rp->run.offers.n = offers_vet(rp->run.offers.v,
+		    rp->run.offers.n);
 		notes_mark(rp->run.offers.v, rp->run.offers.n);
 		rc = db_replace_offers_meta(r->db, rp->p->id, rp->run.offers.v,
 		    rp->run.offers.n, SRC_LIVE, rp->run.new_meta,
