@@ -122,7 +122,7 @@ bad_msg(char *buf, size_t size, const char *first, ...)
 	snprintf(buf, size, "%s", err.msg);
 }
 
-#define PROVIDERS "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo"
+#define PROVIDERS "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway"
 
 /* ------------------------------------------------------------------ */
 /* Defaults and commands                                              */
@@ -380,9 +380,9 @@ test_provider_option(void **state)
 	assert_string_equal(o.filter.providers[0], "aws");
 	assert_string_equal(o.filter.providers[1], "lambda");
 	ok(&o, "-p", PROVIDERS, NULL);
-	assert_int_equal(o.filter.nproviders, 10);
+	assert_int_equal(o.filter.nproviders, 9);
 	assert_string_equal(o.filter.providers[5], "vultr");
-	assert_string_equal(o.filter.providers[9], "cudo");
+	assert_string_equal(o.filter.providers[8], "scaleway");
 	/* Repeats add up (issue 12), blanks after commas are fine. */
 	ok(&o, "-p", "aws,gcp", "-p", "runpod", NULL);
 	assert_int_equal(o.filter.nproviders, 3);
