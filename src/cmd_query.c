@@ -225,6 +225,8 @@ cmd_query_exec(const struct cli_options *o)
 		f.include_stale = true;
 	top_n = query_top_n(o, &f);
 
+	if (cli_retired(&o->filter))
+		return EXIT_USAGE;
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);

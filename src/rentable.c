@@ -8,6 +8,8 @@
 #include "offer.h"
 #include "str.h"
 
+const char *const marketplace_providers[] = { "vast", NULL };
+
 const struct retired *
 retired_provider(const char *provider)
 {

@@ -68,6 +68,14 @@ size_t	offers_vet(struct offer *v, size_t n);
 /* A marketplace listing this old is a market reference. */
 #define RENTABLE_MARKET_SECONDS	((int64_t)86400)
 
+/*
+ * The providers whose offers are each one host's ask (Vast.ai), NULL
+ * ended: the only ones whose offers can be market references (their
+ * adapters and snapshot rows note them single-listing). The cache's SQL
+ * judges age per provider on them (db.c).
+ */
+extern const char *const marketplace_providers[];
+
 /* Is o one host's ask (a marketplace listing)? */
 bool	offer_is_listing(const struct offer *o);
 /* Is o a market reference at time now (a listing older than a day)? */
