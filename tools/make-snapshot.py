@@ -799,6 +799,8 @@ def runpod(cat, out, d):
         names = (r["AcceleratorName"] + " " + (g.get("Name") or "")).upper()
         if "SXM" in names:
             inter = "nvlink"
+        elif "NVL" in names or "PCIE" in names:
+            inter = "pcie"      # NVL cards pair over bridges but sit on PCIe (live: the same)
         elif FORM[gid] in ("sxm", "oam", "superchip", "pcie-bridge"):
             # A6000, A5000, A40, RTX 3090 ...: one card is PCIe; several may
             # or may not be bridged, as the live adapter says (unknown).
