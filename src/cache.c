@@ -1,8 +1,8 @@
 /*
  * cache.c: the cache as the program uses it. Its one job: open the
- * SQLite file (db.c) and give every provider the cache has never seen
- * its offers from the embedded snapshot. It writes no SQL; db.c is the
- * storage itself and knows nothing of providers or the snapshot.
+ * SQLite file (db.h) and give every provider the cache has never seen
+ * its offers from the embedded snapshot. It writes no SQL; db.c and the
+ * db_*.c files are the storage itself and know nothing of the snapshot.
  */
 #include "config.h"
 #include "cache.h"

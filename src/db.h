@@ -14,6 +14,12 @@
  * db_record_failure() only touches the status row, so a failed refresh
  * keeps the last good offers. All SQL uses bound
  * parameters; nothing else in gpucost writes SQL.
+ *
+ * The implementation is split by concern behind this one API: db.c
+ * (open, schema, migrations, statement helpers), db_offers.c,
+ * db_history.c (history and watches), db_settings.c (provider status
+ * and settings) and db_share.c (the published copy and its merge);
+ * db_internal.h is what they share.
  */
 #ifndef GPUCOST_DB_H
 #define GPUCOST_DB_H
@@ -149,7 +155,7 @@ int	db_query(struct db *db, const struct offer_filter *filter,
  * Does SQL test every field set in f (so db_query_top() may stop at the
  * first `limit` offers)? A filter tested only in C -- region geography,
  * text, multi-node, a --gpu form word, host per GPU, Vertex AI, and any
- * new field until it is added to db.c's list -- says no.
+ * new field until it is added to db_offers.c's list -- says no.
  */
 bool	db_filter_in_sql(const struct offer_filter *f);
 

@@ -72,7 +72,7 @@ size_t	offers_vet(struct offer *v, size_t n);
  * The providers whose offers are each one host's ask (Vast.ai), NULL
  * ended: the only ones whose offers can be market references (their
  * adapters and snapshot rows note them single-listing). The cache's SQL
- * judges age per provider on them (db.c).
+ * judges age per provider on them (db_offers.c).
  */
 extern const char *const marketplace_providers[];
 

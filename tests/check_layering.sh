@@ -1,7 +1,8 @@
 #!/bin/sh
 # The module rules of DESIGN.md, checked on the sources:
-# only http.c includes curl, only src/tui/ includes curses, only db.c
-# talks to SQLite, adapters touch neither (nor the transport, http.h:
+# only http.c includes curl, only src/tui/ includes curses, only the
+# cache files (db.c, db_*.c, db_internal.h) talk to SQLite or hold SQL,
+# adapters touch neither (nor the transport, http.h:
 # they describe requests with request.h), refresh.c names no provider,
 # and pure modules do no I/O.
 set -u
@@ -33,12 +34,17 @@ only '#include *[<"]curl/' 'http.c'
 only '\bcurl_[a-z_]+ *\(' 'http.c'
 only '#include <(n?curses|ncursesw/|term\.h|panel\.h)' 'tui/curses.h'
 only '#include "tui/curses\.h"|#include "curses\.h"' 'tui/*'
-only '#include <sqlite3\.h>' 'db.c'
-only 'sqlite3_' 'db.c'
+only '#include <sqlite3\.h>' 'db.c' 'db_*.c' 'db_internal.h'
+only 'sqlite3_' 'db.c' 'db_*.c' 'db_internal.h'
+only '#include "db_internal\.h"' 'db.c' 'db_*.c'
+# SQL itself (a string literal holding a statement's keyword) is the
+# cache files' alone: the rest of gpucost asks them through db.h.
+only '"[^"]*\b(SELECT|INSERT (OR [A-Z]+ )?INTO|UPDATE [a-z_.]+ SET|DELETE FROM|CREATE (TEMP |UNIQUE )?(TABLE|INDEX|VIEW|TRIGGER)|DROP (TABLE|INDEX)|ALTER TABLE|PRAGMA|ATTACH|DETACH|VACUUM|BEGIN (IMMEDIATE|EXCLUSIVE|DEFERRED|TRANSACTION))\b' \
+    'db.c' 'db_*.c' 'db_internal.h'
 only '#include <zlib\.h>' 'gz.c'
 # Pure modules: no stdio streams, no files, no clocks.
 only '\b(fopen|printf|fprintf|fputs|puts|getenv|time\(NULL\))' \
-    'cli.c' 'cli_common.c' 'cmd_*.c' 'main.c' 'output*.c' 'paths.c' 'cache.c' 'refresh.c' 'db.c' \
+    'cli.c' 'cli_common.c' 'cmd_*.c' 'main.c' 'output*.c' 'paths.c' 'cache.c' 'refresh.c' 'db.c' 'db_*.c' \
     'xalloc.c' 'http.c' 'settings.c' 'log.c' 'tui/*' 'str.c' 'err.c' \
     'columns.c' 'layout.c' 'snapshot.c' '*.h'
 for f in offer.c cost.c gpu.c money.c query.c provider/*.c; do

@@ -1,0 +1,71 @@
+/*
+ * db_internal.h: what the cache's own files share and nothing else
+ * includes: struct db, the statement helpers (db.c) and the offers'
+ * column lists. Only db.c and the db_*.c files include it; db.h is
+ * the API the rest of gpucost sees.
+ */
+#ifndef GPUCOST_DB_INTERNAL_H
+#define GPUCOST_DB_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct db;
+struct err;
+
+/* 'gpuc': marks a file as a gpucost cache. */
+#define DB_APPLICATION_ID	0x67707563
+
+struct db {
+	sqlite3	*sql;
+	char	*path;
+	bool	 read_only;	/* opened read-only: we may not write it */
+	bool	 had_wal;	/* a -wal was there before we opened it */
+};
+
+/*
+ * Statistics for the query planner from a sample of each index of the
+ * offers: milliseconds even at a million offers, and enough for it to
+ * pick the index each query shape was given.
+ */
+#define DB_ANALYZE	"PRAGMA analysis_limit = 1000; ANALYZE offers"
+
+#define OFFER_COLUMNS							\
+	"provider, key, instance_type, region, gpu, gpu_raw, gpu_count, " \
+	"vram_gb, interconnect, vcpus, ram_gb, price, spot_price, "	\
+	"availability, spot_interruption, reliability, fetched_at, source, " \
+	"notes, spot_zone, currency, price_original"
+
+/* OFFER_COLUMNS and the sort keys computed at write time. */
+#define WRITE_COLUMNS	OFFER_COLUMNS ", sk_gpu_price, sk_spot_gpu, sk_pflop"
+
+/* Put "cache PATH: what: sqlite message" into err. */
+void		 db_err(struct db *, struct err *, const char *);
+/* Run statements that return no rows we need. */
+int		 db_exec(struct db *, const char *, struct err *);
+/* Read one integer PRAGMA (or any one-value query). */
+int		 db_int(struct db *, const char *, long long *, struct err *);
+/* The message for a statement that failed on the cache file. */
+void		 db_file_error(struct db *, struct err *);
+/* Bring the schema from user_version from to DB_SCHEMA_VERSION. */
+int		 db_migrate(struct db *, long long, struct err *);
+/* Step a write statement once and finalize it. */
+int		 db_step_done(struct db *, sqlite3_stmt *, struct err *);
+/* Prepare sql, or fill err and return NULL. */
+sqlite3_stmt	*db_prepare(struct db *, const char *, struct err *);
+/* A money parameter and column: NULL for an unknown amount. */
+void		 db_bind_money(sqlite3_stmt *, int, int64_t);
+int64_t		 db_stmt_money(sqlite3_stmt *, int);
+/* Copy a text column into a fixed buffer ("" for NULL). */
+void		 db_column_text(sqlite3_stmt *, int, char *, size_t);
+
+/* Fill one array element from the current row of a statement. */
+typedef void db_row_fn(sqlite3_stmt *st, void *elem);
+
+/* Step st to its end into an array, one element per row; finalizes st. */
+int		 db_rows(struct db *, sqlite3_stmt *, size_t, db_row_fn *,
+		    void **, size_t *, struct err *);
+
+#endif

@@ -1,0 +1,966 @@
+/*
+ * db_offers.c: the offers table. Its one job: write a provider's offers
+ * (replace, confirm), with their stored sort keys, and read them back for
+ * a filter (filter_sql()) or as the first N in one sort order.
+ */
+#include "config.h"
+#include "db.h"
+
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "db_internal.h"
+#include "err.h"
+#include "filter.h"
+#include "gpu.h"
+#include "money.h"
+#include "notes.h"
+#include "provider.h"
+#include "rentable.h"
+#include "str.h"
+
+/*
+ * Stored sort keys of an unknown value: larger than any known one, so an
+ * ascending walk of an index meets the unknowns last (plan_sort()'s
+ * rule) without a separate pass.
+ */
+#define SK_UNKNOWN_MONEY	INT64_MAX
+#define SK_UNKNOWN_MONEY_SQL	"9223372036854775807"
+#define SK_UNKNOWN_REAL		1e308
+#define SK_UNKNOWN_REAL_SQL	"1e308"
+
+/* An offer's stored sort keys: its plan of one instance, as plan_sort()'s. */
+struct sort_keys {
+	int64_t	gpu_price;
+	int64_t	spot_gpu;
+	double	pflop;
+};
+
+static void
+offer_sort_keys(const struct offer *o, struct sort_keys *k)
+{
+	struct plan p;
+
+	cost_plan(&p, o, 1);
+	k->gpu_price = money_known(p.price_gpu_hour) ? p.price_gpu_hour :
+	    SK_UNKNOWN_MONEY;
+	k->spot_gpu = money_known(p.spot_gpu_hour) ? p.spot_gpu_hour :
+	    SK_UNKNOWN_MONEY;
+	k->pflop = p.usd_per_pflop_hour < SK_UNKNOWN_REAL ?
+	    p.usd_per_pflop_hour : SK_UNKNOWN_REAL;
+}
+
+/*
+ * What the stored sort keys were computed with: the formula's version
+ * and the catalogue's BF16 figures ($/PFLOP-h depends on them). A
+ * provider whose status row names another version has its keys
+ * recomputed before a query relies on them (db_sort_keys_update()).
+ */
+static const char *
+sort_keys_version(void)
+{
+	static char version[32];
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+	char buf[GPU_NORM_MAX + 64];
+	size_t i, j, len;
+
+	if (version[0] != '\0')
+		return version;
+	for (i = 0; i < gpu_model_count; i++) {
+		len = (size_t)snprintf(buf, sizeof buf, "%s %.17g %.17g;",
+		    gpu_models[i].id, gpu_models[i].bf16_tflops,
+		    gpu_models[i].bf16_tflops_pcie);
+		for (j = 0; j < len && j < sizeof buf; j++)
+			h = (h ^ (unsigned char)buf[j]) * 1099511628211ULL;
+	}
+	snprintf(version, sizeof version, "1-%016llx", (unsigned long long)h);
+	return version;
+}
+
+/* Bind one offer to the 25 placeholders of a WRITE_COLUMNS insert. */
+static void
+bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
+{
+	struct sort_keys k;
+
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, o->key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, o->instance_type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, o->region, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, o->gpu, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, o->gpu_raw, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 7, o->gpu_count);
+	sqlite3_bind_int(st, 8, o->vram_gb);
+	sqlite3_bind_text(st, 9, interconnect_name(o->interconnect), -1,
+	    SQLITE_STATIC);
+	sqlite3_bind_int(st, 10, o->vcpus);
+	sqlite3_bind_double(st, 11, o->ram_gb);
+	db_bind_money(st, 12, o->price);
+	db_bind_money(st, 13, o->spot_price);
+	sqlite3_bind_text(st, 14, availability_name(o->availability), -1,
+	    SQLITE_STATIC);
+	if (o->spot_interruption >= 0)
+		sqlite3_bind_int(st, 15, o->spot_interruption);
+	else
+		sqlite3_bind_null(st, 15);
+	if (o->reliability >= 0)
+		sqlite3_bind_double(st, 16, o->reliability);
+	else
+		sqlite3_bind_null(st, 16);
+	sqlite3_bind_int64(st, 17, o->fetched_at);
+	sqlite3_bind_text(st, 18, source_name(o->source), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 19, (sqlite3_int64)o->notes);
+	sqlite3_bind_text(st, 20, o->spot_zone, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 21, o->currency, -1, SQLITE_STATIC);
+	db_bind_money(st, 22, o->price_original);
+	offer_sort_keys(o, &k);
+	sqlite3_bind_int64(st, 23, k.gpu_price);
+	sqlite3_bind_int64(st, 24, k.spot_gpu);
+	sqlite3_bind_double(st, 25, k.pflop);
+}
+
+int
+db_replace_offers(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, enum offer_source source,
+    int64_t now, struct db_replace_stats *stats, struct err *err)
+{
+	return db_replace_offers_meta(db, provider, offers, n, source, NULL, 0,
+	    now, stats, err);
+}
+
+int
+db_replace_offers_meta(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, enum offer_source source,
+    const struct provider_meta *meta, size_t nmeta, int64_t now,
+    struct db_replace_stats *stats, struct err *err)
+{
+	sqlite3_stmt *st = NULL;
+	long long stored = 0, oldest = 0, newest = 0;
+	size_t i;
+	int rc;
+
+	if (stats != NULL)
+		memset(stats, 0, sizeof *stats);
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	if (db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS incoming AS "
+	    "SELECT * FROM offers WHERE 0;"
+	    "CREATE UNIQUE INDEX IF NOT EXISTS temp.incoming_key ON "
+	    "incoming (key);"
+	    "DELETE FROM incoming;", err) < 0)
+		goto fail;
+	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" WRITE_COLUMNS
+	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	if (st == NULL)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		bind_offer(st, provider, &offers[i]);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			db_err(db, err, "write failed");
+			goto fail;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	/*
+	 * Duplicate keys in the input collapse to the last one. The count
+	 * and age range go to the status row, so that a query reads them
+	 * there instead of grouping every offer (db_status()).
+	 */
+	if ((st = db_prepare(db, "SELECT count(*), coalesce(min(fetched_at), "
+	    "0), coalesce(max(fetched_at), 0) FROM incoming", err)) == NULL)
+		goto fail;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	stored = sqlite3_column_int64(st, 0);
+	oldest = sqlite3_column_int64(st, 1);
+	newest = sqlite3_column_int64(st, 2);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	/* History: new offers and changed prices or availability. */
+	if ((st = db_prepare(db, "INSERT INTO price_history (provider, key, "
+	    "observed_at, price, spot_price, availability) "
+	    "SELECT i.provider, i.key, i.fetched_at, i.price, i.spot_price, "
+	    "i.availability FROM incoming i LEFT JOIN offers o "
+	    "ON o.provider = i.provider AND o.key = i.key "
+	    "WHERE o.key IS NULL OR o.price IS NOT i.price "
+	    "OR o.spot_price IS NOT i.spot_price "
+	    "OR o.availability IS NOT i.availability", err)) == NULL)
+		goto fail;
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	if (stats != NULL)
+		stats->history_rows = (size_t)sqlite3_changes(db->sql);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
+	    "key NOT IN (SELECT key FROM incoming)", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	if (stats != NULL)
+		stats->removed = (size_t)sqlite3_changes(db->sql);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	/*
+	 * Rows whose indexed columns (gpu, gpu_count, vram_gb,
+	 * interconnect, the sort keys) change go and come back whole;
+	 * every other row is updated in place by the upsert below, which
+	 * leaves those columns and so the indexes alone (half the cost of
+	 * replacing a row; a refresh changes about 1 % of the prices).
+	 */
+	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
+	    "EXISTS (SELECT 1 FROM incoming i WHERE i.key = offers.key AND "
+	    "(i.gpu IS NOT offers.gpu OR i.gpu_count IS NOT offers.gpu_count "
+	    "OR i.price IS NOT offers.price "
+	    "OR i.vram_gb IS NOT offers.vram_gb "
+	    "OR i.interconnect IS NOT offers.interconnect "
+	    "OR i.sk_gpu_price IS NOT offers.sk_gpu_price "
+	    "OR i.sk_spot_gpu IS NOT offers.sk_spot_gpu "
+	    "OR i.sk_pflop IS NOT offers.sk_pflop))", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (db_exec(db, "INSERT INTO offers SELECT * FROM incoming WHERE true "
+	    "ON CONFLICT (provider, key) DO UPDATE SET "
+	    "instance_type = excluded.instance_type, region = excluded.region, "
+	    "gpu_raw = excluded.gpu_raw, vcpus = excluded.vcpus, "
+	    "ram_gb = excluded.ram_gb, spot_price = excluded.spot_price, "
+	    "availability = excluded.availability, "
+	    "spot_interruption = excluded.spot_interruption, "
+	    "reliability = excluded.reliability, "
+	    "fetched_at = excluded.fetched_at, source = excluded.source, "
+	    "notes = excluded.notes, spot_zone = excluded.spot_zone, "
+	    "currency = excluded.currency, "
+	    "price_original = excluded.price_original", err) < 0)
+		goto fail;
+	if (db_exec(db, "DELETE FROM incoming", err) < 0)
+		goto fail;
+
+	if ((st = db_prepare(db, "INSERT INTO provider_status (provider, "
+	    "source, last_attempt, last_success, offer_count, last_error, "
+	    "oldest, newest, sort_keys) "
+	    "VALUES (?1, ?2, ?3, ?3, ?4, NULL, ?5, ?6, ?7) "
+	    "ON CONFLICT (provider) DO UPDATE SET source = ?2, "
+	    "last_attempt = ?3, last_success = ?3, offer_count = ?4, "
+	    "last_error = NULL, oldest = ?5, newest = ?6, sort_keys = ?7",
+	    err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, source_name(source), -1, SQLITE_STATIC);
+	if (source == SRC_LIVE)
+		sqlite3_bind_int64(st, 3, now);
+	else
+		sqlite3_bind_null(st, 3);
+	sqlite3_bind_int64(st, 4, stored);
+	sqlite3_bind_int64(st, 5, oldest);
+	sqlite3_bind_int64(st, 6, newest);
+	sqlite3_bind_text(st, 7, sort_keys_version(), -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	if (rc < 0)
+		goto fail;
+	/* One observation of every offer of provider, for history. */
+	if ((st = db_prepare(db, "INSERT INTO refresh_log (provider, at) "
+	    "VALUES (?, ?)", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	/* The settings that describe these offers commit with them. */
+	for (i = 0; i < nmeta; i++)
+		if (db_meta_set(db, provider, meta[i].name, meta[i].value,
+		    err) < 0)
+			goto fail;
+	/*
+	 * Statistics for the query planner (which index serves which
+	 * filter), from a sample of each index: milliseconds, even at a
+	 * million offers. Without them SQLite walks the GPU index for
+	 * queries that name no GPU.
+	 */
+	if (db_exec(db, DB_ANALYZE, err) < 0)
+		goto fail;
+	if (db_exec(db, "COMMIT", err) < 0)
+		goto fail;
+	if (stats != NULL)
+		stats->offers = (size_t)stored;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	err_prefix(err, "%s", provider);
+	return -1;
+}
+
+int
+db_confirm_offers(struct db *db, const char *provider,
+    const struct provider_meta *meta, size_t nmeta, int64_t now,
+    size_t *offers, struct err *err)
+{
+	sqlite3_stmt *st = NULL;
+	long long n;
+	size_t i;
+	int rc;
+
+	*offers = 0;
+	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+		return -1;
+	/* fetched_at is in no index: a plain in-place update. */
+	if ((st = db_prepare(db, "UPDATE offers SET fetched_at = ?1 "
+	    "WHERE provider = ?2", err)) == NULL)
+		goto fail;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_text(st, 2, provider, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		goto fail;
+	}
+	n = sqlite3_changes(db->sql);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (n == 0) {
+		err_set(err, "no cached offers to keep");
+		goto fail;
+	}
+	if ((st = db_prepare(db, "UPDATE provider_status SET "
+	    "last_attempt = ?1, last_success = ?1, last_error = NULL, "
+	    "offer_count = ?2, oldest = ?1, newest = ?1 WHERE provider = ?3",
+	    err)) == NULL)
+		goto fail;
+	sqlite3_bind_int64(st, 1, now);
+	sqlite3_bind_int64(st, 2, n);
+	sqlite3_bind_text(st, 3, provider, -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	if (rc < 0)
+		goto fail;
+	if ((st = db_prepare(db, "INSERT INTO refresh_log (provider, at) "
+	    "VALUES (?, ?)", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	if (rc < 0)
+		goto fail;
+	for (i = 0; i < nmeta; i++)
+		if (db_meta_set(db, provider, meta[i].name, meta[i].value,
+		    err) < 0)
+			goto fail;
+	if (db_exec(db, "COMMIT", err) < 0)
+		goto fail;
+	*offers = (size_t)n;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	err_prefix(err, "%s", provider);
+	return -1;
+}
+
+/* Fill an offer from a row of SELECT OFFER_COLUMNS. */
+static void
+row_to_offer(sqlite3_stmt *st, struct offer *o)
+{
+	char buf[16];
+
+	db_column_text(st, 0, o->provider, sizeof o->provider);
+	db_column_text(st, 1, o->key, sizeof o->key);
+	db_column_text(st, 2, o->instance_type, sizeof o->instance_type);
+	db_column_text(st, 3, o->region, sizeof o->region);
+	db_column_text(st, 4, o->gpu, sizeof o->gpu);
+	db_column_text(st, 5, o->gpu_raw, sizeof o->gpu_raw);
+	o->gpu_count = sqlite3_column_int(st, 6);
+	o->vram_gb = sqlite3_column_int(st, 7);
+	db_column_text(st, 8, buf, sizeof buf);
+	if (interconnect_parse(buf, &o->interconnect) < 0)
+		o->interconnect = IC_UNKNOWN;
+	o->vcpus = sqlite3_column_int(st, 9);
+	o->ram_gb = sqlite3_column_double(st, 10);
+	o->price = db_stmt_money(st, 11);
+	o->spot_price = db_stmt_money(st, 12);
+	db_column_text(st, 13, buf, sizeof buf);
+	if (availability_parse(buf, &o->availability) < 0)
+		o->availability = AV_UNKNOWN;
+	o->spot_interruption = sqlite3_column_type(st, 14) == SQLITE_NULL ?
+	    -1 : sqlite3_column_int(st, 14);
+	o->reliability = sqlite3_column_type(st, 15) == SQLITE_NULL ?
+	    -1 : sqlite3_column_double(st, 15);
+	o->fetched_at = sqlite3_column_int64(st, 16);
+	db_column_text(st, 17, buf, sizeof buf);
+	o->source = strcmp(buf, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
+	o->notes = (unsigned)sqlite3_column_int64(st, 18);
+	db_column_text(st, 19, o->spot_zone, sizeof o->spot_zone);
+	db_column_text(st, 20, o->currency, sizeof o->currency);
+	if (o->currency[0] == '\0')
+		str_copy(o->currency, sizeof o->currency, "USD");
+	o->price_original = db_stmt_money(st, 21);
+	/* An older cache may hold figures no real host has. */
+	offer_host_bounds(o);
+}
+
+/* Append " AND col IN (?,?,...)" for n values. */
+static void
+sql_in(char *sql, size_t size, const char *col, size_t n)
+{
+	size_t len = strlen(sql), i;
+
+	len += (size_t)snprintf(sql + len, size - len, " AND %s IN (", col);
+	for (i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(sql + len, size - len, "%s?",
+		    i == 0 ? "" : ",");
+	if (len < size)
+		snprintf(sql + len, size - len, ")");
+}
+
+/*
+ * The rentable.h rules in SQL, as offer_matches() tests them (it tests
+ * every row read again, exactly). Retired sizes are matched on the key's
+ * "<size>/" prefix and retired providers on the provider, both in every
+ * index, so an index walk stays covering. Market references are judged
+ * per marketplace provider (rentable.h) from its status row: all of its
+ * offers older than a day, the provider is left out; none, nothing is
+ * tested; only a mix tests notes and age row by row.
+ */
+#define RENTABLE_SQL_MAX	8
+struct rentable_sql {
+	const char	*all_old[RENTABLE_SQL_MAX];	/* marketplaces, all stale */
+	size_t		 nall_old;
+	const char	*mixed[RENTABLE_SQL_MAX];	/* some stale */
+	size_t		 nmixed;
+	int64_t		 cutoff;	/* older than this: a reference */
+	bool		 only;		/* only_stale: per row */
+};
+
+static int
+rentable_prepare(struct db *db, const struct offer_filter *f,
+    struct rentable_sql *rq, struct err *err)
+{
+	sqlite3_stmt *st;
+	const char *m;
+	int64_t oldest, newest;
+	size_t i;
+	int rc;
+
+	memset(rq, 0, sizeof *rq);
+	if (f->now == 0 || (f->include_stale && !f->only_stale))
+		return 0;
+	rq->cutoff = f->now - RENTABLE_MARKET_SECONDS;
+	if ((rq->only = f->only_stale))
+		return 0;
+	if ((st = db_prepare(db, "SELECT oldest, newest FROM provider_status "
+	    "WHERE provider = ? AND offer_count > 0", err)) == NULL)
+		return -1;
+	for (i = 0; (m = marketplace_providers[i]) != NULL &&
+	    rq->nmixed < RENTABLE_SQL_MAX && rq->nall_old < RENTABLE_SQL_MAX;
+	    i++) {
+		sqlite3_bind_text(st, 1, m, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			oldest = sqlite3_column_int64(st, 0);
+			newest = sqlite3_column_int64(st, 1);
+			/* NULL (an older cache's row): judge row by row. */
+			if (sqlite3_column_type(st, 1) != SQLITE_NULL &&
+			    newest < rq->cutoff)
+				rq->all_old[rq->nall_old++] = m;
+			else if (sqlite3_column_type(st, 0) == SQLITE_NULL ||
+			    oldest < rq->cutoff)
+				rq->mixed[rq->nmixed++] = m;
+		} else if (rc != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			db_file_error(db, err);
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void
+rentable_sql(const struct rentable_sql *rq, char *sql, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < retired_count; i++)
+		strncat(sql, strcmp(retired_table[i].instance_type, "*") == 0 ?
+		    " AND provider IS NOT ?" : " AND NOT (provider = ? AND "
+		    "substr(key, 1, ?) = ? COLLATE NOCASE)",
+		    size - strlen(sql) - 1);
+	if (rq->only)
+		strncat(sql, " AND (notes & ?) <> 0 AND fetched_at < ?",
+		    size - strlen(sql) - 1);
+	for (i = 0; i < rq->nall_old; i++)
+		strncat(sql, " AND provider IS NOT ?", size - strlen(sql) - 1);
+	for (i = 0; i < rq->nmixed; i++)
+		strncat(sql, " AND (provider IS NOT ? OR (notes & ?) = 0 OR "
+		    "fetched_at >= ?)", size - strlen(sql) - 1);
+}
+
+static void
+rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
+{
+	const sqlite3_int64 bit = (sqlite3_int64)NOTE_BIT(NOTE_SINGLE_LISTING);
+	const struct retired *r;
+	size_t i;
+	char prefix[OFFER_NAME_MAX + 2];
+
+	for (i = 0; i < retired_count; i++) {
+		r = &retired_table[i];
+		sqlite3_bind_text(st, (*k)++, r->provider, -1, SQLITE_STATIC);
+		if (strcmp(r->instance_type, "*") == 0)
+			continue;
+		snprintf(prefix, sizeof prefix, "%s/", r->instance_type);
+		sqlite3_bind_int(st, (*k)++, (int)strlen(prefix));
+		sqlite3_bind_text(st, (*k)++, prefix, -1, SQLITE_TRANSIENT);
+	}
+	if (rq->only) {
+		sqlite3_bind_int64(st, (*k)++, bit);
+		sqlite3_bind_int64(st, (*k)++, rq->cutoff);
+	}
+	for (i = 0; i < rq->nall_old; i++)
+		sqlite3_bind_text(st, (*k)++, rq->all_old[i], -1,
+		    SQLITE_STATIC);
+	for (i = 0; i < rq->nmixed; i++) {
+		sqlite3_bind_text(st, (*k)++, rq->mixed[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, (*k)++, bit);
+		sqlite3_bind_int64(st, (*k)++, rq->cutoff);
+	}
+}
+
+/* Append to sql (size bytes) the conditions of f that SQL tests. */
+static void
+filter_sql(const struct offer_filter *f, const struct rentable_sql *rq,
+    char *sql, size_t size)
+{
+	if (f->ngpus > 0)
+		sql_in(sql, size, "gpu", f->ngpus);
+	if (f->count > 0)
+		strncat(sql, f->multi_node ? " AND gpu_count <= ?" :
+		    " AND gpu_count = ?", size - strlen(sql) - 1);
+	if (f->min_vram_gb > 0)
+		strncat(sql, " AND vram_gb >= ?", size - strlen(sql) - 1);
+	if (f->interconnect != IC_UNKNOWN)
+		strncat(sql, " AND interconnect = ?", size - strlen(sql) - 1);
+	if (f->nproviders > 0)
+		sql_in(sql, size, "provider", f->nproviders);
+	if (f->available)
+		strncat(sql, " AND availability = 'available'",
+		    size - strlen(sql) - 1);
+	if (f->spot)
+		strncat(sql, " AND spot_price IS NOT NULL",
+		    size - strlen(sql) - 1);
+	if (f->no_outliers)
+		strncat(sql, " AND (notes & ?) = 0", size - strlen(sql) - 1);
+	rentable_sql(rq, sql, size);
+}
+
+/*
+ * The filter fields filter_sql() tests whole, with the maximum price
+ * (db_query_top() tests it on the stored per-GPU price). Keep it with
+ * filter_sql(): a field missing here only costs the --limit shortcut.
+ */
+static const enum filter_field sql_fields[] = {
+	FF_GPU, FF_COUNT, FF_VRAM, FF_LINK, FF_PROVIDERS, FF_MAX_PRICE,
+	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS, FF_INCLUDE_STALE
+};
+
+bool
+db_filter_in_sql(const struct offer_filter *f)
+{
+	size_t i;
+	int ff;
+
+	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++) {
+		if (!filter_is_set(f, (enum filter_field)ff))
+			continue;
+		for (i = 0; i < sizeof sql_fields / sizeof sql_fields[0]; i++)
+			if (sql_fields[i] == (enum filter_field)ff)
+				break;
+		if (i == sizeof sql_fields / sizeof sql_fields[0])
+			return false;
+	}
+	/* --gpu's form word ("H100 SXM") is tested in C. */
+	return f->form == GPU_FORM_ANY;
+}
+
+/* Bind f's values to the placeholders of filter_sql(), from number *k. */
+static void
+filter_bind(sqlite3_stmt *st, const struct offer_filter *f,
+    const struct rentable_sql *rq, int *k)
+{
+	size_t i;
+
+	for (i = 0; i < f->ngpus; i++)
+		sqlite3_bind_text(st, (*k)++, f->gpus[i]->id, -1,
+		    SQLITE_STATIC);
+	if (f->count > 0)
+		sqlite3_bind_int(st, (*k)++, f->count);
+	if (f->min_vram_gb > 0)
+		sqlite3_bind_int(st, (*k)++, f->min_vram_gb);
+	if (f->interconnect != IC_UNKNOWN)
+		sqlite3_bind_text(st, (*k)++,
+		    interconnect_name(f->interconnect), -1, SQLITE_STATIC);
+	for (i = 0; i < f->nproviders; i++)
+		sqlite3_bind_text(st, (*k)++, f->providers[i], -1,
+		    SQLITE_STATIC);
+	if (f->no_outliers)
+		sqlite3_bind_int64(st, (*k)++,
+		    (sqlite3_int64)NOTE_BIT(NOTE_PRICE_OUTLIER));
+	rentable_bind(st, rq, k);
+}
+
+/* Append the offers of a prepared OFFER_COLUMNS query that match f. */
+static int
+read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
+    struct offer_list *out, struct err *err)
+{
+	struct offer *o;
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		o = offer_list_add(out);
+		row_to_offer(st, o);
+		if (!offer_matches(f, o, NULL))
+			offer_list_pop(out);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
+    struct err *err)
+{
+	char sql[2048] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	struct rentable_sql rq;
+	sqlite3_stmt *st;
+	int k = 1;
+
+	if (rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	filter_sql(f, &rq, sql, sizeof sql);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	filter_bind(st, f, &rq, &k);
+	return read_offers(db, st, f, out, err);
+}
+
+/*
+ * How SQL orders offers by one sort key, the way plan_sort() orders
+ * their plans of one instance: known values first, in the key's natural
+ * direction (desc: largest first) or its reverse, then (tiebreak()) the
+ * lower price per GPU-hour, provider and key. known is the condition of
+ * a known value (NULL: always known); last marks the stored sort keys
+ * whose unknowns already sort after every known value ascending, which
+ * lets an ascending walk of their index take both at once.
+ */
+struct sort_sql {
+	const char *known;
+	const char *expr;
+	bool	desc;
+	bool	last;
+};
+
+static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
+	[SORT_GPU_PRICE] = { "sk_gpu_price < " SK_UNKNOWN_MONEY_SQL,
+	    "sk_gpu_price", false, true },
+	[SORT_PRICE] = { "price IS NOT NULL", "price", false, false },
+	[SORT_SPOT] = { "spot_price IS NOT NULL", "spot_price", false, false },
+	[SORT_SPOT_GPU] = { "sk_spot_gpu < " SK_UNKNOWN_MONEY_SQL,
+	    "sk_spot_gpu", false, true },
+	/* cost_spot_savings_pct(), the same double operations. */
+	[SORT_SAVINGS] = { "price > 0 AND spot_price IS NOT NULL",
+	    "100.0 * (1.0 - CAST(spot_price AS REAL) / CAST(price AS REAL))",
+	    true, false },
+	[SORT_VRAM] = { "vram_gb > 0", "vram_gb", true, false },
+	[SORT_PFLOP] = { "sk_pflop < " SK_UNKNOWN_REAL_SQL, "sk_pflop", false,
+	    true },
+	[SORT_PROVIDER] = { "provider <> ''", "provider", false, false },
+	[SORT_INSTANCE] = { "instance_type <> ''", "instance_type", false,
+	    false },
+	[SORT_REGION] = { "region <> ''", "region", false, false },
+	/* Unknown GPUs among themselves by raw name: top_sql(). */
+	[SORT_GPU] = { "gpu <> ''", "gpu", false, false },
+	[SORT_COUNT] = { NULL, "gpu_count", true, false },
+	/* The stored names sort as plan_sort() ranks them. */
+	[SORT_INTERCONNECT] = { "interconnect <> 'unknown'", "interconnect",
+	    false, false },
+	[SORT_AVAILABILITY] = { "availability <> 'unknown'", "availability",
+	    false, false },
+	[SORT_AGE] = { NULL, "fetched_at", true, false },
+};
+
+/* plan_sort()'s ties after the key: lower price per GPU-hour, provider, key. */
+static const char *
+tiebreak(enum sort_key key)
+{
+	return key == SORT_GPU_PRICE ? "provider, key" :
+	    "sk_gpu_price, provider, key";
+}
+
+/*
+ * The WHERE conditions of a top query: filter_sql() and the maximum
+ * price, which on one instance is a test of the stored per-GPU key.
+ */
+static void
+top_where(const struct offer_filter *f, const struct rentable_sql *rq,
+    char *where, size_t size)
+{
+	filter_sql(f, rq, where, size);
+	if (money_known(f->max_price_gpu_hour))
+		strncat(where, f->spot ? " AND sk_spot_gpu <= ?" :
+		    " AND sk_gpu_price <= ?", size - strlen(where) - 1);
+}
+
+static void
+top_bind(sqlite3_stmt *st, const struct offer_filter *f,
+    const struct rentable_sql *rq, int *k)
+{
+	filter_bind(st, f, rq, k);
+	if (money_known(f->max_price_gpu_hour))
+		sqlite3_bind_int64(st, (*k)++, f->max_price_gpu_hour);
+}
+
+/*
+ * The query db_query_top() runs: the keys of the first `limit` offers
+ * with a known value, in order (one walk of the right index), and of
+ * the first `limit` with an unknown one; then those rows whole. *parts
+ * is how many (one or two) subqueries take their filter and limit.
+ */
+static void
+top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
+    enum sort_key key, bool reverse, char *sql, size_t size, int *parts)
+{
+	const struct sort_sql *s = &sort_sql[key];
+	char where[1536] = "";
+	bool desc = s->desc != reverse;
+
+	top_where(f, rq, where, sizeof where);
+	if (s->known == NULL || (s->last && !desc)) {
+		*parts = 1;
+		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
+		    "(provider, key) IN (SELECT provider, key FROM offers "
+		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", where, s->expr,
+		    desc ? " DESC" : "", tiebreak(key));
+		return;
+	}
+	*parts = 2;
+	snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
+	    "(provider, key) IN ("
+	    "SELECT * FROM (SELECT provider, key FROM offers WHERE 1%s AND %s "
+	    "ORDER BY %s%s, %s LIMIT ?) UNION ALL "
+	    "SELECT * FROM (SELECT provider, key FROM offers WHERE 1%s AND "
+	    "NOT coalesce(%s, 0) ORDER BY %s%s LIMIT ?))",
+	    where, s->known, s->expr, desc ? " DESC" : "", tiebreak(key),
+	    /* known may be NULL (a NULL price): that row is unknown. */
+	    where, s->known,
+	    key != SORT_GPU ? "" : reverse ? "gpu_raw = '', gpu_raw DESC, " :
+	    "gpu_raw = '', gpu_raw, ", tiebreak(key));
+}
+
+/*
+ * Recompute the stored sort keys of every provider whose status row
+ * names another version of them (a cache from before migration 4, or a
+ * catalogue whose BF16 figures changed since its last refresh). Once,
+ * in one transaction; afterwards a check of the small status table.
+ */
+static int
+db_sort_keys_update(struct db *db, struct err *err)
+{
+	static const char stale_sql[] = "SELECT 1 FROM provider_status "
+	    "WHERE sort_keys IS NOT ?1 AND offer_count > 0 LIMIT 1";
+	sqlite3_stmt *st = NULL, *up = NULL;
+	const char *version = sort_keys_version();
+	struct sort_keys k;
+	struct offer o;
+	char buf[16];
+	int rc, i;
+
+	for (i = 0; i < 2; i++) {
+		/* Again under the lock: another process may have done it. */
+		if (i == 1 && db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+			return -1;
+		if ((st = db_prepare(db, stale_sql, err)) == NULL)
+			goto fail;
+		sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		st = NULL;
+		if (rc == SQLITE_DONE) {
+			if (i == 1 && db_exec(db, "COMMIT", err) < 0)
+				goto fail;
+			return 0;
+		}
+		if (rc != SQLITE_ROW) {
+			db_file_error(db, err);
+			goto fail;
+		}
+	}
+	if ((st = db_prepare(db, "SELECT provider, key, price, spot_price, "
+	    "gpu_count, gpu, interconnect FROM offers WHERE provider IN "
+	    "(SELECT provider FROM provider_status WHERE sort_keys IS NOT ?1)",
+	    err)) == NULL ||
+	    (up = db_prepare(db, "UPDATE offers SET sk_gpu_price = ?, "
+	    "sk_spot_gpu = ?, sk_pflop = ? WHERE provider = ? AND key = ?",
+	    err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		offer_init(&o);
+		o.price = db_stmt_money(st, 2);
+		o.spot_price = db_stmt_money(st, 3);
+		o.gpu_count = sqlite3_column_int(st, 4);
+		db_column_text(st, 5, o.gpu, sizeof o.gpu);
+		db_column_text(st, 6, buf, sizeof buf);
+		if (interconnect_parse(buf, &o.interconnect) < 0)
+			o.interconnect = IC_UNKNOWN;
+		offer_sort_keys(&o, &k);
+		sqlite3_bind_int64(up, 1, k.gpu_price);
+		sqlite3_bind_int64(up, 2, k.spot_gpu);
+		sqlite3_bind_double(up, 3, k.pflop);
+		sqlite3_bind_value(up, 4, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(up, 5, sqlite3_column_value(st, 1));
+		if (sqlite3_step(up) != SQLITE_DONE) {
+			db_err(db, err, "write failed");
+			goto fail;
+		}
+		sqlite3_reset(up);
+	}
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	st = up = NULL;
+	if ((st = db_prepare(db, "UPDATE provider_status SET sort_keys = ?1 "
+	    "WHERE sort_keys IS NOT ?1", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	if (rc < 0 || db_exec(db, DB_ANALYZE "; COMMIT", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	err_prefix(err, "updating sort keys");
+	return -1;
+}
+
+int
+db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
+    bool reverse, size_t limit, struct offer_list *out, size_t *matched,
+    struct err *err)
+{
+	char where[1536] = "", sql[4096];
+	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
+	struct rentable_sql rq;
+	sqlite3_stmt *st;
+	int k = 1, rc, parts, i;
+
+	if (matched != NULL)
+		*matched = 0;
+	if ((unsigned)key >= SORT_KEY_COUNT) {
+		err_set(err, "cache %s: no such sort key", db->path);
+		return -1;
+	}
+	if (db_sort_keys_update(db, err) < 0 ||
+	    rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	if (matched != NULL) {
+		top_where(f, &rq, where, sizeof where);
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM offers "
+		    "WHERE 1%s", where);
+		if ((st = db_prepare(db, sql, err)) == NULL)
+			return -1;
+		top_bind(st, f, &rq, &k);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			*matched = (size_t)sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW) {
+			db_file_error(db, err);
+			return -1;
+		}
+	}
+	top_sql(f, &rq, key, reverse, sql, sizeof sql, &parts);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	k = 1;
+	for (i = 0; i < parts; i++) {
+		top_bind(st, f, &rq, &k);
+		sqlite3_bind_int64(st, k++, n);
+	}
+	return read_offers(db, st, f, out, err);
+}
+
+int
+db_query_top_plan(struct db *db, const struct offer_filter *f,
+    enum sort_key key, bool reverse, char *out, size_t size,
+    struct err *err)
+{
+	char sql[4200] = "EXPLAIN QUERY PLAN ";
+	struct rentable_sql rq;
+	sqlite3_stmt *st;
+	size_t len = 0;
+	int k = 1, rc, parts, i;
+
+	if (size > 0)
+		out[0] = '\0';
+	if (rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	top_sql(f, &rq, key, reverse, sql + strlen(sql),
+	    sizeof sql - strlen(sql), &parts);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	for (i = 0; i < parts; i++) {
+		top_bind(st, f, &rq, &k);
+		sqlite3_bind_int64(st, k++, 20);
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *d = sqlite3_column_text(st, 3);
+
+		if (d != NULL && len < size)
+			len += (size_t)snprintf(out + len, size - len, "%s\n",
+			    (const char *)d);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
+}
