@@ -7,6 +7,8 @@ fields="provider,instance_type,region,gpu,gpu_raw,gpu_count,nodes,total_gpus,vra
 tail="notes,node_keys,inter_node,spot_zone,currency,price_original"
 # Fields added after them (issue 12).
 added="form,country,continent,vcpus_per_gpu,ram_gb_per_gpu,launch,launch_spot,zones,quota,vertex_training,launch_vertex"
+# Issue 26: the fabric between nodes, and what kind of plan it is.
+added="$added,fabric,node_gbps,gpudirect_rdma,placement,gpus_per_node,plan_type,cluster_setup"
 
 run --db "$DB" --provider vast --include-stale --format csv --quiet
 check "csv exits 0" status_is 0

@@ -191,18 +191,18 @@ test_cells_gpu(void **state)
 	(void)state;
 	make_offer(&o, "H100", 8, 98320000, MONEY_NONE);
 	cost_plan(&p, &o, 2);
-	cell_is(COL_GPU, &p, &ctx, "2x8 H100");
+	cell_is(COL_GPU, &p, &ctx, "2 nodes x 8 H100");
 	make_offer(&o, "H100", 1, 2490000, MONEY_NONE);
 	cost_plan(&p, &o, 1);
 	cell_is(COL_GPU, &p, &ctx, "1x H100");
 	cost_plan(&p, &o, 8);
-	cell_is(COL_GPU, &p, &ctx, "8x1 H100");
+	cell_is(COL_GPU, &p, &ctx, "8 nodes x 1 H100");
 	/* Unknown GPU: the provider's name, marked with "?". */
 	make_offer(&o, "", 4, 4000000, MONEY_NONE);
 	cost_plan(&p, &o, 1);
 	cell_is(COL_GPU, &p, &ctx, "4x Mystery X?");
 	cost_plan(&p, &o, 2);
-	cell_is(COL_GPU, &p, &ctx, "2x4 Mystery X?");
+	cell_is(COL_GPU, &p, &ctx, "2 nodes x 4 Mystery X?");
 }
 
 static void
