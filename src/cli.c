@@ -679,7 +679,13 @@ cli_usage(FILE *out)
 	fputc('\n', out);
 	snprintf(line, sizeof line, "sort keys: %s.", words);
 	usage_wrap(out, 0, 0, line);
-	snprintf(line, sizeof line, "providers: %s.", provider_id_list());
+	/* ", " between ids, so the list folds at 80 columns. */
+	str_copy(line, sizeof line, "providers:");
+	for (i = 0; providers[i] != NULL; i++) {
+		strncat(line, i == 0 ? " " : ", ", sizeof line - strlen(line) - 1);
+		strncat(line, providers[i]->id, sizeof line - strlen(line) - 1);
+	}
+	strncat(line, ".", sizeof line - strlen(line) - 1);
 	usage_wrap(out, 0, 0, line);
 	fputs("\nEUR prices (Scaleway) become USD at GPUCOST_USD_PER_EUR, else "
 	    "usd_per_eur\nin the config file, else a dated default; "

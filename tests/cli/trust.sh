@@ -82,14 +82,16 @@ check "16 x p5.4xlarge (1 GPU each) do not say nvlink" [ "$(grep '^aws,p5.4xlarg
 run --db "$DB" --gpu H100 --count 16 --nodes 16 --interconnect nvlink --provider aws --format csv
 check "--interconnect nvlink: no plan of 1-GPU nodes" out_lacks '^aws,p5.4xlarge,'
 
-# 8. GPU catalogue: variants resolve; a bare RTX 6000 shows both cards.
+# 8. GPU catalogue: variants resolve; a bare RTX 6000 names two different
+# cards (issue 25): asked back, both named.
 for g in 'GH200 144GB' 'B200 192GB' 'A16 64GB' 'RTX A2000 12GB'; do
 	run --db "$DB" gpus --gpu "$g"
 	check "gpus '$g' resolves" status_is 0
 done
-run --db "$DB" --gpu 'RTX 6000' --include-stale --format csv
-check "RTX 6000: the Quadro card" out_has ',QRTX6000,'
-check "RTX 6000: and the Ada card" out_has ',RTX6000-Ada,'
+run --db "$DB" --gpu 'RTX 6000' --format csv
+check "RTX 6000: asked back (exit 2)" status_is 2
+check "RTX 6000: the Quadro card" err_has 'QRTX6000'
+check "RTX 6000: and the Ada card" err_has 'RTX6000-Ada'
 
 # The notes in every format: JSON always an array, even empty.
 run --db "$DB" --provider lambda --gpu GH200 --format json --limit 1

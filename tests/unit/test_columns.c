@@ -442,6 +442,16 @@ test_columns_fit(void **state)
 	want[2] = 15;		/* REGION "asia-southeast1" */
 	want[3] = 10;		/* GPUS "4x A100-80" */
 	want[5] = 6;		/* LINK "nvlink" */
+	/* A row with a note keeps NOTE at 80 columns (issue 25). */
+	used = columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 80);
+	assert_true(used <= 80);
+	for (j = 0; j < n; j++)
+		if (cols[j] == COL_NOTES)
+			assert_true(lay[j].shown);
+	/* Without notes, as before: */
+	for (j = 0; j < n; j++)
+		if (cols[j] == COL_NOTES)
+			empty[j] = true;
 	used = columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 80);
 	assert_true(used <= 80);
 	for (j = 0; j < n; j++)
