@@ -34,7 +34,7 @@
  */
 static void
 print_market(const struct plan *plans, size_t n, size_t left_out,
-    int64_t now)
+    bool summary, int64_t now)
 {
 	size_t i, shown = 0;
 
@@ -46,10 +46,10 @@ print_market(const struct plan *plans, size_t n, size_t left_out,
 		    "left out (market references, not offers: --include-stale "
 		    "shows them)", left_out, left_out == 1 ? "" : "s");
 	if (shown > 0)
-		fprintf(stderr, "; %zu shown %s market reference%s (marketplace "
+		fprintf(stderr, "; %zu %s %s market reference%s (marketplace "
 		    "listing%s older than a day)", shown,
-		    shown == 1 ? "is a" : "are", shown == 1 ? "" : "s",
-		    shown == 1 ? "" : "s");
+		    summary ? "of them" : "shown", shown == 1 ? "is a" : "are",
+		    shown == 1 ? "" : "s", shown == 1 ? "" : "s");
 }
 
 /*
@@ -98,7 +98,7 @@ print_data_age(const struct plan *plans, size_t n, size_t matched,
 		fprintf(stderr, "gpucost: %zu of %zu offers", n, matched);
 	else
 		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
-	print_market(plans, n, left_out, now);
+	print_market(plans, n, left_out, false, now);
 	cli_data_age(stderr, plans, n, now);
 }
 
@@ -357,7 +357,7 @@ cmd_query_exec(const struct cli_options *o)
 			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s",
 			    nplans, nplans == 1 ? "" : "s", ngroups,
 			    ngroups == 1 ? "" : "s");
-			print_market(plans, nplans, 0, f.now);
+			print_market(plans, nplans, 0, true, f.now);
 			cli_data_age(stderr, plans, nplans, f.now);
 		}
 		rc = nplans > 0 ? EXIT_OK : EXIT_NO_MATCH;
