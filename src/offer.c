@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "err.h"
-#include "launch.h"
+#include "gcp_catalog.h"
 #include "money.h"
-#include "notes.h"
+#include "note_info.h"
 #include "region.h"
 #include "rentable.h"
 #include "str.h"
@@ -354,6 +354,52 @@ text_matches(const char *text, const struct offer *o)
 	}
 }
 
+bool
+offer_retired(const struct offer *o)
+{
+	return retired_size(o->provider, o->instance_type) != NULL;
+}
+
+bool
+offer_market_reference(const struct offer *o, int64_t now)
+{
+	return rentable_market_reference(o->notes, o->fetched_at, now);
+}
+
+int
+offer_host_bounds(struct offer *o)
+{
+	int dropped = 0;
+
+	if (o->gpu_count <= 0)
+		return 0;
+	if (o->vcpus > (double)RENTABLE_VCPUS_PER_GPU_MAX * o->gpu_count) {
+		o->vcpus = 0;
+		dropped |= 1;
+	}
+	if (o->ram_gb > (double)RENTABLE_RAM_GB_PER_GPU_MAX * o->gpu_count) {
+		o->ram_gb = 0;
+		dropped |= 2;
+	}
+	return dropped;
+}
+
+size_t
+offers_vet(struct offer *v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (offer_retired(&v[i]))
+			continue;
+		offer_host_bounds(&v[i]);
+		if (k != i)
+			v[k] = v[i];
+		k++;
+	}
+	return k;
+}
+
 /*
  * The rentable.h rules as a filter: retired sizes never; a market
  * reference only when asked for (include_stale), and only it with
@@ -478,7 +524,8 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 		return false;
 	if (f->text[0] != '\0' && !text_matches(f->text, o))
 		return false;
-	if (f->vertex && launch_vertex_training(o) != VERTEX_YES)
+	if (f->vertex && gcp_vertex_training(gcp_gpu_find(o->provider,
+	    o->instance_type, o->gpu), o->region) != VERTEX_YES)
 		return false;
 	if (nodes != NULL)
 		*nodes = k;

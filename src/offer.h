@@ -80,7 +80,7 @@ struct offer {
 	double	reliability;		/* Vast host reliability 0..1; < 0 unknown */
 	int64_t	fetched_at;		/* UTC epoch seconds */
 	enum offer_source source;
-	unsigned notes;			/* stored notes, NOTE_BIT()s (notes.h) */
+	unsigned notes;			/* stored NOTE_BIT()s (note_info.h) */
 	char	spot_zone[OFFER_NAME_MAX];	/* zone of the spot price; "" */
 	/*
 	 * The provider's own price before conversion to USD: currency is
@@ -164,6 +164,19 @@ const char *spot_interruption_name(int bucket);
  */
 struct err;
 int	offer_check(const struct offer *o, struct err *err);
+
+/*
+ * What can be rented (rentable.h holds the data and the bounds): is the
+ * offer's size or provider retired; is it a market reference at now (a
+ * marketplace listing older than a day); host figures beyond any real
+ * machine dropped to unknown (returns 1 vCPUs dropped | 2 RAM dropped);
+ * and, before a write, the n offers of v kept that can be rented (retired
+ * sizes go, host bounds applied; compacts v, returns the number kept).
+ */
+bool	offer_retired(const struct offer *o);
+bool	offer_market_reference(const struct offer *o, int64_t now);
+int	offer_host_bounds(struct offer *o);
+size_t	offers_vet(struct offer *v, size_t n);
 
 #define FILTER_PROVIDERS_MAX	16	/* more than there are providers */
 

@@ -4,8 +4,7 @@
 
 #include <string.h>
 
-#include "notes.h"
-#include "offer.h"
+#include "note_info.h"
 #include "str.h"
 
 const char *const marketplace_providers[] = { "vast", NULL };
@@ -40,54 +39,8 @@ retired_size(const char *provider, const char *instance_type)
 }
 
 bool
-offer_retired(const struct offer *o)
+rentable_market_reference(unsigned notes, int64_t fetched_at, int64_t now)
 {
-	return retired_size(o->provider, o->instance_type) != NULL;
-}
-
-int
-offer_host_bounds(struct offer *o)
-{
-	int dropped = 0;
-
-	if (o->gpu_count <= 0)
-		return 0;
-	if (o->vcpus > (double)RENTABLE_VCPUS_PER_GPU_MAX * o->gpu_count) {
-		o->vcpus = 0;
-		dropped |= 1;
-	}
-	if (o->ram_gb > (double)RENTABLE_RAM_GB_PER_GPU_MAX * o->gpu_count) {
-		o->ram_gb = 0;
-		dropped |= 2;
-	}
-	return dropped;
-}
-
-bool
-offer_is_listing(const struct offer *o)
-{
-	return (o->notes & NOTE_BIT(NOTE_SINGLE_LISTING)) != 0;
-}
-
-bool
-offer_market_reference(const struct offer *o, int64_t now)
-{
-	return offer_is_listing(o) && now - o->fetched_at >
-	    RENTABLE_MARKET_SECONDS;
-}
-
-size_t
-offers_vet(struct offer *v, size_t n)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++) {
-		if (offer_retired(&v[i]))
-			continue;
-		offer_host_bounds(&v[i]);
-		if (k != i)
-			v[k] = v[i];
-		k++;
-	}
-	return k;
+	return (notes & NOTE_BIT(NOTE_SINGLE_LISTING)) != 0 &&
+	    now - fetched_at > RENTABLE_MARKET_SECONDS;
 }

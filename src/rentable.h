@@ -21,8 +21,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct offer;
-
 /* A row of data/retired.tsv. */
 struct retired {
 	const char	*provider;
@@ -39,31 +37,16 @@ const struct retired *retired_provider(const char *provider);
 /* The retirement of this size (or of its whole provider), or NULL. */
 const struct retired *retired_size(const char *provider,
 	    const char *instance_type);
-/* Is the offer's size or provider retired? */
-bool	offer_retired(const struct offer *o);
 
 /*
  * Host figures per GPU beyond these are no real machine: the largest
  * real ones are 880 GB of RAM with one GPU (Azure NV36adms_A10_v5) and
  * 256 vCPUs with one GPU (Vast.ai hosts renting one GPU of a dual-socket
  * server); clouds' largest is 64 (AWS g4dn/g5/g6/g6e.16xlarge).
+ * offer_host_bounds() (offer.h) applies them.
  */
 #define RENTABLE_VCPUS_PER_GPU_MAX	256
 #define RENTABLE_RAM_GB_PER_GPU_MAX	1024
-
-/*
- * Drop host vCPUs or RAM beyond the bounds to unknown (0). Returns a
- * mask: 1 vCPUs dropped, 2 RAM dropped.
- */
-int	offer_host_bounds(struct offer *o);
-
-/*
- * Keep of the n offers of v those that can be rented: retired sizes go,
- * host figures beyond the bounds become unknown. Compacts v in place;
- * returns the number kept. What a refresh and the snapshot do before
- * they write offers.
- */
-size_t	offers_vet(struct offer *v, size_t n);
 
 /* A marketplace listing this old is a market reference. */
 #define RENTABLE_MARKET_SECONDS	((int64_t)86400)
@@ -76,9 +59,14 @@ size_t	offers_vet(struct offer *v, size_t n);
  */
 extern const char *const marketplace_providers[];
 
-/* Is o one host's ask (a marketplace listing)? */
-bool	offer_is_listing(const struct offer *o);
-/* Is o a market reference at time now (a listing older than a day)? */
-bool	offer_market_reference(const struct offer *o, int64_t now);
+/*
+ * Is an offer with these notes, fetched at fetched_at, a market
+ * reference at time now (a single-listing older than a day)? The offer
+ * functions of offer.h (offer_market_reference(), offers_vet() ...) are
+ * built on these; this module knows no struct offer, so it sits below
+ * offer.c.
+ */
+bool	rentable_market_reference(unsigned notes, int64_t fetched_at,
+	    int64_t now);
 
 #endif
