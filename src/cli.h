@@ -152,5 +152,11 @@ size_t	cli_output_width(FILE *out);
 void	cli_human_bytes(uint64_t bytes, char *buf, size_t size);
 /* "gpucost: " and a message on stderr. */
 void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Does the filter name a retired provider (data/retired.tsv)? Then one
+ * line on stderr says since when and why, and the caller exits with
+ * EXIT_USAGE: it is never refreshed and its offers never shown.
+ */
+bool	cli_retired(const struct offer_filter *f);
 
 #endif

@@ -214,6 +214,8 @@ cmd_refresh_exec(const struct cli_options *o)
 	int rc, sig;
 
 	memset(&ropts, 0, sizeof ropts);
+	if (cli_retired(&o->filter))
+		return EXIT_USAGE;
 	if (paths_db(o->db, path, sizeof path, &err) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_DATA;

@@ -388,6 +388,7 @@ cmd_watch_exec(const struct cli_options *o)
 	size_t *from = NULL;		/* per news: its plan */
 	struct offer_list offers;
 	struct output_opts oo;
+	struct offer_filter f = o->filter;
 	char query[512];
 	int64_t now = (int64_t)time(NULL), last_run = 0;
 	size_t nknown = 0, nplans = 0, nnews = 0, nshown, nnext = 0, i;
@@ -419,15 +420,17 @@ cmd_watch_exec(const struct cli_options *o)
 			cli_error("no watch of \"%s\"", query);
 		goto close;
 	}
+	/* Market references are judged now (rentable.h). */
+	f.now = now;
 	offer_list_init(&offers);
 	if (db_watch_load(state, query, &known, &nknown, &last_run, &err) < 0 ||
-	    db_query(db, &o->filter, &offers, &err) < 0) {
+	    db_query(db, &f, &offers, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
 	if (nknown > 1)
 		qsort(known, nknown, sizeof *known, cmp_known);
-	query_plans(offers.v, offers.n, &o->filter, o->sort, o->reverse,
+	query_plans(offers.v, offers.n, &f, o->sort, o->reverse,
 	    &plans, &nplans);
 	news = xcalloc(nplans > 0 ? nplans : 1, sizeof *news);
 	why = xcalloc(nplans > 0 ? nplans : 1, sizeof *why);

@@ -20,6 +20,7 @@
 #include "money.h"
 #include "notes.h"
 #include "provider.h"
+#include "rentable.h"
 #include "str.h"
 
 /*
@@ -538,6 +539,8 @@ db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 	if (o->nodes < 1)
 		o->nodes = 1;
 	offer_set_fabric(o);
+	/* An older cache may hold figures no real host has. */
+	offer_host_bounds(o);
 }
 
 /* Append " AND col IN (?,?,...)" for n values. */
@@ -554,9 +557,124 @@ sql_in(char *sql, size_t size, const char *col, size_t n)
 		snprintf(sql + len, size - len, ")");
 }
 
+/*
+ * The rentable.h rules in SQL, as offer_matches() tests them (it tests
+ * every row read again, exactly). Retired sizes are matched on the key's
+ * "<size>/" prefix and retired providers on the provider, both in every
+ * index, so an index walk stays covering. Market references are judged
+ * per marketplace provider (rentable.h) from its status row: all of its
+ * offers older than a day, the provider is left out; none, nothing is
+ * tested; only a mix tests notes and age row by row.
+ */
+#define RENTABLE_SQL_MAX	8
+struct rentable_sql {
+	const char	*all_old[RENTABLE_SQL_MAX];	/* marketplaces, all stale */
+	size_t		 nall_old;
+	const char	*mixed[RENTABLE_SQL_MAX];	/* some stale */
+	size_t		 nmixed;
+	int64_t		 cutoff;	/* older than this: a reference */
+	bool		 only;		/* only_stale: per row */
+};
+
+static int
+rentable_prepare(struct db *db, const struct offer_filter *f,
+    struct rentable_sql *rq, struct err *err)
+{
+	sqlite3_stmt *st;
+	const char *m;
+	int64_t oldest, newest;
+	size_t i;
+	int rc;
+
+	memset(rq, 0, sizeof *rq);
+	if (f->now == 0 || (f->include_stale && !f->only_stale))
+		return 0;
+	rq->cutoff = f->now - RENTABLE_MARKET_SECONDS;
+	if ((rq->only = f->only_stale))
+		return 0;
+	if ((st = db_prepare(db, "SELECT oldest, newest FROM provider_status "
+	    "WHERE provider = ? AND offer_count > 0", err)) == NULL)
+		return -1;
+	for (i = 0; (m = marketplace_providers[i]) != NULL &&
+	    rq->nmixed < RENTABLE_SQL_MAX && rq->nall_old < RENTABLE_SQL_MAX;
+	    i++) {
+		sqlite3_bind_text(st, 1, m, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			oldest = sqlite3_column_int64(st, 0);
+			newest = sqlite3_column_int64(st, 1);
+			/* NULL (an older cache's row): judge row by row. */
+			if (sqlite3_column_type(st, 1) != SQLITE_NULL &&
+			    newest < rq->cutoff)
+				rq->all_old[rq->nall_old++] = m;
+			else if (sqlite3_column_type(st, 0) == SQLITE_NULL ||
+			    oldest < rq->cutoff)
+				rq->mixed[rq->nmixed++] = m;
+		} else if (rc != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			db_file_error(db, err);
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void
+rentable_sql(const struct rentable_sql *rq, char *sql, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < retired_count; i++)
+		strncat(sql, strcmp(retired_table[i].instance_type, "*") == 0 ?
+		    " AND provider IS NOT ?" : " AND NOT (provider = ? AND "
+		    "substr(key, 1, ?) = ? COLLATE NOCASE)",
+		    size - strlen(sql) - 1);
+	if (rq->only)
+		strncat(sql, " AND (notes & ?) <> 0 AND fetched_at < ?",
+		    size - strlen(sql) - 1);
+	for (i = 0; i < rq->nall_old; i++)
+		strncat(sql, " AND provider IS NOT ?", size - strlen(sql) - 1);
+	for (i = 0; i < rq->nmixed; i++)
+		strncat(sql, " AND (provider IS NOT ? OR (notes & ?) = 0 OR "
+		    "fetched_at >= ?)", size - strlen(sql) - 1);
+}
+
+static void
+rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
+{
+	const sqlite3_int64 bit = (sqlite3_int64)NOTE_BIT(NOTE_SINGLE_LISTING);
+	const struct retired *r;
+	size_t i;
+	char prefix[OFFER_NAME_MAX + 2];
+
+	for (i = 0; i < retired_count; i++) {
+		r = &retired_table[i];
+		sqlite3_bind_text(st, (*k)++, r->provider, -1, SQLITE_STATIC);
+		if (strcmp(r->instance_type, "*") == 0)
+			continue;
+		snprintf(prefix, sizeof prefix, "%s/", r->instance_type);
+		sqlite3_bind_int(st, (*k)++, (int)strlen(prefix));
+		sqlite3_bind_text(st, (*k)++, prefix, -1, SQLITE_TRANSIENT);
+	}
+	if (rq->only) {
+		sqlite3_bind_int64(st, (*k)++, bit);
+		sqlite3_bind_int64(st, (*k)++, rq->cutoff);
+	}
+	for (i = 0; i < rq->nall_old; i++)
+		sqlite3_bind_text(st, (*k)++, rq->all_old[i], -1,
+		    SQLITE_STATIC);
+	for (i = 0; i < rq->nmixed; i++) {
+		sqlite3_bind_text(st, (*k)++, rq->mixed[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, (*k)++, bit);
+		sqlite3_bind_int64(st, (*k)++, rq->cutoff);
+	}
+}
+
 /* Append to sql (size bytes) the conditions of f that SQL tests. */
 static void
-filter_sql(const struct offer_filter *f, char *sql, size_t size)
+filter_sql(const struct offer_filter *f, const struct rentable_sql *rq,
+    char *sql, size_t size)
 {
 	if (f->ngpus > 0)
 		sql_in(sql, size, "gpu", f->ngpus);
@@ -581,6 +699,7 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
 		    size - strlen(sql) - 1);
 	if (f->no_outliers)
 		strncat(sql, " AND (notes & ?) = 0", size - strlen(sql) - 1);
+	rentable_sql(rq, sql, size);
 }
 
 /*
@@ -590,7 +709,7 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
  */
 static const enum filter_field sql_fields[] = {
 	FF_GPU, FF_COUNT, FF_VRAM, FF_LINK, FF_PROVIDERS, FF_MAX_PRICE,
-	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS
+	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS, FF_INCLUDE_STALE
 };
 
 bool
@@ -617,7 +736,8 @@ db_filter_in_sql(const struct offer_filter *f)
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */
 static void
-filter_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+filter_bind(sqlite3_stmt *st, const struct offer_filter *f,
+    const struct rentable_sql *rq, int *k)
 {
 	size_t i;
 
@@ -637,6 +757,7 @@ filter_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
 	if (f->no_outliers)
 		sqlite3_bind_int64(st, (*k)++,
 		    (sqlite3_int64)NOTE_BIT(NOTE_PRICE_OUTLIER));
+	rentable_bind(st, rq, k);
 }
 
 /* Append the offers of a prepared OFFER_COLUMNS query that match f. */
@@ -666,14 +787,17 @@ int
 db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
     struct err *err)
 {
-	char sql[1024] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	char sql[2048] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	int k = 1;
 
-	filter_sql(f, sql, sizeof sql);
+	if (rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	filter_sql(f, &rq, sql, sizeof sql);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
-	filter_bind(st, f, &k);
+	filter_bind(st, f, &rq, &k);
 	return read_offers(db, st, f, out, err);
 }
 
@@ -735,18 +859,20 @@ tiebreak(enum sort_key key)
  * price, which on one instance is a test of the stored per-GPU key.
  */
 static void
-top_where(const struct offer_filter *f, char *where, size_t size)
+top_where(const struct offer_filter *f, const struct rentable_sql *rq,
+    char *where, size_t size)
 {
-	filter_sql(f, where, size);
+	filter_sql(f, rq, where, size);
 	if (money_known(f->max_price_gpu_hour))
 		strncat(where, f->spot ? " AND sk_spot_gpu <= ?" :
 		    " AND sk_gpu_price <= ?", size - strlen(where) - 1);
 }
 
 static void
-top_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+top_bind(sqlite3_stmt *st, const struct offer_filter *f,
+    const struct rentable_sql *rq, int *k)
 {
-	filter_bind(st, f, k);
+	filter_bind(st, f, rq, k);
 	if (money_known(f->max_price_gpu_hour))
 		sqlite3_bind_int64(st, (*k)++, f->max_price_gpu_hour);
 }
@@ -758,14 +884,14 @@ top_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
  * is how many (one or two) subqueries take their filter and limit.
  */
 static void
-top_sql(const struct offer_filter *f, enum sort_key key, bool reverse,
-    char *sql, size_t size, int *parts)
+top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
+    enum sort_key key, bool reverse, char *sql, size_t size, int *parts)
 {
 	const struct sort_sql *s = &sort_sql[key];
-	char where[768] = "";
+	char where[1536] = "";
 	bool desc = s->desc != reverse;
 
-	top_where(f, where, sizeof where);
+	top_where(f, rq, where, sizeof where);
 	if (s->known == NULL || (s->last && !desc)) {
 		*parts = 1;
 		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
@@ -885,8 +1011,9 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
     bool reverse, size_t limit, struct offer_list *out, size_t *matched,
     struct err *err)
 {
-	char where[768] = "", sql[2560];
+	char where[1536] = "", sql[4096];
 	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
+	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	int k = 1, rc, parts, i;
 
@@ -896,15 +1023,16 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 		err_set(err, "cache %s: no such sort key", db->path);
 		return -1;
 	}
-	if (db_sort_keys_update(db, err) < 0)
+	if (db_sort_keys_update(db, err) < 0 ||
+	    rentable_prepare(db, f, &rq, err) < 0)
 		return -1;
 	if (matched != NULL) {
-		top_where(f, where, sizeof where);
+		top_where(f, &rq, where, sizeof where);
 		snprintf(sql, sizeof sql, "SELECT count(*) FROM offers "
 		    "WHERE 1%s", where);
 		if ((st = db_prepare(db, sql, err)) == NULL)
 			return -1;
-		top_bind(st, f, &k);
+		top_bind(st, f, &rq, &k);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW)
 			*matched = (size_t)sqlite3_column_int64(st, 0);
@@ -914,12 +1042,12 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 			return -1;
 		}
 	}
-	top_sql(f, key, reverse, sql, sizeof sql, &parts);
+	top_sql(f, &rq, key, reverse, sql, sizeof sql, &parts);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
 	k = 1;
 	for (i = 0; i < parts; i++) {
-		top_bind(st, f, &k);
+		top_bind(st, f, &rq, &k);
 		sqlite3_bind_int64(st, k++, n);
 	}
 	return read_offers(db, st, f, out, err);
@@ -930,19 +1058,22 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
     enum sort_key key, bool reverse, char *out, size_t size,
     struct err *err)
 {
-	char sql[2600] = "EXPLAIN QUERY PLAN ";
+	char sql[4200] = "EXPLAIN QUERY PLAN ";
+	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	size_t len = 0;
 	int k = 1, rc, parts, i;
 
 	if (size > 0)
 		out[0] = '\0';
-	top_sql(f, key, reverse, sql + strlen(sql), sizeof sql - strlen(sql),
-	    &parts);
+	if (rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	top_sql(f, &rq, key, reverse, sql + strlen(sql),
+	    sizeof sql - strlen(sql), &parts);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
 	for (i = 0; i < parts; i++) {
-		top_bind(st, f, &k);
+		top_bind(st, f, &rq, &k);
 		sqlite3_bind_int64(st, k++, 20);
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -23,6 +23,7 @@
 #include "lockfile.h"
 #include "notes.h"
 #include "provider.h"
+#include "rentable.h"
 #include "settings.h"
 #include "str.h"
 #include "xalloc.h"
@@ -717,6 +718,8 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 		    "cached offers");
 	if (rp->progress.state == REFRESH_RUNNING) {
 		/* Outliers are judged over the provider's whole set. */
+		rp->run.offers.n = offers_vet(rp->run.offers.v,
+		    rp->run.offers.n);
 		notes_mark(rp->run.offers.v, rp->run.offers.n);
 		if (rp->staged > 0)
 			rc = db_replace_staged(r->db, rp->p->id, NULL, 0,

@@ -2282,7 +2282,7 @@ query_fixture(const char *path, struct offer_list *all)
 			if (strcmp(all->v[start].provider, providers[k]->id)
 			    == 0)
 				*offer_list_add(&per) = all->v[start];
-		/* Scaleway and Cudo have no dated snapshot rows. */
+		/* Scaleway has no dated snapshot rows. */
 		if (per.n > 0)
 			with_rows++;
 		replace_ok(db, providers[k]->id, per.v, per.n, SRC_LIVE,
@@ -2660,7 +2660,7 @@ test_cache_open_seeds(void **state)
 		offer_list_init(&snap);
 		assert_int_equal(snapshot_load(providers[k]->id, &snap, &err),
 		    0);
-		/* Scaleway and Cudo have no dated snapshot: seeded empty. */
+		/* Scaleway has no dated snapshot: seeded empty. */
 		if (snap.n > 0)
 			with_rows++;
 		for (i = 0; i < n; i++)
@@ -2681,7 +2681,7 @@ test_cache_open_seeds(void **state)
 		f.nproviders = 1;
 		query_ok(db, &f, &l);
 		assert_int_equal(l.n, snap.n);
-		if (snap.n > 0)	/* OCI, Scaleway, Cudo: none */
+		if (snap.n > 0)	/* Scaleway: none */
 			qsort(snap.v, snap.n, sizeof snap.v[0], cmp_offer_key);
 		for (i = 0; i < l.n; i++)
 			assert_offer_equal(&l.v[i], &snap.v[i]);
