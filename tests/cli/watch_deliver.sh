@@ -18,10 +18,10 @@
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
 # Queries over the snapshot the cache is seeded with.
-Q="--provider lambda --gpu A10"
+Q="--provider azure --gpu A10"
 run --db "$DB" $Q --format csv --quiet
 total=$(($(wc -l < "$T/out") - 1))
-check "the seeded cache has Lambda A10 offers ($total)" [ "$total" -gt 5 ]
+check "the seeded cache has Azure A10 offers ($total)" [ "$total" -gt 5 ]
 
 # --limit 5 marks only the five shown; the next run shows the rest.
 run --db "$DB" watch $Q --limit 5 --format csv
@@ -145,7 +145,7 @@ if [ "$status" -ne 77 ]; then
 	check "read-only cache, a plain watch: nothing new either" status_is 1
 	as_reader "$GPUCOST" --db "$SHARED" watch --list --format json
 	check "read-only cache: --list reads the reader's watches" \
-	    [ "$(jq -r '.watches[0].query' "$T/out")" = "--gpu A10 --provider lambda" ]
+	    [ "$(jq -r '.watches[0].query' "$T/out")" = "--gpu A10 --provider azure" ]
 	as_reader env XDG_STATE_HOME="$T/reader/elsewhere" "$GPUCOST" --db "$SHARED" watch $Q --format csv
 	check "another state directory is another reader: the news again" status_is 0
 	check "XDG_STATE_HOME is honoured" [ -s "$T/reader/elsewhere/gpucost/watch.db" ]
