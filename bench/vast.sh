@@ -5,7 +5,11 @@
 # Figures: 20k against curl fetching the same response (the transfer;
 # target < 3 s); 80k against 20k from the same run (the answer streams,
 # so time grows with the offers: <= 6x); peak RSS at 80k (<= 64 MB, flat:
-# the body is never held whole).
+# the body is never held whole). Then peak RSS at 100,000 and 1,000,000
+# lean offers (bench/gen_vast.awk lean=1, 27 and 266 MB of JSON, under
+# the 256 MiB body cap): the offers go to the cache in batches, so the
+# million must stay under 128 MB and within 1.5x of the 100,000
+# (BENCH_VAST_MILLION=0 skips it; BENCH_QUICK does).
 . "$(dirname "$0")/lib.sh"
 
 if ! have curl; then
@@ -70,3 +74,23 @@ peak_rss "$GPUCOST" --db "$B/run.db" refresh --provider vast
 report "vast: peak RSS, $large offers" "$rss_kb" "$small offers" \
     "$small_rss" kb 65536
 note "vast: $(wc -c < "$B/vast$small/offers.json") and $(wc -c < "$B/vast$large/offers.json") bytes of JSON, streamed offer by offer; ${small_median}s median for $small"
+
+# A million offers: memory flat in the number of offers (issue 23).
+if [ "${BENCH_VAST_MILLION:-1}" = 1 ] && [ "${BENCH_QUICK:-0}" != 1 ]; then
+	for n in 100000 1000000; do
+		mkdir -p "$B/lean$n"
+		awk -v n="$n" -v lean=1 -f "$BENCH_DIR/gen_vast.awk" \
+		    > "$B/lean$n/offers.json"
+		printf 'POST /api/v0/bundles/  offers.json\n' > "$B/lean$n/routes"
+		serve "lean$n" "$B/lean$n" "$B/lean$n/routes"
+		sh -c "$prep"
+		GPUCOST_VAST_URL=$url
+		peak_rss "$GPUCOST" --db "$B/run.db" refresh --provider vast
+		eval "lean_rss_$n=\$rss_kb"
+		rm -f "$B/lean$n/offers.json"
+	done
+	report "vast: peak RSS, 1,000,000 offers" "$lean_rss_1000000" \
+	    "(absolute)" "$lean_rss_1000000" kb 131072
+	report "vast: peak RSS, 1,000,000 offers" "$lean_rss_1000000" \
+	    "100,000 offers" "$lean_rss_100000" kbratio 1.5
+fi

@@ -44,7 +44,11 @@ enum {
 	OPT_FORGET,
 	OPT_FROM,
 	OPT_LIVE,
-	OPT_TERM
+	OPT_TERM,
+	OPT_FROM_KEY,
+	OPT_SIGN,
+	OPT_KEYGEN,
+	OPT_EXEC_TIMEOUT
 };
 
 /* One option: a filter field (filter >= 0) or one of the above. */
@@ -85,6 +89,9 @@ static const struct cli_option other_options[] = {
 	    "watch: list the stored watches" },
 	{ "forget", 0, NULL, CMD_SCOPE_WATCH, false, -1, OPT_FORGET,
 	    "watch: forget the watch of this query" },
+	{ "exec-timeout", 0, "DURATION", CMD_SCOPE_WATCH, false, -1,
+	    OPT_EXEC_TIMEOUT, "watch: kill --exec's command after it "
+	    "(default 60s)" },
 	{ "quiet", 'q', NULL, CMD_SCOPE_QUERY | CMD_SCOPE_REFRESH |
 	    CMD_SCOPE_PUBLISH, false, -1, OPT_QUIET,
 	    "no data-age line (refresh, publish: only errors)" },
@@ -92,6 +99,12 @@ static const struct cli_option other_options[] = {
 	    "pull a published cache (http(s) URL or directory)" },
 	{ "live", 0, NULL, CMD_SCOPE_REFRESH, false, -1, OPT_LIVE,
 	    "ask the providers, even with from = in the config" },
+	{ "from-key", 0, "KEY|FILE", CMD_SCOPE_REFRESH, false, -1,
+	    OPT_FROM_KEY, "pull only copies signed by this public key" },
+	{ "sign", 0, "KEYFILE", CMD_SCOPE_PUBLISH, false, -1, OPT_SIGN,
+	    "publish: sign the manifest with this secret key" },
+	{ "keygen", 0, NULL, CMD_SCOPE_PUBLISH, false, -1, OPT_KEYGEN,
+	    "publish --keygen FILE: make FILE and FILE.pub, a key pair" },
 	{ "timeout", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_TIMEOUT,
 	    "per transfer (default 600)" },
 	{ "wait", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_WAIT,
@@ -304,19 +317,22 @@ parse_hours(const char *value, double *out, struct err *err)
 static int
 parse_from(const char *arg, const char **out, struct err *err)
 {
-	char q[80];
+	char q[80], *shown = str_url_redact(arg, NULL, NULL);
 
 	if (arg[0] == '\0' || !str_is_clean(arg)) {
 		err_set(err, "--from: expected an http(s) URL or a directory, "
-		    "got %s", str_quoted(arg, q, sizeof q));
+		    "got %s", str_quoted(shown, q, sizeof q));
+		free(shown);
 		return -1;
 	}
 	if (strstr(arg, "://") != NULL && strncmp(arg, "http://", 7) != 0 &&
 	    strncmp(arg, "https://", 8) != 0) {
 		err_set(err, "--from: only http:// and https:// URLs (or a "
-		    "directory), got %s", str_quoted(arg, q, sizeof q));
+		    "directory), got %s", str_quoted(shown, q, sizeof q));
+		free(shown);
 		return -1;
 	}
+	free(shown);
 	*out = arg;
 	return 0;
 }
@@ -403,6 +419,15 @@ set_option(const struct cli_option *opt, const char *arg,
 		}
 		o->exec = arg;
 		return 0;
+	case OPT_EXEC_TIMEOUT:
+		if (history_parse_duration(arg, &o->exec_timeout, err) < 0 ||
+		    o->exec_timeout > 86400) {
+			err_set(err, "--exec-timeout: expected a duration from "
+			    "1s to 1d such as 60s, 5m or 1h, got %s",
+			    str_quoted(arg, q, sizeof q));
+			return -1;
+		}
+		return 0;
 	case OPT_LIST:
 		o->watch_list = true;
 		return 0;
@@ -413,6 +438,24 @@ set_option(const struct cli_option *opt, const char *arg,
 		return parse_from(arg, &o->from, err);
 	case OPT_LIVE:
 		o->live = true;
+		return 0;
+	case OPT_FROM_KEY:
+		if (arg[0] == '\0' || !str_is_clean(arg)) {
+			err_set(err, "--from-key: expected a public key or its "
+			    "file");
+			return -1;
+		}
+		o->from_key = arg;
+		return 0;
+	case OPT_SIGN:
+		if (arg[0] == '\0' || !str_is_clean(arg)) {
+			err_set(err, "--sign: expected a secret key file");
+			return -1;
+		}
+		o->sign = arg;
+		return 0;
+	case OPT_KEYGEN:
+		o->keygen = true;
 		return 0;
 	case OPT_HELP:
 		o->command = CMD_HELP;

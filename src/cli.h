@@ -84,9 +84,13 @@ struct cli_options {
 	const char *exec;		/* watch --exec CMD, or NULL */
 	bool	watch_list;		/* watch --list */
 	bool	watch_forget;		/* watch --forget */
+	int64_t	exec_timeout;		/* watch --exec-timeout, s; 0: default */
 	const char *operand;		/* publish DIR, launch KEY */
 	const char *from;		/* refresh --from URL|DIR, or NULL */
 	bool	 live;			/* refresh --live: not the config's from */
+	const char *from_key;		/* refresh --from-key KEY|FILE, or NULL */
+	const char *sign;		/* publish --sign KEYFILE, or NULL */
+	bool	 keygen;		/* publish --keygen: operand is a key */
 };
 
 /*
@@ -148,5 +152,11 @@ size_t	cli_output_width(FILE *out);
 void	cli_human_bytes(uint64_t bytes, char *buf, size_t size);
 /* "gpucost: " and a message on stderr. */
 void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Does the filter name a retired provider (data/retired.tsv)? Then one
+ * line on stderr says since when and why, and the caller exits with
+ * EXIT_USAGE: it is never refreshed and its offers never shown.
+ */
+bool	cli_retired(const struct offer_filter *f);
 
 #endif

@@ -16,6 +16,7 @@
 #include "columns.h"
 #include "err.h"
 #include "paths.h"
+#include "rentable.h"
 
 size_t
 cli_output_width(FILE *out)
@@ -57,6 +58,22 @@ cli_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+bool
+cli_retired(const struct offer_filter *f)
+{
+	const struct retired *r;
+	size_t i;
+
+	for (i = 0; i < f->nproviders; i++)
+		if ((r = retired_provider(f->providers[i])) != NULL) {
+			cli_error("%s is retired since %s (%s): it is not "
+			    "refreshed and its offers are not shown", r->provider,
+			    r->date, r->source);
+			return true;
+		}
+	return false;
 }
 
 struct db *

@@ -277,6 +277,7 @@ cmd_history_exec(const struct cli_options *o)
 	struct offer_history *h = NULL;
 	struct history_rows rows;
 	struct offer_list offers;
+	struct offer_filter f = o->filter;
 	struct plan *plans = NULL;
 	int64_t now = (int64_t)time(NULL), since, *times = NULL;
 	const char *times_of = NULL;
@@ -286,14 +287,15 @@ cmd_history_exec(const struct cli_options *o)
 	int rc = EXIT_DATA;
 
 	since = now - (o->since > 0 ? o->since : 30 * 86400);
+	f.now = now;	/* market references as a query judges them */
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);
-	if (db_query(db, &o->filter, &offers, &err) < 0) {
+	if (db_query(db, &f, &offers, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
-	query_plans(offers.v, offers.n, &o->filter, o->sort, o->reverse,
+	query_plans(offers.v, offers.n, &f, o->sort, o->reverse,
 	    &plans, &nplans);
 	n = o->limit > 0 && (size_t)o->limit < nplans ? (size_t)o->limit :
 	    nplans;

@@ -210,9 +210,15 @@ cmd_providers_exec(const struct cli_options *o)
 
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
-	/* Keys come from the environment or the config file (unreadable: none). */
-	if (settings_load(&cfg, &err) < 0)
+	/*
+	 * Keys come from the environment or the config file; one that
+	 * cannot be read is said (the KEY column would read "missing"),
+	 * and the listing goes on without it.
+	 */
+	if (settings_load(&cfg, &err) < 0) {
+		cli_error("warning: %s; the file is ignored", err.msg);
 		cfg.n = 0;
+	}
 	if (currency_usd_per_eur(getenv("GPUCOST_USD_PER_EUR"),
 	    settings_get(&cfg, NULL, "usd_per_eur"), cfg.path, &eur,
 	    &err) < 0) {

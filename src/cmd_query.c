@@ -24,9 +24,60 @@
 #include "paths.h"
 #include "provider.h"
 #include "query.h"
+#include "rentable.h"
 #include "settings.h"
 #include "str.h"
 #include "summary.h"
+
+/*
+ * The footer's word on market references (rentable.h): how many were
+ * left out and how to see them, or how many of those shown are ones.
+ */
+static void
+print_market(const struct plan *plans, size_t n, size_t left_out,
+    bool summary, int64_t now)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < n; i++)
+		if (offer_market_reference(plans[i].offer, now))
+			shown++;
+	if (left_out > 0)
+		fprintf(stderr, "; %zu marketplace listing%s older than a day "
+		    "left out (market references, not offers: --include-stale "
+		    "shows them)", left_out, left_out == 1 ? "" : "s");
+	if (shown > 0)
+		fprintf(stderr, "; %zu %s %s market reference%s (marketplace "
+		    "listing%s older than a day)", shown,
+		    summary ? "of them" : "shown", shown == 1 ? "is a" : "are",
+		    shown == 1 ? "" : "s", shown == 1 ? "" : "s");
+}
+
+/*
+ * How many plans the query would have shown but for the market-reference
+ * rule (0 when it was not applied).
+ */
+static size_t
+count_left_out(struct db *db, const struct cli_options *o,
+    const struct offer_filter *f)
+{
+	struct offer_filter refs = *f;
+	struct offer_list offers;
+	struct plan *plans = NULL;
+	size_t nplans = 0;
+	struct err err;
+
+	if (f->include_stale || f->now == 0)
+		return 0;
+	refs.only_stale = true;
+	offer_list_init(&offers);
+	if (db_query(db, &refs, &offers, &err) == 0)
+		query_plans(offers.v, offers.n, &refs, o->sort, o->reverse,
+		    &plans, &nplans);
+	free(plans);
+	offer_list_done(&offers);
+	return nplans;
+}
 
 /*
  * One line on stderr saying how many offers were shown and how old their
@@ -35,7 +86,7 @@
  */
 static void
 print_data_age(const struct plan *plans, size_t n, size_t matched,
-    size_t folded, int64_t now)
+    size_t folded, size_t left_out, int64_t now)
 {
 	if (folded > 0 && n + folded < matched)
 		fprintf(stderr, "gpucost: %zu of %zu offers in %zu rows (+N: "
@@ -48,6 +99,7 @@ print_data_age(const struct plan *plans, size_t n, size_t matched,
 		fprintf(stderr, "gpucost: %zu of %zu offers", n, matched);
 	else
 		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
+	print_market(plans, n, left_out, false, now);
 	cli_data_age(stderr, plans, n, now);
 }
 
@@ -127,25 +179,35 @@ query_folds(const struct cli_options *o)
  * sort key's order, and the rest of the cache need not be read.
  */
 static bool
-query_top_n(const struct cli_options *o)
+query_top_n(const struct cli_options *o, const struct offer_filter *f)
 {
 	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) &&
-	    db_filter_in_sql(&o->filter);
+	    db_filter_in_sql(f);
 }
 
 /* Say which option left no offer, and what to do (query.c). */
 static void
-explain_empty(struct db *db, const struct cli_options *o)
+explain_empty(struct db *db, const struct cli_options *o,
+    const struct offer_filter *f, size_t left_out)
 {
 	struct offer_filter all;
 	struct offer_list offers;
 	char why[1024];
 	struct err err;
 
+	if (left_out > 0) {
+		fprintf(stderr, "gpucost: no offer matched; %zu marketplace "
+		    "listing%s older than a day did (market references, not "
+		    "offers: --include-stale shows them)\n", left_out,
+		    left_out == 1 ? "" : "s");
+		return;
+	}
 	offer_list_init(&offers);
 	offer_filter_init(&all);
+	all.now = f->now;
+	all.include_stale = f->include_stale;
 	if (db_query(db, &all, &offers, &err) == 0 &&
-	    query_explain_empty(offers.v, offers.n, &o->filter, why,
+	    query_explain_empty(offers.v, offers.n, f, why,
 	    sizeof why) > 0)
 		fprintf(stderr, "gpucost: %s\n", why);
 	else
@@ -286,38 +348,49 @@ cmd_query_exec(const struct cli_options *o)
 	struct output_opts out_opts;
 	struct provider_status *status = NULL;
 	struct offer_list offers;
+	struct offer_filter f = o->filter;
 	struct plan *plans = NULL;
 	size_t nplans = 0, shown, nstatus = 0, matched = 0, rows, i;
-	size_t folded = 0;
-	bool top_n = query_top_n(o);
+	size_t folded = 0, left_out = 0;
+	bool top_n;
 	char refresh_note[768] = "";
 	int64_t max_age;
 	struct err err;
 	struct db *db;
 	int rc = EXIT_DATA;
 
+	if (cli_retired(&o->filter))
+		return EXIT_USAGE;
 	if (max_age_of(o, &max_age) < 0)
 		return EXIT_USAGE;
 	if (max_age > 0)
 		refresh_stale(o, max_age, refresh_note, sizeof refresh_note);
+	/* Market references are judged at the time of the query (after any
+	 * --max-age refresh); a summary may use them (its line says so). */
+	f.now = (int64_t)time(NULL);
+	if (o->group_by.nkeys > 0)
+		f.include_stale = true;
+	top_n = query_top_n(o, &f);
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);
 	/* The count of all matches is shown by JSON and the age line. */
-	if ((top_n ? db_query_top(db, &o->filter, o->sort, o->reverse,
+	if ((top_n ? db_query_top(db, &f, o->sort, o->reverse,
 	    (size_t)o->limit, &offers, o->quiet && o->format != OUTPUT_JSON ?
 	    NULL : &matched, &err) :
-	    db_query(db, &o->filter, &offers, &err)) < 0 ||
+	    db_query(db, &f, &offers, &err)) < 0 ||
 	    /* Only JSON shows the status; the full path keeps reading it. */
 	    ((!top_n || o->format == OUTPUT_JSON) &&
 	    db_status(db, &status, &nstatus, &err) < 0)) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
-	query_plans(offers.v, offers.n, &o->filter, o->sort, o->reverse,
+	query_plans(offers.v, offers.n, &f, o->sort, o->reverse,
 	    &plans, &nplans);
 	if (!top_n)
 		matched = nplans;
+	if (!o->quiet)
+		left_out = count_left_out(db, o, &f);
 	if (o->group_by.nkeys > 0) {
 		size_t ngroups = 0;
 
@@ -329,8 +402,8 @@ cmd_query_exec(const struct cli_options *o)
 			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s",
 			    nplans, nplans == 1 ? "" : "s", ngroups,
 			    ngroups == 1 ? "" : "s");
-			cli_data_age(stderr, plans, nplans,
-			    (int64_t)time(NULL));
+			print_market(plans, nplans, 0, true, f.now);
+			cli_data_age(stderr, plans, nplans, f.now);
 		}
 		rc = nplans > 0 ? EXIT_OK : EXIT_NO_MATCH;
 		goto done;
@@ -345,7 +418,7 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.format = o->format;
 	out_opts.width = cli_output_width(stdout);
 	out_opts.hours = o->hours;
-	out_opts.now = (int64_t)time(NULL);
+	out_opts.now = f.now;
 	out_opts.status = status;
 	out_opts.nstatus = nstatus;
 	out_opts.matched = matched;
@@ -370,14 +443,14 @@ cmd_query_exec(const struct cli_options *o)
 	}
 	if (nplans == 0) {
 		if (!o->quiet)
-			explain_empty(db, o);
+			explain_empty(db, o, &f, left_out);
 		rc = EXIT_NO_MATCH;
 	} else {
 		if (!o->quiet && o->format == OUTPUT_TABLE)
 			print_notes_legend(plans, shown, out_opts.now);
 		if (!o->quiet) {
 			print_data_age(plans, shown, matched, folded,
-			    out_opts.now);
+			    left_out, out_opts.now);
 			print_health(db, plans, shown, out_opts.now);
 		}
 		rc = EXIT_OK;

@@ -1,20 +1,30 @@
 /*
  * cmd_watch.c: `gpucost watch [query options] [--exec CMD]`, for cron
  * after `gpucost refresh`: the offers matching the query that are new,
- * became available, or got cheaper than this watch last reported. The
- * watch is kept in the cache under its normalised query (the filter's
- * CLI words), so the same question asked again is the same watch.
- * `--list` shows the watches, `--forget` drops the query's.
+ * became available, or got cheaper than this watch last reported, each
+ * with why (change, and the price it had). The watch is kept under its
+ * normalised query (the filter's CLI words), so the same question asked
+ * again is the same watch: in the cache, or, when the cache is one the
+ * user may not write (the shared cache), in their own state file
+ * (paths_watch_state()). News counts as reported only once it reached
+ * its reader whole: printed without a write error, or read in full by
+ * --exec's command that then exited 0 within --exec-timeout. What
+ * --limit cut stays news. `--list` shows the watches, `--forget` drops
+ * the query's.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "db.h"
@@ -22,9 +32,19 @@
 #include "filter.h"
 #include "money.h"
 #include "output.h"
+#include "paths.h"
 #include "query.h"
 #include "str.h"
 #include "xalloc.h"
+
+#define WATCH_EXEC_TIMEOUT	60	/* --exec-timeout's default, seconds */
+#define WATCH_KILL_GRACE_MS	2000	/* after SIGTERM, before SIGKILL */
+/*
+ * An offer the query no longer finds (sold out, gone from the market)
+ * is kept as unavailable, so that its return is "available-again" with
+ * its old price, until this long after it was last reported.
+ */
+#define WATCH_KEEP_GONE		(30 * 86400)
 
 /* The price a watch compares: spot with --spot, else on demand. */
 static int64_t
@@ -33,60 +53,187 @@ watched_price(const struct cli_options *o, const struct plan *p)
 	return o->filter.spot ? p->spot_gpu_hour : p->price_gpu_hour;
 }
 
-/* What the watch knew of offer p, or NULL. */
+static int
+cmp_known(const void *a, const void *b)
+{
+	const struct db_watch_offer *x = a, *y = b;
+	int c;
+
+	if ((c = strcmp(x->provider, y->provider)) != 0)
+		return c;
+	return strcmp(x->key, y->key);
+}
+
+/* What the watch knew of offer p (v sorted by cmp_known()), or NULL. */
 static const struct db_watch_offer *
 known_offer(const struct db_watch_offer *v, size_t n, const struct plan *p)
 {
-	size_t i;
+	struct db_watch_offer k;
 
-	for (i = 0; i < n; i++)
-		if (strcmp(v[i].key, p->offer->key) == 0 &&
-		    strcmp(v[i].provider, p->offer->provider) == 0)
-			return &v[i];
-	return NULL;
+	str_copy(k.provider, sizeof k.provider, p->offer->provider);
+	str_copy(k.key, sizeof k.key, p->offer->key);
+	return n > 0 ? bsearch(&k, v, n, sizeof *v, cmp_known) : NULL;
 }
 
-/* Is p news: new to the watch, available again, or cheaper? */
-static bool
-is_news(const struct cli_options *o, const struct db_watch_offer *k,
+/*
+ * Why p is news, or NULL when it is not: new to the watch, available
+ * again, priced where it had no price, or cheaper than last reported.
+ */
+static const char *
+change_of(const struct cli_options *o, const struct db_watch_offer *k,
     const struct plan *p)
 {
 	int64_t price = watched_price(o, p);
 
 	if (k == NULL)
-		return true;
+		return "new";
 	if (p->offer->availability == AV_AVAILABLE &&
 	    k->availability != AV_AVAILABLE)
-		return true;
-	return money_known(price) && (!money_known(k->price) ||
-	    price < k->price);
+		return "available-again";
+	if (!money_known(price))
+		return NULL;
+	if (!money_known(k->price))
+		return "priced";
+	if (price < k->price)
+		return o->filter.spot ? "spot-cheaper" : "cheaper";
+	return NULL;
 }
 
-/* Run cmd through /bin/sh with the news as JSON on its standard input. */
-static int
-deliver(const char *cmd, const struct output_opts *oo,
-    const struct plan *news, size_t n, struct err *err)
+static int64_t
+now_ms(void)
 {
-	struct sigaction ign, old;
-	FILE *pipe;
-	int status, wrc;
+	struct timespec ts;
 
-	/* A command that stops reading must not kill us with SIGPIPE. */
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old);
-	fflush(NULL);
-	if ((pipe = popen(cmd, "w")) == NULL) {
-		sigaction(SIGPIPE, &old, NULL);
-		err_set(err, "--exec: cannot run the command: %s",
-		    strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* "60s", "5m", "1h" for a timeout in seconds. */
+static void
+duration_text(int64_t s, char *buf, size_t size)
+{
+	if (s % 3600 == 0)
+		snprintf(buf, size, "%lldh", (long long)(s / 3600));
+	else if (s % 60 == 0)
+		snprintf(buf, size, "%lldm", (long long)(s / 60));
+	else
+		snprintf(buf, size, "%llds", (long long)s);
+}
+
+/* The child: a fresh process's signals, stdin from fd; never returns. */
+static void
+exec_child(const char *cmd, int fd)
+{
+	struct sigaction dfl;
+	sigset_t none;
+	int sig;
+
+	/* Its own group, so a timeout ends whatever it started too. */
+	setpgid(0, 0);
+	/* Dispositions we (or our parent) ignored are inherited: reset. */
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL);	/* SIGKILL, SIGSTOP: EINVAL */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (dup2(fd, STDIN_FILENO) < 0)
+		_exit(127);
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	_exit(127);
+}
+
+/* End the command's process group: SIGTERM, a grace, then SIGKILL. */
+static int
+kill_group(pid_t pid)
+{
+	int64_t until = now_ms() + WATCH_KILL_GRACE_MS;
+	int status = 0;
+
+	kill(-pid, SIGTERM);
+	while (waitpid(pid, &status, WNOHANG) == 0 && now_ms() < until)
+		poll(NULL, 0, 10);
+	kill(-pid, SIGKILL);		/* what is left of the group */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return status;
+}
+
+/*
+ * Run cmd through /bin/sh with in[0..len) on its standard input. The
+ * news is delivered (0) only when the command read all of it and
+ * exited 0 within timeout seconds; else -1 with err saying why. We keep
+ * the pipe's read end open as well, so that what the command left
+ * unread can be counted (FIONREAD) once it has exited.
+ */
+static int
+run_command(const char *cmd, const char *in, size_t len, int64_t timeout,
+    struct err *err)
+{
+	char when[32];
+	int64_t deadline = now_ms() + timeout * 1000, left;
+	struct pollfd pfd;
+	size_t off = 0;
+	ssize_t n;
+	int fds[2], status = 0, unread = 0;
+	bool exited = false, timed_out = false;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		err_set(err, "--exec: cannot make a pipe: %s", strerror(errno));
 		return -1;
 	}
-	wrc = output_plans(pipe, oo, news, n);
-	status = pclose(pipe);
-	sigaction(SIGPIPE, &old, NULL);
-	if (status == -1) {
-		err_set(err, "--exec: %s", strerror(errno));
+	fflush(NULL);
+	if ((pid = fork()) < 0) {
+		err_set(err, "--exec: cannot run the command: %s",
+		    strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0)
+		exec_child(cmd, fds[0]);
+	setpgid(pid, pid);	/* as the child does: whichever runs first */
+	fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+	while (off < len && !timed_out) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			break;
+		}
+		if ((left = deadline - now_ms()) <= 0) {
+			timed_out = true;
+			break;
+		}
+		pfd.fd = fds[1];
+		pfd.events = POLLOUT;
+		if (poll(&pfd, 1, left < 50 ? (int)left : 50) <= 0)
+			continue;
+		n = write(fds[1], in + off, len - off);
+		if (n > 0)
+			off += (size_t)n;
+		else if (n < 0 && errno != EAGAIN && errno != EINTR)
+			break;
+	}
+	close(fds[1]);		/* end of the news: the command sees EOF */
+	while (!exited && !timed_out) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			exited = true;
+		else if (now_ms() >= deadline)
+			timed_out = true;
+		else
+			poll(NULL, 0, 10);
+	}
+	if (timed_out)
+		status = kill_group(pid);
+	if (ioctl(fds[0], FIONREAD, &unread) < 0)
+		unread = 0;
+	close(fds[0]);
+	if (timed_out) {
+		duration_text(timeout, when, sizeof when);
+		err_set(err, "--exec: the command did not finish within %s "
+		    "(--exec-timeout); it was killed and the news stays "
+		    "unreported", when);
 		return -1;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -98,36 +245,136 @@ deliver(const char *cmd, const struct output_opts *oo,
 			    "%d; the news stays unreported", WTERMSIG(status));
 		return -1;
 	}
-	if (wrc < 0) {
-		err_set(err, "--exec: the command did not read the news");
+	if (off < len || unread > 0) {
+		err_set(err, "--exec: the command exited without reading all "
+		    "of the news (%zu of %zu bytes); it stays unreported",
+		    off - (size_t)unread, len);
 		return -1;
 	}
 	return 0;
 }
 
+/* The news as --exec's command reads it: JSON, rendered whole first. */
+static int
+deliver(const struct cli_options *o, const struct output_opts *oo,
+    const struct plan *news, size_t n, struct err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc;
+
+	if ((mem = open_memstream(&buf, &len)) == NULL) {
+		err_set(err, "--exec: %s", strerror(errno));
+		return -1;
+	}
+	rc = output_plans(mem, oo, news, n);
+	if (fclose(mem) != 0 || rc < 0) {
+		free(buf);
+		err_set(err, "--exec: cannot render the news");
+		return -1;
+	}
+	rc = run_command(o->exec, buf, len, o->exec_timeout > 0 ?
+	    o->exec_timeout : WATCH_EXEC_TIMEOUT, err);
+	free(buf);
+	return rc;
+}
+
+/*
+ * Where this user's watches live: the cache, or for a cache they may
+ * not write their own state file. *state is db or a new handle.
+ */
+static int
+watch_store(struct db *db, struct db **state, struct err *err)
+{
+	char path[4096];
+
+	*state = db;
+	if (!db_read_only(db))
+		return 0;
+	if (paths_watch_state(path, sizeof path, err) < 0)
+		return -1;
+	return db_open_watch_state(path, state, err);
+}
+
+static const struct output_column watch_columns[] = {
+	{ "query", "QUERY", 1, false, true },
+	{ "offers", "OFFERS", 2, true, false },
+	{ "last_run", "LAST RUN", 3, false, false },
+	{ "created_at", "CREATED", 4, false, false },
+};
+
+static enum field_kind
+watch_value(const void *ctx, size_t row, size_t col, bool human, char *buf,
+    size_t size)
+{
+	const struct db_watch *w = (const struct db_watch *)ctx + row;
+
+	switch (col) {
+	case 0:
+		str_copy(buf, size, w->query[0] != '\0' ? w->query :
+		    human ? "(every offer)" : "");
+		return FIELD_STRING;
+	case 1:
+		snprintf(buf, size, "%zu", w->offers);
+		return FIELD_NUMBER;
+	case 2:
+	case 3:
+		output_iso8601(col == 2 ? w->last_run : w->created_at, buf,
+		    size);
+		return FIELD_STRING;
+	}
+	return FIELD_NULL;
+}
+
 static int
 watch_list(const struct cli_options *o, struct db *db)
 {
+	struct output_schema schema;
 	struct db_watch *w;
-	char created[32], last[32];
 	struct err err;
-	size_t n, i;
+	size_t n;
+	int rc;
 
 	if (db_watch_list(db, &w, &n, &err) < 0) {
 		cli_error("%s", err.msg);
 		return EXIT_DATA;
 	}
-	for (i = 0; i < n; i++) {
-		output_iso8601(w[i].created_at, created, sizeof created);
-		output_iso8601(w[i].last_run, last, sizeof last);
-		printf("%s\t%s\t%zu offers\t%s\n", created, last, w[i].offers,
-		    w[i].query[0] != '\0' ? w[i].query : "(every offer)");
+	memset(&schema, 0, sizeof schema);
+	schema.json_key = "watches";
+	schema.columns = watch_columns;
+	schema.ncolumns = sizeof watch_columns / sizeof watch_columns[0];
+	schema.value = watch_value;
+	schema.ctx = w;
+	if (n == 0 && o->format == OUTPUT_TABLE) {
+		if (!o->quiet)
+			cli_error("no watch is stored");
+		free(w);
+		return EXIT_NO_MATCH;
 	}
+	rc = output_records(stdout, o->format, cli_output_width(stdout),
+	    &schema, n);
 	free(w);
-	if (n == 0 && !o->quiet)
-		cli_error("no watch is stored");
-	return fflush(stdout) != 0 ? EXIT_DATA : n > 0 ? EXIT_OK :
-	    EXIT_NO_MATCH;
+	if (rc < 0 || fflush(stdout) != 0) {
+		cli_error("writing the output: %s", strerror(errno));
+		return EXIT_DATA;
+	}
+	return n > 0 ? EXIT_OK : EXIT_NO_MATCH;
+}
+
+/* On a terminal, a run with no news says so (cron mail stays empty). */
+static void
+say_nothing_new(const struct cli_options *o, int64_t last_run)
+{
+	char when[32];
+
+	if (o->quiet || !isatty(STDERR_FILENO))
+		return;
+	if (last_run > 0) {
+		output_iso8601(last_run, when, sizeof when);
+		cli_error("nothing new since %s", when);
+	} else
+		cli_error("nothing matches this watch yet");
 }
 
 static int
@@ -135,26 +382,35 @@ cmd_watch_exec(const struct cli_options *o)
 {
 	struct db_watch_offer *known = NULL, *next = NULL;
 	struct plan *plans = NULL, *news = NULL;
+	struct output_change *why = NULL;
+	bool *shown = NULL;		/* per plan: reported this run */
+	bool *seen = NULL;		/* per known offer: still matched */
+	size_t *from = NULL;		/* per news: its plan */
 	struct offer_list offers;
 	struct output_opts oo;
+	struct offer_filter f = o->filter;
 	char query[512];
-	int64_t now = (int64_t)time(NULL);
-	size_t nknown = 0, nplans = 0, nnews = 0, i;
+	int64_t now = (int64_t)time(NULL), last_run = 0;
+	size_t nknown = 0, nplans = 0, nnews = 0, nshown, nnext = 0, i;
 	struct err err;
-	struct db *db;
-	bool exists, found;
+	struct db *db, *state = NULL;
+	bool found;
 	int rc = EXIT_DATA;
 
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
-	if (o->watch_list) {
-		rc = watch_list(o, db);
+	if (watch_store(db, &state, &err) < 0) {
+		cli_error("%s", err.msg);
 		db_close(db);
-		return rc;
+		return EXIT_DATA;
+	}
+	if (o->watch_list) {
+		rc = watch_list(o, state);
+		goto close;
 	}
 	filter_describe(&o->filter, query, sizeof query);
 	if (o->watch_forget) {
-		if (db_watch_forget(db, query, &found, &err) < 0)
+		if (db_watch_forget(state, query, &found, &err) < 0)
 			cli_error("%s", err.msg);
 		else if (!found)
 			rc = EXIT_NO_MATCH;
@@ -162,66 +418,121 @@ cmd_watch_exec(const struct cli_options *o)
 			rc = EXIT_OK;
 		if (rc == EXIT_NO_MATCH && !o->quiet)
 			cli_error("no watch of \"%s\"", query);
-		db_close(db);
-		return rc;
+		goto close;
 	}
+	/* Market references are judged now (rentable.h). */
+	f.now = now;
 	offer_list_init(&offers);
-	if (db_watch_load(db, query, &known, &nknown, &exists, &err) < 0 ||
-	    db_query(db, &o->filter, &offers, &err) < 0) {
+	if (db_watch_load(state, query, &known, &nknown, &last_run, &err) < 0 ||
+	    db_query(db, &f, &offers, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
-	query_plans(offers.v, offers.n, &o->filter, o->sort, o->reverse,
+	if (nknown > 1)
+		qsort(known, nknown, sizeof *known, cmp_known);
+	query_plans(offers.v, offers.n, &f, o->sort, o->reverse,
 	    &plans, &nplans);
 	news = xcalloc(nplans > 0 ? nplans : 1, sizeof *news);
-	next = xcalloc(nplans > 0 ? nplans : 1, sizeof *next);
+	why = xcalloc(nplans > 0 ? nplans : 1, sizeof *why);
+	from = xcalloc(nplans > 0 ? nplans : 1, sizeof *from);
+	shown = xcalloc(nplans > 0 ? nplans : 1, sizeof *shown);
 	for (i = 0; i < nplans; i++) {
 		const struct db_watch_offer *k = known_offer(known, nknown,
 		    &plans[i]);
-		bool report = is_news(o, k, &plans[i]);
+		const char *change = change_of(o, k, &plans[i]);
 
-		str_copy(next[i].provider, sizeof next[i].provider,
-		    plans[i].offer->provider);
-		str_copy(next[i].key, sizeof next[i].key, plans[i].offer->key);
-		next[i].availability = plans[i].offer->availability;
-		/* The price compared next time is the last one reported. */
-		next[i].price = report ? watched_price(o, &plans[i]) : k->price;
-		next[i].reported_at = report ? now : k->reported_at;
-		if (report)
-			news[nnews++] = plans[i];
+		if (change == NULL)
+			continue;
+		why[nnews].change = change;
+		why[nnews].spot = o->filter.spot;
+		why[nnews].price = watched_price(o, &plans[i]);
+		why[nnews].previous = k != NULL ? k->price : MONEY_NONE;
+		why[nnews].previous_availability = k != NULL ?
+		    k->availability : AV_UNKNOWN;
+		why[nnews].previous_at = k != NULL ? k->reported_at : 0;
+		from[nnews] = i;
+		news[nnews++] = plans[i];
 	}
-	if (o->limit > 0 && (size_t)o->limit < nnews)
-		nnews = (size_t)o->limit;
+	nshown = o->limit > 0 && (size_t)o->limit < nnews ? (size_t)o->limit :
+	    nnews;
 	memset(&oo, 0, sizeof oo);
 	oo.format = o->exec != NULL ? OUTPUT_JSON : o->format;
 	oo.width = cli_output_width(stdout);
 	oo.hours = o->hours;
 	oo.now = now;
 	oo.matched = nnews;
-	if (nnews > 0) {
+	oo.changes = why;
+	if (nshown > 0) {
 		if (o->exec != NULL) {
-			if (deliver(o->exec, &oo, news, nnews, &err) < 0) {
+			if (deliver(o, &oo, news, nshown, &err) < 0) {
 				cli_error("%s", err.msg);
 				goto done;
 			}
-		} else if (output_plans(stdout, &oo, news, nnews) < 0 ||
+		} else if (output_plans(stdout, &oo, news, nshown) < 0 ||
 		    fflush(stdout) != 0) {
-			cli_error("writing the output: %s", strerror(errno));
+			cli_error("writing the output: %s; the news stays "
+			    "unreported", strerror(errno));
 			goto done;
 		}
 	}
-	/* Only news that reached its reader counts as reported. */
-	if (db_watch_store(db, query, next, nplans, now, &err) < 0) {
+	/*
+	 * Only news that reached its reader counts as reported: what
+	 * --limit cut keeps what the watch knew (an offer new to it stays
+	 * unknown), so the next run shows it. Others keep the price last
+	 * reported and note their availability now.
+	 */
+	for (i = 0; i < nshown; i++)
+		shown[from[i]] = true;
+	next = xcalloc(nplans + nknown > 0 ? nplans + nknown : 1, sizeof *next);
+	seen = xcalloc(nknown > 0 ? nknown : 1, sizeof *seen);
+	for (i = 0; i < nplans; i++) {
+		const struct db_watch_offer *k = known_offer(known, nknown,
+		    &plans[i]);
+		struct db_watch_offer *w = &next[nnext];
+
+		if (k != NULL)
+			seen[k - known] = true;
+		if (shown[i]) {
+			str_copy(w->provider, sizeof w->provider,
+			    plans[i].offer->provider);
+			str_copy(w->key, sizeof w->key, plans[i].offer->key);
+			w->availability = plans[i].offer->availability;
+			w->price = watched_price(o, &plans[i]);
+			w->reported_at = now;
+		} else if (k == NULL)
+			continue;
+		else {
+			*w = *k;
+			if (change_of(o, k, &plans[i]) == NULL)
+				w->availability = plans[i].offer->availability;
+		}
+		nnext++;
+	}
+	for (i = 0; i < nknown; i++)
+		if (!seen[i] && known[i].reported_at > now - WATCH_KEEP_GONE) {
+			next[nnext] = known[i];
+			next[nnext++].availability = AV_UNAVAILABLE;
+		}
+	if (db_watch_store(state, query, next, nnext, now, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
-	rc = nnews > 0 ? EXIT_OK : EXIT_NO_MATCH;
+	if (nshown == 0)
+		say_nothing_new(o, last_run);
+	rc = nshown > 0 ? EXIT_OK : EXIT_NO_MATCH;
 done:
+	free(seen);
+	free(shown);
+	free(from);
 	free(next);
+	free(why);
 	free(news);
 	free(known);
 	free(plans);
 	offer_list_done(&offers);
+close:
+	if (state != db)
+		db_close(state);
 	db_close(db);
 	return rc;
 }

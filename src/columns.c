@@ -10,6 +10,7 @@
 #include "layout.h"
 #include "money.h"
 #include "notes.h"
+#include "region.h"
 #include "str.h"
 
 const struct column_info column_info[COLUMN_COUNT] = {
@@ -194,6 +195,9 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 		if (p->other_regions > 0)
 			return (size_t)snprintf(buf, size, "%s +%d", o->region,
 			    p->other_regions);
+		/* "all" is a price that holds in every region. */
+		if (region_is_any(o->region))
+			return str_copy(buf, size, "any region");
 		return str_copy(buf, size, o->region);
 	case COL_GPU:
 		/* "2 nodes x 8 H100": never read as 8 GPUs of one machine. */

@@ -24,6 +24,7 @@
 #ifndef GPUCOST_DB_H
 #define GPUCOST_DB_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -115,6 +116,26 @@ int	db_replace_offers_meta(struct db *db, const char *provider,
 	    const struct offer *offers, size_t n, enum offer_source source,
 	    const struct provider_meta *meta, size_t nmeta, int64_t now,
 	    struct db_replace_stats *stats, struct err *err);
+
+/*
+ * A provider whose answer is too large to hold (a marketplace's
+ * streamed search) hands its offers over in batches as they are parsed:
+ * db_stage_offers() adds offers[0..n) to the connection's staging table
+ * (a private temporary file, outside the cache: no lock is taken and
+ * readers see nothing); a key staged twice fails with "offer KEY is
+ * listed twice". db_replace_staged() then swaps provider's offers for
+ * everything staged plus offers[0..n) in the one transaction of
+ * db_replace_offers_meta() (source live); on any failure nothing
+ * changes in the cache and the staged offers are dropped.
+ * db_stage_drop() forgets what was staged (a failed refresh).
+ */
+int	db_stage_offers(struct db *db, const char *provider,
+	    const struct offer *offers, size_t n, struct err *err);
+int	db_replace_staged(struct db *db, const char *provider,
+	    const struct offer *offers, size_t n,
+	    const struct provider_meta *meta, size_t nmeta, int64_t now,
+	    struct db_replace_stats *stats, struct err *err);
+void	db_stage_drop(struct db *db, const char *provider);
 
 /*
  * The cached offers of provider were confirmed current at now (every
@@ -246,11 +267,11 @@ struct db_watch {
 };
 
 /*
- * The offers watch query knows; *known says whether the watch exists.
- * *out freed with free().
+ * The offers watch query knows; *last_run is when it last ran, 0 when
+ * the watch does not exist. *out freed with free().
  */
 int	db_watch_load(struct db *db, const char *query,
-	    struct db_watch_offer **out, size_t *n, bool *known,
+	    struct db_watch_offer **out, size_t *n, int64_t *last_run,
 	    struct err *err);
 /* Replace what watch query knows by v[0..n) (one transaction). */
 int	db_watch_store(struct db *db, const char *query,
@@ -261,6 +282,16 @@ int	db_watch_list(struct db *db, struct db_watch **out, size_t *n,
 	    struct err *err);
 /* Forget watch query; *found says whether it existed. */
 int	db_watch_forget(struct db *db, const char *query, bool *found,
+	    struct err *err);
+
+/*
+ * A user's watch state for a cache they may not write (the shared,
+ * read-only cache): a small SQLite file of their own at path (created
+ * mode 0600, never through a symbolic link) holding only the watch
+ * tables, which the db_watch_*() functions above then read and write.
+ * Refuses a file that is not one. Closed with db_close().
+ */
+int	db_open_watch_state(const char *path, struct db **out,
 	    struct err *err);
 
 /*
@@ -275,11 +306,32 @@ int	db_watch_forget(struct db *db, const char *query, bool *found,
 int	db_publish_copy(struct db *db, const char *path, struct err *err);
 
 /*
- * Open a downloaded copy (a temporary file of ours) to merge from:
- * refuses, with a message naming no path, what is not SQLite, not a
- * gpucost cache, from a newer schema ("made by a newer gpucost"), fails
- * PRAGMA integrity_check, or holds text with control characters; an
- * older schema is migrated in the copy.
+ * A copy is data, never code. Whatever opens one (db_open_snapshot(),
+ * db_merge_from()) refuses it unless its schema is exactly the one this
+ * program makes (no view, no trigger, no table or index of its own:
+ * sqlite_master compared object by object with a cache made in
+ * memory), opens it with trusted_schema off and views and triggers
+ * disabled, and bounds the work: a statement on it stops when the
+ * limits' time is up or their stop flag is set (a signal).
+ */
+/* How far ahead of this clock a copy may be dated (seconds). */
+#define DB_COPY_SKEW		600
+/* The most the checks and the merge of a copy take unless told. */
+#define DB_COPY_WORK_MAX	300
+
+struct db_copy_limits {
+	int64_t	now;			/* UTC epoch seconds */
+	double	seconds;		/* the budget; 0: DB_COPY_WORK_MAX */
+	volatile sig_atomic_t *stop;	/* nonzero: stop now; or NULL */
+};
+
+/*
+ * Open a copy (a temporary file of ours) for reading: refuses, with a
+ * message naming no path, what is not SQLite, not a gpucost cache, from
+ * a newer schema ("made by a newer gpucost"), has anything in its
+ * schema gpucost does not make, fails PRAGMA integrity_check, or holds
+ * text with control characters; an older schema is migrated in the copy
+ * (after its schema was checked).
  */
 int	db_open_snapshot(const char *path, struct db **out, struct err *err);
 
@@ -298,8 +350,16 @@ struct db_merge_result {
 };
 
 /*
- * Merge the copy at path (checked by db_open_snapshot() and closed) into
- * the cache in one transaction, for each provider res[0..n).provider: if
+ * Merge the copy at path (a temporary file of ours) into the cache. Its
+ * schema is checked (and an older one migrated) in the file alone; then
+ * one connection, with the copy attached read-only, runs every check
+ * and the merge: the schema again, integrity, control characters,
+ * nothing dated after lim->now + DB_COPY_SKEW, every row typed and in
+ * range as gpucost writes it, each offer through offer_check() (the
+ * adapters' limits), its sort keys computed here. A copy failing any
+ * check is refused whole: nothing is merged from it. All of it under
+ * lim's budget. Then, in one transaction,
+ * for each provider res[0..n).provider: if
  * the copy's data is newer (its newest offer or last success, against
  * the cache's), its offers, status row and settings replace the cache's;
  * either way the price history and refresh times the cache lacks are
@@ -307,7 +367,7 @@ struct db_merge_result {
  * stored for owner in the same transaction. On failure nothing changes.
  */
 int	db_merge_from(struct db *db, const char *path,
-	    struct db_merge_result *res, size_t n, const char *owner,
+	    const struct db_copy_limits *lim, struct db_merge_result *res, size_t n, const char *owner,
 	    const struct provider_meta *meta, size_t nmeta, struct err *err);
 
 /* The path the cache was opened with (borrowed, valid until close). */

@@ -6,12 +6,19 @@
 #include "config.h"
 #include "db.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "db_internal.h"
 #include "err.h"
 #include "offer.h"
+#include "xalloc.h"
 
 /* A price point: observed_at, price, spot_price, availability. */
 static void
@@ -147,7 +154,7 @@ row_watch_offer(sqlite3_stmt *st, void *elem)
 
 int
 db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
-    size_t *n, bool *known, struct err *err)
+    size_t *n, int64_t *last_run, struct err *err)
 {
 	sqlite3_stmt *st;
 	void *v;
@@ -155,18 +162,19 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
 
 	*out = NULL;
 	*n = 0;
-	*known = false;
-	if ((st = db_prepare(db, "SELECT 1 FROM watch WHERE query = ?", err))
-	    == NULL)
+	*last_run = 0;
+	if ((st = db_prepare(db, "SELECT last_run FROM watch WHERE query = ?",
+	    err)) == NULL)
 		return -1;
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*last_run = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		db_file_error(db, err);
 		return -1;
 	}
-	*known = rc == SQLITE_ROW;
 	st = db_prepare(db, "SELECT provider, key, price, availability, "
 	    "reported_at FROM watch_offer WHERE query = ?", err);
 	if (st == NULL)
@@ -294,5 +302,81 @@ sqlfail:
 fail:
 	sqlite3_finalize(st);
 	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/*
+ * The watch state file: the watch tables of the cache's schema (the
+ * migration 6 -> 7 made them) and nothing else, marked 'gpuw'.
+ */
+#define WATCH_STATE_APP_ID	0x67707577
+#define WATCH_STATE_SCHEMA						\
+	"CREATE TABLE IF NOT EXISTS watch ("				\
+	"  query TEXT PRIMARY KEY,"					\
+	"  created_at INTEGER NOT NULL,"				\
+	"  last_run INTEGER NOT NULL"					\
+	");"								\
+	"CREATE TABLE IF NOT EXISTS watch_offer ("			\
+	"  query TEXT NOT NULL,"					\
+	"  provider TEXT NOT NULL,"					\
+	"  key TEXT NOT NULL,"						\
+	"  price INTEGER,"						\
+	"  availability TEXT NOT NULL,"				\
+	"  reported_at INTEGER NOT NULL,"				\
+	"  PRIMARY KEY (query, provider, key)"				\
+	") WITHOUT ROWID;"
+
+int
+db_open_watch_state(const char *path, struct db **out, struct err *err)
+{
+	struct stat sb;
+	struct db *db;
+	long long app, version, objects;
+	int fd;
+
+	*out = NULL;
+	/* The user's own file: made 0600 before SQLite opens it, never a link. */
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+	    0600);
+	if (fd < 0) {
+		err_set(err, "watch state %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		err_set(err, "watch state %s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	db = xcalloc(1, sizeof *db);
+	db->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &db->sql, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+		db_err(db, err, "cannot open it");
+		goto fail;
+	}
+	sqlite3_busy_timeout(db->sql, 10000);
+	if (db_int(db, "PRAGMA application_id", &app, err) < 0 ||
+	    db_int(db, "PRAGMA user_version", &version, err) < 0 ||
+	    db_int(db, "SELECT count(*) FROM sqlite_master", &objects, err) < 0)
+		goto fail;
+	/* Only an empty file becomes one: never someone else's database. */
+	if (app == 0 && version == 0 && objects == 0) {
+		if (db_exec(db, "BEGIN IMMEDIATE;" WATCH_STATE_SCHEMA
+		    "PRAGMA user_version = 1;"
+		    /* WATCH_STATE_APP_ID */
+		    "PRAGMA application_id = 1735423351;" "COMMIT", err) < 0) {
+			sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+			goto fail;
+		}
+	} else if (app != WATCH_STATE_APP_ID || version != 1) {
+		err_set(err, "watch state %s: not a gpucost watch state file "
+		    "(or one from a newer gpucost); move it away", path);
+		goto fail;
+	}
+	*out = db;
+	return 0;
+fail:
+	db_close(db);
 	return -1;
 }

@@ -20,6 +20,7 @@
 #include "money.h"
 #include "notes.h"
 #include "provider.h"
+#include "rentable.h"
 #include "str.h"
 
 /*
@@ -59,8 +60,8 @@ offer_sort_keys(const struct offer *o, struct sort_keys *k)
  * provider whose status row names another version has its keys
  * recomputed before a query relies on them (db_sort_keys_update()).
  */
-static const char *
-sort_keys_version(void)
+const char *
+db_sort_keys_version(void)
 {
 	static char version[32];
 	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
@@ -81,8 +82,8 @@ sort_keys_version(void)
 }
 
 /* Bind one offer to the 26 placeholders of a WRITE_COLUMNS insert. */
-static void
-bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
+void
+db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 {
 	struct sort_keys k;
 
@@ -123,18 +124,17 @@ bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_double(st, 26, k.pflop);
 }
 
-int
-db_replace_offers(struct db *db, const char *provider,
-    const struct offer *offers, size_t n, enum offer_source source,
-    int64_t now, struct db_replace_stats *stats, struct err *err)
-{
-	return db_replace_offers_meta(db, provider, offers, n, source, NULL, 0,
-	    now, stats, err);
-}
+static int	incoming_ready(struct db *, struct err *);
+static int	incoming_add(struct db *, const char *, const struct offer *,
+		    size_t, bool, struct err *);
 
-int
-db_replace_offers_meta(struct db *db, const char *provider,
-    const struct offer *offers, size_t n, enum offer_source source,
+/*
+ * Swap provider's offers for offers[0..n), and with staged for what
+ * db_stage_offers() staged before them as well, in one transaction.
+ */
+static int
+replace_offers(struct db *db, const char *provider, const struct offer *offers,
+    size_t n, bool staged, enum offer_source source,
     const struct provider_meta *meta, size_t nmeta, int64_t now,
     struct db_replace_stats *stats, struct err *err)
 {
@@ -147,34 +147,23 @@ db_replace_offers_meta(struct db *db, const char *provider,
 		memset(stats, 0, sizeof *stats);
 	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
-	if (db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS incoming AS "
-	    "SELECT * FROM offers WHERE 0;"
-	    "CREATE UNIQUE INDEX IF NOT EXISTS temp.incoming_key ON "
-	    "incoming (key);"
-	    "DELETE FROM incoming;", err) < 0)
+	if (incoming_ready(db, err) < 0)
 		goto fail;
-	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" WRITE_COLUMNS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
-	if (st == NULL)
+	if (!staged)
+		db_stage_drop(db, provider);
+	if (incoming_add(db, provider, offers, n, !staged, err) < 0)
 		goto fail;
-	for (i = 0; i < n; i++) {
-		bind_offer(st, provider, &offers[i]);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_err(db, err, "write failed");
-			goto fail;
-		}
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-	st = NULL;
 	/*
-	 * Duplicate keys in the input collapse to the last one. The count
+	 * Duplicate keys in an unstaged input collapse to the last one
+	 * (the caller checked the set); staged, they fail. The count
 	 * and age range go to the status row, so that a query reads them
 	 * there instead of grouping every offer (db_status()).
 	 */
 	if ((st = db_prepare(db, "SELECT count(*), coalesce(min(fetched_at), "
-	    "0), coalesce(max(fetched_at), 0) FROM incoming", err)) == NULL)
+	    "0), coalesce(max(fetched_at), 0) FROM incoming WHERE provider = ?",
+	    err)) == NULL)
 		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		db_err(db, err, "write failed");
 		goto fail;
@@ -191,10 +180,12 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "SELECT i.provider, i.key, i.fetched_at, i.price, i.spot_price, "
 	    "i.availability FROM incoming i LEFT JOIN offers o "
 	    "ON o.provider = i.provider AND o.key = i.key "
-	    "WHERE o.key IS NULL OR o.price IS NOT i.price "
+	    "WHERE (o.key IS NULL OR o.price IS NOT i.price "
 	    "OR o.spot_price IS NOT i.spot_price "
-	    "OR o.availability IS NOT i.availability", err)) == NULL)
+	    "OR o.availability IS NOT i.availability) AND i.provider = ?",
+	    err)) == NULL)
 		goto fail;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		db_err(db, err, "write failed");
 		goto fail;
@@ -206,8 +197,9 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	if (db_committed_replace(db, provider, offers, n, err) < 0)
 		goto fail;
 
-	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
-	    "key NOT IN (SELECT key FROM incoming)", err)) == NULL)
+	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ?1 AND "
+	    "key NOT IN (SELECT key FROM incoming WHERE provider = ?1)", err))
+	    == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE) {
@@ -227,7 +219,8 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	 * replacing a row; a refresh changes about 1 % of the prices).
 	 */
 	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
-	    "EXISTS (SELECT 1 FROM incoming i WHERE i.key = offers.key AND "
+	    "EXISTS (SELECT 1 FROM incoming i WHERE i.provider = offers.provider "
+	    "AND i.key = offers.key AND "
 	    "(i.gpu IS NOT offers.gpu OR i.gpu_count IS NOT offers.gpu_count "
 	    "OR i.price IS NOT offers.price "
 	    "OR i.vram_gb IS NOT offers.vram_gb "
@@ -243,7 +236,8 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	if (db_exec(db, "INSERT INTO offers SELECT * FROM incoming WHERE true "
+	if ((st = db_prepare(db, "INSERT INTO offers SELECT * FROM incoming "
+	    "WHERE provider = ? "
 	    "ON CONFLICT (provider, key) DO UPDATE SET "
 	    "instance_type = excluded.instance_type, region = excluded.region, "
 	    "gpu_raw = excluded.gpu_raw, vcpus = excluded.vcpus, "
@@ -255,10 +249,14 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "notes = excluded.notes, spot_zone = excluded.spot_zone, "
 	    "currency = excluded.currency, "
 	    "price_original = excluded.price_original, "
-	    "nodes = excluded.nodes", err) < 0)
+	    "nodes = excluded.nodes", err)) == NULL)
 		goto fail;
-	if (db_exec(db, "DELETE FROM incoming", err) < 0)
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	if (rc < 0)
 		goto fail;
+	db_stage_drop(db, provider);
 
 	if ((st = db_prepare(db, "INSERT INTO provider_status (provider, "
 	    "source, last_attempt, last_success, offer_count, last_error, "
@@ -278,7 +276,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	sqlite3_bind_int64(st, 4, stored);
 	sqlite3_bind_int64(st, 5, oldest);
 	sqlite3_bind_int64(st, 6, newest);
-	sqlite3_bind_text(st, 7, sort_keys_version(), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, db_sort_keys_version(), -1, SQLITE_STATIC);
 	rc = db_step_done(db, st, err);
 	st = NULL;
 	if (rc < 0)
@@ -317,8 +315,121 @@ db_replace_offers_meta(struct db *db, const char *provider,
 fail:
 	sqlite3_finalize(st);
 	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	db_stage_drop(db, provider);
 	err_prefix(err, "%s", provider);
 	return -1;
+}
+
+
+int
+db_replace_offers(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, enum offer_source source,
+    int64_t now, struct db_replace_stats *stats, struct err *err)
+{
+	return db_replace_offers_meta(db, provider, offers, n, source, NULL, 0,
+	    now, stats, err);
+}
+
+/*
+ * The staging table: a private temporary table (temp_store = FILE, so
+ * it spills to a file, not to memory), one per connection, holding the
+ * incoming offers of any provider being written, keyed by provider and
+ * key. Writing it takes no lock on the cache.
+ */
+static int
+incoming_ready(struct db *db, struct err *err)
+{
+	return db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS incoming AS "
+	    "SELECT * FROM offers WHERE 0;"
+	    "CREATE UNIQUE INDEX IF NOT EXISTS temp.incoming_pk ON "
+	    "incoming (provider, key);", err);
+}
+
+/*
+ * Add offers[0..n) of provider to the staging table. replace: a repeated
+ * key replaces the earlier one (the caller checked the set); else it is
+ * an error naming the key.
+ */
+static int
+incoming_add(struct db *db, const char *provider, const struct offer *offers,
+    size_t n, bool replace, struct err *err)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int rc;
+
+	st = db_prepare(db, replace ? "INSERT OR REPLACE INTO incoming ("
+	    WRITE_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+	    "?,?,?,?,?)" : "INSERT INTO incoming (" WRITE_COLUMNS ") VALUES "
+	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	if (st == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		db_bind_offer(st, provider, &offers[i]);
+		if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
+			if ((rc & 0xff) == SQLITE_CONSTRAINT)
+				err_set(err, "offer %s is listed twice",
+				    offers[i].key);
+			else
+				db_err(db, err, "write failed");
+			sqlite3_finalize(st);
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int
+db_stage_offers(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, struct err *err)
+{
+	/* A transaction of the temporary database only: the cache's
+	 * readers and writers never wait for it. */
+	if (incoming_ready(db, err) < 0 || db_exec(db, "BEGIN", err) < 0)
+		return -1;
+	if (incoming_add(db, provider, offers, n, false, err) < 0 ||
+	    db_exec(db, "COMMIT", err) < 0) {
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+void
+db_stage_drop(struct db *db, const char *provider)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->sql, "DELETE FROM temp.incoming WHERE "
+	    "provider = ?", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return;		/* nothing was ever staged */
+	}
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+}
+
+int
+db_replace_offers_meta(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, enum offer_source source,
+    const struct provider_meta *meta, size_t nmeta, int64_t now,
+    struct db_replace_stats *stats, struct err *err)
+{
+	return replace_offers(db, provider, offers, n, false, source, meta,
+	    nmeta, now, stats, err);
+}
+
+int
+db_replace_staged(struct db *db, const char *provider,
+    const struct offer *offers, size_t n, const struct provider_meta *meta,
+    size_t nmeta, int64_t now, struct db_replace_stats *stats,
+    struct err *err)
+{
+	return replace_offers(db, provider, offers, n, true, SRC_LIVE, meta,
+	    nmeta, now, stats, err);
 }
 
 int
@@ -388,8 +499,8 @@ fail:
 }
 
 /* Fill an offer from a row of SELECT OFFER_COLUMNS. */
-static void
-row_to_offer(sqlite3_stmt *st, struct offer *o)
+void
+db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 {
 	char buf[16];
 
@@ -428,6 +539,8 @@ row_to_offer(sqlite3_stmt *st, struct offer *o)
 	if (o->nodes < 1)
 		o->nodes = 1;
 	offer_set_fabric(o);
+	/* An older cache may hold figures no real host has. */
+	offer_host_bounds(o);
 }
 
 /* Append " AND col IN (?,?,...)" for n values. */
@@ -444,9 +557,124 @@ sql_in(char *sql, size_t size, const char *col, size_t n)
 		snprintf(sql + len, size - len, ")");
 }
 
+/*
+ * The rentable.h rules in SQL, as offer_matches() tests them (it tests
+ * every row read again, exactly). Retired sizes are matched on the key's
+ * "<size>/" prefix and retired providers on the provider, both in every
+ * index, so an index walk stays covering. Market references are judged
+ * per marketplace provider (rentable.h) from its status row: all of its
+ * offers older than a day, the provider is left out; none, nothing is
+ * tested; only a mix tests notes and age row by row.
+ */
+#define RENTABLE_SQL_MAX	8
+struct rentable_sql {
+	const char	*all_old[RENTABLE_SQL_MAX];	/* marketplaces, all stale */
+	size_t		 nall_old;
+	const char	*mixed[RENTABLE_SQL_MAX];	/* some stale */
+	size_t		 nmixed;
+	int64_t		 cutoff;	/* older than this: a reference */
+	bool		 only;		/* only_stale: per row */
+};
+
+static int
+rentable_prepare(struct db *db, const struct offer_filter *f,
+    struct rentable_sql *rq, struct err *err)
+{
+	sqlite3_stmt *st;
+	const char *m;
+	int64_t oldest, newest;
+	size_t i;
+	int rc;
+
+	memset(rq, 0, sizeof *rq);
+	if (f->now == 0 || (f->include_stale && !f->only_stale))
+		return 0;
+	rq->cutoff = f->now - RENTABLE_MARKET_SECONDS;
+	if ((rq->only = f->only_stale))
+		return 0;
+	if ((st = db_prepare(db, "SELECT oldest, newest FROM provider_status "
+	    "WHERE provider = ? AND offer_count > 0", err)) == NULL)
+		return -1;
+	for (i = 0; (m = marketplace_providers[i]) != NULL &&
+	    rq->nmixed < RENTABLE_SQL_MAX && rq->nall_old < RENTABLE_SQL_MAX;
+	    i++) {
+		sqlite3_bind_text(st, 1, m, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			oldest = sqlite3_column_int64(st, 0);
+			newest = sqlite3_column_int64(st, 1);
+			/* NULL (an older cache's row): judge row by row. */
+			if (sqlite3_column_type(st, 1) != SQLITE_NULL &&
+			    newest < rq->cutoff)
+				rq->all_old[rq->nall_old++] = m;
+			else if (sqlite3_column_type(st, 0) == SQLITE_NULL ||
+			    oldest < rq->cutoff)
+				rq->mixed[rq->nmixed++] = m;
+		} else if (rc != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			db_file_error(db, err);
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void
+rentable_sql(const struct rentable_sql *rq, char *sql, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < retired_count; i++)
+		strncat(sql, strcmp(retired_table[i].instance_type, "*") == 0 ?
+		    " AND provider IS NOT ?" : " AND NOT (provider = ? AND "
+		    "substr(key, 1, ?) = ? COLLATE NOCASE)",
+		    size - strlen(sql) - 1);
+	if (rq->only)
+		strncat(sql, " AND (notes & ?) <> 0 AND fetched_at < ?",
+		    size - strlen(sql) - 1);
+	for (i = 0; i < rq->nall_old; i++)
+		strncat(sql, " AND provider IS NOT ?", size - strlen(sql) - 1);
+	for (i = 0; i < rq->nmixed; i++)
+		strncat(sql, " AND (provider IS NOT ? OR (notes & ?) = 0 OR "
+		    "fetched_at >= ?)", size - strlen(sql) - 1);
+}
+
+static void
+rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
+{
+	const sqlite3_int64 bit = (sqlite3_int64)NOTE_BIT(NOTE_SINGLE_LISTING);
+	const struct retired *r;
+	size_t i;
+	char prefix[OFFER_NAME_MAX + 2];
+
+	for (i = 0; i < retired_count; i++) {
+		r = &retired_table[i];
+		sqlite3_bind_text(st, (*k)++, r->provider, -1, SQLITE_STATIC);
+		if (strcmp(r->instance_type, "*") == 0)
+			continue;
+		snprintf(prefix, sizeof prefix, "%s/", r->instance_type);
+		sqlite3_bind_int(st, (*k)++, (int)strlen(prefix));
+		sqlite3_bind_text(st, (*k)++, prefix, -1, SQLITE_TRANSIENT);
+	}
+	if (rq->only) {
+		sqlite3_bind_int64(st, (*k)++, bit);
+		sqlite3_bind_int64(st, (*k)++, rq->cutoff);
+	}
+	for (i = 0; i < rq->nall_old; i++)
+		sqlite3_bind_text(st, (*k)++, rq->all_old[i], -1,
+		    SQLITE_STATIC);
+	for (i = 0; i < rq->nmixed; i++) {
+		sqlite3_bind_text(st, (*k)++, rq->mixed[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, (*k)++, bit);
+		sqlite3_bind_int64(st, (*k)++, rq->cutoff);
+	}
+}
+
 /* Append to sql (size bytes) the conditions of f that SQL tests. */
 static void
-filter_sql(const struct offer_filter *f, char *sql, size_t size)
+filter_sql(const struct offer_filter *f, const struct rentable_sql *rq,
+    char *sql, size_t size)
 {
 	if (f->ngpus > 0)
 		sql_in(sql, size, "gpu", f->ngpus);
@@ -471,6 +699,7 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
 		    size - strlen(sql) - 1);
 	if (f->no_outliers)
 		strncat(sql, " AND (notes & ?) = 0", size - strlen(sql) - 1);
+	rentable_sql(rq, sql, size);
 }
 
 /*
@@ -480,7 +709,7 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
  */
 static const enum filter_field sql_fields[] = {
 	FF_GPU, FF_COUNT, FF_VRAM, FF_LINK, FF_PROVIDERS, FF_MAX_PRICE,
-	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS
+	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS, FF_INCLUDE_STALE
 };
 
 bool
@@ -507,7 +736,8 @@ db_filter_in_sql(const struct offer_filter *f)
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */
 static void
-filter_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+filter_bind(sqlite3_stmt *st, const struct offer_filter *f,
+    const struct rentable_sql *rq, int *k)
 {
 	size_t i;
 
@@ -527,6 +757,7 @@ filter_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
 	if (f->no_outliers)
 		sqlite3_bind_int64(st, (*k)++,
 		    (sqlite3_int64)NOTE_BIT(NOTE_PRICE_OUTLIER));
+	rentable_bind(st, rq, k);
 }
 
 /* Append the offers of a prepared OFFER_COLUMNS query that match f. */
@@ -540,7 +771,7 @@ read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		o = offer_list_add(out);
-		row_to_offer(st, o);
+		db_row_to_offer(st, o);
 		if (!offer_matches(f, o, NULL))
 			offer_list_pop(out);
 	}
@@ -556,14 +787,17 @@ int
 db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
     struct err *err)
 {
-	char sql[1024] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	char sql[2048] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	int k = 1;
 
-	filter_sql(f, sql, sizeof sql);
+	if (rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	filter_sql(f, &rq, sql, sizeof sql);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
-	filter_bind(st, f, &k);
+	filter_bind(st, f, &rq, &k);
 	return read_offers(db, st, f, out, err);
 }
 
@@ -625,18 +859,20 @@ tiebreak(enum sort_key key)
  * price, which on one instance is a test of the stored per-GPU key.
  */
 static void
-top_where(const struct offer_filter *f, char *where, size_t size)
+top_where(const struct offer_filter *f, const struct rentable_sql *rq,
+    char *where, size_t size)
 {
-	filter_sql(f, where, size);
+	filter_sql(f, rq, where, size);
 	if (money_known(f->max_price_gpu_hour))
 		strncat(where, f->spot ? " AND sk_spot_gpu <= ?" :
 		    " AND sk_gpu_price <= ?", size - strlen(where) - 1);
 }
 
 static void
-top_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+top_bind(sqlite3_stmt *st, const struct offer_filter *f,
+    const struct rentable_sql *rq, int *k)
 {
-	filter_bind(st, f, k);
+	filter_bind(st, f, rq, k);
 	if (money_known(f->max_price_gpu_hour))
 		sqlite3_bind_int64(st, (*k)++, f->max_price_gpu_hour);
 }
@@ -648,14 +884,14 @@ top_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
  * is how many (one or two) subqueries take their filter and limit.
  */
 static void
-top_sql(const struct offer_filter *f, enum sort_key key, bool reverse,
-    char *sql, size_t size, int *parts)
+top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
+    enum sort_key key, bool reverse, char *sql, size_t size, int *parts)
 {
 	const struct sort_sql *s = &sort_sql[key];
-	char where[768] = "";
+	char where[1536] = "";
 	bool desc = s->desc != reverse;
 
-	top_where(f, where, sizeof where);
+	top_where(f, rq, where, sizeof where);
 	if (s->known == NULL || (s->last && !desc)) {
 		*parts = 1;
 		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
@@ -690,7 +926,7 @@ db_sort_keys_update(struct db *db, struct err *err)
 	static const char stale_sql[] = "SELECT 1 FROM provider_status "
 	    "WHERE sort_keys IS NOT ?1 AND offer_count > 0 LIMIT 1";
 	sqlite3_stmt *st = NULL, *up = NULL;
-	const char *version = sort_keys_version();
+	const char *version = db_sort_keys_version();
 	struct sort_keys k;
 	struct offer o;
 	char buf[16];
@@ -775,8 +1011,9 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
     bool reverse, size_t limit, struct offer_list *out, size_t *matched,
     struct err *err)
 {
-	char where[768] = "", sql[2560];
+	char where[1536] = "", sql[4096];
 	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
+	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	int k = 1, rc, parts, i;
 
@@ -786,15 +1023,16 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 		err_set(err, "cache %s: no such sort key", db->path);
 		return -1;
 	}
-	if (db_sort_keys_update(db, err) < 0)
+	if (db_sort_keys_update(db, err) < 0 ||
+	    rentable_prepare(db, f, &rq, err) < 0)
 		return -1;
 	if (matched != NULL) {
-		top_where(f, where, sizeof where);
+		top_where(f, &rq, where, sizeof where);
 		snprintf(sql, sizeof sql, "SELECT count(*) FROM offers "
 		    "WHERE 1%s", where);
 		if ((st = db_prepare(db, sql, err)) == NULL)
 			return -1;
-		top_bind(st, f, &k);
+		top_bind(st, f, &rq, &k);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW)
 			*matched = (size_t)sqlite3_column_int64(st, 0);
@@ -804,12 +1042,12 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 			return -1;
 		}
 	}
-	top_sql(f, key, reverse, sql, sizeof sql, &parts);
+	top_sql(f, &rq, key, reverse, sql, sizeof sql, &parts);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
 	k = 1;
 	for (i = 0; i < parts; i++) {
-		top_bind(st, f, &k);
+		top_bind(st, f, &rq, &k);
 		sqlite3_bind_int64(st, k++, n);
 	}
 	return read_offers(db, st, f, out, err);
@@ -820,19 +1058,22 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
     enum sort_key key, bool reverse, char *out, size_t size,
     struct err *err)
 {
-	char sql[2600] = "EXPLAIN QUERY PLAN ";
+	char sql[4200] = "EXPLAIN QUERY PLAN ";
+	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	size_t len = 0;
 	int k = 1, rc, parts, i;
 
 	if (size > 0)
 		out[0] = '\0';
-	top_sql(f, key, reverse, sql + strlen(sql), sizeof sql - strlen(sql),
-	    &parts);
+	if (rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	top_sql(f, &rq, key, reverse, sql + strlen(sql),
+	    sizeof sql - strlen(sql), &parts);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
 	for (i = 0; i < parts; i++) {
-		top_bind(st, f, &k);
+		top_bind(st, f, &rq, &k);
 		sqlite3_bind_int64(st, k++, 20);
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

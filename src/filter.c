@@ -14,6 +14,7 @@
 #include "gpu.h"
 #include "money.h"
 #include "provider.h"
+#include "rentable.h"
 #include "str.h"
 
 const struct filter_field_info filter_fields[FILTER_FIELD_COUNT] = {
@@ -91,8 +92,9 @@ static int
 parse_providers(struct offer_filter *g, const char *text, struct err *err)
 {
 	char item[OFFER_PROVIDER_MAX + 8], q[80];
+	const struct retired *r;
 	const struct provider *p;
-	const char *s = text;
+	const char *s = text, *id;
 	size_t len, i;
 
 	for (;;) {
@@ -106,14 +108,19 @@ parse_providers(struct offer_filter *g, const char *text, struct err *err)
 		}
 		memcpy(item, s, len);
 		item[len] = '\0';
-		if ((p = provider_find(item)) == NULL) {
+		/* A retired provider is a valid name that matches nothing;
+		 * the commands say why (cli_retired()). */
+		r = NULL;
+		if ((p = provider_find(item)) == NULL &&
+		    (r = retired_provider(item)) == NULL) {
 			err_set(err, "--provider: unknown provider %s (known: "
 			    "%s)", str_quoted(item, q, sizeof q),
 			    provider_id_list());
 			return -1;
 		}
+		id = p != NULL ? p->id : r->provider;
 		for (i = 0; i < g->nproviders; i++)
-			if (strcmp(g->providers[i], p->id) == 0)
+			if (strcmp(g->providers[i], id) == 0)
 				break;
 		if (i == g->nproviders) {
 			if (g->nproviders == FILTER_PROVIDERS_MAX) {
@@ -122,7 +129,7 @@ parse_providers(struct offer_filter *g, const char *text, struct err *err)
 				return -1;
 			}
 			str_copy(g->providers[g->nproviders++],
-			    OFFER_PROVIDER_MAX, p->id);
+			    OFFER_PROVIDER_MAX, id);
 		}
 		s += len;
 		s += strspn(s, " ");

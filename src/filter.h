@@ -93,6 +93,10 @@ enum filter_type {
 	X(FF_NO_OUTLIERS, no_outliers, "no-outliers", 0, NULL, "No outliers",	\
 	    FILTER_FLAG, FT_BOOL, 0, 0, NULL,				\
 	    "skip offers noted price-outlier")			\
+	X(FF_INCLUDE_STALE, include_stale, "include-stale", 0, NULL,	\
+	    "Market refs too", FILTER_FLAG, FT_BOOL, 0, 0, NULL,	\
+	    "also marketplace listings older than a day (market "	\
+	    "references, not offers)")				\
 	X(FF_VCPUS_GPU, min_vcpus_per_gpu, "min-vcpu-per-gpu", 0, "N",	\
 	    "Min vCPU/GPU", FILTER_NUMBER, FT_INT, 1, 1024,		\
 	    "a whole number of vCPUs from 1 to 1024",			\

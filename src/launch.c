@@ -5,7 +5,7 @@
  * The calls are the providers' documented ones (research/launch.md §3):
  * gcloud, aws, runpodctl, vastai, vultr-cli, az, oci and scw where a CLI
  * exists, a curl line against the documented REST endpoint where none
- * does (Lambda, Cudo). Quota names are from launch.md §2; which of them
+ * does (Lambda). Quota names are from launch.md §2; which of them
  * are unverified is said in gpucost(1), not here.
  */
 #include "config.h"
@@ -523,7 +523,7 @@ vast_launch(const struct plan *p, bool spot, char *buf, size_t size)
 }
 
 /* ------------------------------------------------------------------ */
-/* Lambda, Cudo: REST calls as curl lines                             */
+/* Lambda: a REST call as a curl line                                 */
 
 static size_t
 lambda_launch(const struct plan *p, char *buf, size_t size)
@@ -546,35 +546,6 @@ lambda_launch(const struct plan *p, char *buf, size_t size)
 	    "launch");
 	return cmd_end(&c);
 }
-
-static size_t
-cudo_launch(const struct plan *p, char *buf, size_t size)
-{
-	const struct offer *o = p->offer;
-	char body[LAUNCH_CMD_MAX / 2], dc[OFFER_NAME_MAX * 2 + 3],
-	    type[OFFER_NAME_MAX * 2 + 3], host[64] = "";
-	struct cmd c;
-
-	json_text(dc, sizeof dc, o->region);
-	json_text(type, sizeof type, o->instance_type);
-	if (o->vcpus > 0 && o->ram_gb > 0)
-		snprintf(host, sizeof host, ",\"vcpus\":%d,\"memoryGib\":%.0f",
-		    o->vcpus, o->ram_gb);
-	snprintf(body, sizeof body, "{\"vmId\":\"gpucost-1\","
-	    "\"dataCenterId\":%s,\"machineType\":%s,\"gpus\":%d%s,"
-	    "\"bootDiskImageId\":\"IMAGE\",\"bootDisk\":{\"sizeGib\":100}}",
-	    dc, type,
-	    o->gpu_count, host);
-	cmd_start(&c, buf, size);
-	cmd_add(&c, "curl -fsS -X POST -H \"Authorization: Bearer"
-	    " $CUDO_API_KEY\" -H 'Content-Type: application/json' -d ");
-	cmd_quote(&c, body);
-	cmd_add(&c, " https://rest.compute.cudo.org/v1/projects/PROJECT/vm");
-	return cmd_end(&c);
-}
-
-/* ------------------------------------------------------------------ */
-/* Vultr, Azure, OCI, Scaleway                                        */
 
 static size_t
 vultr_launch(const struct plan *p, char *buf, size_t size)
@@ -799,8 +770,6 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 		return vultr_launch(p, buf, size);
 	if (strcmp(prov, "scaleway") == 0)
 		return scaleway_launch(p, buf, size);
-	if (strcmp(prov, "cudo") == 0)
-		return cudo_launch(p, buf, size);
 	if (strcmp(prov, "linode") == 0)
 		return linode_launch(p, buf, size);
 	if (strcmp(prov, "ovh") == 0)
@@ -815,6 +784,13 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 size_t
 launch_command(const struct plan *p, char *buf, size_t size)
 {
+	/* Never an on-demand command for what is not sold on demand (no
+	 * on-demand price: spot-only, DWS, capacity blocks). */
+	if (!money_known(p->offer->price)) {
+		if (size > 0)
+			buf[0] = '\0';
+		return 0;
+	}
 	return launch_for(p, false, buf, size);
 }
 

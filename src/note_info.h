@@ -35,10 +35,19 @@
 	    "a marketplace machine: one of it exists, it cannot be "	\
 	    "rented twice")						\
 	X(NOTE_STALE, "stale", "o",					\
-	    "the data is more than 30 days old")			\
+	    "the data is more than 30 days old (a provider's list price "	\
+	    "stays its price until it changes it: check before you buy)")	\
 	X(NOTE_HOST_LIGHT, "host-light", "c",				\
 	    "fewer than 2 vCPUs or 8 GB of RAM per GPU: the host may not "	\
-	    "keep the GPUs fed")
+	    "keep the GPUs fed")					\
+	X(NOTE_NOT_ON_DEMAND, "not-on-demand", "r",			\
+	    "not sold on demand: only as spot or reserved capacity (GCP "	\
+	    "Spot, DWS and reservations; AWS EC2 Capacity Blocks), so no "	\
+	    "on-demand price or command")				\
+	X(NOTE_DOUBTFUL_PRICE, "doubtful-price", "d",			\
+	    "the source's on-demand price here cannot be pay-as-you-go "	\
+	    "(at or below its spot price, or a committed-use rate): left "	\
+	    "out")
 
 enum note {
 #define X(id, token, marker, text) id,

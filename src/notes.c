@@ -90,7 +90,9 @@ notes_mark(struct offer *v, size_t n)
 		if (money_known(v[i].price) && money_known(v[i].spot_price) &&
 		    v[i].spot_price >= v[i].price)
 			v[i].notes |= NOTE_BIT(NOTE_SPOT_NOT_CHEAPER);
-		if (money_known(v[i].price) && v[i].price > 0)
+		/* A doubtful price is no evidence of what the price is. */
+		if (money_known(v[i].price) && v[i].price > 0 &&
+		    (v[i].notes & NOTE_BIT(NOTE_DOUBTFUL_PRICE)) == 0)
 			priced[k++] = &v[i];
 	}
 	qsort(priced, k, sizeof *priced, cmp_group);

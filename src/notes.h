@@ -27,6 +27,9 @@ unsigned notes_at(const struct offer *o, int64_t now);
  * The notes computed over one provider's whole set of offers when it is
  * written (a refresh, the snapshot seed): price-outlier and
  * spot-not-cheaper are set or cleared on every offer; other notes stay.
+ * The median of price-outlier is taken over the offers with a price that
+ * is not noted doubtful-price, so doubtful rows never make a real price
+ * look like the outlier.
  */
 void	notes_mark(struct offer *v, size_t n);
 

@@ -12,6 +12,7 @@
 #include "money.h"
 #include "note_info.h"
 #include "region.h"
+#include "rentable.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -261,7 +262,8 @@ offer_check(const struct offer *o, struct err *err)
 	if (check_price(o, o->price, "price", err) < 0 ||
 	    check_price(o, o->spot_price, "spot price", err) < 0)
 		return -1;
-	if (!money_known(o->price) && !money_known(o->spot_price)) {
+	if (!money_known(o->price) && !money_known(o->spot_price) &&
+	    (o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND)) == 0) {
 		err_set(err, "%s: neither an on-demand nor a spot price", o->key);
 		return -1;
 	}
@@ -352,6 +354,69 @@ text_matches(const char *text, const struct offer *o)
 	}
 }
 
+bool
+offer_retired(const struct offer *o)
+{
+	return retired_size(o->provider, o->instance_type) != NULL;
+}
+
+bool
+offer_market_reference(const struct offer *o, int64_t now)
+{
+	return rentable_market_reference(o->notes, o->fetched_at, now);
+}
+
+int
+offer_host_bounds(struct offer *o)
+{
+	int dropped = 0;
+
+	if (o->gpu_count <= 0)
+		return 0;
+	if (o->vcpus > (double)RENTABLE_VCPUS_PER_GPU_MAX * o->gpu_count) {
+		o->vcpus = 0;
+		dropped |= 1;
+	}
+	if (o->ram_gb > (double)RENTABLE_RAM_GB_PER_GPU_MAX * o->gpu_count) {
+		o->ram_gb = 0;
+		dropped |= 2;
+	}
+	return dropped;
+}
+
+size_t
+offers_vet(struct offer *v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (offer_retired(&v[i]))
+			continue;
+		offer_host_bounds(&v[i]);
+		if (k != i)
+			v[k] = v[i];
+		k++;
+	}
+	return k;
+}
+
+/*
+ * The rentable.h rules as a filter: retired sizes never; a market
+ * reference only when asked for (include_stale), and only it with
+ * only_stale.
+ */
+static bool
+offer_rentable_matches(const struct offer_filter *f, const struct offer *o)
+{
+	bool ref = f->now > 0 && offer_market_reference(o, f->now);
+
+	if (offer_retired(o))
+		return false;
+	if (f->only_stale)
+		return ref;
+	return !ref || f->include_stale;
+}
+
 /*
  * Can k instances of o (one type, one region) be one job's nodes? They
  * must be rentable more than once, be placed together on a fabric a
@@ -432,6 +497,8 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 	    f->interconnect || (k > 1 && o->gpu_count == 1)))
 		return false;
 	if (f->no_outliers && (o->notes & NOTE_BIT(NOTE_PRICE_OUTLIER)) != 0)
+		return false;
+	if (!offer_rentable_matches(f, o))
 		return false;
 	if (f->nproviders > 0) {
 		for (i = 0; i < f->nproviders; i++)

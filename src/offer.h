@@ -156,13 +156,27 @@ const char *spot_interruption_name(int bucket);
 /*
  * Check an offer against the sanity limits every adapter applies (the
  * OFFER_*_MAX above): a GPU count 1..64, VRAM 0..1024 GB, known prices
- * in (0, 5000] USD per instance-hour and at least one of them known,
+ * in (0, 5000] USD per instance-hour and at least one of them known
+ * (none for capacity noted not-on-demand: how it is sold is the fact),
  * vCPUs and RAM in range, a non-empty key,
  * instance type, region and GPU name. Returns 0, or -1 with the offer's
  * key and the field in err (the caller adds the provider).
  */
 struct err;
 int	offer_check(const struct offer *o, struct err *err);
+
+/*
+ * What can be rented (rentable.h holds the data and the bounds): is the
+ * offer's size or provider retired; is it a market reference at now (a
+ * marketplace listing older than a day); host figures beyond any real
+ * machine dropped to unknown (returns 1 vCPUs dropped | 2 RAM dropped);
+ * and, before a write, the n offers of v kept that can be rented (retired
+ * sizes go, host bounds applied; compacts v, returns the number kept).
+ */
+bool	offer_retired(const struct offer *o);
+bool	offer_market_reference(const struct offer *o, int64_t now);
+int	offer_host_bounds(struct offer *o);
+size_t	offers_vet(struct offer *v, size_t n);
 
 #define FILTER_PROVIDERS_MAX	16	/* more than there are providers */
 
@@ -186,6 +200,16 @@ struct offer_filter {
 	int	min_vcpus_per_gpu;	/* host vCPUs per GPU at least; 0 any */
 	int	min_ram_gb_per_gpu;	/* host RAM per GPU (GB) at least; 0 any */
 	bool	vertex;			/* only offers Vertex AI trains on */
+	/*
+	 * What can be rented (rentable.h). A marketplace listing older
+	 * than a day at `now` is a market reference: left out unless
+	 * include_stale; only_stale keeps nothing else (to count what
+	 * was left out). now is set by the command (the time of the
+	 * query); 0 applies no age rule. Retired sizes never match.
+	 */
+	bool	include_stale;		/* --include-stale */
+	bool	only_stale;		/* only market references */
+	int64_t	now;			/* UTC epoch seconds; 0: no age rule */
 	/*
 	 * --term: TERM_NONE (0) on-demand; months, or TERM_ANY: only
 	 * offers with a committed price of that term, ranked by the best

@@ -456,6 +456,70 @@ output_field_value(size_t i, const struct plan *p,
 	return FIELD_NULL;
 }
 
+/* The change from c->previous to c->price in percent, rounded. */
+static long
+change_pct(const struct output_change *c)
+{
+	return lround(((double)c->price - (double)c->previous) * 100.0 /
+	    (double)c->previous);
+}
+
+static bool
+change_has_prices(const struct output_change *c)
+{
+	return c->previous_at > 0 && money_known(c->previous) &&
+	    c->previous > 0 && money_known(c->price);
+}
+
+size_t
+output_change_text(const struct output_change *c, char *buf, size_t size)
+{
+	char was[32], now[32];
+	size_t len;
+
+	len = (size_t)snprintf(buf, size, "%s", c->change);
+	if (len >= size)
+		return size > 0 ? size - 1 : 0;
+	if (change_has_prices(c) && c->previous != c->price) {
+		column_money(c->previous, was, sizeof was);
+		column_money(c->price, now, sizeof now);
+		len += (size_t)snprintf(buf + len, size - len,
+		    " $%s -> $%s, %+ld%%", was, now, change_pct(c));
+	} else if (c->previous_at > 0 &&
+	    c->previous_availability != AV_AVAILABLE &&
+	    strcmp(c->change, "available-again") == 0)
+		len += (size_t)snprintf(buf + len, size - len, " (was %s)",
+		    availability_name(c->previous_availability));
+	return len < size ? len : size - 1;
+}
+
+/* The change as the machine formats' three fields (NULL: empty). */
+enum field_kind
+output_change_field(const struct output_change *c, size_t i, char *buf,
+    size_t size)
+{
+	buf[0] = '\0';
+	switch (i) {
+	case 0:
+		return string_value(c->change, buf, size);
+	case 1:
+		if (c->previous_at == 0)
+			return FIELD_NULL;
+		return money_value(c->previous, buf, size);
+	case 2:
+		if (!change_has_prices(c))
+			return FIELD_NULL;
+		snprintf(buf, size, "%.1f", round(((double)c->price -
+		    (double)c->previous) * 1000.0 / (double)c->previous) / 10);
+		return FIELD_NUMBER;
+	}
+	return FIELD_NULL;
+}
+
+const char *const output_change_fields[] = {
+	"change", "previous_price_gpu_hour", "difference_pct", NULL
+};
+
 int
 output_plans(FILE *out, const struct output_opts *opts,
     const struct plan *plans, size_t n)

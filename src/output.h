@@ -40,6 +40,33 @@ enum field_kind {
 /* Room for any launch field's text: commands are the longest. */
 #define OUTPUT_VALUE_MAX	2048
 
+/*
+ * Why `watch` shows a row. With output_opts.changes (parallel to the
+ * plans) every format says it: JSON "change" and "previous" per offer,
+ * CSV/TSV the fields change, previous_price_gpu_hour and difference_pct
+ * after the others, the table a CHANGE column first.
+ */
+struct output_change {
+	const char	*change;	/* "new", "cheaper", "spot-cheaper",
+					   "available-again", "priced" */
+	bool		 spot;		/* the prices compared are spot */
+	int64_t		 price;		/* compared, per GPU-hour, now */
+	int64_t		 previous;	/* last reported; MONEY_NONE: none */
+	enum availability previous_availability;
+	int64_t		 previous_at;	/* when reported; 0: a new offer */
+};
+
+/*
+ * "cheaper $10.00 -> $8.50, -15%", "new", "available-again (was
+ * unavailable)": the change for people.
+ */
+size_t	output_change_text(const struct output_change *c, char *buf,
+	    size_t size);
+/* The CSV/TSV fields of a change (NULL-terminated) and field i's value. */
+extern const char *const output_change_fields[];
+enum field_kind output_change_field(const struct output_change *c, size_t i,
+	    char *buf, size_t size);
+
 struct output_opts {
 	enum output_format format;
 	size_t	width;		/* table width in columns; 0 no limit */
@@ -51,6 +78,7 @@ struct output_opts {
 	enum sort_key sort;	/* the order shown: the table keeps its column */
 	int	term;		/* --term: TERM_NONE, months or TERM_ANY */
 	bool	fabric_filter;	/* --fabric or --min-node-gbps: show FABRIC */
+	const struct output_change *changes;	/* watch: why each row; or NULL */
 };
 
 /* Names of the machine-format fields, in output order; NULL-terminated. */

@@ -61,6 +61,12 @@ output_delimited(FILE *out, const struct output_opts *opts,
 	for (f = 0; output_fields[f] != NULL; f++)
 		if (field_start(out, opts, f, sep, &first))
 			fputs(output_fields[f], out);
+	/* watch: why each row, after every other field. */
+	for (f = 0; opts->changes != NULL && output_change_fields[f] != NULL;
+	    f++) {
+		fputc(sep, out);
+		fputs(output_change_fields[f], out);
+	}
 	fputs(eol, out);
 	for (i = 0; i < n; i++) {
 		size = output_value_size(&plans[i]);
@@ -77,6 +83,17 @@ output_delimited(FILE *out, const struct output_opts *opts,
 				for (p = buf; (p = strchr(p, OUTPUT_LIST_SEP)) !=
 				    NULL; p++)
 					*p = ';';
+			if (sep == ',')
+				output_csv_field(out, buf);
+			else
+				output_tsv_field(out, buf);
+		}
+		for (f = 0; opts->changes != NULL &&
+		    output_change_fields[f] != NULL; f++) {
+			fputc(sep, out);
+			if (output_change_field(&opts->changes[i], f, buf,
+			    size) == FIELD_NULL)
+				continue;
 			if (sep == ',')
 				output_csv_field(out, buf);
 			else

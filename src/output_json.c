@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "money.h"
 #include "output.h"
 #include "xalloc.h"
 
@@ -101,6 +102,44 @@ json_data_age(FILE *out, const struct output_opts *opts)
 	fputs(opts->nstatus > 0 ? "\n  ],\n" : "],\n", out);
 }
 
+/*
+ * A watch's reason for a row: "change", and "previous" (null for a new
+ * offer): the price per GPU-hour last reported, the difference in USD
+ * and percent, which price was compared, the availability then and
+ * when it was reported.
+ */
+static void
+json_change(FILE *out, const struct output_change *c)
+{
+	char buf[64];
+
+	fputs(", \"change\": ", out);
+	output_json_string(out, c->change);
+	fputs(", \"previous\": ", out);
+	if (c->previous_at == 0) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"price_gpu_hour\": ", out);
+	fputs(output_money(c->previous, false, buf, sizeof buf) == FIELD_NULL ?
+	    "null" : buf, out);
+	fputs(", \"difference_gpu_hour\": ", out);
+	if (money_known(c->previous) && money_known(c->price)) {
+		money_format(buf, sizeof buf, c->price - c->previous, 2);
+		fputs(buf, out);
+	} else
+		fputs("null", out);
+	fputs(", \"difference_pct\": ", out);
+	fputs(output_change_field(c, 2, buf, sizeof buf) == FIELD_NULL ?
+	    "null" : buf, out);
+	fprintf(out, ", \"compared\": \"%s\", \"availability\": \"%s\", "
+	    "\"reported_at\": ", c->spot ? "spot" : "on-demand",
+	    availability_name(c->previous_availability));
+	output_iso8601(c->previous_at, buf, sizeof buf);
+	output_json_string(out, buf);
+	fputc('}', out);
+}
+
 int
 output_json(FILE *out, const struct output_opts *opts,
     const struct plan *plans, size_t n)
@@ -143,6 +182,8 @@ output_json(FILE *out, const struct output_opts *opts,
 				output_json_string(out, val);
 		}
 		free(val);
+		if (opts->changes != NULL)
+			json_change(out, &opts->changes[i]);
 		fputc('}', out);
 	}
 	fputs(n > 0 ? "\n  ]\n}\n" : "]\n}\n", out);

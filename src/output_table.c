@@ -69,9 +69,25 @@ output_table(FILE *out, const struct output_opts *opts,
 	enum column cols[COLUMN_COUNT];
 	size_t want[COLUMN_COUNT];
 	bool empty[COLUMN_COUNT];
-	char (*cells)[CELL_MAX];
-	size_t ncols, i, j, w, last;
+	char (*cells)[CELL_MAX], (*why)[CELL_MAX] = NULL;
+	size_t ncols, i, j, w, last, whyw = 0, width = opts->width;
 
+	/*
+	 * watch: a CHANGE column first, kept whole (it is why the row is
+	 * there); the other columns fit in what is left.
+	 */
+	if (opts->changes != NULL) {
+		why = xreallocarray(NULL, n + 1, CELL_MAX);
+		str_copy(why[0], CELL_MAX, "CHANGE");
+		for (i = 0; i < n; i++)
+			output_change_text(&opts->changes[i], why[i + 1],
+			    CELL_MAX);
+		for (i = 0; i <= n; i++)
+			if ((w = str_width(why[i])) > whyw)
+				whyw = w;
+		if (width > 0)
+			width = width > whyw + 2 + 20 ? width - whyw - 2 : 20;
+	}
 	ncols = table_columns(opts, plans, n, cols);
 	cells = xreallocarray(NULL, (n + 1) * ncols, CELL_MAX);
 	for (j = 0; j < ncols; j++) {
@@ -94,7 +110,7 @@ output_table(FILE *out, const struct output_opts *opts,
 			if ((w = str_width(cells[(i + 1) * ncols + j])) > want[j])
 				want[j] = w;
 	}
-	columns_fit(cols, ncols, want, empty, opts->sort, lay, opts->width);
+	columns_fit(cols, ncols, want, empty, opts->sort, lay, width);
 	last = 0;
 	for (j = 0; j < ncols; j++)
 		if (lay[j].shown)
@@ -102,6 +118,10 @@ output_table(FILE *out, const struct output_opts *opts,
 	for (i = 0; i <= n; i++) {
 		bool first = true;
 
+		if (why != NULL) {
+			output_cell(out, why[i], whyw, false, false);
+			fputs("  ", out);
+		}
 		for (j = 0; j < ncols; j++) {
 			if (!lay[j].shown)
 				continue;
@@ -114,6 +134,7 @@ output_table(FILE *out, const struct output_opts *opts,
 		fputc('\n', out);
 	}
 	free(cells);
+	free(why);
 	return ferror(out) ? -1 : 0;
 }
 

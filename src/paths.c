@@ -98,6 +98,15 @@ paths_config(char *out, size_t size, struct err *err)
 	    size, err);
 }
 
+int
+paths_watch_state(char *out, size_t size, struct err *err)
+{
+	if (xdg_path("XDG_STATE_HOME", ".local/state", "gpucost/watch.db",
+	    out, size, err) < 0)
+		return -1;
+	return paths_make_parent(out, err);
+}
+
 /* What kind of file st is, for "is a FIFO, not a regular file". */
 static const char *
 file_kind(const struct stat *st)

@@ -18,6 +18,13 @@ int	paths_db(const char *opt_db, char *out, size_t size, struct err *err);
 /* $XDG_CONFIG_HOME/gpucost/config or ~/.config/gpucost/config. */
 int	paths_config(char *out, size_t size, struct err *err);
 
+/*
+ * The user's own watch delivery state, for a cache they may not write:
+ * $XDG_STATE_HOME/gpucost/watch.db or ~/.local/state/gpucost/watch.db;
+ * the directory is created (mode 0700).
+ */
+int	paths_watch_state(char *out, size_t size, struct err *err);
+
 /* mkdir -p for the directory part of a file path. */
 int	paths_make_parent(const char *file, struct err *err);
 

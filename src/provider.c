@@ -26,7 +26,6 @@ extern const struct provider provider_vultr;
 extern const struct provider provider_azure;
 extern const struct provider provider_oci;
 extern const struct provider provider_scaleway;
-extern const struct provider provider_cudo;
 extern const struct provider provider_linode;
 extern const struct provider provider_ovh;
 extern const struct provider provider_cloudrift;
@@ -43,7 +42,6 @@ const struct provider *const providers[] = {
 	&provider_azure,
 	&provider_oci,
 	&provider_scaleway,
-	&provider_cudo,
 	&provider_linode,
 	&provider_ovh,
 	&provider_cloudrift,
@@ -66,7 +64,7 @@ const char *
 provider_id_list(void)
 {
 	return "aws,gcp,runpod,runpod-clusters,vast,lambda,vultr,azure,oci,"
-	    "scaleway,cudo,linode,ovh,cloudrift,verda";
+	    "scaleway,linode,ovh,cloudrift,verda";
 }
 
 void

@@ -15,6 +15,7 @@
  *	chunk(run, req, data)		streamed bodies, piece by piece
  *	response(run, result)		each finished request, in completion
  *					order; may queue more (next page)
+ *	(.batches: run->offers staged in the cache after chunk/response)
  *	finish(run)			after the last request: merge, check
  *	done(run)			always: free run->state
  *
@@ -105,6 +106,22 @@ struct provider {
 	const char *key_env;	/* "VAST_API_KEY"; NULL when the API takes none */
 	bool	 key_required;	/* skipped with a hint when the key is unset */
 	const char *currency;	/* "EUR": prices converted; NULL for USD */
+	/*
+	 * The answer can be larger than memory should hold (a marketplace
+	 * lists up to millions of machines): refresh.c takes run->offers
+	 * after each chunk() or response() that left PROVIDER_BATCH or
+	 * more, marks their notes and stages them in the cache (db.h,
+	 * db_stage_offers()), and empties the list, so memory stays flat
+	 * in the number of offers. The write at the end still swaps the
+	 * whole set in one transaction, or nothing on a failure. Such an
+	 * adapter only ever sees the current batch in run->offers: it
+	 * keeps no region (provider_keep_region()), its finish() looks at
+	 * no earlier offer, and each offer is its own instance type (the
+	 * price-outlier note compares offers of one instance type, and is
+	 * marked per batch). A key repeated across batches fails the
+	 * provider, as provider_check_unique() does within one.
+	 */
+	bool	 batches;
 
 	/*
 	 * Optional, before start(): read the provider's own settings into
@@ -125,6 +142,9 @@ struct provider {
 	/* Optional: free run->state. */
 	void	(*done)(struct provider_run *run);
 };
+
+/* Offers a provider with .batches holds before they are staged. */
+#define PROVIDER_BATCH	4096
 
 /* Every provider, in display order, NULL-terminated. */
 extern const struct provider *const providers[];

@@ -23,6 +23,7 @@
 #include "lockfile.h"
 #include "notes.h"
 #include "provider.h"
+#include "rentable.h"
 #include "settings.h"
 #include "str.h"
 #include "xalloc.h"
@@ -67,6 +68,7 @@ struct refresh_provider {
 	struct http_request **held;	/* owned, with their elements */
 	size_t		 nheld;
 	size_t		 delivered;	/* responses given to the adapter */
+	size_t		 staged;	/* offers handed to the cache (.batches) */
 	bool		 unchanged;	/* every request answered 304 */
 	char		 endpoint[HEALTH_ENDPOINT_MAX];	/* of its first request */
 	struct {
@@ -328,7 +330,7 @@ update_bytes(struct refresh_provider *rp)
 		if (rp->inflight[i].req != NULL)
 			total += rp->inflight[i].bytes;
 	rp->progress.bytes = total;
-	rp->progress.offers = rp->run.offers.n;
+	rp->progress.offers = rp->staged + rp->run.offers.n;
 }
 
 static void
@@ -340,6 +342,37 @@ on_progress(void *udata, const struct http_request *req, size_t bytes)
 	if (slot != NULL)
 		*slot = bytes;
 	update_bytes(rp);
+}
+
+/*
+ * A provider with .batches: once its list holds at least min offers,
+ * check them, mark their notes and stage them in the cache, and empty
+ * the list (its storage is kept for the next batch). -1 after failing
+ * the provider.
+ */
+static int
+stage_batch(struct refresh_provider *rp, size_t min)
+{
+	struct offer_list *list = &rp->run.offers;
+	struct err err;
+
+	if (!rp->p->batches || list->n == 0 || list->n < min ||
+	    rp->progress.state != REFRESH_RUNNING)
+		return 0;
+	err_clear(&err);
+	if (provider_check_unique(&rp->run, &err) < 0) {
+		provider_fail(rp, err.msg);
+		return -1;
+	}
+	notes_mark(list->v, list->n);
+	if (db_stage_offers(rp->r->db, rp->p->id, list->v, list->n,
+	    &err) < 0) {
+		provider_fail(rp, err.msg);
+		return -1;
+	}
+	rp->staged += list->n;
+	list->n = 0;
+	return 0;
 }
 
 static int
@@ -363,7 +396,7 @@ on_chunk(void *udata, const struct http_request *req, const char *data,
 		provider_fail(rp, msg);
 		return 1;
 	}
-	return 0;
+	return stage_batch(rp, PROVIDER_BATCH) < 0 ? 1 : 0;
 }
 
 static void
@@ -432,6 +465,8 @@ on_done(void *udata, const struct http_result *res)
 			provider_fail(rp, msg);
 			return;
 		}
+		if (stage_batch(rp, PROVIDER_BATCH) < 0)
+			return;
 		submit_queued(rp);
 	}
 	update_bytes(rp);
@@ -669,20 +704,32 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 			free(clean);
 		}
 	}
+	/* A batching provider's last batch goes where the others went. */
+	if (rp->progress.state == REFRESH_RUNNING && rp->staged > 0)
+		stage_batch(rp, 0);
 	if (rp->progress.state == REFRESH_RUNNING &&
 	    provider_check_unique(&rp->run, &err) < 0)
 		provider_fail(rp, err.msg);
 	rp->progress.skipped = rp->run.skipped;
 	rp->progress.unknown_gpu = rp->run.unknown_gpu;
-	if (rp->progress.state == REFRESH_RUNNING && rp->run.offers.n == 0)
+	if (rp->progress.state == REFRESH_RUNNING && rp->run.offers.n == 0 &&
+	    rp->staged == 0)
 		provider_fail(rp, "no GPU offers in the response; keeping the "
 		    "cached offers");
 	if (rp->progress.state == REFRESH_RUNNING) {
 		/* Outliers are judged over the provider's whole set. */
+		rp->run.offers.n = offers_vet(rp->run.offers.v,
+		    rp->run.offers.n);
 		notes_mark(rp->run.offers.v, rp->run.offers.n);
-		rc = db_replace_offers_meta(r->db, rp->p->id, rp->run.offers.v,
-		    rp->run.offers.n, SRC_LIVE, rp->run.new_meta,
-		    rp->run.nnew_meta, now, &stats, &err);
+		if (rp->staged > 0)
+			rc = db_replace_staged(r->db, rp->p->id, NULL, 0,
+			    rp->run.new_meta, rp->run.nnew_meta, now, &stats,
+			    &err);
+		else
+			rc = db_replace_offers_meta(r->db, rp->p->id,
+			    rp->run.offers.v, rp->run.offers.n, SRC_LIVE,
+			    rp->run.new_meta, rp->run.nnew_meta, now, &stats,
+			    &err);
 		if (rc < 0) {
 			/* The message goes under the provider's name already. */
 			size_t idlen = strlen(rp->p->id);
@@ -699,6 +746,9 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 			record_outcome(r, rp, true, stats.offers);
 		}
 	}
+	/* What a failed provider staged is dropped: its offers stay. */
+	if (rp->staged > 0 && rp->progress.state == REFRESH_FAILED)
+		db_stage_drop(r->db, rp->p->id);
 	if (rp->progress.state == REFRESH_FAILED)
 		record_failure(r, rp);
 }

@@ -234,6 +234,9 @@ region_query_match(const struct region_query *q, const char *provider,
 {
 	const char *country, *continent;
 
+	/* One price and no per-region availability: wherever you ask. */
+	if (q->kind != RQ_ANY && region_is_any(region))
+		return true;
 	switch (q->kind) {
 	case RQ_ANY:
 		return true;
@@ -249,6 +252,12 @@ region_query_match(const struct region_query *q, const char *provider,
 		return fnmatch(q->text, region, FNM_CASEFOLD) == 0;
 	}
 	return false;
+}
+
+bool
+region_is_any(const char *region)
+{
+	return str_eq_nocase(region, "all");
 }
 
 bool

@@ -64,7 +64,14 @@ struct region_query {
  */
 int	region_query_parse(const char *text, struct region_query *q);
 
-/* Does a provider's region satisfy the query? */
+/*
+ * Is the region "all": one offer priced the same in every region, with no
+ * per-region availability (OCI, the snapshot's Lambda)? It matches every
+ * --region, and the table shows it as "any region".
+ */
+bool	region_is_any(const char *region);
+
+/* Does a provider's region satisfy the query? ("all" always does.) */
 bool	region_query_match(const struct region_query *q, const char *provider,
 	    const char *region);
 

@@ -11,13 +11,111 @@
 
 #include "err.h"
 #include "paths.h"
+#include "provider.h"
 #include "str.h"
 
-static const char *const known_names[] = {
-	"gcp_api_key", "lambda_api_key", "runpod_api_key", "vast_api_key",
-	"vultr_api_key", "aws_regions", "timeout", "usd_per_eur", "from",
-	"max_age", NULL
+/*
+ * The settings besides the providers' API keys (<id>_api_key for every
+ * provider that takes one), each documented in the README and gpucost(1).
+ * A number is checked here, so a bad value is named with its line
+ * before anything runs; usd_per_eur is checked by currency.c (its
+ * message names the file), the others are text.
+ */
+static const struct setting_info {
+	const char	*name;
+	long		 min, max;	/* both 0: not a number */
+	const char	*unit;
+} setting_info[] = {
+	{ "aws_regions", 0, 0, NULL },
+	{ "usd_per_eur", 0, 0, NULL },
+	{ "from", 0, 0, NULL },
+	{ "history_days", 1, 36500, "days" },
+	{ "timeout", 1, 86400, "seconds" },
+	{ "max_age", 0, 0, NULL },	/* a duration: checked where it is read */
+	{ "from_key", 0, 0, NULL },	/* checked by sign.c where it is read */
 };
+#define NSETTINGS (sizeof setting_info / sizeof setting_info[0])
+
+/* "<id>_api_key" of provider p into buf; false if p takes no key. */
+static bool
+key_name(const struct provider *p, char *buf, size_t size)
+{
+	if (p->key_env == NULL)
+		return false;
+	snprintf(buf, size, "%s_api_key", p->id);
+	return true;
+}
+
+/* The known setting nearest to key, or NULL when none is close. */
+static const char *
+nearest_setting(const char *key, char *buf, size_t size)
+{
+	char name[64];
+	size_t i, d, best = strlen(key) / 3 + 1;
+	const char *found = NULL;
+
+	if (best < 2)
+		best = 2;
+	best++;
+	for (i = 0; i < NSETTINGS; i++)
+		if ((d = str_distance(key, setting_info[i].name)) < best) {
+			best = d;
+			found = setting_info[i].name;
+		}
+	for (i = 0; providers[i] != NULL; i++)
+		if (key_name(providers[i], name, sizeof name) &&
+		    (d = str_distance(key, name)) < best) {
+			best = d;
+			str_copy(buf, size, name);
+			found = buf;
+		}
+	return found;
+}
+
+/*
+ * Is key a known setting? A number's value must be one in its range:
+ * -1 with "FILE:LINE: name: expected a number of days from 1 to 36500".
+ */
+static int
+check_setting(const char *key, const char *value, const char *file,
+    size_t lineno, struct err *err)
+{
+	char name[64], clean[64], near[64], *end;
+	const struct setting_info *si = NULL;
+	const char *guess;
+	size_t i;
+	long v;
+
+	for (i = 0; i < NSETTINGS; i++)
+		if (strcmp(key, setting_info[i].name) == 0)
+			si = &setting_info[i];
+	for (i = 0; si == NULL && providers[i] != NULL; i++)
+		if (key_name(providers[i], name, sizeof name) &&
+		    strcmp(key, name) == 0)
+			return 0;
+	if (si == NULL) {
+		str_sanitize(clean, sizeof clean, key, strlen(key));
+		if ((guess = nearest_setting(clean, near, sizeof near)) != NULL)
+			err_set(err, "%s:%zu: unknown setting \"%s\"; did you "
+			    "mean \"%s\"?", file, lineno, clean, guess);
+		else
+			err_set(err, "%s:%zu: unknown setting \"%s\" (see "
+			    "FILES in gpucost(1) for the settings)", file,
+			    lineno, clean);
+		return -1;
+	}
+	if (si->unit == NULL || value[0] == '\0')
+		return 0;
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0' || v < si->min ||
+	    v > si->max) {
+		err_set(err, "%s:%zu: %s: expected a number of %s from %ld to "
+		    "%ld", file, lineno, key, si->unit, si->min, si->max);
+		return -1;
+	}
+	return 0;
+}
 
 /* Trim spaces and tabs at both ends, in place. */
 static char *
@@ -39,7 +137,7 @@ settings_parse(struct settings *cfg, const char *text, const char *name,
 {
 	char line[1024], *eq, *key, *value;
 	const char *p = text, *nl;
-	size_t len, lineno = 0, i;
+	size_t len, lineno = 0;
 
 	cfg->n = 0;
 	while (*p != '\0') {
@@ -64,17 +162,8 @@ settings_parse(struct settings *cfg, const char *text, const char *name,
 		*eq = '\0';
 		key = trim(key);
 		value = trim(eq + 1);
-		for (i = 0; known_names[i] != NULL; i++)
-			if (strcmp(key, known_names[i]) == 0)
-				break;
-		if (known_names[i] == NULL) {
-			char clean[64];
-
-			str_sanitize(clean, sizeof clean, key, strlen(key));
-			err_set(err, "%s:%zu: unknown setting \"%s\"", name,
-			    lineno, clean);
+		if (check_setting(key, value, name, lineno, err) < 0)
 			return -1;
-		}
 		if (cfg->n == sizeof cfg->entries / sizeof cfg->entries[0]) {
 			err_set(err, "%s:%zu: too many settings", name, lineno);
 			return -1;

@@ -2,9 +2,12 @@
  * settings.h: settings from the environment and the config file.
  *
  * The file ($XDG_CONFIG_HOME/gpucost/config) holds "name = value" lines;
- * '#' starts a comment. Known names: <provider>_api_key (gcp_api_key,
- * lambda_api_key, runpod_api_key, vast_api_key, vultr_api_key),
- * aws_regions, timeout, usd_per_eur, from (refresh --from's default).
+ * '#' starts a comment. Known names: <provider>_api_key for every
+ * provider that takes a key (gcp_api_key, lambda_api_key ...),
+ * aws_regions, usd_per_eur, from (refresh --from's default),
+ * history_days (1..36500) and timeout (refresh --timeout's default,
+ * 1..86400 seconds); any other name is refused with its line and the
+ * nearest known name.
  * An environment variable (GCP_API_KEY,
  * GPUCOST_AWS_REGIONS ...) wins over the file.
  */
@@ -30,7 +33,8 @@ struct settings {
 
 /*
  * Read the config file (a missing file is an empty config). Returns 0, or
- * -1 with "FILE:LINE: what" for a malformed line or an unknown name.
+ * -1 with "FILE:LINE: what" for a malformed line, an unknown name or a
+ * number out of its range.
  */
 int	settings_load(struct settings *cfg, struct err *err);
 

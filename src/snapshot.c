@@ -10,6 +10,7 @@
 #include "money.h"
 #include "notes.h"
 #include "offer.h"
+#include "rentable.h"
 #include "str.h"
 
 #define SNAPSHOT_HEADER							\
@@ -239,7 +240,9 @@ snapshot_load(const char *provider, struct offer_list *out, struct err *err)
 	if (snapshot_parse(snapshot_tsv, snapshot_tsv_len, "snapshot.tsv",
 	    provider, out, err) < 0)
 		return -1;
-	/* As a refresh does: outliers over each provider's whole set. */
+	/* As a refresh does: what can be rented, then outliers over each
+	 * provider's whole set. */
+	out->n = offers_vet(out->v, out->n);
 	notes_mark(out->v, out->n);
 	return 0;
 }

@@ -4,9 +4,10 @@
 Usage: tools/make-snapshot.py CATALOG_DIR > data/snapshot.tsv
 
 CATALOG_DIR holds aws_gpu.csv, gcp_gpu.csv, gcp_host_vms.csv, lambda_gpu.csv,
-runpod_gpu.csv, vast_gpu.csv, azure_gpu.csv and vultr/gpuhunt_test_vultr_fixture.json (the
+runpod_gpu.csv, vast_gpu.csv, azure_gpu.csv, oci_gpu.csv and vultr/gpuhunt_test_vultr_fixture.json (the
 SkyPilot-schema catalogs described in data/README.md).  The GPU catalogue is read
 from data/gpus.tsv next to this script; every offer's GPU must resolve there.
+Retired sizes and providers (data/retired.tsv) get no row.
 
 Python 3 standard library only.  Output is deterministic: rows sorted by
 provider then key, prices copied as the source's decimal strings (GCP sums are
@@ -28,19 +29,25 @@ HEADER = ("provider", "key", "instance_type", "region", "gpu", "gpu_raw", "gpu_c
           "availability", "as_of", "notes", "spot_zone")
 # Notes the sources themselves justify (the token table is src/notes.h); gpucost
 # adds price-outlier and spot-not-cheaper itself when it loads the snapshot.
-NOTES = ("spot-cheapest-zone", "host-estimated", "low-confidence", "single-listing")
+NOTES = ("spot-cheapest-zone", "host-estimated", "low-confidence", "single-listing",
+         "not-on-demand", "doubtful-price")
 GPUS_HEADER = ("id", "family", "vendor", "vram_gb", "arch", "bf16_tflops",
                "bf16_tflops_pcie", "aliases", "form")
 
 # Date of each source (YYYY-MM-DD) and the short source named in the header.
 SOURCES = {
-    "aws": ("2026-01-01", "skypilot-org/skypilot-catalog catalogs/v9/aws/vms.csv @2c3d7ea7 (undated; "
-                          "early estimate, see data/README.md)"),
+    "aws": ("2026-06-03", "skypilot-org/skypilot-catalog catalogs/v9/aws/vms.csv @2c3d7ea7 (undated; "
+                          "on or after 2026-06-03, see data/README.md)"),
     "gcp": ("2026-05-20", "anycloud-sh/catalog gcp/vms.csv @62ff0a98 (host row + GPU row)"),
-    "lambda": ("2026-05-07", "anycloud-sh/catalog lambda/vms.csv @4c061026"),
+    "lambda": ("2026-06-03", "skypilot-org/skypilot-catalog catalogs/v9/lambda/vms.csv @2c3d7ea7 "
+                             "(one offer per type in region all, see data/README.md)"),
     "runpod": ("2026-02-12", "skypilot-org/skypilot-catalog catalogs/v8/runpod/vms.csv @01acdfd4 "
                              "(undated; lower bound, see data/README.md)"),
-    "vast": ("2026-04-29", "anycloud-sh/catalog vast/vms.csv @336ccee4"),
+    "vast": ("2026-05-20", "anycloud-sh/catalog vast/vms.csv @3e4e408c (marketplace listings: "
+                           "market references, hidden by default; rows carried over from "
+                           "@336ccee4 dated 2026-04-29)"),
+    "oci": ("2026-09-18", "skypilot-org/skypilot-catalog catalogs/v8/oci/vms.csv @05887511 "
+                          "(one offer per shape in region all)"),
     "azure": ("2026-05-20", "SkyPilot-schema Azure catalog azure_gpu.csv (every GPU size and region, "
                             "dated 2026-05-20; GPUs from the adapter's azure_skus[])"),
     "vultr": ("2025-01-08", "dstackai/gpuhunt src/tests/providers/test_vultr.py blob be1e6faf "
@@ -57,6 +64,32 @@ SOURCES = {
 #   superchip   Grace Hopper module                           -> unknown
 #   oam         AMD OAM module (Infinity Fabric, not NVLink)  -> unknown
 FORM = {}
+
+# Host figures per GPU beyond any real machine (src/offer.h OFFER_HOST_*_PER_GPU_MAX,
+# the reasons in data/README.md): dropped to unknown, never printed as facts.
+HOST_VCPUS_PER_GPU_MAX = 256
+HOST_RAM_GB_PER_GPU_MAX = 1024
+
+
+def retired_sizes():
+    """data/retired.tsv: (provider, instance_type or '*') -> retirement date."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = {}
+    with open(os.path.join(here, "..", "data", "retired.tsv"), encoding="utf-8") as f:
+        lines = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+    if lines[0].split("\t") != ["provider", "instance_type", "retired", "source"]:
+        die("data/retired.tsv: bad header")
+    for ln in lines[1:]:
+        prov, it, date, _src = ln.split("\t")
+        out[(prov, it.lower())] = date
+    return out
+
+
+RETIRED = {}
+
+
+def retired(provider, it):
+    return (provider, "*") in RETIRED or (provider, it.lower()) in RETIRED
 
 
 def warn(msg):
@@ -271,9 +304,12 @@ class Out:
         self.notes = collections.defaultdict(list)   # (provider, key) -> comment lines
         self.skipped = collections.Counter()          # (provider, reason) -> source rows
         self.vram_warned = set()
+        self.host_dropped = collections.Counter()     # (provider, why) -> rows
+        self.relabelled = collections.Counter()       # (provider, what) -> rows
 
     def add(self, provider, key, itype, region, gid, raw, count, vram_gib, inter,
-            vcpus, ram, price, spot, note=None, notes=(), spot_zone="", vram_gb=None):
+            vcpus, ram, price, spot, note=None, notes=(), spot_zone="", vram_gb=None,
+            as_of=None):
         """vram_gb: the provider's own per-GPU figure, when it states one exactly
         (else the catalogue's).  notes: tokens of NOTES."""
         if (provider, key) in self.keys:
@@ -296,8 +332,11 @@ class Out:
         for p in (price, spot):
             if p is not None and not (Decimal(0) < Decimal(p) < Decimal(1000)):
                 die("%s %s: implausible price %s" % (provider, key, p))
-        if price is None and spot is None:
+        if price is None and spot is None and "not-on-demand" not in notes:
             die("%s %s: no price at all" % (provider, key))
+        if price is not None and "not-on-demand" in notes:
+            die("%s %s: an on-demand price for what is not sold on demand" % (provider, key))
+        vcpus, ram = self.host_bounds(provider, key, count, vcpus, ram)
         for n in notes:
             if n not in NOTES:
                 die("%s %s: unknown note %r" % (provider, key, n))
@@ -306,10 +345,21 @@ class Out:
         self.keys.add((provider, key))
         self.rows.append((provider, key, itype, region, gid, raw, str(count),
                           str(vram_gb or g["vram"]), inter, vcpus, ram, price or "", spot or "",
-                          "unknown", SOURCES[provider][0],
+                          "unknown", as_of or SOURCES[provider][0],
                           ";".join(n for n in NOTES if n in notes), spot_zone))
         if note:
             self.notes[(provider, key)].append(note)
+
+    def host_bounds(self, provider, key, count, vcpus, ram):
+        """Host figures beyond any real machine are dropped to unknown (the
+        bounds of src/offer.h, OFFER_HOST_*_PER_GPU_MAX; see data/README.md)."""
+        if vcpus and Decimal(vcpus) > HOST_VCPUS_PER_GPU_MAX * count:
+            self.host_dropped[(provider, "vCPUs per GPU above %d" % HOST_VCPUS_PER_GPU_MAX)] += 1
+            vcpus = ""
+        if ram and Decimal(ram) > HOST_RAM_GB_PER_GPU_MAX * count:
+            self.host_dropped[(provider, "RAM per GPU above %d GB" % HOST_RAM_GB_PER_GPU_MAX)] += 1
+            ram = ""
+        return vcpus, ram
 
     def write(self, f):
         f.write("# gpucost price snapshot: normalised GPU offers from public price catalogs.\n")
@@ -341,6 +391,10 @@ def min_price(pairs):
 
 # ---------------------------------------------------------------------------
 # AWS
+
+# Sold only as EC2 Capacity Blocks for ML (and spot), never on demand: the
+# catalog has no on-demand price for it in any region (gpuhunt's notes agree).
+AWS_CAPACITY_BLOCK_ONLY = ("p5e.48xlarge",)
 
 AWS_NVLINK_FAMILIES = ("p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "p6-b200", "p6-b300")
 
@@ -374,7 +428,15 @@ def aws(cat, out, d):
         if len({p[0] for p in spots}) > 1:
             notes = ("spot-cheapest-zone",)
             spot_zone = min(spots, key=lambda p: (p[0], p[2]))[2]
-        if price is None and spot is None:
+        # Capacity that AWS sells only as EC2 Capacity Blocks (and spot) is
+        # shown with no on-demand price and says so; even a region with
+        # neither price is kept, as that is how it is sold.
+        if it in AWS_CAPACITY_BLOCK_ONLY:
+            if price is not None:
+                die("aws %s %s: an on-demand price for a capacity-block type" % (it, region))
+            notes = notes + ("not-on-demand",)
+            out.relabelled[("aws", "not-on-demand (capacity blocks): " + it)] += 1
+        elif price is None and spot is None:
             out.skipped[("aws", "region with neither on-demand nor spot price")] += len(rs)
             continue
         info = gpuinfo(r0["GpuInfo"])
@@ -446,15 +508,57 @@ def gcp_machines(it):
     return [(it, name, count)] if name is not None else None
 
 
+# Machine types Google sells only as Spot or through DWS (Flex-start,
+# Calendar mode) and reservations, never on demand (gpuhunt filters their
+# on-demand rows; src/provider/gcp.c machines[] .spot_only says the same).
+GCP_SPOT_ONLY_RE = re.compile(r"^(a3-highgpu-[124]g|a3-ultragpu-\d+g(-nolssd)?|a4-highgpu-\d+g)$")
+
+# A GPU row's on-demand price is not pay-as-you-go when it is not above its own
+# spot price, or below GCP_PAYG_MIN of the reference: the median of the dearer
+# half of the same GPU row's (model, count) prices over every region.  Committed-
+# use rates sit at 0.33-0.55 of that reference in the catalog; real regional
+# prices at 0.81 or more (L4, T4: their cheapest regions), so 0.6 separates them.
+GCP_PAYG_MIN = Decimal("0.6")
+
+
+def gcp_doubtful_rows(gpus):
+    """Keys (AcceleratorName, count, zone) of the GPU rows whose on-demand price
+    cannot be a pay-as-you-go price, and why."""
+    by_model = collections.defaultdict(dict)      # (name, count) -> region -> price
+    for r in gpus:
+        p = dec(r["Price"])
+        if p is not None:
+            k = (r["AcceleratorName"], int(Decimal(r["AcceleratorCount"])))
+            by_model[k][r["Region"]] = min(p, by_model[k].get(r["Region"], p))
+    ref = {}
+    for k, regions in by_model.items():
+        ps = sorted(regions.values())
+        upper = ps[len(ps) // 2:]
+        n = len(upper)
+        ref[k] = upper[n // 2] if n % 2 else (upper[n // 2 - 1] + upper[n // 2]) / 2
+    bad = {}
+    for r in gpus:
+        p, sp = dec(r["Price"]), dec(r["SpotPrice"])
+        if p is None:
+            continue
+        k = (r["AcceleratorName"], int(Decimal(r["AcceleratorCount"])))
+        if sp is not None and p <= sp:
+            bad[k + (r["AvailabilityZone"],)] = "not above its own spot price"
+        elif p < GCP_PAYG_MIN * ref[k]:
+            bad[k + (r["AvailabilityZone"],)] = "below %s of the dearer regions' median" % GCP_PAYG_MIN
+    return bad
+
+
 def gcp(cat, out, d):
     hosts = read_csv(os.path.join(d, "gcp_host_vms.csv"))
-    gpus = read_csv(os.path.join(d, "gcp_gpu.csv"))
+    gpus = [r for r in read_csv(os.path.join(d, "gcp_gpu.csv")) if not r["InstanceType"]]
     gpu_rows = {}
     for r in gpus:
-        if r["InstanceType"]:
-            continue
         gpu_rows[(r["AcceleratorName"], int(Decimal(r["AcceleratorCount"])),
                   r["AvailabilityZone"])] = r
+    doubtful = gcp_doubtful_rows(gpus)
+    for why in doubtful.values():
+        out.relabelled[("gcp", "GPU rows refused as not PAYG (%s)" % why)] += 1
     by_region = collections.OrderedDict()
     shapes = {}
     for h in hosts:
@@ -478,10 +582,15 @@ def gcp(cat, out, d):
             by_region.setdefault((name_it, h["Region"]), []).append((h, g))
     for (it, region), pairs in by_region.items():
         h0, g0 = pairs[0]
-        ods, spots = [], []
+        spot_only = GCP_SPOT_ONLY_RE.match(it) is not None
+        ods, spots, refused = [], [], 0
         for h, g in pairs:
             hp, gp = dec(h["Price"]), dec(g["Price"])
-            if hp is not None and gp is not None:
+            gkey = (g["AcceleratorName"], int(Decimal(g["AcceleratorCount"])),
+                    g["AvailabilityZone"])
+            if hp is not None and gp is not None and gkey in doubtful:
+                refused += 1
+            elif hp is not None and gp is not None:
                 s = hp + gp
                 ods.append((s, dstr(s), h["AvailabilityZone"]))
             hs, gs = dec(h["SpotPrice"]), dec(g["SpotPrice"])
@@ -489,7 +598,22 @@ def gcp(cat, out, d):
                 s = hs + gs
                 spots.append((s, dstr(s), h["AvailabilityZone"]))
         price, spot = min_price(ods), min_price(spots)
-        if price is None and spot is None:
+        notes = ()
+        if spot_only:
+            # Sold only as Spot or via DWS/reservations: no on-demand price,
+            # kept (even with no spot price) and noted how it is sold.
+            if price is not None or refused:
+                out.relabelled[("gcp", "on-demand price removed: spot/DWS-only type")] += 1
+            price, notes = None, ("not-on-demand",)
+        elif price is None and refused:
+            if spot is None:
+                out.skipped[("gcp", "only a non-PAYG on-demand price and no spot price")] += 1
+                continue
+            notes = ("doubtful-price",)
+            out.relabelled[("gcp", "doubtful-price: on-demand refused, spot kept")] += 1
+        elif refused:
+            out.relabelled[("gcp", "a zone's non-PAYG price passed over for another zone's")] += 1
+        if price is None and spot is None and not notes:
             out.skipped[("gcp", "neither on-demand nor spot composable")] += len(pairs)
             continue
         name, count = shapes[it]
@@ -498,10 +622,16 @@ def gcp(cat, out, d):
         gid, raw = cat.pick([g0["AcceleratorName"]], vram, "gcp " + it)
         if not gid:
             die("gcp %s: cannot map GPU %r" % (it, g0["AcceleratorName"]))
-        # N1 GPUs are attached PCIe devices, as the live adapter says.
-        inter = "pcie" if it.startswith(("g2-", "n1-")) else "nvlink"
+        # N1 GPUs are attached PCIe devices, but V100s are SXM2 boards on an
+        # NVLink ring (Google's GPU table), as the live adapter says.
+        if it.startswith("n1-") and name == "V100":
+            inter = "nvlink"
+        elif it.startswith(("g2-", "n1-")):
+            inter = "pcie"
+        else:
+            inter = "nvlink"
         out.add("gcp", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
-                num(h0["vCPUs"]), num(h0["MemoryGiB"]), price, spot)
+                num(h0["vCPUs"]), num(h0["MemoryGiB"]), price, spot, notes=notes)
 
 
 # ---------------------------------------------------------------------------
@@ -554,8 +684,22 @@ def lambda_link(it, gid, count):
 
 
 def lambda_(cat, out, d):
+    """One offer per type in region "all": Lambda prices a type the same in
+    every region and the catalog carries no capacity, while the live API shows
+    each type with capacity in at most one region at a time.  Listing it in all
+    17 regions said it could be started in each; "all" says only that the price
+    holds wherever it has capacity (a refresh says where)."""
+    types = collections.OrderedDict()
     for r in read_csv(os.path.join(d, "lambda_gpu.csv")):
-        it, region = r["InstanceType"], r["Region"]
+        types.setdefault(r["InstanceType"], []).append(r)
+    for it, rs in types.items():
+        r = rs[0]
+        for x in rs[1:]:
+            for col in ("Price", "SpotPrice", "AcceleratorName", "AcceleratorCount", "vCPUs",
+                        "MemoryGiB"):
+                if x[col] != r[col]:
+                    die("lambda %s: %s differs between regions" % (it, col))
+        out.relabelled[("lambda", "regions folded into one offer in region all")] += len(rs) - 1
         info = gpuinfo(r["GpuInfo"])
         g = info["Gpus"][0]
         count = int(Decimal(r["AcceleratorCount"]))
@@ -565,7 +709,7 @@ def lambda_(cat, out, d):
             die("lambda %s: cannot map GPU %r" % (it, r["AcceleratorName"]))
         inter = lambda_link(it, gid, count)
         spot = r["SpotPrice"].strip() or None
-        out.add("lambda", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
+        out.add("lambda", "%s/all" % it, it, "all", gid, raw, count, vram, inter,
                 num(r["vCPUs"]), num(r["MemoryGiB"]), r["Price"].strip() or None, spot)
 
 
@@ -606,6 +750,9 @@ def azure(cat, out, d):
     for r in rows[1:]:
         it, region = r[col["InstanceType"]], r[col["Region"]]
         s = skus.get(it.lower())
+        if retired("azure", it):
+            out.skipped[("azure", "retired size (data/retired.tsv): " + it)] += 1
+            continue
         if s is None:
             out.skipped[("azure", "size not in azure_skus[]: " + it)] += 1
             continue
@@ -631,7 +778,16 @@ def azure(cat, out, d):
 # RunPod
 
 def runpod(cat, out, d):
-    for r in read_csv(os.path.join(d, "runpod_gpu.csv")):
+    rows = read_csv(os.path.join(d, "runpod_gpu.csv"))
+    # SkyPilot's host figures are a per-GPU table times the count; the 1-GPU
+    # row of each type gives the per-GPU figure.  A row whose figure is not
+    # count x that (RAM growing with the square of the count: 8 x RTX PRO 4500
+    # at 6,016 GB) is a copy error, left unknown.
+    per_gpu = {}
+    for r in rows:
+        if int(Decimal(r["AcceleratorCount"])) == 1:
+            per_gpu[r["InstanceType"].split("_", 1)[1]] = (Decimal(r["vCPUs"]), Decimal(r["MemoryGiB"]))
+    for r in rows:
         it, dc = r["InstanceType"], r["AvailabilityZone"]
         info = gpuinfo(r["GpuInfo"])
         g = info["Gpus"][0]
@@ -643,7 +799,11 @@ def runpod(cat, out, d):
         names = (r["AcceleratorName"] + " " + (g.get("Name") or "")).upper()
         if "SXM" in names:
             inter = "nvlink"
-        elif FORM[gid] in ("sxm", "oam", "superchip"):
+        elif "NVL" in names or "PCIE" in names:
+            inter = "pcie"      # NVL cards pair over bridges but sit on PCIe (live: the same)
+        elif FORM[gid] in ("sxm", "oam", "superchip", "pcie-bridge"):
+            # A6000, A5000, A40, RTX 3090 ...: one card is PCIe; several may
+            # or may not be bridged, as the live adapter says (unknown).
             inter = form_interconnect(gid, count)
         else:
             inter = "pcie"
@@ -652,30 +812,59 @@ def runpod(cat, out, d):
         if spot is not None and price is not None and dec(spot) == dec(price):
             spot = None   # the catalog copies on-demand into SpotPrice: not a spot price
         # vCPU/RAM are SkyPilot's static per-GPU table, not a real pod's host.
+        vcpus, ram = num(r["vCPUs"]), num(r["MemoryGiB"])
+        one = per_gpu.get(it.split("_", 1)[1])
+        if one is not None and Decimal(r["MemoryGiB"]) != one[1] * count:
+            out.relabelled[("runpod", "RAM not count x the 1-GPU figure: unknown")] += 1
+            ram = ""
+        if one is not None and Decimal(r["vCPUs"]) != one[0] * count:
+            out.relabelled[("runpod", "vCPUs not count x the 1-GPU figure: unknown")] += 1
+            vcpus = ""
         out.add("runpod", "%s/%s" % (it, dc), it, dc, gid, raw, count, vram, inter,
-                num(r["vCPUs"]), num(r["MemoryGiB"]), price, spot, notes=("host-estimated",))
+                vcpus, ram, price, spot, notes=("host-estimated",))
 
 
 # ---------------------------------------------------------------------------
 # Vast.ai
 
+VAST_FILLER = ("32", "64")        # the April 2026 seed's placeholder vCPUs / GiB
+VAST_SEED_DATE = "2026-04-29"      # rows carried over from that seed
+
+
+def vast_gpuinfo(s):
+    """GpuInfo in either of the catalog's syntaxes: JSON, or a Python dict."""
+    s = (s or "").strip()
+    try:
+        return json.loads(s)
+    except ValueError:
+        return ast.literal_eval(s)
+
+
+def price6(s):
+    """A price string to at most 6 decimals (micro-USD, what the loader keeps)."""
+    d = dec(s)
+    if d is None:
+        return None
+    q = d.quantize(Decimal("0.000001"), rounding=ROUND_HALF_EVEN)
+    return dstr(q.normalize()) if q != q.to_integral_value() else str(int(q))
+
+
 def vast(cat, out, d):
+    """Each row is one host's ask on one day: a market reference, noted
+    single-listing; gpucost leaves it out of answers a day after as_of."""
+    seen = collections.Counter()
     for r in read_csv(os.path.join(d, "vast_gpu.csv")):
-        it = r["InstanceType"]
-        m = re.match(r"^(\d+)x-(.+)-(\d+)-(\d+)$", it)
-        if not m:
-            die("vast: unexpected instance type " + it)
-        vast_name = m.group(2).replace("_", " ")   # Vast's own gpu_name
+        it = r["InstanceType"]              # Vast's gpu_name with "_" for " "
+        vast_name = it.replace("_", " ")
         count = int(Decimal(r["AcceleratorCount"]))
-        if int(m.group(1)) != count:
-            die("vast %s: count mismatch" % it)
-        info = gpuinfo(r["GpuInfo"])
+        info = vast_gpuinfo(r["GpuInfo"])
         total = info.get("TotalGpuMemoryInMiB") or info["Gpus"][0]["MemoryInfo"]["SizeInMiB"]
-        vram = mib_to_gib(total) / count            # the Vast catalog holds the total
+        vram = mib_to_gib(total) / count            # the catalog holds the total
         gid, raw = cat.pick([vast_name, r["AcceleratorName"]], vram, "vast " + it)
         if not gid:
-            die("vast %s: cannot map GPU %r / %r" % (it, vast_name, r["AcceleratorName"]))
-        region = ", ".join(p.strip() for p in r["Region"].split(",") if p.strip())
+            out.skipped[("vast", "GPU not in gpus.tsv: " + vast_name)] += 1
+            continue
+        region = r["Region"].strip()
         up = vast_name.upper()
         if "SXM" in up:
             inter = "nvlink"
@@ -683,14 +872,65 @@ def vast(cat, out, d):
             inter = "pcie"
         else:
             inter = form_interconnect(gid, count)
-        spot = dec(r["SpotPrice"])
-        spot = r["SpotPrice"].strip() if spot is not None and spot > 0 else None
-        # 32 vCPU / 64 GiB on every row is the catalog's filler, not the host:
-        # left unknown.  A Vast machine is one marketplace listing.
-        if (num(r["vCPUs"]), num(r["MemoryGiB"])) != ("32", "64"):
-            die("vast %s: host figures are no longer the catalog's filler" % it)
-        out.add("vast", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
-                "", "", r["Price"].strip() or None, spot, notes=("single-listing",))
+        price = price6(r["Price"])
+        spot = price6(r["SpotPrice"])
+        if spot is not None and Decimal(spot) <= 0:
+            spot = None                  # 0.00 means "not provided"
+        if price is None and spot is None:
+            out.skipped[("vast", "no price")] += 1
+            continue
+        host = (num(r["vCPUs"]), num(r["MemoryGiB"]))
+        if host == VAST_FILLER:
+            vcpus, ram, as_of = "", "", VAST_SEED_DATE
+        else:
+            # Vast's effective cores may be fractional (25.6): whole vCPUs.
+            vcpus = str(int(Decimal(r["vCPUs"]))) if Decimal(r["vCPUs"]) >= 1 else ""
+            ram = num(Decimal(r["MemoryGiB"]).quantize(Decimal("0.01")))
+            as_of = None
+        itype = "%dx-%s" % (count, it)
+        seen[(itype, region)] += 1
+        key = "%s/%s/%d" % (itype, region, seen[(itype, region)])
+        out.add("vast", key, itype, region, gid, raw, count, vram, inter,
+                vcpus, ram, price, spot, notes=("single-listing",), as_of=as_of)
+
+
+# ---------------------------------------------------------------------------
+# OCI
+
+# The GPU link of the bare-metal shapes, as src/provider/oci.c oci_gpus[] has
+# it (HGX/GB boards NVLink, AMD Infinity Fabric unknown, L40S/A10/RTX PRO
+# PCIe); VM shapes by card.
+OCI_BM_LINK = {"P100": "unknown", "V100-16": "nvlink", "V100-32": "nvlink", "A100-40": "nvlink", "A100-80": "nvlink",
+               "A10": "pcie", "L40S": "pcie", "H100": "nvlink", "H200": "nvlink",
+               "B200": "nvlink", "B300": "nvlink", "GB200": "nvlink", "GB300": "nvlink",
+               "MI300X": "unknown", "MI355X": "unknown", "RTXPRO6000": "pcie"}
+
+
+def oci(cat, out, d):
+    """One offer per shape in region "all" (Oracle prices a shape the same in
+    every region and publishes no per-region GPU availability), keyed by the
+    shape name as the live adapter keys it."""
+    for r in read_csv(os.path.join(d, "oci_gpu.csv")):
+        it = r["InstanceType"]
+        if r["Region"] != "all":
+            die("oci %s: region %r, expected all" % (it, r["Region"]))
+        info = gpuinfo(r["GpuInfo"])
+        g = info["Gpus"][0]
+        count = int(Decimal(r["AcceleratorCount"]))
+        vram = mib_to_gib(g["MemoryInfo"]["SizeInMiB"])
+        gid, raw = cat.pick([r["AcceleratorName"], g.get("Name")], vram, "oci " + it)
+        if not gid:
+            out.skipped[("oci", "GPU not in gpus.tsv: " + r["AcceleratorName"])] += 1
+            continue
+        if it.startswith("BM."):
+            inter = OCI_BM_LINK.get(gid)
+            if inter is None:
+                die("oci %s: no link known for %s" % (it, gid))
+        else:
+            inter = form_interconnect(gid, count)
+        out.add("oci", it, it, "all", gid, raw, count, vram, inter,
+                num(r["vCPUs"]), num(r["MemoryGiB"]), r["Price"].strip() or None,
+                r["SpotPrice"].strip() or None)
 
 
 # ---------------------------------------------------------------------------
@@ -805,6 +1045,7 @@ def main(argv):
     d = argv[1]
     here = os.path.dirname(os.path.abspath(__file__))
     cat = Catalogue(os.path.join(here, "..", "data", "gpus.tsv"))
+    RETIRED.update(retired_sizes())
     out = Out(cat)
     aws(cat, out, d)
     gcp(cat, out, d)
@@ -813,6 +1054,7 @@ def main(argv):
     vast(cat, out, d)
     vultr(cat, out, d)
     azure(cat, out, d)
+    oci(cat, out, d)
     counts = collections.Counter(r[0] for r in out.rows)
     for p in sorted(SOURCES):
         if not counts[p]:
@@ -821,6 +1063,10 @@ def main(argv):
     warn("total   %5d offers" % len(out.rows))
     for (p, why), n in sorted(out.skipped.items()):
         warn("skipped %s: %d source rows (%s)" % (p, n, why))
+    for (p, why), n in sorted(out.relabelled.items()):
+        warn("changed %s: %d rows (%s)" % (p, n, why))
+    for (p, why), n in sorted(out.host_dropped.items()):
+        warn("host    %s: %d rows (%s: unknown)" % (p, n, why))
     out.write(sys.stdout)
     return 0
 

@@ -47,6 +47,7 @@
 #include "err.h"
 #include "json.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "provider.h"
 #include "str.h"
@@ -1489,6 +1490,72 @@ note_write(struct provider_run *run, const struct aws_state *st,
 }
 
 /*
+ * Instance types AWS sells only as EC2 Capacity Blocks for ML (and spot),
+ * never on demand: the price list has no on-demand row for them, so the
+ * price list alone would drop them. The spot feed shows where they exist;
+ * such an offer has no on-demand price and says how it is sold
+ * (not-on-demand), as the snapshot has it. Shapes from the EC2 instance
+ * type page (p5e.48xlarge: 8 x H200, 192 vCPUs, 2,048 GiB).
+ */
+static const struct capacity_only {
+	const char	*type;
+	int		 gpus;
+	int		 vcpus;
+	double		 ram_gb;
+} capacity_only[] = {
+	{ "p5e.48xlarge", 8, 192, 2048 },
+};
+
+/*
+ * The capacity-only offers of the regions this refresh read the price
+ * list of (a kept region's come back from the cache), where the spot
+ * feed prices them.
+ */
+static int
+add_capacity_only(struct provider_run *run, struct aws_state *st,
+    struct err *err)
+{
+	const struct capacity_only *c;
+	const struct gpu_family *fam;
+	const struct spot_entry *e;
+	struct offer o;
+	size_t i, k;
+
+	for (i = 0; i < st->ncsv; i++) {
+		if (!st->csv[i].queued || !st->csv[i].done)
+			continue;
+		for (k = 0; k < sizeof capacity_only / sizeof capacity_only[0];
+		    k++) {
+			c = &capacity_only[k];
+			if ((e = spot_find(&st->spot, st->csv[i].region,
+			    c->type)) == NULL ||
+			    (fam = family_find(c->type)) == NULL)
+				continue;
+			offer_init(&o);
+			snprintf(o.key, sizeof o.key, "%s/%s", c->type,
+			    st->csv[i].region);
+			if (provider_offer_find(run, o.key) != NULL)
+				continue;	/* an on-demand row after all */
+			str_copy(o.instance_type, sizeof o.instance_type,
+			    c->type);
+			str_copy(o.region, sizeof o.region, st->csv[i].region);
+			o.gpu_count = c->gpus;
+			o.vcpus = c->vcpus;
+			o.ram_gb = c->ram_gb;
+			o.vram_gb = fam->vram_gb;
+			o.interconnect = fam->interconnect;
+			o.availability = AV_UNKNOWN;
+			o.notes = NOTE_BIT(NOTE_NOT_ON_DEMAND);
+			provider_set_gpu(run, &o, fam->gpu, fam->vram_gb);
+			*offer_list_add(&run->offers) = o;
+			if (provider_offer_done(run, err) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Every response is in: put the spot prices and buckets on the offers.
  * Every offer's spot fields are set from this refresh's feeds, so one
  * that is no longer in the feed loses its old spot price.
@@ -1517,6 +1584,8 @@ aws_finish(struct provider_run *run, struct err *err)
 	if (st->advice.n > 0)
 		qsort(st->advice.v, st->advice.n, sizeof *st->advice.v,
 		    spot_cmp);
+	if (add_capacity_only(run, st, err) < 0)
+		return -1;
 	for (i = 0; i < run->offers.n; i++) {
 		o = &run->offers.v[i];
 		o->spot_price = MONEY_NONE;

@@ -130,13 +130,14 @@ static const struct azure_sku {
 	    IC_PCIE, false, false },
 	{ "Standard_NC80adis_H100_v5", "H100 NVL", 2, 94, 80, 640,
 	    IC_UNKNOWN, false, false },
-	/* NC A100 v4: A100 80 GB PCIe. ND A100 v4: 8 SXM4 on NVSwitch. */
+	/* NC A100 v4: A100 80 GB PCIe cards, no NVLink bridge (Microsoft's
+	 * NC A100 v4 page names only PCIe). ND A100 v4: 8 SXM4 on NVSwitch. */
 	{ "Standard_NC24ads_A100_v4", "A100 PCIe", 1, 80, 24, 220,
 	    IC_PCIE, false, false },
 	{ "Standard_NC48ads_A100_v4", "A100 PCIe", 2, 80, 48, 440,
-	    IC_UNKNOWN, false, false },
+	    IC_PCIE, false, false },
 	{ "Standard_NC96ads_A100_v4", "A100 PCIe", 4, 80, 96, 880,
-	    IC_UNKNOWN, false, false },
+	    IC_PCIE, false, false },
 	{ "Standard_ND96amsr_A100_v4", "A100 SXM", 8, 80, 96, 1800,
 	    IC_NVLINK, true, false },
 	{ "Standard_ND96asr_v4", "A100 SXM", 8, 40, 96, 900,

@@ -42,7 +42,9 @@
  *    fewer regions (the more specific) wins, then the first seen;
  *  - a3-highgpu-1g/2g/4g, a3-ultragpu-8g and a4-highgpu-8g cannot be
  *    bought on-demand (spot, DWS or reservations only, as gpuhunt
- *    filters them), so they get a spot price and no on-demand price;
+ *    filters them), so they get no on-demand price and the note
+ *    not-on-demand (kept where any of their parts is priced, even with
+ *    no spot price, as the snapshot keeps them);
  *  - local SSD is added only where the machine bundles it and gpuhunt
  *    bills it: a2-ultragpu-*, a3-highgpu-8g, a3-megagpu-8g.
  */
@@ -57,6 +59,7 @@
 #include "err.h"
 #include "json.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "provider.h"
 #include "str.h"
@@ -305,14 +308,17 @@ static const struct gcp_machine machines[] = {
 	    PART_T4, IC_PCIE, false },
 	{ "n1-standard-32+4xT4", 32, 120, 4, 0, PART_N1_CORE, PART_N1_RAM,
 	    PART_T4, IC_PCIE, false },
+	/* V100s are SXM2 boards on an NVLink ring (Google's GPU table:
+	 * "NVLink Ring" for 2, 4 and 8); one follows its board, as AWS
+	 * p3.2xlarge does. T4, P100 and P4 are PCIe cards. */
 	{ "n1-standard-8+1xV100", 8, 30, 1, 0, PART_N1_CORE, PART_N1_RAM,
-	    PART_V100, IC_PCIE, false },
+	    PART_V100, IC_NVLINK, false },
 	{ "n1-highmem-16+2xV100", 16, 104, 2, 0, PART_N1_CORE, PART_N1_RAM,
-	    PART_V100, IC_PCIE, false },
+	    PART_V100, IC_NVLINK, false },
 	{ "n1-highmem-32+4xV100", 32, 208, 4, 0, PART_N1_CORE, PART_N1_RAM,
-	    PART_V100, IC_PCIE, false },
+	    PART_V100, IC_NVLINK, false },
 	{ "n1-highmem-64+8xV100", 64, 416, 8, 0, PART_N1_CORE, PART_N1_RAM,
-	    PART_V100, IC_PCIE, false },
+	    PART_V100, IC_NVLINK, false },
 	{ "n1-standard-8+1xP100", 8, 30, 1, 0, PART_N1_CORE, PART_N1_RAM,
 	    PART_P100, IC_PCIE, false },
 	{ "n1-highmem-16+2xP100", 16, 104, 2, 0, PART_N1_CORE, PART_N1_RAM,
@@ -1006,12 +1012,19 @@ add_offer(struct provider_run *run, const struct gcp_region *r,
 	int64_t price, spot;
 	struct offer *o;
 
-	price = m->spot_only ? MONEY_NONE :
-	    machine_price(r, MARKET_ON_DEMAND, m);
+	price = machine_price(r, MARKET_ON_DEMAND, m);
 	/* Kept as published, even above on-demand: no invented savings. */
 	spot = machine_price(r, MARKET_SPOT, m);
 	if (!money_known(price) && !money_known(spot))
 		return 0;
+	/*
+	 * Sold only as Spot or through DWS/reservations: priced parts show
+	 * that it exists here, but an on-demand price would be a promise
+	 * Google does not make. Kept, with no on-demand price and the
+	 * note, as the snapshot has it.
+	 */
+	if (m->spot_only)
+		price = MONEY_NONE;
 	o = offer_list_add(&run->offers);
 	snprintf(o->key, sizeof o->key, "%s/%s", m->name, r->name);
 	str_copy(o->instance_type, sizeof o->instance_type, m->name);
@@ -1024,6 +1037,8 @@ add_offer(struct provider_run *run, const struct gcp_region *r,
 	o->price = price;
 	o->spot_price = spot;
 	o->availability = AV_UNKNOWN;
+	if (m->spot_only)
+		o->notes |= NOTE_BIT(NOTE_NOT_ON_DEMAND);
 	add_commitments(run->state, o, r, m);
 	return provider_offer_done(run, err);
 }

@@ -6,7 +6,8 @@
  * on-demand offer (VAST_LIMIT of them at most; Vast has no pagination).
  * The answer is {"offers":[...]}, about 2 kB per offer, streamed: each
  * offer is cut out of the body as it arrives (json_stream.c) and parsed
- * alone, so memory does not grow with the answer. A key is sent as
+ * alone, and the offers go to the cache's staging table in batches
+ * (.batches, provider.h), so memory does not grow with the answer. A key is sent as
  * "Authorization: Bearer" when one is set: the search works without one.
  *
  * Every offer is one record. Key and instance type are the offer id in
@@ -388,6 +389,7 @@ const struct provider provider_vast = {
 	.name = "Vast.ai",
 	.key_env = "VAST_API_KEY",
 	.key_required = false,
+	.batches = true,	/* offers go to the cache as they come */
 	.start = vast_start,
 	.chunk = vast_chunk,
 	.response = vast_response,

@@ -835,6 +835,8 @@ tui_run(const struct tui_options *opts)
 	t = xcalloc(1, sizeof *t);
 	model_init(&t->model);
 	t->model.filter = opts->filter;
+	/* Market references (rentable.h) as at the start of the session. */
+	t->model.filter.now = (int64_t)time(NULL);
 	t->model.sort = opts->sort;
 	t->model.reverse = opts->reverse;
 	t->model.all_regions = opts->all_regions;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Conditional refresh (issue 15): the providers whose documents are whole
-# (AWS's index, spot feed and advisor, Lambda, Cudo, OCI) send the
+# (AWS's index, spot feed and advisor, Lambda, OCI) send the
 # validators of their last good answer; a second refresh of unchanged data
 # gets only 304s, downloads no body, keeps offers and history, and records
 # the check as a success. A changed document is downloaded and parsed, a
@@ -10,7 +10,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-PROVIDERS="aws lambda cudo oci"
+PROVIDERS="aws lambda oci"
 LAMBDA_API_KEY=lambda-SECRET-key-0002
 GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
 export LAMBDA_API_KEY GPUCOST_AWS_REGIONS
@@ -20,7 +20,7 @@ IDX=/offers/v1.0/aws/AmazonEC2/current/region_index.json
 CSV=/offers/v1.0/aws/AmazonEC2/current
 
 # Each provider gets a copy of its fixtures and routes with validators:
-# ETags for AWS and Lambda, Last-Modified alone for OCI, both for Cudo.
+# ETags for AWS, Last-Modified alone for OCI, both for Lambda.
 for p in $PROVIDERS; do
 	mkdir -p "$T/fx-$p"
 	cp "$FX/$p"/* "$T/fx-$p/"
@@ -49,8 +49,7 @@ aws_routes() {	# INDEX-FILE SPOT-FILE SPOT-ETAG [INDEX-OPTIONS]
 	    "GET /spot-advisor-data.json spot-advisor-data.json etag=\"adv-1\""
 }
 aws_routes index-settled.json spot.json spot-1
-routes lambda "GET /api/v1/instance-types instance-types.json etag=\"lambda-1\""
-routes cudo "GET /v1/vms/machine-types machine-types.json etag=\"cudo-1\" last-modified=$LM"
+routes lambda "GET /api/v1/instance-types instance-types.json etag=\"lambda-1\" last-modified=$LM"
 routes oci \
     "GET /pls/apex/cetools/api/v1/products/ products.json last-modified=$LM" \
     "GET /a/ocom/docs/cloudestimator2/data/shapes.json shapes.json last-modified=$LM"
@@ -93,7 +92,7 @@ after() { while [ "$(date +%s)" -le "$1" ]; do sleep 0.2; done; }
 # offers are not from any answer we could name).
 run --db "$DB" providers
 clear_logs
-run --db "$DB" refresh --provider aws,lambda,cudo,oci
+run --db "$DB" refresh --provider aws,lambda,oci
 settle
 check "first refresh exits 0" status_is 0
 for p in $PROVIDERS; do
@@ -117,7 +116,7 @@ done
 # were, and the check is a success now.
 after "$first_success"
 clear_logs
-run --db "$DB" refresh --provider aws,lambda,cudo,oci
+run --db "$DB" refresh --provider aws,lambda,oci
 settle
 check "second refresh exits 0" status_is 0
 check "second refresh prints nothing off a terminal" [ ! -s "$T/err" ]
@@ -158,7 +157,7 @@ check "the changed Lambda document has the new price" grep -q 2492 "$T/fx-lambda
 routes lambda "GET /api/v1/instance-types changed.json etag=\"lambda-2\""
 after "$second_success"
 clear_logs
-run --db "$DB" refresh --provider aws,lambda,cudo,oci
+run --db "$DB" refresh --provider aws,lambda,oci
 settle
 check "third refresh exits 0" status_is 0
 check "third refresh: Lambda's new document downloaded" \
@@ -169,27 +168,31 @@ check "third refresh: the price change is in the history" \
     [ "$(history_rows lambda)" -gt "$hist_lambda" ]
 check "third refresh: the new ETag is kept" \
     [ "$(sqlite3 "$DB" "select count(*) from provider_meta where provider = 'lambda' and value like '% \"lambda-2\"'")" -eq 1 ]
-for p in aws cudo oci; do
+for p in aws oci; do
 	check "third refresh: $p still got only 304s" only_304 "$p"
 done
 
 # 4. A failed refresh keeps the old validators; the next one still uses
 # them.
-meta_before=$(meta_dump cudo)
-routes cudo "GET /v1/vms/machine-types - status=500"
+meta_before=$(meta_dump oci)
+routes oci \
+    "GET /pls/apex/cetools/api/v1/products/ - status=500" \
+    "GET /a/ocom/docs/cloudestimator2/data/shapes.json shapes.json last-modified=$LM"
 clear_logs
-run --db "$DB" refresh --provider cudo
+run --db "$DB" refresh --provider oci
 settle
-check "cudo 500: exit 4" status_is 4
-check "cudo 500: the error is recorded" [ -n "$(status_col cudo last_error)" ]
-check "cudo 500: validators kept as they were" [ "$(meta_dump cudo)" = "$meta_before" ]
-routes cudo "GET /v1/vms/machine-types machine-types.json etag=\"cudo-1\" last-modified=$LM"
+check "oci 500: exit 4" status_is 4
+check "oci 500: the error is recorded" [ -n "$(status_col oci last_error)" ]
+check "oci 500: validators kept as they were" [ "$(meta_dump oci)" = "$meta_before" ]
+routes oci \
+    "GET /pls/apex/cetools/api/v1/products/ products.json last-modified=$LM" \
+    "GET /a/ocom/docs/cloudestimator2/data/shapes.json shapes.json last-modified=$LM"
 clear_logs
-run --db "$DB" refresh --provider cudo
+run --db "$DB" refresh --provider oci
 settle
-check "cudo back: exit 0" status_is 0
-check "cudo back: the old validators still work (only 304s)" only_304 cudo
-check "cudo back: the error is cleared" [ -z "$(status_col cudo last_error)" ]
+check "oci back: exit 0" status_is 0
+check "oci back: the old validators still work (only 304s)" only_304 oci
+check "oci back: the error is cleared" [ -z "$(status_col oci last_error)" ]
 
 # 5. Mixed: AWS's spot feed changes, its index and advisor do not. The
 # 304'd two are asked again without validators, and the offers are
@@ -246,14 +249,14 @@ check "settled again: exit 0" status_is 0
 
 # 7. Validators are sent only for offers that came from them: not once
 # the offers are gone, nor after another gpucost version kept them.
-sqlite3 "$DB" "delete from offers where provider = 'cudo'; update provider_status set offer_count = 0 where provider = 'cudo'"
+sqlite3 "$DB" "delete from offers where provider = 'oci'; update provider_status set offer_count = 0 where provider = 'oci'"
 clear_logs
-run --db "$DB" refresh --provider cudo
+run --db "$DB" refresh --provider oci
 settle
-check "no cached offers: cudo refresh works" status_is 0
-check "no cached offers: no validator sent" [ "$(with_validators cudo)" -eq 0 ]
-check "no cached offers: the body was downloaded" [ "$(answered cudo 200)" -eq 1 ]
-check "no cached offers: offers back" [ "$(offers_data_sum cudo)" = "$sum_cudo" ]
+check "no cached offers: oci refresh works" status_is 0
+check "no cached offers: no validator sent" [ "$(with_validators oci)" -eq 0 ]
+check "no cached offers: the bodies were downloaded" [ "$(answered oci 200)" -eq 2 ]
+check "no cached offers: offers back" [ "$(offers_data_sum oci)" = "$sum_oci" ]
 sqlite3 "$DB" "update provider_meta set value = replace(value, '/0', '/old0') where provider = 'oci'"
 clear_logs
 run --db "$DB" refresh --provider oci
@@ -263,14 +266,19 @@ check "validators of another gpucost version: full download" [ "$(answered oci 2
 
 # 8. A 304 to a request that named no copy is an error, the offers stay.
 DB=$T/bare.db
-routes cudo "GET /v1/vms/machine-types - status=304"
-run --db "$DB" refresh --provider cudo
+routes oci \
+    "GET /pls/apex/cetools/api/v1/products/ - status=304" \
+    "GET /a/ocom/docs/cloudestimator2/data/shapes.json - status=304"
+run --db "$DB" refresh --provider oci
 settle
 check "unasked 304: exit 4" status_is 4
-check "unasked 304: the error says so" err_has "cudo: .*304 Not Modified to a request that named no cached copy"
-check "unasked 304: no offer stored" \
-    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'cudo'")" -eq 0 ]
-check "unasked 304: the error is recorded" [ -n "$(status_col cudo last_error)" ]
+check "unasked 304: the error says so" err_has "oci: .*304 Not Modified to a request that named no cached copy"
+check "unasked 304: no live offer stored (the snapshot's stay)" \
+    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'oci' and source <> 'snapshot'")" -eq 0 ]
+check "unasked 304: the error is recorded" [ -n "$(status_col oci last_error)" ]
+routes oci \
+    "GET /pls/apex/cetools/api/v1/products/ products.json last-modified=$LM" \
+    "GET /a/ocom/docs/cloudestimator2/data/shapes.json shapes.json last-modified=$LM"
 DB=$MAIN_DB
 
 # 9. AWS without any validator (an origin that sends none): a region whose
@@ -418,5 +426,5 @@ check "ovh: a changed catalog is downloaded" [ "$(answered ovh 200)" -eq 1 ]
 check "ovh: its new price stored" \
     [ "$(sqlite3 "$DB" "select price_original from offers where provider = 'ovh' and key = 'h100-380/GRA11'")" = 2900000 ]
 
-echo "# body bytes of the first refresh of aws,lambda,cudo,oci: $before_bytes" >&2
+echo "# body bytes of the first refresh of aws,lambda,oci: $before_bytes" >&2
 finish

@@ -32,7 +32,9 @@ check "... no plan of one-GPU nodes" [ "$(jo '[.offers[] | select(.gpu_count == 
 check "... at most 8 nodes (4 per 8 GPUs)" [ "$(jo '[.offers[] | select(.nodes > 8)] | length')" -eq 0 ]
 check "... every plan on RDMA or TCPX/TCPXO" [ "$(jo '[.offers[].fabric] | unique | map(select(. != "efa" and . != "infiniband" and . != "roce" and . != "tcpx" and . != "tcpxo")) | length')" -eq 0 ]
 check "... GCP a3-megagpu-8g on tcpxo" [ "$(jo '[.offers[] | select(.instance_type == "a3-megagpu-8g") | .fabric] | unique | join(",")')" = tcpxo ]
-check "... a GCP plan creates a compact placement policy" [ "$(jo '[.offers[] | select(.provider == "gcp") | .launch | test("resource-policies create group-placement .*--collocation=COLLOCATED .*&& gcloud compute instances create gpucost-1 gpucost-2 .*--resource-policies=gpucost-compact")] | all')" = true ]
+# (GCP types sold only as Spot/DWS, and rows without a pay-as-you-go
+# price, have no on-demand launch at all: issue 22.)
+check "... a GCP plan creates a compact placement policy" [ "$(jo '[.offers[] | select(.provider == "gcp" and .launch != null) | .launch | test("resource-policies create group-placement .*--collocation=COLLOCATED .*&& gcloud compute instances create gpucost-1 gpucost-2 .*--resource-policies=gpucost-compact")] | all')" = true ]
 check "... TCPXO setup: 8 extra VPCs, RxDM, the plugin" [ "$(jo '[.offers[] | select(.instance_type == "a3-megagpu-8g") | .cluster_setup | test("8 extra VPCs with MTU 8244.*RxDM.*TCPXO NCCL plugin")] | all')" = true ]
 # Asked for: 16 one-GPU nodes with --nodes, anything with --fabric any.
 j --gpu H100 --count 16 --nodes 16

@@ -13,7 +13,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-ALL="aws gcp runpod runpod-clusters vast lambda vultr azure oci scaleway cudo linode ovh cloudrift verda"
+ALL="aws gcp runpod runpod-clusters vast lambda vultr azure oci scaleway linode ovh cloudrift verda"
 OTHERS=$(($(echo $ALL | wc -w) - 1))
 TIMEOUT=5
 # Timeout x 3 attempts + 1 s + 2 s of backoff (http.c), and some slack.
@@ -138,14 +138,6 @@ scaleway|NaN GPUs|servers-fr-par-2-1.json|"gpu": 1,|"gpu": "NaN",|gpu|"H100-1-80
 scaleway|empty GPU name|servers-fr-par-2-1.json|"gpu_name": "H100-PCIe"|"gpu_name": ""|gpu_name|"H100-1-80G": {
 scaleway|page 2 price|servers-fr-par-2-2.json|"hourly_price": 1.221|"hourly_price": -1.221|hourly_price|
 scaleway|availability a number|availability-fr-par-2-1.json|"availability": "available"|"availability": 7|availability|"H100-1-80G": {
-cudo|negative GPU price|machine-types.json|"value": "0.520000"|"value": "-0.520000"|gpuPriceHr|"epyc-rome-rtx-a5000"
-cudo|NaN GPU price|machine-types.json|"value": "0.520000"|"value": "NaN"|gpuPriceHr|"epyc-rome-rtx-a5000"
-cudo|Infinity GPU price|machine-types.json|"value": "0.520000"|"value": "Infinity"|gpuPriceHr|"epyc-rome-rtx-a5000"
-cudo|1e300 GPU price|machine-types.json|"value": "0.520000"|"value": "1e300"|gpuPriceHr|"epyc-rome-rtx-a5000"
-cudo|negative vCPU price|machine-types.json|"value": "0.002100"|"value": "-0.002100"|vcpuPriceHr|"epyc-rome-rtx-a5000"
-cudo|10^6 GPUs|machine-types.json|"maxGpuPerVm": 8|"maxGpuPerVm": 1000000|maxGpuPerVm|"sapphire-rapids-h100"
-cudo|negative vCPUs per GPU|machine-types.json|"minVcpuPerGpu": 12|"minVcpuPerGpu": -12|minVcpuPerGpu|"sapphire-rapids-h100"
-cudo|empty data center|machine-types.json|"dataCenterId": "no-luster-1"|"dataCenterId": ""|dataCenterId|
 linode|negative price|types.json|"hourly": 1.5,|"hourly": -1.5,|hourly|"id": "g1-gpu-rtx6000-1"
 linode|NaN price|types.json|"hourly": 1.5,|"hourly": "NaN",|hourly|"id": "g1-gpu-rtx6000-1"
 linode|Infinity price|types.json|"hourly": 1.5,|"hourly": 1e999,|hourly|"id": "g1-gpu-rtx6000-1"

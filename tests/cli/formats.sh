@@ -12,15 +12,16 @@ added="$added,fabric,node_gbps,gpudirect_rdma,placement,gpus_per_node,plan_type,
 # Committed prices (issue 27): always; their job total only with --hours.
 added="$added,committed,term,term_hour,term_gpu_hour,term_savings_pct"
 
-run --db "$DB" --provider vast --format csv --quiet
+run --db "$DB" --provider vast --include-stale --format csv --quiet
 check "csv exits 0" status_is 0
 check "csv header is the contract" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,$tail,$added" ]
 check "csv: notes joined with ;" out_has ',single-listing;stale,'
 check "csv lines end in CRLF" [ "$(head -1 "$T/out" | tail -c 2 | od -An -c | tr -s ' ' | grep -c '\\r \\n')" -eq 1 ]
-check "csv quotes a field with a comma" out_has ',"[^"]*, [A-Z][A-Z], [A-Z][A-Z]",'
 check "csv leaves unknown prices empty" out_has ',,'
+run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-east4 --limit 1 --format csv --quiet
+check "csv quotes a field with a comma (Vertex AI's worker pool)" out_has ',"gcloud ai custom-jobs create [^"]*,replica-count=1,[^"]*"'
 
-run --db "$DB" --provider vast --format tsv --quiet
+run --db "$DB" --provider vast --include-stale --format tsv --quiet
 check "tsv exits 0" status_is 0
 check "tsv header" [ "$(head -1 "$T/out")" = "$(echo "$fields,$tail,$added" | tr ',' '\t')" ]
 check "tsv has no quotes" out_lacks '"'

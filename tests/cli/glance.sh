@@ -116,7 +116,7 @@ check "--xyzzy: no wild guess" sh -c '! grep -q "did you mean" "$1"' x "$T/err"
 # --- The data-age line on every answer. --------------------------------
 run --db "$DB" --group-by gpu --gpu H100
 check "--group-by: exit 0" status_is 0
-check "--group-by: count and data age" err_has '^gpucost: [0-9]* offers in 1 group; data age: .*(snapshot)'
+check "--group-by: count and data age" err_has '^gpucost: [0-9]* offers in 1 group; .*data age: .*(snapshot)'
 run --db "$DB" history --gpu H100 --count 8 --limit 2
 check "history: exit 0" status_is 0
 check "history: data age" err_has '^gpucost: 2 offers; data age: '

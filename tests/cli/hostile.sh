@@ -12,7 +12,7 @@
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
 HX=$TOP_SRCDIR/tests/fixtures/hostile
-PROVS=vast,runpod,runpod-clusters,vultr,lambda,azure,oci,scaleway,cudo,linode,ovh,cloudrift,verda
+PROVS=vast,runpod,runpod-clusters,vultr,lambda,azure,oci,scaleway,linode,ovh,cloudrift,verda
 SQL="'); DROP TABLE offers; --"
 SQL2="Robert'); DROP TABLE offers;--"
 LAMBDA_API_KEY=lambda-test-key
@@ -27,7 +27,7 @@ LC_ALL=C awk '{ gsub(/@RAW@/, "\r\033]0;raw\007\2332J\205") } { print }' \
 cp "$T/vast-raw.json" "$T/hx/vast.json"
 check "raw bytes are in the Vast answer" [ "$(bad_bytes "$T/hx/vast.json" 2>/dev/null)" -ge 8 ]
 serve hostile "$T/hx"
-for p in vast runpod runpod-clusters vultr lambda azure oci scaleway cudo linode ovh cloudrift verda; do
+for p in vast runpod runpod-clusters vultr lambda azure oci scaleway linode ovh cloudrift verda; do
 	export "$(url_var "$p")=$url"
 done
 
@@ -35,7 +35,7 @@ run --db "$DB" providers
 run --db "$DB" refresh --provider "$PROVS"
 check "refresh of hostile answers works" status_is 0
 check "refresh printed nothing" [ ! -s "$T/err" ]
-for p in vast runpod runpod-clusters vultr lambda azure oci scaleway cudo linode ovh cloudrift verda; do
+for p in vast runpod runpod-clusters vultr lambda azure oci scaleway linode ovh cloudrift verda; do
 	check "$p: hostile offers stored" \
 	    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = '$p' and source = 'live'")" -gt 0 ]
 done
@@ -108,8 +108,6 @@ check "Azure sequences removed whole: region 'eastus'" [ "$(sqlite3 "$DB" "selec
 check "OCI shape name: sequences removed, suffix cut ('BM.GPU.H100.8')" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'oci' and key = 'BM.GPU.H100.8'")" -eq 1 ]
 check "Scaleway type stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'scaleway' and instance_type = '$q'")" -eq 1 ]
 check "Scaleway escapes removed whole, stock joined by clean name" [ "$(sqlite3 "$DB" "select instance_type || ' ' || gpu_raw || ' ' || availability from offers where provider = 'scaleway' and gpu = 'H100'")" = "H100-1-80G H100-PCIe available" ]
-check "Cudo machine type stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'cudo' and instance_type = '$q'")" -eq 4 ]
-check "Cudo escapes removed whole: 'no-luster-1', 'RTX A5000'" [ "$(sqlite3 "$DB" "select distinct region || ' ' || gpu_raw from offers where provider = 'cudo'")" = "no-luster-1 RTX A5000" ]
 check "RunPod Instant Clusters data centre stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod-clusters' and region = '$q'")" -eq 7 ]
 check "RunPod Instant Clusters escapes removed whole: 'US-KS-2x'" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod-clusters' and region = 'US-KS-2x'")" -eq 7 ]
 check "Linode plan id stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'linode' and instance_type = '$q'")" -eq 1 ]
@@ -154,8 +152,6 @@ oci|oci-shapes.json|"gpuQty": 8|"gpuQty": "8\u001b]8;;http://evil\u001b\\x"|
 lambda|lambda.json|"price_cents_per_hour": 249|"price_cents_per_hour": "249\u001b]0;pwned\u0007\r"|
 scaleway|scaleway.json|"hourly_price": 2.8665|"hourly_price": "2.8\u001b]0;pwned\u0007\u009b2J"|
 scaleway|scaleway.json|"gpu": 1|"gpu": "1\u001b[2J\u0007"|
-cudo|cudo.json|"value": "0.520000"|"value": "0.52\u001b]0;pwned\u0007\u001b[2J"|
-cudo|cudo.json|"maxGpuFree": 4|"maxGpuFree": "4\u001b]8;;http://evil\u001b\\x"|
 linode|linode-types.json|"hourly": 0.52|"hourly": "0.5\u001b]0;pwned\u0007\u001b[2J\u009b"|
 linode|linode-types.json|"gpus": 1|"gpus": "1\u001b[2J\u0007"|
 ovh|ovh.json|"price": 140000000|"price": "14\u001b]0;pwned\u0007\u009b2J"|

@@ -18,7 +18,7 @@ import json, shlex, subprocess, sys
 
 PROGRAM = {"aws": "aws", "gcp": "gcloud", "runpod": "runpodctl",
            "vast": "vastai", "lambda": "curl", "vultr": "vultr-cli",
-           "azure": "az", "oci": "oci", "scaleway": "scw", "cudo": "curl"}
+           "azure": "az", "oci": "oci", "scaleway": "scw"}
 HOSTILE = sorted(sys.argv[2:], key=len, reverse=True)
 doc = json.load(open(sys.argv[1]))
 bad = 0
@@ -40,8 +40,14 @@ def words(cmd):
 
 for o in doc["offers"]:
     seen[o["provider"]] = seen.get(o["provider"], 0) + 1
-    if not o["launch"]:
+    # An on-demand command exactly where there is an on-demand price
+    # (issue 22: never one for what is not sold on demand).
+    if o["price_hour"] is None and o["launch"]:
+        problem(o, "launch", "an on-demand command with no on-demand price")
+    if o["price_hour"] is not None and not o["launch"]:
         problem(o, "launch", "missing")
+    if "not-on-demand" in o["notes"] and o["price_hour"] is not None:
+        problem(o, "price_hour", "an on-demand price for what is not sold on demand")
     for field in ("launch", "launch_spot", "launch_vertex"):
         cmd = o[field]
         if cmd is None:
@@ -79,7 +85,7 @@ sys.exit(1 if bad else 0)
 EOF
 
 # --- The snapshot: every offer, every command. ---
-run --db "$DB" --format json --quiet
+run --db "$DB" --include-stale --format json --quiet
 check "all offers as JSON: exit 0" status_is 0
 cp "$T/out" "$T/all.json"
 python3 "$T/words.py" "$T/all.json" > "$T/words.out" 2>&1
@@ -95,10 +101,15 @@ jq_() { python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["offers"][0]
 run --db "$DB" --provider gcp --gpu H100 --count 2 --region us-central1 --format json --quiet
 check "gcp H100 x2 us-central1: exit 0" status_is 0
 check "gcp: a3-highgpu-2g" [ "$(jq_ instance_type)" = a3-highgpu-2g ]
-check "gcp: launch names the machine type" sh -c "echo \"\$1\" | grep -qF -- \"--machine-type='a3-highgpu-2g'\"" _ "$(jq_ launch)"
-check "gcp: launch names a us-central1 zone" sh -c "echo \"\$1\" | grep -qE -- \"--zone='us-central1-[a-f]'\"" _ "$(jq_ launch)"
-check "gcp: no --accelerator for A3" sh -c "! echo \"\$1\" | grep -q -- --accelerator" _ "$(jq_ launch)"
-check "gcp: --maintenance-policy=TERMINATE" sh -c "echo \"\$1\" | grep -qF -- --maintenance-policy=TERMINATE" _ "$(jq_ launch)"
+# a3-highgpu-2g is sold only as Spot or through DWS: no on-demand price,
+# no on-demand command, a note saying so (issue 22).
+check "gcp: a3-highgpu-2g has no on-demand price" [ "$(jq_ price_hour)" = null ]
+check "gcp: ... and no on-demand command" [ "$(jq_ launch)" = null ]
+check "gcp: ... and says how it is sold" sh -c "echo \"\$1\" | grep -qF not-on-demand" _ "$(jq_ notes)"
+check "gcp: spot launch names the machine type" sh -c "echo \"\$1\" | grep -qF -- \"--machine-type='a3-highgpu-2g'\"" _ "$(jq_ launch_spot)"
+check "gcp: spot launch names a us-central1 zone" sh -c "echo \"\$1\" | grep -qE -- \"--zone='us-central1-[a-f]'\"" _ "$(jq_ launch_spot)"
+check "gcp: no --accelerator for A3" sh -c "! echo \"\$1\" | grep -q -- --accelerator" _ "$(jq_ launch_spot)"
+check "gcp: --maintenance-policy=TERMINATE" sh -c "echo \"\$1\" | grep -qF -- --maintenance-policy=TERMINATE" _ "$(jq_ launch_spot)"
 check "gcp: spot with --provisioning-model=SPOT" sh -c "echo \"\$1\" | grep -qF -- --provisioning-model=SPOT" _ "$(jq_ launch_spot)"
 check "gcp: zones listed" [ "$(jq_ zones)" = "us-central1-a us-central1-b us-central1-c" ]
 check "gcp: quota names the H100 metric" sh -c "echo \"\$1\" | grep -q 'NVIDIA_H100_GPUS'" _ "$(jq_ quota)"

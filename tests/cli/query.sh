@@ -20,7 +20,11 @@ col() {
 	}'
 }
 all_equal() { [ "$(col "$1" | sort -u)" = "$2" ]; }
-sorted() { col "$1" | sort -c $2; }
+# Known values in order, unknown (empty) ones after all of them.
+sorted() {
+	col "$1" | awk 'NF == 0 { e = 1; next } e { exit 1 }' &&
+	    col "$1" | grep -v '^$' | sort -c $2
+}
 rows() { echo $(($(wc -l < "$T/out") - 1)); }
 
 # The issue's headline query: several providers, per-GPU price, savings.

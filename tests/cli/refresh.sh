@@ -7,7 +7,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway cudo linode ovh cloudrift verda"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway linode ovh cloudrift verda"}
 GCP_API_KEY=gcp-SECRET-key-0001
 LAMBDA_API_KEY=lambda-SECRET-key-0002
 RUNPOD_API_KEY=runpod-SECRET-key-0003
@@ -89,7 +89,7 @@ case " $PROVIDERS " in
 esac
 check "history has live rows" [ "$(sqlite3 "$DB" "select count(*) from price_history h join offers o using (provider, key) where o.source = 'live'")" -gt 0 ]
 
-# Scaleway and Cudo: exactly the offers the fixtures describe (CPU types,
+# Scaleway: exactly the offers the fixtures describe (CPU types,
 # a MIG slice, GPU-less zones, a zero-priced type and a type without a
 # legal count are not offers), with the prices composed and converted.
 if echo " $PROVIDERS " | grep -q ' scaleway '; then
@@ -117,7 +117,7 @@ RENDER-S/fr-par-2 P100 1 1268497 EUR 1221000 available'
 	check "GPUCOST_USD_PER_EUR=1.2: 2.8665 EUR is 3.4398 USD" [ "$(sqlite3 "$DB" "select price || ' ' || price_original from offers where provider = 'scaleway' and key = 'H100-1-80G/fr-par-2'")" = "3439800 2866500" ]
 	before=$(offers_sum scaleway)
 	for bad in 0 -1.1 NaN 1,08 abc; do
-		GPUCOST_USD_PER_EUR=$bad run --db "$DB" refresh --provider scaleway,cudo
+		GPUCOST_USD_PER_EUR=$bad run --db "$DB" refresh --provider scaleway,oci
 		check "GPUCOST_USD_PER_EUR=$bad: exit 4" status_is 4
 		check "GPUCOST_USD_PER_EUR=$bad: one line naming scaleway and the variable" err_has "^gpucost: scaleway: GPUCOST_USD_PER_EUR: "
 		check "GPUCOST_USD_PER_EUR=$bad: only scaleway failed" err_lines_are 1
@@ -137,25 +137,6 @@ RENDER-S/fr-par-2 P100 1 1268497 EUR 1221000 available'
 	rm -rf "$T/cfg"
 	run --db "$DB" refresh --provider scaleway
 	check "back to the default rate" [ "$(sqlite3 "$DB" "select price from offers where provider = 'scaleway' and key = 'H100-1-80G/fr-par-2'")" = 2978007 ]
-fi
-if echo " $PROVIDERS " | grep -q ' cudo '; then
-	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || vcpus || ' ' || ram_gb || ' ' || price || ' ' || currency || ' ' || availability from offers where provider = 'cudo' order by key")
-	want='cascade-lake/br-saopaulo-1/1 RTX3080 1 1.0 56300 USD available
-cascade-lake/br-saopaulo-1/2 RTX3080 2 2.0 112600 USD available
-cascade-lake/br-saopaulo-1/4 RTX3080 4 4.0 225200 USD available
-cascade-lake/br-saopaulo-1/8 RTX3080 8 8.0 450400 USD unavailable
-epyc-milan-a100-80gb/us-santaclara-1/2 A100-80 8 16.0 2756000 USD unavailable
-epyc-milan-a100-80gb/us-santaclara-1/4 A100-80 16 32.0 5512000 USD unavailable
-epyc-rome-rtx-a5000/no-luster-1/1 A5000 1 1.0 525500 USD available
-epyc-rome-rtx-a5000/no-luster-1/2 A5000 2 2.0 1051000 USD available
-epyc-rome-rtx-a5000/no-luster-1/4 A5000 4 4.0 2102000 USD available
-epyc-rome-rtx-a5000/no-luster-1/8 A5000 8 8.0 4204000 USD unavailable
-ice-lake-x9/gb-bournemouth-1/1  1 1.0 306300 USD available
-sapphire-rapids-h100/se-smedjebacken-1/1 H100 12 48.0 2570000 USD available
-sapphire-rapids-h100/se-smedjebacken-1/2 H100 24 96.0 5140000 USD available
-sapphire-rapids-h100/se-smedjebacken-1/4 H100 48 192.0 10280000 USD available
-sapphire-rapids-h100/se-smedjebacken-1/8 H100 96 384.0 20560000 USD available'
-	check "cudo: exactly the fixture's 15 offers" [ "$got" = "$want" ]
 fi
 
 # Linode, OVHcloud, CloudRift (issue 28): exactly the GPU offers their
@@ -309,7 +290,7 @@ elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a 
 check "parallel: three 2-second providers succeed" status_is 0
 check "parallel: done in ${elapsed}s (< 3.5 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 3.5) }'
 check "parallel: each took 2 s (>= 2)" awk -v e="$elapsed" 'BEGIN { exit !(e >= 2) }'
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway cudo linode ovh cloudrift verda"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway linode ovh cloudrift verda"}
 
 # Keys: sent only in headers, never in a URL, the cache, output or errors.
 for p in gcp lambda; do

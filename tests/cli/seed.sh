@@ -37,13 +37,13 @@ check "--db after the command: cache there" [ -s "$T/after.db" ]
 # Every provider is seeded with all its snapshot offers.
 run --db "$DB" providers --format csv
 check "providers csv" status_is 0
-for p in aws gcp runpod vast lambda vultr azure oci scaleway cudo; do
+for p in aws gcp runpod vast lambda vultr azure oci scaleway; do
 	want=$(snap_count "$p")
 	got=$(tr -d '\r' < "$T/out" | awk -F, -v p="$p" '$1 == p { print $4 }')
 	check "$p: $want offers seeded (got $got)" [ "$got" = "$want" ]
-	# OCI, Scaleway and Cudo have no dated published price list (data/README.md).
+	# Scaleway has no dated published price list (data/README.md).
 	case $p in
-	oci|scaleway|cudo) check "$p: no offers in the snapshot" [ "$want" -eq 0 ] ;;
+	scaleway) check "$p: no offers in the snapshot" [ "$want" -eq 0 ] ;;
 	*) check "$p: has offers in the snapshot" [ "$want" -gt 0 ] ;;
 	esac
 done
@@ -69,7 +69,8 @@ run --db "$DB" --gpu H100 --count 8 --provider aws
 check "data age line names the provider and the snapshot" err_has 'data age: aws [0-9]*d (snapshot)'
 
 run --db "$DB" providers
-check "providers table lists all ten" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr|azure|oci|scaleway|cudo) ' "$T/out")" -eq 10 ]
+check "providers table lists all nine" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr|azure|oci|scaleway) ' "$T/out")" -eq 9 ]
+check "providers table does not list retired Cudo" [ "$(grep -c '^cudo ' "$T/out")" -eq 0 ]
 check "providers table shows the EUR rate and its source" out_has '^EUR prices are converted at 1.0389 USD per EUR (default: ECB'
 GPUCOST_USD_PER_EUR=1.5 run --db "$DB" providers
 check "providers: GPUCOST_USD_PER_EUR shown" out_has 'converted at 1.50 USD per EUR (GPUCOST_USD_PER_EUR)'

@@ -38,16 +38,26 @@ for g in V100 P100 P4; do
 	check "gcp $g answers" status_is 0
 done
 
-# 5. Outliers are noted, not dropped; --no-outliers skips them.
+# 5. Outliers are noted, not dropped; --no-outliers skips them. GCP's
+# committed-use rates are not pay-as-you-go prices (issue 22): such a
+# row has no on-demand price and says so, and the median of
+# price-outlier is never taken over them, so Google's real price is no
+# outlier.
 run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-central1 --format csv
 check "a3-highgpu-8g us-central1 is kept" out_has '^gcp,a3-highgpu-8g,us-central1,'
-check "... and noted price-outlier" [ "$(grep '^gcp,a3-highgpu-8g,us-central1,' "$T/out" | cut -d, -f"$(csv_col notes)")" = "price-outlier;stale" ]
-run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-central1 --no-outliers --format csv
-check "--no-outliers skips it" out_lacks '^gcp,a3-highgpu-8g,us-central1,'
-check "--no-outliers keeps the others" out_has '^gcp,a3-megagpu-8g,'
-COLUMNS=200 run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-central1 --limit 1
+check "... with no on-demand price, noted doubtful-price" [ "$(grep '^gcp,a3-highgpu-8g,us-central1,' "$T/out" | cut -d, -f"$(csv_col price_hour),$(csv_col notes)")" = ",stale;doubtful-price" ]
+run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-east4 --format csv
+check "a3-highgpu-8g us-east4 at Google's price, no outlier" [ "$(grep '^gcp,a3-highgpu-8g,us-east4,' "$T/out" | cut -d, -f"$(csv_col price_hour),$(csv_col notes)")" = "87.83247,stale" ]
+run --db "$DB" --provider gcp --format csv
+check "no GCP offer is noted price-outlier" out_lacks 'price-outlier'
+run --db "$DB" --provider vast --include-stale --gpu RTX4090 --region hu --format csv
+check "a Vast listing far above its peers is kept" out_has '^vast,1x-RTX_4090,HU,.*price-outlier'
+run --db "$DB" --provider vast --include-stale --gpu RTX4090 --region hu --no-outliers --format csv
+check "--no-outliers skips it" out_lacks 'price-outlier'
+check "--no-outliers keeps the others" out_has '^vast,1x-RTX_4090,HU,'
+COLUMNS=200 run --db "$DB" --provider vast --include-stale --gpu RTX4090 --region hu --limit 1
 check "the table shows the marker" out_has 'NOTE'
-check "... ! for price-outlier" out_has ' !o '
+check "... ! for price-outlier" out_has ' !1o '
 
 # 6. Spot: the cheapest zone, named; spot not below on-demand noted.
 run --db "$DB" --provider aws --format json --gpu H100 --count 8 --region us-east-1

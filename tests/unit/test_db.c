@@ -1902,6 +1902,152 @@ test_replace_failure_rolls_back(void **state)
 	db_close(db);
 }
 
+/*
+ * Staged offers (a .batches provider): batches staged, then swapped in
+ * with the last ones in one transaction; another provider written in
+ * between keeps neither's staged rows; a key staged twice fails; a
+ * failed swap or a drop leaves the cached offers and stages nothing
+ * for the next write.
+ */
+static void
+test_stage_offers(void **state)
+{
+	const char *path = tmp_path("stage.db");
+	struct offer a[3], b[2], other[1], dup[1];
+	struct db_replace_stats stats;
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+	struct err err;
+	char key[8];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		snprintf(key, sizeof key, "a%zu", i);
+		a[i] = mk("vast", key, "RTX4090", 1, 24, IC_PCIE, 300000,
+		    MONEY_NONE, AV_AVAILABLE, 100);
+	}
+	for (i = 0; i < 2; i++) {
+		snprintf(key, sizeof key, "b%zu", i);
+		b[i] = mk("vast", key, "RTX4090", 2, 24, IC_PCIE, 700000,
+		    MONEY_NONE, AV_AVAILABLE, 100);
+	}
+	other[0] = mk("aws", "x", "T4", 1, 16, IC_PCIE, 526000, MONEY_NONE,
+	    AV_UNKNOWN, 100);
+	db = open_ok(path);
+	replace_ok(db, "vast", b, 1, SRC_LIVE, 50, NULL);
+	err_clear(&err);
+	assert_int_equal(db_stage_offers(db, "vast", a, 3, &err), 0);
+	/* Nothing staged is visible, and another provider's write keeps it. */
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 1);
+	offer_list_done(&l);
+	replace_ok(db, "aws", other, 1, SRC_LIVE, 100, NULL);
+	assert_int_equal(db_replace_staged(db, "vast", b, 2, NULL, 0, 100,
+	    &stats, &err), 0);
+	assert_int_equal(stats.offers, 5);
+	assert_int_equal(stats.history_rows, 4);	/* a0..a2, b1 */
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 6);
+	assert_non_null(find_offer(&l, "vast", "a2"));
+	assert_non_null(find_offer(&l, "aws", "x"));
+	offer_list_done(&l);
+	assert_int_equal(status_of(db, "vast").offer_count, 5);
+
+	/* A key staged twice is named; nothing changes. */
+	assert_int_equal(db_stage_offers(db, "vast", a, 2, &err), 0);
+	dup[0] = a[1];
+	assert_int_equal(db_stage_offers(db, "vast", dup, 1, &err), -1);
+	assert_non_null(strstr(err.msg, "offer a1 is listed twice"));
+	/* A swap that fails (the same key again) drops everything staged. */
+	err_clear(&err);
+	assert_int_equal(db_replace_staged(db, "vast", dup, 1, NULL, 0, 200,
+	    NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "listed twice"));
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 6);
+	offer_list_done(&l);
+	assert_int_equal(db_replace_staged(db, "vast", b, 1, NULL, 0, 300,
+	    &stats, &err), 0);
+	assert_int_equal(stats.offers, 1);		/* only b0: none left over */
+	/* A drop forgets what was staged. */
+	assert_int_equal(db_stage_offers(db, "vast", a, 3, &err), 0);
+	db_stage_drop(db, "vast");
+	assert_int_equal(db_replace_staged(db, "vast", b, 2, NULL, 0, 400,
+	    &stats, &err), 0);
+	assert_int_equal(stats.offers, 2);
+	db_close(db);
+}
+
+/*
+ * The watch state file of a user of a read-only cache: created 0600
+ * with the watch tables only, reopened as is, and a database of
+ * another kind (or any other file) refused, never written.
+ */
+static void
+test_watch_state(void **state)
+{
+	const char *path = tmp_path("watch.db"), *other = tmp_path("o.db");
+	const char *text = tmp_path("t.txt");
+	struct db_watch_offer w, *out;
+	struct stat sb;
+	struct db *db;
+	struct err err;
+	int64_t last;
+	size_t n;
+	sqlite3 *raw;
+	FILE *fp;
+
+	(void)state;
+	err_clear(&err);
+	assert_int_equal(db_open_watch_state(path, &db, &err), 0);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0600);
+	memset(&w, 0, sizeof w);
+	strcpy(w.provider, "vast");
+	strcpy(w.key, "42");
+	w.price = 310000;
+	w.availability = AV_AVAILABLE;
+	w.reported_at = 1000;
+	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000, &err),
+	    0);
+	db_close(db);
+	assert_int_equal(db_open_watch_state(path, &db, &err), 0);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &out, &n, &last,
+	    &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(last, 1000);
+	assert_int_equal(out[0].price, 310000);
+	free(out);
+	assert_int_equal(db_watch_load(db, "--gpu A100", &out, &n, &last,
+	    &err), 0);
+	assert_int_equal(last, 0);
+	free(out);
+	db_close(db);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'table'"), 2);
+
+	raw = raw_open(other);
+	raw_exec(raw, "CREATE TABLE mine (x)");
+	sqlite3_close(raw);
+	assert_int_equal(db_open_watch_state(other, &db, &err), -1);
+	assert_non_null(strstr(err.msg, "not a gpucost watch state file"));
+	assert_int_equal(raw_int(other, "SELECT count(*) FROM sqlite_master"),
+	    1);
+	fp = fopen(text, "w");
+	assert_non_null(fp);
+	fputs("notes\n", fp);
+	fclose(fp);
+	assert_int_equal(db_open_watch_state(text, &db, &err), -1);
+	/* A cache is not a state file either. */
+	db = open_ok(tmp_path("cache.db"));
+	db_close(db);
+	assert_int_equal(db_open_watch_state(tmp_path("cache.db"), &db, &err),
+	    -1);
+}
+
 /* Readers never wait for a writer (WAL): a query during a write. */
 static void
 test_reader_not_blocked(void **state)
@@ -2136,7 +2282,7 @@ query_fixture(const char *path, struct offer_list *all)
 			if (strcmp(all->v[start].provider, providers[k]->id)
 			    == 0)
 				*offer_list_add(&per) = all->v[start];
-		/* Scaleway and Cudo have no dated snapshot rows. */
+		/* Scaleway has no dated snapshot rows. */
 		if (per.n > 0)
 			with_rows++;
 		replace_ok(db, providers[k]->id, per.v, per.n, SRC_LIVE,
@@ -2514,7 +2660,7 @@ test_cache_open_seeds(void **state)
 		offer_list_init(&snap);
 		assert_int_equal(snapshot_load(providers[k]->id, &snap, &err),
 		    0);
-		/* Scaleway and Cudo have no dated snapshot: seeded empty. */
+		/* Scaleway has no dated snapshot: seeded empty. */
 		if (snap.n > 0)
 			with_rows++;
 		for (i = 0; i < n; i++)
@@ -2535,7 +2681,7 @@ test_cache_open_seeds(void **state)
 		f.nproviders = 1;
 		query_ok(db, &f, &l);
 		assert_int_equal(l.n, snap.n);
-		if (snap.n > 0)	/* OCI, Scaleway, Cudo: none */
+		if (snap.n > 0)	/* Scaleway: none */
 			qsort(snap.v, snap.n, sizeof snap.v[0], cmp_offer_key);
 		for (i = 0; i < l.n; i++)
 			assert_offer_equal(&l.v[i], &snap.v[i]);
@@ -2738,6 +2884,8 @@ main(void)
 		T(test_replace_other_providers),
 		T(test_replace_failure_rolls_back),
 		T(test_replace_meta_atomic),
+		T(test_stage_offers),
+		T(test_watch_state),
 		T(test_confirm_offers),
 		T(test_reader_not_blocked),
 		T(test_long_text_truncated),

@@ -367,17 +367,25 @@ test_new_providers(void **state)
 	launch_zones(&offer, z, sizeof z);
 	assert_string_equal(z, "fr-par-2");
 
+	/* Cudo Compute is retired (data/retired.tsv): no command. */
 	make("cudo", "epyc-rome-rtx-a5000", "se-smedjebacken-1",
 	    "epyc-rome-rtx-a5000/se-smedjebacken-1/1", "A5000", 1);
-	offer.vcpus = 4;
-	offer.ram_gb = 16;
-	assert_string_equal(launch(), "curl -fsS -X POST -H \"Authorization:"
-	    " Bearer $CUDO_API_KEY\" -H 'Content-Type: application/json' -d"
-	    " '{\"vmId\":\"gpucost-1\",\"dataCenterId\":\"se-smedjebacken-1\","
-	    "\"machineType\":\"epyc-rome-rtx-a5000\",\"gpus\":1,\"vcpus\":4,"
-	    "\"memoryGib\":16,\"bootDiskImageId\":\"IMAGE\","
-	    "\"bootDisk\":{\"sizeGib\":100}}'"
-	    " https://rest.compute.cudo.org/v1/projects/PROJECT/vm");
+	assert_int_equal(launch_command(&plan, buf, sizeof buf), 0);
+
+	/* Issue 22: no on-demand price (spot-only, DWS, capacity blocks):
+	 * no on-demand command; the spot one stays where spot is sold. */
+	make("gcp", "a3-highgpu-2g", "us-central1", "a3-highgpu-2g/us-central1",
+	    "H100", 2);
+	offer.price = MONEY_NONE;
+	offer.spot_price = 8968400;
+	assert_int_equal(launch_command(&plan, buf, sizeof buf), 0);
+	assert_string_equal(buf, "");
+	assert_true(launch_spot_command(&plan, buf, sizeof buf) > 0);
+	assert_non_null(strstr(buf, "--provisioning-model=SPOT"));
+	make("aws", "p5e.48xlarge", "eu-west-2", "p5e.48xlarge/eu-west-2",
+	    "H200", 8);
+	offer.price = MONEY_NONE;
+	assert_int_equal(launch_command(&plan, buf, sizeof buf), 0);
 
 	/* A provider nobody wrote a command for: none. */
 	make("nosuch", "t", "r", "k", "H100", 1);

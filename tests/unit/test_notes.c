@@ -160,6 +160,41 @@ test_mark_per_provider(void **state)
 		assert_int_equal(v[i].notes, 0);
 }
 
+/*
+ * Issue 22: seven regions at a committed-use rate (0.45x) and five at
+ * Google's price. A median over all twelve is the committed rate, and
+ * every real price would be the "outlier". Rows noted doubtful-price
+ * are no evidence: the median is the real rows', none is an outlier,
+ * and a doubtful row is never judged.
+ */
+static void
+test_mark_doubtful(void **state)
+{
+	static const char *const cheap[] = { "us-central1", "us-west1",
+	    "us-west4", "asia-northeast1", "asia-southeast1",
+	    "australia-southeast1", "northamerica-northeast2" };
+	static const char *const real[] = { "us-east4", "us-east5",
+	    "europe-west1", "europe-west4", "asia-south1" };
+	struct offer v[12];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 7; i++) {
+		gcp_offer(&v[i], "a3-highgpu-8g", cheap[i], 43066152, MONEY_NONE);
+		v[i].notes = NOTE_BIT(NOTE_DOUBTFUL_PRICE);
+	}
+	for (i = 0; i < 5; i++)
+		gcp_offer(&v[7 + i], "a3-highgpu-8g", real[i],
+		    87832470 + (int64_t)i * 5000000, MONEY_NONE);
+	notes_mark(v, 12);
+	for (i = 0; i < 12; i++)
+		if ((v[i].notes & NOTE_BIT(NOTE_PRICE_OUTLIER)) != 0)
+			fail_msg("%s is noted price-outlier", v[i].key);
+	/* The doubtful note stays. */
+	for (i = 0; i < 7; i++)
+		assert_int_equal(v[i].notes, NOTE_BIT(NOTE_DOUBTFUL_PRICE));
+}
+
 /* The legend names the markers of the mask, in table order. */
 static void
 test_legend(void **state)
@@ -189,6 +224,7 @@ main(void)
 		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_mark),
 		cmocka_unit_test(test_mark_per_provider),
+		cmocka_unit_test(test_mark_doubtful),
 		cmocka_unit_test(test_legend),
 	};
 

@@ -19,6 +19,7 @@
 #include "notes.h"
 #include "offer.h"
 #include "query.h"
+#include "rentable.h"
 #include "str.h"
 
 /* ------------------------------------------------------------------ */
@@ -1980,6 +1981,89 @@ test_query_nothing(void **state)
 	free(p);
 }
 
+/*
+ * Issue 22, the rentable.h rules as filters: a marketplace listing a day
+ * old is a market reference (only with include_stale; only it with
+ * only_stale), a provider's own list price of any age stays an offer,
+ * retired sizes never match, region "all" matches every --region, host
+ * figures beyond any real machine become unknown.
+ */
+static void
+test_rentable(void **state)
+{
+	struct offer_filter f;
+	struct offer listing, old_list, ncv3, cudo, oci, big;
+	const int64_t now = 1700000000 + 5 * 86400;
+	int nodes;
+
+	(void)state;
+	make_offer(&listing, "vast", "123", "RTX4090", 1, 400000, MONEY_NONE);
+	listing.notes = NOTE_BIT(NOTE_SINGLE_LISTING);
+	listing.fetched_at = now - 86400 - 1;	/* just over a day */
+	make_offer(&old_list, "aws", "p5.48xlarge/us-east-1", "H100", 8,
+	    55040000, MONEY_NONE);
+	old_list.fetched_at = now - 400 * 86400;	/* a year old */
+	make_offer(&ncv3, "azure", "Standard_NC24s_v3/eastus", "V100-16", 4,
+	    12240000, MONEY_NONE);
+	set_names(&ncv3, "standard_nc24s_v3", "eastus", "V100");
+	make_offer(&cudo, "cudo", "x/se-1/1", "A5000", 1, 500000, MONEY_NONE);
+	make_offer(&oci, "oci", "BM.GPU.H100.8", "H100", 8, 80000000,
+	    MONEY_NONE);
+	set_names(&oci, "BM.GPU.H100.8", "all", "H100 SXM");
+
+	offer_filter_init(&f);
+	/* No time given: no age rule (a pure caller, the old behaviour). */
+	assert_true(offer_matches(&f, &listing, &nodes));
+	f.now = now;
+	assert_false(offer_matches(&f, &listing, &nodes));
+	assert_true(offer_matches(&f, &old_list, &nodes));
+	listing.fetched_at = now - 3600;	/* an hour old: an offer */
+	assert_true(offer_matches(&f, &listing, &nodes));
+	listing.fetched_at = now - 2 * 86400;
+	f.include_stale = true;
+	assert_true(offer_matches(&f, &listing, &nodes));
+	f.include_stale = false;
+	f.only_stale = true;
+	assert_true(offer_matches(&f, &listing, &nodes));
+	assert_false(offer_matches(&f, &old_list, &nodes));
+	f.only_stale = false;
+
+	/* Retired: whatever else is asked. */
+	assert_false(offer_matches(&f, &ncv3, &nodes));
+	assert_false(offer_matches(&f, &cudo, &nodes));
+	f.include_stale = true;
+	assert_false(offer_matches(&f, &ncv3, &nodes));
+	f.include_stale = false;
+
+	/* Region all: every --region. */
+	str_copy(f.region, sizeof f.region, "europe");
+	assert_true(offer_matches(&f, &oci, &nodes));
+	str_copy(f.region, sizeof f.region, "jp");
+	assert_true(offer_matches(&f, &oci, &nodes));
+	assert_false(offer_matches(&f, &old_list, &nodes));
+
+	/* Host bounds: RunPod's 8 x RTX PRO 4500 at 6,016 GB. */
+	make_offer(&big, "runpod", "8x_RTXPRO4500-SE_SECURE/US-1",
+	    "RTXPRO4500", 8, 5000000, MONEY_NONE);
+	big.vcpus = 128;
+	big.ram_gb = 6016;
+	assert_int_equal(offer_host_bounds(&big), 0);	/* 752 GB: real */
+	big.ram_gb = 8 * 1024 + 1;
+	big.vcpus = 8 * 256 + 1;
+	assert_int_equal(offer_host_bounds(&big), 3);
+	assert_int_equal(big.vcpus, 0);
+	assert_false(big.ram_gb > 0);
+	big.vcpus = 8 * 256;
+	big.ram_gb = 8 * 1024;
+	assert_int_equal(offer_host_bounds(&big), 0);
+
+	/* A capacity-only offer with no price is valid when it says so. */
+	old_list.price = MONEY_NONE;
+	assert_int_equal(offer_check(&old_list, &(struct err){ 0 }), -1);
+	old_list.notes |= NOTE_BIT(NOTE_NOT_ON_DEMAND);
+	assert_int_equal(offer_check(&old_list, &(struct err){ 0 }), 0);
+}
+
 int
 main(void)
 {
@@ -2047,6 +2131,7 @@ main(void)
 		cmocka_unit_test(test_host_per_gpu),
 		cmocka_unit_test(test_fold_regions),
 		cmocka_unit_test(test_explain_empty),
+		cmocka_unit_test(test_rentable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

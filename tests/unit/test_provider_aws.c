@@ -16,6 +16,7 @@
 #include "adapter_harness.h"
 #include "err.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "provider.h"
 #include "xalloc.h"
@@ -1113,10 +1114,55 @@ test_index_errors(void **state)
 	tmp_dir_free(dir);
 }
 
+/*
+ * Issue 27 item 4 / issue 22: p5e.48xlarge is sold only as Capacity
+ * Blocks (and spot). Where the spot feed prices it, it is an offer with
+ * no on-demand price, noted not-on-demand, as the snapshot has it; not
+ * dropped for want of an on-demand row.
+ */
+static void
+test_capacity_only(void **state)
+{
+	struct harness_route r[ARRAY_LEN(routes)];
+	struct provider_run run;
+	const struct offer *o;
+	struct err err;
+	size_t i;
+
+	(void)state;
+	memcpy(r, routes, sizeof r);
+	for (i = 0; i < ARRAY_LEN(r); i++)
+		if (strcmp(r[i].file, "spot.json") == 0)
+			r[i].file = "spot-p5e.json";
+	run_init(&run, "us-east-1");
+	assert_int_equal(harness_run(&provider_aws, &run, r, ARRAY_LEN(r),
+	    NULL, 0, NULL, &err), 0);
+	o = harness_offer(&run, "p5e.48xlarge/us-east-1");
+	assert_string_equal(o->gpu, "H200");
+	assert_int_equal(o->gpu_count, 8);
+	assert_int_equal(o->vcpus, 192);
+	assert_int_equal(o->interconnect, IC_NVLINK);
+	assert_false(money_known(o->price));
+	assert_int_equal(o->spot_price, 17242400);
+	assert_true(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
+	/* Other offers say nothing of the kind. */
+	o = harness_offer(&run, "g5.xlarge/us-east-1");
+	assert_false(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
+	provider_run_done(&run);
+
+	/* Without a spot price there is no evidence it exists there. */
+	run_init(&run, "us-east-1");
+	assert_int_equal(harness_run(&provider_aws, &run, routes,
+	    ARRAY_LEN(routes), NULL, 0, NULL, &err), 0);
+	assert_null(harness_offer_find(&run, "p5e.48xlarge/us-east-1"));
+	provider_run_done(&run);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_capacity_only),
 		cmocka_unit_test(test_full_run),
 		cmocka_unit_test(test_reserved),
 		cmocka_unit_test(test_chunk_sizes),

@@ -134,7 +134,7 @@ test_parse(void **state)
 	    "H100 NVL", 1, 94, IC_PCIE, 6980000, MONEY_NONE, 40, 320);
 	/* The reservation's 42066 (a year) is not the hourly price. */
 	check_offer(harness_offer(&run, "Standard_NC48ads_A100_v4/eastus"), "A100-80",
-	    "A100 PCIe", 2, 80, IC_UNKNOWN, 7346000, MONEY_NONE, 48, 440);
+	    "A100 PCIe", 2, 80, IC_PCIE, 7346000, MONEY_NONE, 48, 440);
 	/* Spot only: the Windows Spot row is not it. */
 	check_offer(harness_offer(&run, "Standard_NC24ads_A100_v4/swedencentral"),
 	    "A100-80", "A100 PCIe", 1, 80, IC_PCIE, MONEY_NONE, 2079990, 24,

@@ -14,6 +14,7 @@
 #include "err.h"
 #include "http.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "provider.h"
 
@@ -409,8 +410,18 @@ test_spot_only_machines(void **state)
 	o = offer_of(&run, "a3-highgpu-1g/us-central1");
 	assert_true(o->price == MONEY_NONE);
 	assert_int_equal(o->spot_price, 26 * 9900 + 234 * 1330 + 2250000);
-	assert_non_null(harness_offer_find(&run, "a3-highgpu-2g/us-central1"));
-	assert_non_null(harness_offer_find(&run, "a3-highgpu-4g/us-central1"));
+	/* ... and says how it is sold, as the snapshot does (issue 22). */
+	assert_true(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
+	o = offer_of(&run, "a3-highgpu-2g/us-central1");
+	assert_true(o->price == MONEY_NONE);
+	assert_true(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
+	o = offer_of(&run, "a3-highgpu-4g/us-central1");
+	assert_true(o->price == MONEY_NONE);
+	assert_true(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
+	/* Sold on demand: no such note. */
+	o = offer_of(&run, "a3-highgpu-8g/us-central1");
+	assert_true(money_known(o->price));
+	assert_false(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
 
 	o = offer_of(&run, "a3-ultragpu-8g/us-central1");
 	assert_string_equal(o->gpu, "H200");
@@ -418,6 +429,7 @@ test_spot_only_machines(void **state)
 	assert_int_equal(o->vram_gb, 141);
 	assert_int_equal(o->vcpus, 224);
 	assert_true(o->price == MONEY_NONE);
+	assert_true(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
 	assert_int_equal(o->spot_price, 224 * 13100 + 2952 * 1750 +
 	    8 * 3720000);
 
@@ -430,6 +442,7 @@ test_spot_only_machines(void **state)
 	assert_int_equal(o->vcpus, 224);
 	assert_true(o->ram_gb > 3967.99 && o->ram_gb < 3968.01);
 	assert_true(o->price == MONEY_NONE);
+	assert_true(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
 	assert_int_equal(o->spot_price, 8 * 4910000);
 	provider_run_done(&run);
 }
@@ -462,6 +475,9 @@ test_n1_attachments(void **state)
 	assert_string_equal(o->gpu_raw, "nvidia-tesla-v100");
 	assert_int_equal(o->vram_gb, 16);
 	assert_int_equal(o->gpu_count, 8);
+	/* SXM2 boards on an NVLink ring (Google's GPU table), as the
+	 * snapshot says (issue 22). */
+	assert_int_equal(o->interconnect, IC_NVLINK);
 	assert_int_equal(o->price, 64 * 31600 + 416 * 4240 + 8 * 2480000);
 	assert_true(o->spot_price == MONEY_NONE);
 

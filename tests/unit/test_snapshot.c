@@ -19,6 +19,7 @@
 #include "money.h"
 #include "notes.h"
 #include "offer.h"
+#include "rentable.h"
 #include "snapshot.h"
 
 #define HEADER	"provider\tkey\tinstance_type\tregion\tgpu\tgpu_raw\t" \
@@ -33,9 +34,9 @@
 		"US, NA\tRTX4090\tRTX 4090\t1\t24\tpcie\t32\t64\t0.35\t\t" \
 		"available\t2026-04-29\tsingle-listing\t\n"
 
-/* Every provider with rows in the snapshot (OCI has no dated source). */
+/* Every provider with rows in the snapshot (Scaleway has no dated source). */
 static const char *const providers_all[] = {
-	"aws", "azure", "gcp", "lambda", "runpod", "vast", "vultr"
+	"aws", "azure", "gcp", "lambda", "oci", "runpod", "vast", "vultr"
 };
 #define NSNAP	(sizeof providers_all / sizeof providers_all[0])
 
@@ -658,6 +659,192 @@ test_parse_prices_exact(void **state)
 	    "5000.01 USD/h is out of range (0, 5000]");
 }
 
+/* ------------------------------------------------------------------ */
+/* Issue 22: only what can be rented, in the built-in data.            */
+
+static int
+starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* GCP machine types sold only as Spot or through DWS/reservations. */
+static int
+gcp_spot_only(const char *it)
+{
+	return starts(it, "a3-highgpu-1g") || starts(it, "a3-highgpu-2g") ||
+	    starts(it, "a3-highgpu-4g") || starts(it, "a3-ultragpu-") ||
+	    starts(it, "a4-highgpu-");
+}
+
+/*
+ * No on-demand price for what is not sold on demand; every such row is
+ * there (not dropped) and says how it is sold; a doubtful GCP on-demand
+ * price is never shown.
+ */
+static void
+test_rentable_not_on_demand(void **state)
+{
+	struct offer_list l;
+	struct err err;
+	size_t i, spot_only = 0, p5e = 0, doubtful = 0;
+
+	(void)state;
+	offer_list_init(&l);
+	assert_int_equal(snapshot_load(NULL, &l, &err), 0);
+	for (i = 0; i < l.n; i++) {
+		const struct offer *o = &l.v[i];
+		unsigned nod = o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND);
+
+		if (strcmp(o->provider, "gcp") == 0 &&
+		    gcp_spot_only(o->instance_type)) {
+			spot_only++;
+			if (money_known(o->price) || nod == 0)
+				fail_msg("gcp %s: on-demand %lld, notes %#x",
+				    o->key, (long long)o->price, o->notes);
+		}
+		if (strcmp(o->instance_type, "p5e.48xlarge") == 0) {
+			p5e++;
+			assert_false(money_known(o->price));
+			assert_true(nod != 0);
+		}
+		if ((o->notes & NOTE_BIT(NOTE_DOUBTFUL_PRICE)) != 0) {
+			doubtful++;
+			assert_string_equal(o->provider, "gcp");
+			assert_false(money_known(o->price));
+		}
+		/* Not noted: then sold on demand somewhere in its provider. */
+		if (nod != 0)
+			assert_true(strcmp(o->provider, "gcp") == 0 ||
+			    strcmp(o->provider, "aws") == 0);
+	}
+	/* a3-highgpu-1/2/4g, a3-ultragpu-8g[-nolssd], a4-highgpu-8g. */
+	assert_true(spot_only >= 60);
+	/* Every region of the catalog, eu-west-2's with no price at all. */
+	assert_int_equal(p5e, 6);
+	assert_true(doubtful >= 40);
+	offer_list_done(&l);
+}
+
+/* Google's real price is never the outlier of its own GPU. */
+static void
+test_rentable_real_prices_not_outliers(void **state)
+{
+	static const char *const types[] = { "a3-highgpu-8g", "a3-megagpu-8g",
+	    "a2-ultragpu-1g", "a2-ultragpu-4g", "a2-highgpu-1g",
+	    "a2-highgpu-8g" };
+	struct offer_list l;
+	struct err err;
+	size_t i, k, priced = 0;
+
+	(void)state;
+	offer_list_init(&l);
+	assert_int_equal(snapshot_load("gcp", &l, &err), 0);
+	for (i = 0; i < l.n; i++)
+		for (k = 0; k < sizeof types / sizeof types[0]; k++) {
+			if (strcmp(l.v[i].instance_type, types[k]) != 0 ||
+			    !money_known(l.v[i].price))
+				continue;
+			priced++;
+			if ((l.v[i].notes & NOTE_BIT(NOTE_PRICE_OUTLIER)) != 0)
+				fail_msg("%s is noted price-outlier",
+				    l.v[i].key);
+		}
+	assert_true(priced >= 30);
+	offer_list_done(&l);
+}
+
+/* Retired sizes and providers, host bounds, the links fixed. */
+static void
+test_rentable_sizes_hosts_links(void **state)
+{
+	struct offer_list l;
+	struct err err;
+	size_t i, n1v100 = 0, nca100 = 0, bridge = 0, any = 0;
+
+	(void)state;
+	offer_list_init(&l);
+	assert_int_equal(snapshot_load(NULL, &l, &err), 0);
+	for (i = 0; i < l.n; i++) {
+		const struct offer *o = &l.v[i];
+
+		if (offer_retired(o) || strcmp(o->provider, "cudo") == 0 ||
+		    starts(o->instance_type, "Standard_NC6s_v3") ||
+		    starts(o->instance_type, "Standard_NC12s_v3") ||
+		    starts(o->instance_type, "Standard_NC24s_v3") ||
+		    starts(o->instance_type, "Standard_NC24rs_v3"))
+			fail_msg("retired %s %s", o->provider, o->key);
+		if (o->vcpus > RENTABLE_VCPUS_PER_GPU_MAX * o->gpu_count ||
+		    o->ram_gb > RENTABLE_RAM_GB_PER_GPU_MAX * o->gpu_count)
+			fail_msg("%s %s: host %d vCPUs, %g GB", o->provider,
+			    o->key, o->vcpus, o->ram_gb);
+		/* RunPod's host table is per GPU: never growing with n^2. */
+		if (strcmp(o->provider, "runpod") == 0 && o->ram_gb > 0 &&
+		    o->gpu_count > 1 && o->ram_gb / o->gpu_count > 300)
+			fail_msg("runpod %s: %g GB RAM", o->key, o->ram_gb);
+		if (strcmp(o->provider, "gcp") == 0 &&
+		    strstr(o->instance_type, "xV100") != NULL) {
+			n1v100++;
+			assert_int_equal(o->interconnect, IC_NVLINK);
+		}
+		if (strstr(o->instance_type, "ads_A100_v4") != NULL) {
+			nca100++;
+			assert_int_equal(o->interconnect, IC_PCIE);
+		}
+		if (strcmp(o->provider, "runpod") == 0 && o->gpu_count > 1 &&
+		    (strcmp(o->gpu, "A6000") == 0 || strcmp(o->gpu, "A5000") == 0 ||
+		    strcmp(o->gpu, "A40") == 0 || strcmp(o->gpu, "RTX3090") == 0)) {
+			bridge++;
+			/* As a refresh says (provider_interconnect()). */
+			assert_int_equal(o->interconnect, IC_UNKNOWN);
+		}
+		if (strcmp(o->provider, "oci") == 0 ||
+		    strcmp(o->provider, "lambda") == 0) {
+			any++;
+			assert_string_equal(o->region, "all");
+		}
+	}
+	assert_true(n1v100 > 0 && nca100 > 0 && bridge > 0);
+	/* 21 OCI shapes, 22 Lambda types: one offer each. */
+	assert_int_equal(any, 43);
+	offer_list_done(&l);
+}
+
+/*
+ * The loader applies the rules to whatever it reads: a retired size is
+ * dropped, impossible host figures become unknown, a capacity-only row
+ * with no price is kept.
+ */
+static void
+test_rentable_loader(void **state)
+{
+	const char *text = HEADER
+	    "azure\tStandard_NC24s_v3/eastus\tStandard_NC24s_v3\teastus\t"
+	    "V100-16\tV100\t4\t16\tunknown\t24\t448\t12.24\t\tunknown\t"
+	    "2026-05-20\t\t\n"
+	    "runpod\t8x_X/US-1\t8x_X\tUS-1\tRTXPRO4500\tRTX PRO 4500\t8\t32\t"
+	    "pcie\t2100\t9000\t5.1\t\tunknown\t2026-02-12\thost-estimated\t\n"
+	    "aws\tp5e.48xlarge/eu-west-2\tp5e.48xlarge\teu-west-2\tH200\t"
+	    "H200\t8\t141\tnvlink\t192\t2048\t\t\tunknown\t2026-06-03\t"
+	    "not-on-demand\t\n";
+	struct offer_list l;
+	struct err err;
+
+	(void)state;
+	offer_list_init(&l);
+	assert_int_equal(snapshot_parse(text, strlen(text), "t.tsv", NULL, &l,
+	    &err), 0);
+	l.n = offers_vet(l.v, l.n);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0].provider, "runpod");
+	assert_int_equal(l.v[0].vcpus, 0);	/* 262 per GPU */
+	assert_false(l.v[0].ram_gb > 0);	/* 1125 GB per GPU */
+	assert_string_equal(l.v[1].key, "p5e.48xlarge/eu-west-2");
+	assert_false(money_known(l.v[1].price));
+	assert_false(money_known(l.v[1].spot_price));
+	offer_list_done(&l);
+}
+
 int
 main(void)
 {
@@ -677,6 +864,10 @@ main(void)
 		cmocka_unit_test(test_parse_impossible_date),
 		cmocka_unit_test(test_parse_provider_skips),
 		cmocka_unit_test(test_parse_prices_exact),
+		cmocka_unit_test(test_rentable_not_on_demand),
+		cmocka_unit_test(test_rentable_real_prices_not_outliers),
+		cmocka_unit_test(test_rentable_sizes_hosts_links),
+		cmocka_unit_test(test_rentable_loader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,72 @@
+/*
+ * rentable.h: what can be rented, and what only looks like it.
+ *
+ * The rules that keep an answer to offers a buyer can act on, shared by
+ * the snapshot loader, the refresh and every read of the cache (so an
+ * old cache obeys them too):
+ *
+ *  - retired sizes and providers (data/retired.tsv, compiled in): their
+ *    offers never show, a retired provider is never refreshed;
+ *  - host figures beyond any real machine are unknown, never facts;
+ *  - a marketplace listing (one host's ask: noted single-listing) older
+ *    than RENTABLE_MARKET_SECONDS is a market reference, not an offer:
+ *    answers leave it out unless asked (--include-stale).
+ *
+ * Pure: no I/O, no state.
+ */
+#ifndef GPUCOST_RENTABLE_H
+#define GPUCOST_RENTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A row of data/retired.tsv. */
+struct retired {
+	const char	*provider;
+	const char	*instance_type;	/* "*": the whole provider */
+	const char	*date;		/* YYYY-MM-DD */
+	const char	*source;
+};
+
+extern const struct retired retired_table[];
+extern const size_t retired_count;
+
+/* The retirement of the whole provider, or NULL. */
+const struct retired *retired_provider(const char *provider);
+/* The retirement of this size (or of its whole provider), or NULL. */
+const struct retired *retired_size(const char *provider,
+	    const char *instance_type);
+
+/*
+ * Host figures per GPU beyond these are no real machine: the largest
+ * real ones are 880 GB of RAM with one GPU (Azure NV36adms_A10_v5) and
+ * 256 vCPUs with one GPU (Vast.ai hosts renting one GPU of a dual-socket
+ * server); clouds' largest is 64 (AWS g4dn/g5/g6/g6e.16xlarge).
+ * offer_host_bounds() (offer.h) applies them.
+ */
+#define RENTABLE_VCPUS_PER_GPU_MAX	256
+#define RENTABLE_RAM_GB_PER_GPU_MAX	1024
+
+/* A marketplace listing this old is a market reference. */
+#define RENTABLE_MARKET_SECONDS	((int64_t)86400)
+
+/*
+ * The providers whose offers are each one host's ask (Vast.ai), NULL
+ * ended: the only ones whose offers can be market references (their
+ * adapters and snapshot rows note them single-listing). The cache's SQL
+ * judges age per provider on them (db_offers.c).
+ */
+extern const char *const marketplace_providers[];
+
+/*
+ * Is an offer with these notes, fetched at fetched_at, a market
+ * reference at time now (a single-listing older than a day)? The offer
+ * functions of offer.h (offer_market_reference(), offers_vet() ...) are
+ * built on these; this module knows no struct offer, so it sits below
+ * offer.c.
+ */
+bool	rentable_market_reference(unsigned notes, int64_t fetched_at,
+	    int64_t now);
+
+#endif
