@@ -957,16 +957,6 @@ db_merge_one(struct db *db, sqlite3_stmt *pub_q, sqlite3_stmt *main_q,
 	    "h.months AND m.upfront = h.upfront AND m.observed_at = "
 	    "h.observed_at)", r->provider, NULL, err) < 0)
 		return -1;
-	if (db_exec_provider(db, "INSERT INTO main.committed_history "
-	    "(provider, key, kind, months, upfront, observed_at, price_hour, "
-	    "upfront_usd) SELECT h.provider, h.key, h.kind, h.months, "
-	    "h.upfront, h.observed_at, h.price_hour, h.upfront_usd FROM "
-	    "pub.committed_history h WHERE h.provider = ?1 AND NOT EXISTS "
-	    "(SELECT 1 FROM main.committed_history m WHERE m.provider = "
-	    "h.provider AND m.key = h.key AND m.kind = h.kind AND m.months = "
-	    "h.months AND m.upfront = h.upfront AND m.observed_at = "
-	    "h.observed_at)", r->provider, NULL, err) < 0)
-		return -1;
 	if (db_exec_provider(db, "INSERT INTO main.refresh_log (provider, at) "
 	    "SELECT DISTINCT provider, at FROM pub.refresh_log l WHERE "
 	    "l.provider = ?1 AND NOT EXISTS (SELECT 1 FROM main.refresh_log m "
