@@ -44,17 +44,7 @@ enum {
 	OPT_LIVE
 };
 
-/* One option: a filter field (filter >= 0) or one of the above. */
-struct cli_option {
-	const char	*name;		/* without "--" */
-	int		 short_opt;	/* 0 when none */
-	const char	*arg;		/* value name; NULL: takes no value */
-	unsigned	 scope;		/* CMD_SCOPE_*: commands that take it */
-	bool		 asks;		/* makes the command line a query */
-	int		 filter;	/* enum filter_field, or -1 */
-	int		 id;		/* OPT_*, or the filter's index */
-	const char	*help;
-};
+/* One option (struct cli_option, cli.h): a filter field or one of the above. */
 
 /* The options that are not filters, in --help order within a group. */
 static const struct cli_option other_options[] = {
@@ -117,6 +107,8 @@ static const struct {
 	const char	*name;
 } command_operands[] = {
 	{ CMD_PUBLISH,	"DIR" },	/* gpucost publish DIR */
+	{ CMD_COMPLETION, "SHELL" },	/* gpucost completion bash */
+	{ CMD_COMPLETE,	"KIND" },	/* gpucost __complete gpus */
 };
 
 #define NOPTIONS	(FILTER_FIELD_COUNT + NOTHER)
@@ -135,6 +127,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_history_entry,
 	&cmd_watch_entry,
 	&cmd_publish_entry,
+	&cmd_completion_entry,
+	&cmd_mcp_entry,
+	&cmd_complete_entry,
 	&cmd_help_entry,
 	&cmd_version_entry,
 	NULL
@@ -231,19 +226,33 @@ sort_name_at(size_t i)
 	return sort_key_name((enum sort_key)i);
 }
 
+/* A command --help and the error lists leave out (__complete). */
+static bool
+command_hidden(const struct cmd_entry *e)
+{
+	return strncmp(e->name, "__", 2) == 0;
+}
+
 static const char *
 command_name_at(size_t i)
 {
-	return cmd_table[i + 1]->name;	/* the query has no word */
+	size_t k, n = 0;
+
+	for (k = 1; cmd_table[k] != NULL; k++)	/* the query has no word */
+		if (!command_hidden(cmd_table[k]) && n++ == i)
+			return cmd_table[k]->name;
+	return "?";
 }
 
+/* The commands named in messages: all but the query and hidden ones. */
 static size_t
 command_count(void)
 {
-	size_t n = 0;
+	size_t n = 0, k;
 
-	while (cmd_table[n] != NULL)
-		n++;
+	for (k = 1; cmd_table[k] != NULL; k++)
+		if (!command_hidden(cmd_table[k]))
+			n++;
 	return n;
 }
 
@@ -445,7 +454,7 @@ parse_command(int argc, char **argv, struct cli_options *o,
 		if (strcmp(argv[optind], cmd_table[i]->name) == 0)
 			break;
 	if (cmd_table[i] == NULL) {
-		join_words(words, sizeof words, command_count() - 1,
+		join_words(words, sizeof words, command_count(),
 		    command_name_at);
 		err_set(err, "unknown command %s (commands: %s)",
 		    str_quoted(argv[optind], q, sizeof q), words);
@@ -533,6 +542,74 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 	return 0;
 }
 
+const struct cli_option *
+cli_option_table(size_t *n)
+{
+	build_options();
+	*n = NOPTIONS;
+	return options;
+}
+
+/*
+ * What an option's value is: a filter's from its type in filter.h, the
+ * others' from their id (a new option offers nothing until it is named
+ * here, which is never wrong, only less helpful).
+ */
+enum cli_values
+cli_option_values(const struct cli_option *opt)
+{
+	if (opt->arg == NULL)
+		return CLI_VALUES_NONE;
+	if (opt->filter >= 0) {
+		switch (filter_fields[opt->filter].type) {
+		case FT_GPUS:
+			return CLI_VALUES_GPUS;
+		case FT_PROVIDERS:
+			return CLI_VALUES_PROVIDERS;
+		case FT_INT:
+			return CLI_VALUES_INT;
+		case FT_MONEY:
+			return CLI_VALUES_NUMBER;
+		case FT_LINK:
+			return CLI_VALUES_LINKS;
+		case FT_PATTERN:
+			return opt->filter == FF_REGION ? CLI_VALUES_REGIONS :
+			    CLI_VALUES_TEXT;
+		case FT_STRING:
+		case FT_BOOL:
+			return CLI_VALUES_TEXT;
+		}
+		return CLI_VALUES_TEXT;
+	}
+	switch (opt->id) {
+	case OPT_SORT:
+		return CLI_VALUES_SORT;
+	case OPT_FORMAT:
+		return CLI_VALUES_FORMATS;
+	case OPT_GROUP_BY:
+		return CLI_VALUES_GROUPS;
+	case OPT_LIMIT:
+	case OPT_TIMEOUT:
+	case OPT_WAIT:
+	case OPT_DEADLINE:
+		return CLI_VALUES_INT;
+	case OPT_HOURS:
+		return CLI_VALUES_NUMBER;
+	case OPT_DB:
+		return CLI_VALUES_FILE;
+	case OPT_FROM:
+		return CLI_VALUES_DIR;
+	}
+	return CLI_VALUES_TEXT;
+}
+
+bool
+cli_option_is_meta(const struct cli_option *opt)
+{
+	return opt->filter < 0 && (opt->id == OPT_HELP ||
+	    opt->id == OPT_VERSION);
+}
+
 /*
  * One --help group: the options of scope's commands (scope ALL: those
  * every command takes).
@@ -570,7 +647,8 @@ cli_usage(FILE *out)
 		const struct cmd_entry *e = cmd_table[i];
 		char left[64];
 
-		if (e->id == CMD_HELP || e->id == CMD_VERSION)
+		if (e->id == CMD_HELP || e->id == CMD_VERSION ||
+		    command_hidden(e))
 			continue;
 		snprintf(left, sizeof left, "gpucost%s%s%s%s",
 		    e->name[0] ? " " : "", e->name, e->usage[0] ? " " : "",

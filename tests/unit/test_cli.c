@@ -210,7 +210,7 @@ test_commands(void **state)
 	assert_int_equal(o.filter.ngpus, 2);
 	/* Command words are exact. */
 	bad("unknown command \"GPUS\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, publish, help or version)",
+	    "tui, history, watch, publish, completion, mcp, help or version)",
 	    "GPUS", NULL);
 }
 
@@ -781,12 +781,21 @@ test_bad_command(void **state)
 {
 	(void)state;
 	bad("unknown command \"frobnicate\" (commands: gpus, providers, "
-	    "refresh, tui, history, watch, publish, help or version)",
+	    "refresh, tui, history, watch, publish, completion, mcp, help or "
+	    "version)",
 	    "frobnicate", NULL);
 	bad("unknown command \"A100\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, publish, help or version)",
+	    "tui, history, watch, publish, completion, mcp, help or version)",
 	    "--count", "2", "A100", NULL);
 	bad("providers: unexpected argument \"extra\"", "providers", "extra",
+	    NULL);
+	/* The hidden completion helper is never offered as a command. */
+	bad("unknown command \"__completes\" (commands: gpus, providers, "
+	    "refresh, tui, history, watch, publish, completion, mcp, help or "
+	    "version)", "__completes", NULL);
+	bad("completion: expected SHELL", "completion", NULL);
+	bad("mcp: unexpected argument \"x\"", "mcp", "x", NULL);
+	bad("--gpu: not valid with the 'mcp' command", "mcp", "--gpu", "H100",
 	    NULL);
 	bad("gpus: unexpected argument \"providers\"", "gpus", "providers",
 	    NULL);

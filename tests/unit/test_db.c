@@ -286,7 +286,7 @@ assert_current_schema(const char *path)
 
 	assert_int_equal(raw_int(path, "PRAGMA user_version"),
 	    DB_SCHEMA_VERSION);
-	assert_int_equal(DB_SCHEMA_VERSION, 7);
+	assert_int_equal(DB_SCHEMA_VERSION, 8);
 	assert_int_equal(raw_int(path, "PRAGMA application_id"), APP_ID);
 	raw_text(path, "PRAGMA journal_mode", mode, sizeof mode);
 	assert_string_equal(mode, "wal");
@@ -294,6 +294,9 @@ assert_current_schema(const char *path)
 	    "WHERE type = 'table' AND name IN ('offers', 'price_history', "
 	    "'provider_status', 'provider_meta', 'refresh_log', 'watch', "
 	    "'watch_offer')"), 7);
+	/* Shell completion's region list reads this index (db_complete.c). */
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'index' AND name = 'offers_region'"), 1);
 }
 
 /* ------------------------------------------------------------------ */
