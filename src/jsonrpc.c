@@ -88,6 +88,12 @@ jsonrpc_parse(const char *line, size_t len, struct jsonrpc_msg *m,
 
 	memset(m, 0, sizeof *m);
 	*reply_id = NULL;
+	/* JSON has no raw NUL; cJSON would end a string at it. */
+	if (memchr(line, '\0', len) != NULL) {
+		err_set(err, "parse error: a NUL byte at byte %zu",
+		    (size_t)((const char *)memchr(line, '\0', len) - line));
+		return JSONRPC_PARSE_ERROR;
+	}
 	m->doc = cJSON_ParseWithLengthOpts(line, len, &end, false);
 	if (m->doc == NULL) {
 		err_set(err, "parse error: not JSON (at byte %zu)", end != NULL &&
