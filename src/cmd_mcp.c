@@ -268,8 +268,8 @@ tool_takes(const struct tool *t, const struct cli_option *opt)
 	if (v == CLI_VALUES_GROUPS)
 		return t->id == TOOL_MARKET_SUMMARY;
 	if (t->id == TOOL_PRICE_HISTORY && opt->filter < 0 &&
-	    (v == CLI_VALUES_SORT || v == CLI_VALUES_NUMBER))
-		return false;	/* history has its own order, no --hours */
+	    v == CLI_VALUES_NUMBER)
+		return false;	/* --hours: history has no job cost */
 	if (opt->filter < 0 && (opt->scope & (CMD_SCOPE_WATCH |
 	    CMD_SCOPE_REFRESH | CMD_SCOPE_PUBLISH)) != 0 &&
 	    (opt->scope & (CMD_SCOPE_QUERY | CMD_SCOPE_HISTORY |

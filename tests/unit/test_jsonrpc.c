@@ -148,6 +148,11 @@ test_tool_argv(void **state)
 	argv_is("market_summary", "{\"group-by\":\"gpu\"}",
 	    "gpucost --group-by=gpu --format=json");
 	argv_is("gpu_catalogue", NULL, "gpucost gpus --format=json");
+	argv_is("price_history", "{\"gpu\":\"H100\",\"since\":\"2w\","
+	    "\"sort\":\"provider\"}", "gpucost history --gpu=H100 --since=2w "
+	    "--sort=provider --limit=20 --format=json");
+	argv_is("price_history", "{\"hours\":10}",
+	    "error: price_history: unknown argument hours");
 	argv_is("providers", "{}", "gpucost providers --format=json");
 	argv_is("launch_command", "{\"provider\":\"aws\",\"instance_type\":"
 	    "\"p4d.24xlarge\",\"region\":\"us-east-1\"}",
