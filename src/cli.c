@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "cli.h"
+#include "notes.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -37,6 +38,7 @@ enum {
 	OPT_ALL_REGIONS,
 	OPT_GROUP_BY,
 	OPT_SINCE,
+	OPT_MAX_AGE,
 	OPT_EXEC,
 	OPT_LIST,
 	OPT_FORGET,
@@ -60,6 +62,8 @@ static const struct cli_option other_options[] = {
 	    "a table row per region (default: one row, +N regions)" },
 	{ "group-by", 0, "KEYS", CMD_SCOPE_QUERY, true, -1, OPT_GROUP_BY,
 	    "a row per gpu, provider, region, continent: min/median/max" },
+	{ "max-age", 0, "DURATION", CMD_SCOPE_QUERY, true, -1, OPT_MAX_AGE,
+	    "first refresh the keyless providers whose data is older (1d, 12h)" },
 	{ "since", 0, "DURATION", CMD_SCOPE_HISTORY, false, -1, OPT_SINCE,
 	    "history: the period (30d, 12h, 2w; default 30d)" },
 	{ "exec", 0, "CMD", CMD_SCOPE_WATCH, false, -1, OPT_EXEC,
@@ -99,6 +103,9 @@ static const struct {
 } filter_scope[] = {
 	{ FF_GPU,	CMD_SCOPE_GPUS },	/* gpucost gpus --gpu A100 */
 	{ FF_PROVIDERS,	CMD_SCOPE_REFRESH },	/* refresh --provider aws */
+	{ FF_PROVIDERS,	CMD_SCOPE_LAUNCH },	/* launch KEY --provider aws */
+	{ FF_SPOT,	CMD_SCOPE_LAUNCH },	/* launch KEY --spot */
+	{ FF_VERTEX,	CMD_SCOPE_LAUNCH },	/* launch KEY --vertex */
 };
 
 /* Commands that take one operand after their word, and its name. */
@@ -107,6 +114,7 @@ static const struct {
 	const char	*name;
 } command_operands[] = {
 	{ CMD_PUBLISH,	"DIR" },	/* gpucost publish DIR */
+	{ CMD_LAUNCH,	"KEY" },	/* gpucost launch KEY */
 	{ CMD_COMPLETION, "SHELL" },	/* gpucost completion bash */
 	{ CMD_COMPLETE,	"KIND" },	/* gpucost __complete gpus */
 };
@@ -127,6 +135,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_history_entry,
 	&cmd_watch_entry,
 	&cmd_publish_entry,
+	&cmd_launch_entry,
 	&cmd_completion_entry,
 	&cmd_mcp_entry,
 	&cmd_complete_entry,
@@ -378,6 +387,13 @@ set_option(const struct cli_option *opt, const char *arg,
 		return group_by_parse(arg, &o->group_by, err);
 	case OPT_SINCE:
 		return history_parse_duration(arg, &o->since, err);
+	case OPT_MAX_AGE:
+		if (history_parse_duration(arg, &o->max_age, err) < 0) {
+			err_set(err, "--max-age: expected a duration such as 1d, "
+			    "12h or 90m, got %s", str_quoted(arg, q, sizeof q));
+			return -1;
+		}
+		return 0;
 	case OPT_EXEC:
 		if (arg[0] == '\0') {
 			err_set(err, "--exec: expected a command");
@@ -432,8 +448,23 @@ unknown_option(const char *arg, struct err *err)
 	    optopt != 0)
 		err_set(err, "%.*s: takes no value",
 		    (int)(strchr(arg, '=') - arg), arg);
-	else if (strncmp(arg, "--", 2) == 0 || optopt == 0 || optopt > 127)
-		err_set(err, "unknown option %s", str_quoted(arg, q, sizeof q));
+	else if (strncmp(arg, "--", 2) == 0 || optopt == 0 || optopt > 127) {
+		const char *names[NOPTIONS], *near;
+		char word[64];
+		size_t i;
+
+		for (i = 0; i < NOPTIONS; i++)
+			names[i] = options[i].name;
+		str_copy(word, sizeof word, arg + strspn(arg, "-"));
+		word[strcspn(word, "=")] = '\0';
+		near = str_nearest(word, names, NOPTIONS);
+		if (near != NULL)
+			err_set(err, "unknown option %s; did you mean --%s?",
+			    str_quoted(arg, q, sizeof q), near);
+		else
+			err_set(err, "unknown option %s",
+			    str_quoted(arg, q, sizeof q));
+	}
 	else if (!isgraph(optopt))	/* no control byte out */
 		err_set(err, "unknown option '-\\x%02x'", optopt);
 	else
@@ -454,6 +485,17 @@ parse_command(int argc, char **argv, struct cli_options *o,
 		if (strcmp(argv[optind], cmd_table[i]->name) == 0)
 			break;
 	if (cmd_table[i] == NULL) {
+		const char *names[32], *near;
+		size_t n = 0;
+
+		for (j = 1; cmd_table[j] != NULL && n < 32; j++)
+			if (!command_hidden(cmd_table[j]))
+				names[n++] = cmd_table[j]->name;
+		if ((near = str_nearest(argv[optind], names, n)) != NULL) {
+			err_set(err, "unknown command %s; did you mean %s?",
+			    str_quoted(argv[optind], q, sizeof q), near);
+			return -1;
+		}
 		join_words(words, sizeof words, command_count(),
 		    command_name_at);
 		err_set(err, "unknown command %s (commands: %s)",
@@ -577,6 +619,7 @@ cli_option_values(const struct cli_option *opt)
 			    CLI_VALUES_TEXT;
 		case FT_STRING:
 		case FT_BOOL:
+		case FT_FABRIC:		/* a comma list of fabric words */
 			return CLI_VALUES_TEXT;
 		}
 		return CLI_VALUES_TEXT;
@@ -611,6 +654,47 @@ cli_option_is_meta(const struct cli_option *opt)
 }
 
 /*
+ * Print text from column col onwards, folded at spaces so no line passes
+ * HELP_WIDTH; a word longer than the room is printed whole. at is the
+ * column the cursor is on (what the caller printed before): past col - 2,
+ * the text starts on a line of its own.
+ */
+#define HELP_WIDTH	80
+
+static void
+usage_wrap(FILE *out, size_t at, size_t col, const char *text)
+{
+	const char *p = text, *sp;
+	size_t room, len;
+
+	/* Two spaces at least between what is there and the text. */
+	if (at > 0 && at + 2 > col) {
+		fputc('\n', out);
+		at = 0;
+	}
+	fprintf(out, "%*s", (int)(col - at), "");
+	room = HELP_WIDTH - col;
+	while (*p != '\0') {
+		len = strlen(p);
+		if (len > room) {
+			/* The last space that keeps the line within room. */
+			for (sp = p + room; sp > p && *sp != ' '; sp--)
+				;
+			if (sp == p && (sp = strchr(p, ' ')) == NULL)
+				sp = p + len;
+			len = (size_t)(sp - p);
+		}
+		fwrite(p, 1, len, out);
+		p += len;
+		while (*p == ' ')
+			p++;
+		if (*p != '\0')
+			fprintf(out, "\n%*s", (int)col, "");
+	}
+	fputc('\n', out);
+}
+
+/*
  * One --help group: the options of scope's commands (scope ALL: those
  * every command takes).
  */
@@ -627,38 +711,36 @@ usage_options(FILE *out, const char *title, unsigned scope)
 		if (scope == CMD_SCOPE_ALL ? opt->scope != CMD_SCOPE_ALL :
 		    opt->scope == CMD_SCOPE_ALL || (opt->scope & scope) == 0)
 			continue;
-		snprintf(left, sizeof left, "%c%c%c --%s%s%s",
+		snprintf(left, sizeof left, "  %c%c%c --%s%s%s",
 		    opt->short_opt ? '-' : ' ',
 		    opt->short_opt ? opt->short_opt : ' ',
 		    opt->short_opt ? ',' : ' ', opt->name,
 		    opt->arg ? " " : "", opt->arg ? opt->arg : "");
-		fprintf(out, "  %-24s  %s\n", left, opt->help);
+		fputs(left, out);
+		usage_wrap(out, strlen(left), 28, opt->help);
 	}
 }
 
 void
 cli_usage(FILE *out)
 {
-	char words[256];
+	char words[256], line[512];
 	size_t i;
 
 	build_options();
 	for (i = 0; cmd_table[i] != NULL; i++) {
 		const struct cmd_entry *e = cmd_table[i];
-		char left[64];
+		char left[256];
 
 		if (e->id == CMD_HELP || e->id == CMD_VERSION ||
 		    command_hidden(e))
 			continue;
-		snprintf(left, sizeof left, "gpucost%s%s%s%s",
-		    e->name[0] ? " " : "", e->name, e->usage[0] ? " " : "",
-		    e->usage);
-		if (strlen(left) > 36)	/* the summary on a line of its own */
-			fprintf(out, "%s %s\n%44s%s\n", i == 0 ? "usage:" :
-			    "      ", left, "", e->summary);
-		else
-			fprintf(out, "%s %-36s  %s\n", i == 0 ? "usage:" :
-			    "      ", left, e->summary);
+		snprintf(left, sizeof left, "%s gpucost%s%s%s%s",
+		    i == 0 ? "usage:" : "      ", e->name[0] ? " " : "",
+		    e->name, e->usage[0] ? " " : "", e->usage);
+		/* A long usage: its summary on the next line. */
+		fputs(left, out);
+		usage_wrap(out, strlen(left), 36, e->summary);
 	}
 	usage_options(out, "query options (also for tui)", CMD_SCOPE_QUERY);
 	usage_options(out, "history and watch options", CMD_SCOPE_HISTORY |
@@ -666,9 +748,25 @@ cli_usage(FILE *out)
 	usage_options(out, "refresh and publish options", CMD_SCOPE_REFRESH |
 	    CMD_SCOPE_PUBLISH);
 	usage_options(out, "common options", CMD_SCOPE_ALL);
+	fputs("\nnotes (NOTE column letter, csv/json token):\n", out);
+	for (i = 0; i < NOTE_COUNT; i++) {
+		snprintf(line, sizeof line, "  %-2s %s",
+		    note_marker((enum note)i), note_token((enum note)i));
+		fputs(line, out);
+		usage_wrap(out, strlen(line), 26, note_text((enum note)i));
+	}
 	join_words(words, sizeof words, SORT_KEY_COUNT, sort_name_at);
-	fprintf(out, "\nsort keys: %s.\nproviders: %s.\n", words,
-	    provider_id_list());
+	fputc('\n', out);
+	snprintf(line, sizeof line, "sort keys: %s.", words);
+	usage_wrap(out, 0, 0, line);
+	/* ", " between ids, so the list folds at 80 columns. */
+	str_copy(line, sizeof line, "providers:");
+	for (i = 0; providers[i] != NULL; i++) {
+		strncat(line, i == 0 ? " " : ", ", sizeof line - strlen(line) - 1);
+		strncat(line, providers[i]->id, sizeof line - strlen(line) - 1);
+	}
+	strncat(line, ".", sizeof line - strlen(line) - 1);
+	usage_wrap(out, 0, 0, line);
 	fputs("\nEUR prices (Scaleway) become USD at GPUCOST_USD_PER_EUR, else "
 	    "usd_per_eur\nin the config file, else a dated default; "
 	    "`gpucost providers` shows it.\ncsv/json carry each offer's "
@@ -676,4 +774,3 @@ cli_usage(FILE *out)
 	fprintf(out, "\nexit status: 0 offers found, 1 no offer matched, 2 usage "
 	    "error, 3 cache or\ndata error, 4 refresh failed. See gpucost(1).\n");
 }
-

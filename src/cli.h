@@ -46,6 +46,7 @@ enum cli_command {
 	CMD_HISTORY,
 	CMD_WATCH,
 	CMD_PUBLISH,
+	CMD_LAUNCH,
 	CMD_COMPLETION,		/* completion SHELL: the shell's script */
 	CMD_COMPLETE,		/* __complete KIND: values for the scripts */
 	CMD_MCP			/* mcp: the MCP server on stdin/stdout */
@@ -59,8 +60,9 @@ enum cli_command {
 #define CMD_SCOPE_HISTORY	0x10u
 #define CMD_SCOPE_WATCH		0x20u
 #define CMD_SCOPE_PUBLISH	0x40u
-#define CMD_SCOPE_OTHER		0x80u	/* only the common options (mcp) */
-#define CMD_SCOPE_ALL		0xffu
+#define CMD_SCOPE_LAUNCH	0x80u
+#define CMD_SCOPE_OTHER		0x100u	/* only the common options (mcp) */
+#define CMD_SCOPE_ALL		0xffffu
 
 struct cli_options {
 	enum cli_command command;
@@ -82,10 +84,11 @@ struct cli_options {
 	long	deadline;		/* refresh --deadline; 0: default */
 	struct group_by group_by;	/* --group-by; nkeys 0: offers */
 	int64_t	since;			/* history --since, seconds; 0 default */
+	int64_t	max_age;		/* --max-age, seconds; 0 none given */
 	const char *exec;		/* watch --exec CMD, or NULL */
 	bool	watch_list;		/* watch --list */
 	bool	watch_forget;		/* watch --forget */
-	const char *operand;		/* publish DIR */
+	const char *operand;		/* publish DIR, launch KEY */
 	const char *from;		/* refresh --from URL|DIR, or NULL */
 	bool	 live;			/* refresh --live: not the config's from */
 };
@@ -162,6 +165,7 @@ extern const struct cmd_entry cmd_query_entry;
 extern const struct cmd_entry cmd_gpus_entry;
 extern const struct cmd_entry cmd_providers_entry;
 extern const struct cmd_entry cmd_refresh_entry;
+extern const struct cmd_entry cmd_launch_entry;
 extern const struct cmd_entry cmd_tui_entry;
 extern const struct cmd_entry cmd_history_entry;
 extern const struct cmd_entry cmd_watch_entry;
@@ -176,6 +180,15 @@ extern const struct cmd_entry cmd_mcp_entry;
 struct db;
 /* Open the cache of opts->db, printing any error; NULL on failure. */
 struct db *cli_open_cache(const struct cli_options *opts);
+
+/*
+ * The end of an answer's footer line: "; data age: aws 72d (snapshot),
+ * vast 2h" for the providers of plans[0..n), then a newline. Every
+ * answer (offers, --group-by, history) ends its count line with it.
+ */
+struct plan;
+void	cli_data_age(FILE *out, const struct plan *plans, size_t n,
+	    int64_t now);
 /* Table width for out: the tty's, else $COLUMNS, else 0 (unlimited). */
 size_t	cli_output_width(FILE *out);
 /* A byte count for people: "812 B", "37 kB", "1.2 MB" (SI units). */

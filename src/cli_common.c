@@ -5,12 +5,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_IOCTL_H
 #include <sys/ioctl.h>
 #endif
 
 #include "cache.h"
+#include "offer.h"
+#include "columns.h"
 #include "err.h"
 #include "paths.h"
 
@@ -69,4 +72,48 @@ cli_open_cache(const struct cli_options *o)
 		return NULL;
 	}
 	return db;
+}
+
+void
+cli_data_age(FILE *out, const struct plan *plans, size_t n, int64_t now)
+{
+	struct {
+		const char *provider;
+		int64_t oldest;
+		enum offer_source source;
+	} seen[32];
+	size_t nseen = 0, i, j;
+	char age[16];
+	bool snapshot = false;
+
+	for (i = 0; i < n; i++) {
+		const struct offer *o = plans[i].offer;
+
+		for (j = 0; j < nseen; j++)
+			if (strcmp(seen[j].provider, o->provider) == 0)
+				break;
+		if (j == nseen) {
+			if (nseen == sizeof seen / sizeof seen[0])
+				continue;
+			seen[nseen].provider = o->provider;
+			seen[nseen].oldest = o->fetched_at;
+			seen[nseen].source = o->source;
+			nseen++;
+		} else if (o->fetched_at < seen[j].oldest) {
+			seen[j].oldest = o->fetched_at;
+			if (o->source == SRC_SNAPSHOT)
+				seen[j].source = SRC_SNAPSHOT;
+		}
+	}
+	for (i = 0; i < nseen; i++) {
+		column_age(now - seen[i].oldest, age, sizeof age);
+		fprintf(out, "%s%s %s%s", i == 0 ? "; data age: " : ", ",
+		    seen[i].provider, age,
+		    seen[i].source == SRC_SNAPSHOT ? " (snapshot)" : "");
+		if (seen[i].source == SRC_SNAPSHOT)
+			snapshot = true;
+	}
+	if (snapshot)
+		fputs("; 'gpucost refresh' fetches live prices", out);
+	fputc('\n', out);
 }

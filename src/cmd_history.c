@@ -330,6 +330,10 @@ cmd_history_exec(const struct cli_options *o)
 	if (n == 0 && !o->quiet)
 		cli_error("no offer matched%s", o->query_given ? " the query" :
 		    "");
+	else if (!o->quiet) {
+		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
+		cli_data_age(stderr, plans, n, now);
+	}
 	rc = n > 0 ? EXIT_OK : EXIT_NO_MATCH;
 done:
 	for (i = 0; h != NULL && i < n; i++)

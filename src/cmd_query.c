@@ -2,56 +2,40 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "cache.h"
 #include "cli.h"
+#include "cli_refresh.h"
 #include "columns.h"
 #include "db.h"
 #include "err.h"
+#include "history.h"
+#include "http.h"
 #include "money.h"
+#include "notes.h"
 #include "output.h"
+#include "paths.h"
+#include "provider.h"
 #include "query.h"
+#include "settings.h"
+#include "str.h"
 #include "summary.h"
 
 /*
- * One line on stderr saying how old the shown prices are, per provider:
- * "gpucost: 12 offers; data age: aws 72d (snapshot), vast 2h".
+ * One line on stderr saying how many offers were shown and how old their
+ * prices are, per provider: "gpucost: 12 offers; data age: aws 72d
+ * (snapshot), vast 2h" (cli_data_age()).
  */
 static void
 print_data_age(const struct plan *plans, size_t n, size_t matched,
     size_t folded, int64_t now)
 {
-	struct {
-		const char *provider;
-		int64_t oldest;
-		enum offer_source source;
-	} seen[16];
-	size_t nseen = 0, i, j;
-	char age[16];
-	bool snapshot = false;
-
-	for (i = 0; i < n; i++) {
-		const struct offer *o = plans[i].offer;
-
-		for (j = 0; j < nseen; j++)
-			if (strcmp(seen[j].provider, o->provider) == 0)
-				break;
-		if (j == nseen) {
-			if (nseen == 16)
-				continue;
-			seen[nseen].provider = o->provider;
-			seen[nseen].oldest = o->fetched_at;
-			seen[nseen].source = o->source;
-			nseen++;
-		} else if (o->fetched_at < seen[j].oldest) {
-			seen[j].oldest = o->fetched_at;
-			if (o->source == SRC_SNAPSHOT)
-				seen[j].source = SRC_SNAPSHOT;
-		}
-	}
 	if (folded > 0 && n + folded < matched)
 		fprintf(stderr, "gpucost: %zu of %zu offers in %zu rows (+N: "
 		    "more regions, --all-regions lists them)", n + folded,
@@ -63,17 +47,25 @@ print_data_age(const struct plan *plans, size_t n, size_t matched,
 		fprintf(stderr, "gpucost: %zu of %zu offers", n, matched);
 	else
 		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
-	for (i = 0; i < nseen; i++) {
-		column_age(now - seen[i].oldest, age, sizeof age);
-		fprintf(stderr, "%s%s %s%s", i == 0 ? "; data age: " : ", ",
-		    seen[i].provider, age,
-		    seen[i].source == SRC_SNAPSHOT ? " (snapshot)" : "");
-		if (seen[i].source == SRC_SNAPSHOT)
-			snapshot = true;
-	}
-	if (snapshot)
-		fputs("; 'gpucost refresh' fetches live prices", stderr);
-	fputc('\n', stderr);
+	cli_data_age(stderr, plans, n, now);
+}
+
+/*
+ * Under a table, the note letters its rows show, in words ("notes: !
+ * price-outlier, o stale"): only those shown, on stderr with the data age
+ * so the rows on stdout stay rows.
+ */
+static void
+print_notes_legend(const struct plan *plans, size_t n, int64_t now)
+{
+	char legend[512];
+	unsigned notes = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		notes |= notes_at(plans[i].offer, now);
+	if (notes_legend(notes, legend, sizeof legend) > 0)
+		fprintf(stderr, "gpucost: %s\n", legend);
 }
 
 /* Does the answer fold offers that differ only in region (tables)? */
@@ -141,6 +133,108 @@ print_groups(const struct cli_options *o, const struct plan *plans,
 	return rc;
 }
 
+/*
+ * --max-age (or max_age in the config): before answering, refresh the
+ * providers the query may use that need no API key and whose data is
+ * older than max_age. Progress on a terminal, nothing on a pipe; if the
+ * refresh cannot be made the answer still comes from the cache, and why
+ * is left in note for the footer.
+ */
+static void
+refresh_stale(const struct cli_options *o, int64_t max_age, char *note,
+    size_t size)
+{
+	struct cli_refresh_result res;
+	struct refresh_options ropts;
+	struct provider_status *status = NULL;
+	const struct provider *p;
+	size_t nstatus = 0, i, k;
+	int64_t now = (int64_t)time(NULL), newest;
+	char path[4096];
+	struct err err;
+	struct db *db;
+
+	note[0] = '\0';
+	memset(&ropts, 0, sizeof ropts);
+	if (paths_db(o->db, path, sizeof path, &err) < 0 ||
+	    cache_open(path, &db, &err) < 0)
+		return;		/* cli_open_cache() says why next */
+	if (db_status(db, &status, &nstatus, &err) < 0) {
+		db_close(db);
+		return;
+	}
+	db_close(db);
+	for (i = 0; providers[i] != NULL; i++) {
+		p = providers[i];
+		if (p->key_required)
+			continue;
+		if (o->filter.nproviders > 0) {
+			for (k = 0; k < o->filter.nproviders; k++)
+				if (strcmp(o->filter.providers[k], p->id) == 0)
+					break;
+			if (k == o->filter.nproviders)
+				continue;
+		}
+		newest = 0;
+		for (k = 0; k < nstatus; k++)
+			if (strcmp(status[k].provider, p->id) == 0)
+				newest = status[k].last_success >
+				    status[k].newest ? status[k].last_success :
+				    status[k].newest;
+		if (now - newest <= max_age ||
+		    ropts.nproviders == FILTER_PROVIDERS_MAX)
+			continue;
+		str_copy(ropts.providers[ropts.nproviders++],
+		    sizeof ropts.providers[0], p->id);
+	}
+	free(status);
+	if (ropts.nproviders == 0)
+		return;
+	if (http_global_init() < 0) {
+		snprintf(note, size, "--max-age: cannot refresh (libcurl: %s); "
+		    "answered from the cache", http_global_error());
+		return;
+	}
+	ropts.db_path = path;
+	ropts.lock_wait = 60;
+	ropts.catch_signals = true;
+	if (cli_refresh_run(&ropts, !o->quiet && isatty(fileno(stderr)),
+	    false, true, &res, &err) < 0)
+		snprintf(note, size, "--max-age: cannot refresh (%s); answered "
+		    "from the cache", err.msg);
+	else if (res.failed > 0)
+		snprintf(note, size, "--max-age: %zu provider%s failed to "
+		    "refresh (%s); answered from the cache", res.failed,
+		    res.failed == 1 ? "" : "s", res.first_error);
+	http_global_cleanup();
+	if (res.signal != 0)
+		raise(res.signal);	/* recorded; end as the signal asked */
+}
+
+/* The duration of --max-age, else the config's max_age; 0 for none. */
+static int
+max_age_of(const struct cli_options *o, int64_t *max_age)
+{
+	struct settings cfg;
+	const char *v;
+	struct err err;
+
+	*max_age = o->max_age;
+	if (*max_age > 0)
+		return 0;
+	if (settings_load(&cfg, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
+	if ((v = settings_get(&cfg, "GPUCOST_MAX_AGE", "max_age")) == NULL)
+		return 0;
+	if (history_parse_duration(v, max_age, &err) < 0) {
+		cli_error("max_age: expected a duration such as 1d, 12h or 90m");
+		return -1;
+	}
+	return 0;
+}
+
 static int
 cmd_query_exec(const struct cli_options *o)
 {
@@ -151,10 +245,16 @@ cmd_query_exec(const struct cli_options *o)
 	size_t nplans = 0, shown, nstatus = 0, matched = 0, rows, i;
 	size_t folded = 0;
 	bool top_n = query_top_n(o);
+	char refresh_note[768] = "";
+	int64_t max_age;
 	struct err err;
 	struct db *db;
 	int rc = EXIT_DATA;
 
+	if (max_age_of(o, &max_age) < 0)
+		return EXIT_USAGE;
+	if (max_age > 0)
+		refresh_stale(o, max_age, refresh_note, sizeof refresh_note);
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);
@@ -180,10 +280,13 @@ cmd_query_exec(const struct cli_options *o)
 			cli_error("writing the output: %s", strerror(errno));
 			goto done;
 		}
-		if (!o->quiet)
-			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s\n",
+		if (!o->quiet) {
+			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s",
 			    nplans, nplans == 1 ? "" : "s", ngroups,
 			    ngroups == 1 ? "" : "s");
+			cli_data_age(stderr, plans, nplans,
+			    (int64_t)time(NULL));
+		}
 		rc = nplans > 0 ? EXIT_OK : EXIT_NO_MATCH;
 		goto done;
 	}
@@ -202,6 +305,8 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.nstatus = nstatus;
 	out_opts.matched = matched;
 	out_opts.sort = o->sort;
+	out_opts.fabric_filter = o->filter.fabrics != 0 ||
+	    o->filter.min_node_gbps > 0;
 	if (nplans > 0 || o->format != OUTPUT_TABLE) {
 		if (output_plans(stdout, &out_opts, plans, shown) < 0 ||
 		    fflush(stdout) != 0) {
@@ -214,12 +319,17 @@ cmd_query_exec(const struct cli_options *o)
 			explain_empty(db, o);
 		rc = EXIT_NO_MATCH;
 	} else {
+		if (!o->quiet && o->format == OUTPUT_TABLE)
+			print_notes_legend(plans, shown, out_opts.now);
 		if (!o->quiet)
 			print_data_age(plans, shown, matched, folded,
 			    out_opts.now);
 		rc = EXIT_OK;
 	}
 done:
+	/* Even with -q: the answer is older than was asked for. */
+	if (refresh_note[0] != '\0')
+		fprintf(stderr, "gpucost: %s\n", refresh_note);
 	free(plans);
 	free(status);
 	offer_list_done(&offers);

@@ -10,6 +10,7 @@
 
 #include "cache.h"
 #include "cli.h"
+#include "cli_refresh.h"
 #include "db.h"
 #include "err.h"
 #include "paths.h"
@@ -21,40 +22,6 @@
 
 /* Days of price history kept unless the config says otherwise. */
 #define HISTORY_DAYS_DEFAULT	400
-
-/* One live status line on a terminal: every provider's progress. */
-static void
-draw_progress(const struct refresh_progress *pr, size_t n)
-{
-	char line[512], bytes[32];
-	size_t i, len = 0;
-
-	for (i = 0; i < n && len < sizeof line; i++) {
-		const char *state = "";
-
-		switch (pr[i].state) {
-		case REFRESH_RUNNING:
-			cli_human_bytes(pr[i].bytes, bytes, sizeof bytes);
-			len += (size_t)snprintf(line + len, sizeof line - len,
-			    "%s%s %s, %zu offers", i == 0 ? "" : " | ",
-			    pr[i].provider, bytes, pr[i].offers);
-			continue;
-		case REFRESH_OK:
-			state = "done";
-			break;
-		case REFRESH_FAILED:
-			state = "FAILED";
-			break;
-		case REFRESH_SKIPPED:
-			state = "skipped";
-			break;
-		}
-		len += (size_t)snprintf(line + len, sizeof line - len, "%s%s %s",
-		    i == 0 ? "" : " | ", pr[i].provider, state);
-	}
-	fprintf(stderr, "\r\033[K%.*s", 200, line);
-	fflush(stderr);
-}
 
 /*
  * Keep the price history bounded: change points older than history_days
@@ -195,13 +162,12 @@ refresh_from(const struct cli_options *o, const char *path, const char *from)
 static int
 cmd_refresh_exec(const struct cli_options *o)
 {
-	const struct refresh_progress *pr;
+	struct cli_refresh_result res;
 	struct refresh_options ropts;
-	struct refresh *r;
-	char path[4096], bytes[32];
+	char path[4096];
 	bool tty = !o->quiet && isatty(fileno(stderr));
 	struct err err;
-	size_t n, i, failed;
+	size_t i, failed;
 	int rc, sig;
 
 	memset(&ropts, 0, sizeof ropts);
@@ -241,55 +207,12 @@ cmd_refresh_exec(const struct cli_options *o)
 		str_copy(ropts.providers[i], sizeof ropts.providers[i],
 		    o->filter.providers[i]);
 	ropts.nproviders = o->filter.nproviders;
-	rc = refresh_begin(&ropts, &r, &err);
-	if (rc < 0) {
+	if (cli_refresh_run(&ropts, tty, tty, o->quiet, &res, &err) < 0) {
 		fprintf(stderr, "gpucost: refresh: %s\n", err.msg);
-		return rc == REFRESH_BUSY ? EXIT_REFRESH : EXIT_DATA;
+		return res.busy ? EXIT_REFRESH : EXIT_DATA;
 	}
-	/* Even with --quiet: a key others can read is worth a cron mail. */
-	if (refresh_warning(r) != NULL)
-		fprintf(stderr, "gpucost: warning: %s\n", refresh_warning(r));
-	while (refresh_poll(r, -1, 200) > 0) {
-		if (tty) {
-			n = refresh_progress(r, &pr);
-			draw_progress(pr, n);
-		}
-	}
-	if (tty)
-		fputs("\r\033[K", stderr);
-	n = refresh_progress(r, &pr);
-	for (i = 0; i < n; i++) {
-		switch (pr[i].state) {
-		case REFRESH_OK:
-			if (!tty)
-				break;
-			cli_human_bytes(pr[i].bytes, bytes, sizeof bytes);
-			fprintf(stderr, "%s: %zu offers, %zu price changes, %s "
-			    "in %.1f s", pr[i].provider, pr[i].offers,
-			    pr[i].history, bytes, pr[i].seconds);
-			if (pr[i].unknown_gpu > 0)
-				fprintf(stderr, ", %zu with a GPU not in the "
-				    "catalogue", pr[i].unknown_gpu);
-			if (pr[i].message[0] != '\0')
-				fprintf(stderr, "; %s", pr[i].message);
-			fputc('\n', stderr);
-			break;
-		case REFRESH_SKIPPED:
-			if (!o->quiet)
-				fprintf(stderr, "%s: %s\n", pr[i].provider,
-				    pr[i].message);
-			break;
-		case REFRESH_FAILED:
-			fprintf(stderr, "gpucost: %s: %s\n", pr[i].provider,
-			    pr[i].message);
-			break;
-		case REFRESH_RUNNING:
-			break;
-		}
-	}
-	failed = refresh_failures(r);
-	sig = refresh_signal(r);
-	refresh_end(r);
+	failed = res.failed;
+	sig = res.signal;
 	if (sig != 0)
 		raise(sig);	/* recorded; now end as the signal asked */
 	if (prune_history(path) < 0)

@@ -106,8 +106,9 @@ column_fix_decimals(char *cells, size_t cell_size, size_t stride, size_t n)
 static bool
 is_sort_column(enum column c, enum sort_key sort)
 {
-	/* The totals and the notes share their keys with the prices. */
-	if (c == COL_TOTAL || c == COL_SPOT_TOTAL || c == COL_NOTES)
+	/* The totals, notes and fabric share their keys with the prices. */
+	if (c == COL_TOTAL || c == COL_SPOT_TOTAL || c == COL_NOTES ||
+	    c == COL_FABRIC || c == COL_NODE_GBPS)
 		return false;
 	return column_info[c].sort == sort;
 }
@@ -128,8 +129,13 @@ columns_fit(const enum column *cols, size_t n, const size_t *want,
 		if (by_spot && cols[j] == COL_TOTAL)
 			prio = column_info[COL_SPOT_TOTAL].priority;
 		/* The job's total (--hours) is the answer asked for. */
+		/*
+		 * A note is a warning about the row's numbers: while any
+		 * shown row has one, NOTE stays at every width.
+		 */
 		if (cols[j] == (by_spot ? COL_SPOT_TOTAL : COL_TOTAL) ||
-		    is_sort_column(cols[j], sort))
+		    is_sort_column(cols[j], sort) ||
+		    (cols[j] == COL_NOTES && !empty[j]))
 			prio = 0;
 		else if (empty[j])
 			prio += LAYOUT_EMPTY;
@@ -139,6 +145,19 @@ columns_fit(const enum column *cols, size_t n, const size_t *want,
 		lay[j].flexible = ci->flexible;
 	}
 	return layout_fit(lay, n, width);
+}
+
+bool
+column_fabric_shown(const struct plan *plans, size_t n, bool filter_fabric)
+{
+	size_t i;
+
+	if (filter_fabric)
+		return true;
+	for (i = 0; i < n; i++)
+		if (plans[i].nodes > 1)
+			return true;
+	return false;
 }
 
 size_t
@@ -174,8 +193,9 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 			    p->other_regions);
 		return str_copy(buf, size, o->region);
 	case COL_GPU:
+		/* "2 nodes x 8 H100": never read as 8 GPUs of one machine. */
 		if (p->nodes > 1)
-			return (size_t)snprintf(buf, size, "%dx%d %s%s",
+			return (size_t)snprintf(buf, size, "%d nodes x %d %s%s",
 			    p->nodes, o->gpu_count, gpu,
 			    o->gpu[0] == '\0' ? "?" : "");
 		return (size_t)snprintf(buf, size, "%dx %s%s", o->gpu_count,
@@ -240,6 +260,15 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 			return (size_t)snprintf(buf, size, "-");
 		return (size_t)snprintf(buf, size, "%.0fG",
 		    offer_ram_gb_per_gpu(o));
+	case COL_FABRIC:
+		if (fabric_kind_name(offer_fabric_kind(o)) == NULL)
+			return str_copy(buf, size, "-");
+		return str_copy(buf, size, fabric_kind_name(
+		    offer_fabric_kind(o)));
+	case COL_NODE_GBPS:
+		if (offer_node_gbps(o) <= 0)
+			return str_copy(buf, size, "-");
+		return (size_t)snprintf(buf, size, "%d", offer_node_gbps(o));
 	case COLUMN_COUNT:
 		break;
 	}

@@ -23,7 +23,9 @@
  * region (1), the spot price per GPU-hour (2), the instance price and
  * the other total (3), savings (4), VRAM (5), availability and host per
  * GPU (6), age (7), the spot price per instance-hour (8) and $/PFLOP-h
- * (9). Before any of these, columns with no value in any shown row go;
+ * (9); the fabric between nodes and its Gb/s per node (1), shown only
+ * when an answer has plans of several nodes or filters on the fabric
+ * (column_fabric_shown()). Before any of these, columns with no value in any shown row go;
  * and no column is cut short to make room for a less important one
  * (layout_fit()).
  */
@@ -46,7 +48,9 @@
 	X(COL_AVAIL,	"AVAIL",	5, 6, false, false, SORT_AVAILABILITY) \
 	X(COL_AGE,	"AGE",		3, 7, true,  false, SORT_AGE)	\
 	X(COL_TOTAL,	"TOTAL $",	7, 3, true,  false, SORT_PRICE)	\
-	X(COL_SPOT_TOTAL, "SPOT TOTAL $", 12, 3, true, false, SORT_SPOT)
+	X(COL_SPOT_TOTAL, "SPOT TOTAL $", 12, 3, true, false, SORT_SPOT)	\
+	X(COL_FABRIC,	"FABRIC",	6, 1, false, false, SORT_GPU_PRICE) \
+	X(COL_NODE_GBPS, "NODE GB/S",	9, 1, true,  false, SORT_GPU_PRICE)
 
 enum column {
 #define X(id, hdr, min, prio, right, flex, sort) id,
@@ -74,6 +78,13 @@ struct column_ctx {
 /* Human-readable cell text of column c for plan p. Returns its length. */
 size_t	column_cell(enum column c, const struct plan *p,
 	    const struct column_ctx *ctx, char *buf, size_t size);
+
+/*
+ * Does a table of plans[0..n) show FABRIC and NODE GB/S? When one of
+ * them has several nodes, or filter_fabric (--fabric, --min-node-gbps).
+ */
+bool	column_fabric_shown(const struct plan *plans, size_t n,
+	    bool filter_fabric);
 
 /* "5m", "3h", "12d": a short age of seconds. */
 size_t	column_age(int64_t seconds, char *buf, size_t size);

@@ -2,7 +2,6 @@
 #include "config.h"
 #include "cost.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <string.h>
 
@@ -58,42 +57,14 @@ cost_plan(struct plan *p, const struct offer *o, int nodes)
 	    gpu_bf16_tflops(p->model, o->interconnect == IC_PCIE));
 }
 
-/*
- * Instance types documented to have a fabric between nodes; every other
- * multi-node plan talks over the ordinary network. Patterns are
- * fnmatch(3) globs on the provider's instance type.
- */
-static const struct {
-	const char	*provider;
-	const char	*pattern;
-	const char	*fabric;
-} fabrics[] = {
-	/* AWS: EFA on the GPU training instances (EC2 User Guide, "EFA
-	 * supported instance types"). */
-	{ "aws", "p3dn.24xlarge", "efa" },
-	{ "aws", "p4d.24xlarge", "efa" },
-	{ "aws", "p4de.24xlarge", "efa" },
-	{ "aws", "p5.48xlarge", "efa" },
-	{ "aws", "p5e.48xlarge", "efa" },
-	{ "aws", "p5en.48xlarge", "efa" },
-	{ "aws", "p6-b200.48xlarge", "efa" },
-	{ "aws", "p6-b300.48xlarge", "efa" },
-	/* Azure: the "r" in an ND size is its InfiniBand (RDMA) network. */
-	{ "azure", "Standard_ND*r_*", "infiniband" },
-	{ "azure", "Standard_ND*rs_*", "infiniband" },
-};
-
 const char *
 cost_inter_node(const struct plan *p)
 {
-	const struct offer *o = p->offer;
-	size_t i;
+	const char *name;
 
 	if (p->nodes < 2)
 		return NULL;
-	for (i = 0; i < sizeof fabrics / sizeof fabrics[0]; i++)
-		if (strcmp(fabrics[i].provider, o->provider) == 0 &&
-		    fnmatch(fabrics[i].pattern, o->instance_type, 0) == 0)
-			return fabrics[i].fabric;
-	return "network";
+	/* data/fabric.tsv; the ordinary network when it says nothing. */
+	name = fabric_kind_name(offer_fabric_kind(p->offer));
+	return name != NULL ? name : "network";
 }

@@ -38,9 +38,9 @@ int64_t	cost_total(int64_t price_hour, double hours);
 void	cost_plan(struct plan *p, const struct offer *o, int nodes);
 
 /*
- * What joins the nodes of a multi-node plan: "efa" or "infiniband" where
- * the instance type is documented to have that fabric, else "network";
- * NULL for a plan of one node.
+ * What joins the nodes of a multi-node plan: its fabric's kind from
+ * data/fabric.tsv ("efa", "infiniband", "roce", "tcpxo", "tcpx",
+ * "ethernet"), else "network"; NULL for a plan of one node.
  */
 const char *cost_inter_node(const struct plan *p);
 

@@ -161,9 +161,35 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  PRIMARY KEY (query, provider, key)"
 	") WITHOUT ROWID;",
 	/*
-	 * 7 -> 8: the region names, so shell completion's `__complete
-	 * regions` lists them in one index scan (milliseconds at 100k
-	 * offers) instead of reading every offer.
+	 * 7 -> 8 (issue 26): the nodes of a cluster product (RunPod Instant
+	 * Clusters: one offer of N nodes sold together); every row cached
+	 * before is one machine. A query that asks for no plan of several
+	 * nodes keeps them out in SQL ("nodes = 1"): each index takes nodes
+	 * after its equality columns, so that stays an index search in the
+	 * order of the sort key, and the indexes stay covering.
+	 */
+	"ALTER TABLE offers ADD COLUMN nodes INTEGER NOT NULL DEFAULT 1;"
+	"DROP INDEX offers_gpu;"
+	"CREATE INDEX offers_gpu ON offers (gpu, gpu_count, nodes,"
+	"  sk_gpu_price);"
+	"DROP INDEX offers_count;"
+	"CREATE INDEX offers_count ON offers (gpu_count, nodes, sk_gpu_price,"
+	"  provider, key, vram_gb, interconnect);"
+	"DROP INDEX offers_gpu_price;"
+	"CREATE INDEX offers_gpu_price ON offers (nodes, sk_gpu_price);"
+	"DROP INDEX offers_provider_price;"
+	"CREATE INDEX offers_provider_price ON offers (provider, nodes,"
+	"  sk_gpu_price);"
+	"DROP INDEX offers_provider_pflop;"
+	"CREATE INDEX offers_provider_pflop ON offers (provider, nodes,"
+	"  sk_pflop, sk_gpu_price);"
+	"DROP INDEX offers_spot_gpu;"
+	"CREATE INDEX offers_spot_gpu ON offers (nodes, sk_spot_gpu,"
+	"  sk_gpu_price);",
+	/*
+	 * 8 -> 9: the region names, so shell completion's `__complete
+	 * regions` lists them with one index seek per distinct name
+	 * (milliseconds at 100k offers) instead of reading every offer.
 	 */
 	"CREATE INDEX offers_region ON offers (region);",
 };

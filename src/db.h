@@ -30,7 +30,7 @@
 
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	8
+#define DB_SCHEMA_VERSION	9
 #define DB_ERROR_MAX		256
 
 struct db;

@@ -36,7 +36,7 @@ struct db {
 	"provider, key, instance_type, region, gpu, gpu_raw, gpu_count, " \
 	"vram_gb, interconnect, vcpus, ram_gb, price, spot_price, "	\
 	"availability, spot_interruption, reliability, fetched_at, source, " \
-	"notes, spot_zone, currency, price_original"
+	"notes, spot_zone, currency, price_original, nodes"
 
 /* OFFER_COLUMNS and the sort keys computed at write time. */
 #define WRITE_COLUMNS	OFFER_COLUMNS ", sk_gpu_price, sk_spot_gpu, sk_pflop"

@@ -80,7 +80,7 @@ sort_keys_version(void)
 	return version;
 }
 
-/* Bind one offer to the 25 placeholders of a WRITE_COLUMNS insert. */
+/* Bind one offer to the 26 placeholders of a WRITE_COLUMNS insert. */
 static void
 bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 {
@@ -116,10 +116,11 @@ bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_text(st, 20, o->spot_zone, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 21, o->currency, -1, SQLITE_STATIC);
 	db_bind_money(st, 22, o->price_original);
+	sqlite3_bind_int(st, 23, o->nodes > 1 ? o->nodes : 1);
 	offer_sort_keys(o, &k);
-	sqlite3_bind_int64(st, 23, k.gpu_price);
-	sqlite3_bind_int64(st, 24, k.spot_gpu);
-	sqlite3_bind_double(st, 25, k.pflop);
+	sqlite3_bind_int64(st, 24, k.gpu_price);
+	sqlite3_bind_int64(st, 25, k.spot_gpu);
+	sqlite3_bind_double(st, 26, k.pflop);
 }
 
 int
@@ -153,7 +154,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "DELETE FROM incoming;", err) < 0)
 		goto fail;
 	st = db_prepare(db, "INSERT OR REPLACE INTO incoming (" WRITE_COLUMNS
-	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
 	if (st == NULL)
 		goto fail;
 	for (i = 0; i < n; i++) {
@@ -251,7 +252,8 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	    "fetched_at = excluded.fetched_at, source = excluded.source, "
 	    "notes = excluded.notes, spot_zone = excluded.spot_zone, "
 	    "currency = excluded.currency, "
-	    "price_original = excluded.price_original", err) < 0)
+	    "price_original = excluded.price_original, "
+	    "nodes = excluded.nodes", err) < 0)
 		goto fail;
 	if (db_exec(db, "DELETE FROM incoming", err) < 0)
 		goto fail;
@@ -420,6 +422,10 @@ row_to_offer(sqlite3_stmt *st, struct offer *o)
 	if (o->currency[0] == '\0')
 		str_copy(o->currency, sizeof o->currency, "USD");
 	o->price_original = db_stmt_money(st, 21);
+	o->nodes = sqlite3_column_int(st, 22);
+	if (o->nodes < 1)
+		o->nodes = 1;
+	offer_set_fabric(o);
 }
 
 /* Append " AND col IN (?,?,...)" for n values. */
@@ -443,8 +449,12 @@ filter_sql(const struct offer_filter *f, char *sql, size_t size)
 	if (f->ngpus > 0)
 		sql_in(sql, size, "gpu", f->ngpus);
 	if (f->count > 0)
-		strncat(sql, f->multi_node ? " AND gpu_count <= ?" :
-		    " AND gpu_count = ?", size - strlen(sql) - 1);
+		strncat(sql, f->multi_node || f->nodes > 0 ?
+		    " AND gpu_count <= ?" : " AND gpu_count = ?",
+		    size - strlen(sql) - 1);
+	/* Cluster products only where plans of several nodes are asked. */
+	if (!f->multi_node && f->nodes <= 1)
+		strncat(sql, " AND nodes = 1", size - strlen(sql) - 1);
 	if (f->min_vram_gb > 0)
 		strncat(sql, " AND vram_gb >= ?", size - strlen(sql) - 1);
 	if (f->interconnect != IC_UNKNOWN)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "fabric.h"
 #include "gpu.h"
 #include "money.h"
 #include "provider.h"
@@ -150,7 +151,11 @@ parse_gpu(struct offer_filter *g, const char *item, struct err *err)
 		    "them)");
 		return -1;
 	}
-	if ((n = gpu_query_form(item, found, GPU_MATCH_MAX, &form)) == 0) {
+	n = gpu_query_form(item, found, GPU_MATCH_MAX, &form);
+	/* "4090", "5090": a fragment that can only mean one model. */
+	if (n == 0 && gpu_fragment(item, found, 2) == 1)
+		n = 1;
+	if (n == 0) {
 		n = gpu_suggest(item, near, 4);
 		for (i = 0; i < n; i++) {
 			strncat(list, i == 0 ? "" : ", ",
@@ -164,6 +169,20 @@ parse_gpu(struct offer_filter *g, const char *item, struct err *err)
 		else
 			err_set(err, "--gpu: unknown GPU %s ('gpucost gpus' "
 			    "lists them all)", str_quoted(item, q, sizeof q));
+		return -1;
+	}
+	/* "RTX6000": two different cards share the name; ask which. */
+	if (gpu_ambiguous(found, n)) {
+		for (i = 0; i < n; i++) {
+			char one[96];
+
+			snprintf(one, sizeof one, "%s%s (%d GB, %s)",
+			    i == 0 ? "" : i + 1 == n ? " or " : ", ",
+			    found[i]->id, found[i]->vram_gb, found[i]->arch);
+			strncat(list, one, sizeof list - strlen(list) - 1);
+		}
+		err_set(err, "--gpu: %s names different cards: %s; ask for "
+		    "one", str_quoted(item, q, sizeof q), list);
 		return -1;
 	}
 	/* "H100 SXM": that form only, one form per query. */
@@ -224,7 +243,8 @@ parse_value(struct offer_filter *g, enum filter_field ff, const char *text,
 {
 	const struct filter_field_info *fi = &filter_fields[ff];
 	const char *s = text;
-	char q[80];
+	char q[80], q2[96];
+	unsigned set;
 	long v;
 
 	switch (fi->type) {
@@ -252,6 +272,14 @@ parse_value(struct offer_filter *g, enum filter_field ff, const char *text,
 		}
 		return 0;
 	case FT_LINK:
+		/* A fabric word: the user means the network between nodes. */
+		if (fabric_set_parse(text, &set, q, sizeof q) == 0 &&
+		    (set & FABRIC_ANY) == 0) {
+			err_set(err, "--%s: %s is a fabric between nodes: use "
+			    "--fabric (--%s is the link inside a node: nvlink "
+			    "or pcie)", fi->option, text, fi->option);
+			return -1;
+		}
 		if (interconnect_parse(text, MEMBER(g, ff, enum interconnect))
 		    < 0 || *MEMBER(g, ff, enum interconnect) == IC_UNKNOWN) {
 			err_set(err, "--%s: expected nvlink or pcie, got %s",
@@ -281,6 +309,17 @@ parse_value(struct offer_filter *g, enum filter_field ff, const char *text,
 			return -1;
 		}
 		str_copy(MEMBER(g, ff, char), fi->member_size, text);
+		return 0;
+	case FT_FABRIC:
+		if (text[0] == '\0')
+			return 0;	/* cleared: the default rule */
+		if (fabric_set_parse(text, &set, q, sizeof q) < 0) {
+			err_set(err, "--%s: unknown fabric %s (efa, infiniband, "
+			    "roce, tcpxo, tcpx, ethernet, rdma or any)",
+			    fi->option, str_quoted(q, q2, sizeof q2));
+			return -1;
+		}
+		*MEMBER(g, ff, unsigned) = set;
 		return 0;
 	case FT_BOOL:
 		if (parse_bool(text, MEMBER(g, ff, bool)) < 0) {
@@ -330,7 +369,8 @@ filter_set(struct offer_filter *f, enum filter_field ff, const char *text,
 	str_sanitize(clean, sizeof clean, text, strlen(text));
 	/* "any" undoes a field, except where it may be the very text. */
 	if (filter_fields[ff].type != FT_STRING &&
-	    filter_fields[ff].type != FT_PATTERN && str_eq_nocase(clean, "any")) {
+	    filter_fields[ff].type != FT_PATTERN &&
+	    filter_fields[ff].type != FT_FABRIC && str_eq_nocase(clean, "any")) {
 		filter_clear(f, ff);
 		return 0;
 	}
@@ -363,6 +403,8 @@ filter_is_set(const struct offer_filter *f, enum filter_field ff)
 		return *CMEMBER(f, ff, char) != '\0';
 	case FT_BOOL:
 		return *CMEMBER(f, ff, bool);
+	case FT_FABRIC:
+		return *CMEMBER(f, ff, unsigned) != 0;
 	}
 	return false;
 }
@@ -395,6 +437,9 @@ filter_clear(struct offer_filter *f, enum filter_field ff)
 		break;
 	case FT_BOOL:
 		*MEMBER(f, ff, bool) = false;
+		break;
+	case FT_FABRIC:
+		*MEMBER(f, ff, unsigned) = 0;
 		break;
 	}
 }
@@ -447,6 +492,8 @@ filter_text(const struct offer_filter *f, enum filter_field ff, char *buf,
 		return str_copy(buf, size, CMEMBER(f, ff, char));
 	case FT_BOOL:
 		return str_copy(buf, size, "yes");
+	case FT_FABRIC:
+		return fabric_set_text(*CMEMBER(f, ff, unsigned), buf, size);
 	}
 	return 0;
 }
@@ -457,6 +504,9 @@ filter_value(const struct offer_filter *f, enum filter_field ff, char *buf,
 {
 	char money[32];
 
+	/* Unset, --fabric is a rule, not "any" (which is a value of it). */
+	if (ff == FF_FABRIC && !filter_is_set(f, ff))
+		return str_copy(buf, size, "default");
 	if (!filter_is_set(f, ff))
 		return str_copy(buf, size, filter_fields[ff].kind ==
 		    FILTER_FLAG ? "no" : "any");

@@ -41,7 +41,8 @@ enum filter_type {
 	FT_LINK,	/* enum interconnect: nvlink or pcie */
 	FT_PATTERN,	/* char[]: a name, substring or glob; "" any */
 	FT_STRING,	/* char[]: search words; "" any */
-	FT_BOOL		/* bool: yes / no */
+	FT_BOOL,	/* bool: yes / no */
+	FT_FABRIC	/* unsigned: FABRIC_BIT()s, FABRIC_ANY; 0 default */
 };
 
 /*
@@ -99,7 +100,18 @@ enum filter_type {
 	X(FF_RAM_GPU, min_ram_gb_per_gpu, "min-ram-per-gpu", 0, "GB",	\
 	    "Min RAM/GPU", FILTER_NUMBER, FT_INT, 1, 65536,		\
 	    "a whole number of GB from 1 to 65536",			\
-	    "host RAM per GPU at least GB")
+	    "host RAM per GPU at least GB")				\
+	X(FF_FABRIC, fabrics, "fabric", 0, "KIND", "Fabric",		\
+	    FILTER_TEXT, FT_FABRIC, 0, 0, NULL,				\
+	    "fabric between nodes, comma list: efa, infiniband, roce, "	\
+	    "tcpxo, tcpx, ethernet, rdma (efa/infiniband/roce) or any")	\
+	X(FF_NODE_GBPS, min_node_gbps, "min-node-gbps", 0, "N",		\
+	    "Min node Gb/s", FILTER_NUMBER, FT_INT, 1, 100000,		\
+	    "a whole number of Gb/s from 1 to 100000",			\
+	    "fabric bandwidth per node at least N Gb/s")		\
+	X(FF_NODES, nodes, "nodes", 0, "N", "Nodes", FILTER_NUMBER,	\
+	    FT_INT, 1, 1024, "a whole number of nodes from 1 to 1024",	\
+	    "exactly N nodes (instances) per plan")
 
 enum filter_field {
 #define X(id, member, opt, sh, arg, label, kind, type, min, max, what, help) id,

@@ -215,13 +215,34 @@ form_of_word(const char *w, size_t len)
 	return GPU_FORM_ANY;
 }
 
+/*
+ * A word that is a model number with a form word glued on ("h100sxm",
+ * "A100SXM4", "h100pcie"): the length of the model part and its form in
+ * *form, or 0. The model part must end in a digit, so a name such as
+ * "rtxpcie" is not split.
+ */
+static size_t
+glued_form(const char *w, size_t len, enum gpu_form *form)
+{
+	size_t k;
+
+	for (k = 3; k <= 4 && k < len; k++) {
+		if (!isdigit((unsigned char)w[len - k - 1]))
+			continue;
+		if ((*form = form_of_word(w + len - k, k)) != GPU_FORM_ANY)
+			return len - k;
+	}
+	*form = GPU_FORM_ANY;
+	return 0;
+}
+
 size_t
 gpu_query_form(const char *query, const struct gpu_model **out, size_t max,
     enum gpu_form *form)
 {
 	char rest[GPU_NORM_MAX * 2];
 	const char *p = query;
-	size_t len, n = 0;
+	size_t len, n = 0, glued;
 	enum gpu_form f;
 
 	*form = GPU_FORM_ANY;
@@ -234,7 +255,18 @@ gpu_query_form(const char *query, const struct gpu_model **out, size_t max,
 			p++;
 			continue;
 		}
-		if ((f = form_of_word(p, len)) != GPU_FORM_ANY)
+		/* "h100sxm", "A100PCIe": a form glued to a model number. */
+		if ((f = form_of_word(p, len)) == GPU_FORM_ANY &&
+		    (glued = glued_form(p, len, &f)) > 0) {
+			if (n + glued + 2 < sizeof rest) {
+				if (n > 0)
+					rest[n++] = ' ';
+				memcpy(rest + n, p, glued);
+				n += glued;
+				rest[n] = '\0';
+			}
+			*form = f;
+		} else if (f != GPU_FORM_ANY)
 			*form = f;
 		else if (n + len + 2 < sizeof rest) {
 			if (n > 0)
@@ -252,34 +284,6 @@ gpu_query_form(const char *query, const struct gpu_model **out, size_t max,
 	return gpu_query(rest, out, max);
 }
 
-/* Levenshtein distance between two short strings. */
-static size_t
-edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp, best;
-	size_t row[GPU_NORM_MAX + 1];
-
-	if (lb > GPU_NORM_MAX)
-		lb = GPU_NORM_MAX;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			best = prev + (a[i - 1] == b[j - 1] ? 0 : 1);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 size_t
 gpu_suggest(const char *query, const struct gpu_model **out, size_t max)
 {
@@ -294,12 +298,12 @@ gpu_suggest(const char *query, const struct gpu_model **out, size_t max)
 	for (i = 0; i < gpu_model_count; i++) {
 		m = &gpu_models[i];
 		gpu_normalise(m->id, id, sizeof id);
-		best = edit_distance(norm, id);
+		best = str_distance(norm, id);
 		/* Aliases count too, so "4090ti" still finds RTX4090. */
 		for (k = 0; k < gpu_alias_count; k++) {
 			if (gpu_aliases[k].model != i)
 				continue;
-			d = edit_distance(norm, gpu_aliases[k].norm);
+			d = str_distance(norm, gpu_aliases[k].norm);
 			if (d < best)
 				best = d;
 		}
@@ -320,6 +324,40 @@ gpu_suggest(const char *query, const struct gpu_model **out, size_t max)
 		dist[j] = best;
 	}
 	return n;
+}
+
+size_t
+gpu_fragment(const char *query, const struct gpu_model **out, size_t max)
+{
+	char norm[GPU_NORM_MAX], id[GPU_NORM_MAX];
+	size_t i, k, n = 0;
+	bool hit;
+
+	gpu_normalise(query, norm, sizeof norm);
+	if (strlen(norm) < 3)
+		return 0;
+	for (i = 0; i < gpu_model_count; i++) {
+		gpu_normalise(gpu_models[i].id, id, sizeof id);
+		hit = strstr(id, norm) != NULL;
+		for (k = 0; !hit && k < gpu_alias_count; k++)
+			hit = gpu_aliases[k].model == i &&
+			    strstr(gpu_aliases[k].norm, norm) != NULL;
+		if (hit && n < max)
+			out[n++] = &gpu_models[i];
+	}
+	return n;
+}
+
+bool
+gpu_ambiguous(const struct gpu_model *const *models, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (strcmp(models[i]->family, models[0]->family) == 0 &&
+		    strcmp(models[i]->arch, models[0]->arch) != 0)
+			return true;
+	return false;
 }
 
 double

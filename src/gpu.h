@@ -15,6 +15,7 @@
 #ifndef GPUCOST_GPU_H
 #define GPUCOST_GPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define GPU_NORM_MAX	64	/* buffer size for a normalised name */
@@ -91,6 +92,22 @@ size_t	gpu_query_form(const char *query, const struct gpu_model **out,
  */
 size_t	gpu_suggest(const char *query, const struct gpu_model **out,
 	    size_t max);
+
+/*
+ * The models a fragment of a name can only mean: those whose id or an
+ * alias contains it ("4090" -> RTX4090, "5090" -> RTX5090), each once;
+ * at most max, and 0 for a fragment under 3 characters.
+ */
+size_t	gpu_fragment(const char *query, const struct gpu_model **out,
+	    size_t max);
+
+/*
+ * Do the models of one answer name different cards that only share a
+ * name (a family across architectures: the Turing Quadro RTX 6000 and
+ * the RTX 6000 Ada)? A family of one card in several sizes (A100) is
+ * not ambiguous.
+ */
+bool	gpu_ambiguous(const struct gpu_model *const *models, size_t n);
 
 /* Dense BF16 TFLOPS for the model in this form (nvlink: SXM figure). */
 double	gpu_bf16_tflops(const struct gpu_model *model, int is_pcie);

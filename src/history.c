@@ -63,7 +63,7 @@ history_sparkline(const struct price_point *pts, size_t n, size_t width,
 		"\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
 		"\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88"
 	};
-	int64_t lo = 0, hi = 0;
+	int64_t lo = 0, hi = 0, span;
 	size_t i, len = 0, cells, start;
 	bool any = false;
 
@@ -81,6 +81,13 @@ history_sparkline(const struct price_point *pts, size_t n, size_t width,
 	}
 	if (!any || width == 0)
 		return 0;
+	/*
+	 * The scale is at least a tenth of the highest price: a move of
+	 * $0.0005 on $2.00 stays a flat line instead of a full jump.
+	 */
+	span = hi - lo;
+	if (span < hi / 10)
+		span = hi / 10;
 	/* The last width points: the recent past matters most. */
 	cells = n < width ? n : width;
 	start = n - cells;
@@ -89,8 +96,8 @@ history_sparkline(const struct price_point *pts, size_t n, size_t width,
 
 		if (!money_known(pts[i].price))
 			continue;
-		if (hi > lo)
-			level = (int)((pts[i].price - lo) * 7 / (hi - lo));
+		if (span > 0)
+			level = (int)((pts[i].price - lo) * 7 / span);
 		len += str_copy(buf + len, size - len, bars[level]);
 	}
 	return len;

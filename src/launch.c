@@ -94,6 +94,14 @@ cmd_end(struct cmd *c)
 	return c->len;
 }
 
+/* Is p several nodes that data/fabric.tsv places with construct pl? */
+static bool
+placed(const struct plan *p, enum fabric_placement pl)
+{
+	return p->nodes > 1 && p->offer->nodes <= 1 &&
+	    p->offer->fabric != NULL && p->offer->fabric->placement == pl;
+}
+
 size_t
 launch_shell_quote(char *buf, size_t size, const char *s)
 {
@@ -316,6 +324,14 @@ gcp_launch(const struct plan *p, bool spot, char *buf, size_t size)
 
 	cmd_start(&c, buf, size);
 	gcp_machine_type(o, machine, sizeof machine);
+	/* Nodes of one job: close together under a compact policy. */
+	if (placed(p, PLACE_COMPACT)) {
+		cmd_add(&c, "gcloud compute resource-policies create "
+		    "group-placement gpucost-compact --collocation=COLLOCATED "
+		    "--project=PROJECT --region=");
+		cmd_quote(&c, o->region);
+		cmd_add(&c, " && ");
+	}
 	cmd_add(&c, "gcloud compute instances create");
 	for (i = 1; i <= p->nodes; i++)
 		cmd_add(&c, " gpucost-%d", i);
@@ -341,6 +357,8 @@ gcp_launch(const struct plan *p, bool spot, char *buf, size_t size)
 		    " --instance-termination-action=DELETE");
 	cmd_add(&c, " --image-family=IMAGE --image-project=IMAGE_PROJECT"
 	    " --boot-disk-size=200GB");
+	if (placed(p, PLACE_COMPACT))
+		cmd_add(&c, " --resource-policies=gpucost-compact");
 	return cmd_end(&c);
 }
 
@@ -459,11 +477,19 @@ aws_launch(const struct plan *p, bool spot, char *buf, size_t size)
 	struct cmd c;
 
 	cmd_start(&c, buf, size);
+	/* Nodes on EFA: in one cluster placement group (issue 26). */
+	if (placed(p, PLACE_GROUP)) {
+		cmd_add(&c, "aws ec2 create-placement-group --region ");
+		cmd_quote(&c, o->region);
+		cmd_add(&c, " --group-name gpucost --strategy cluster && ");
+	}
 	cmd_add(&c, "aws ec2 run-instances --region ");
 	cmd_quote(&c, o->region);
 	cmd_add(&c, " --instance-type ");
 	cmd_quote(&c, o->instance_type);
 	cmd_add(&c, " --image-id IMAGE --count %d --key-name KEY", p->nodes);
+	if (placed(p, PLACE_GROUP))
+		cmd_add(&c, " --placement GroupName=gpucost");
 	if (spot)
 		cmd_add(&c, " --instance-market-options 'MarketType=spot,"
 		    "SpotOptions={SpotInstanceType=one-time,"
@@ -712,13 +738,23 @@ azure_launch(const struct plan *p, bool spot, char *buf, size_t size)
 	struct cmd c;
 
 	cmd_start(&c, buf, size);
-	cmd_add(&c, "az vm create --resource-group RESOURCE_GROUP"
-	    " --name gpucost-1 --location ");
-	cmd_quote(&c, o->region);
-	cmd_add(&c, " --size ");
-	cmd_quote(&c, o->instance_type);
-	if (p->nodes > 1)
-		cmd_add(&c, " --count %d", p->nodes);
+	/* InfiniBand joins only the VMs of one scale set. */
+	if (placed(p, PLACE_SCALE_SET)) {
+		cmd_add(&c, "az vmss create --resource-group RESOURCE_GROUP"
+		    " --name gpucost --location ");
+		cmd_quote(&c, o->region);
+		cmd_add(&c, " --vm-sku ");
+		cmd_quote(&c, o->instance_type);
+		cmd_add(&c, " --instance-count %d", p->nodes);
+	} else {
+		cmd_add(&c, "az vm create --resource-group RESOURCE_GROUP"
+		    " --name gpucost-1 --location ");
+		cmd_quote(&c, o->region);
+		cmd_add(&c, " --size ");
+		cmd_quote(&c, o->instance_type);
+		if (p->nodes > 1)
+			cmd_add(&c, " --count %d", p->nodes);
+	}
 	cmd_add(&c, " --image Ubuntu2204 --ssh-key-values KEY");
 	/* -1: pay up to the on-demand price, evicted only for capacity. */
 	if (spot)
@@ -734,6 +770,21 @@ oci_launch(const struct plan *p, bool spot, char *buf, size_t size)
 	struct cmd c;
 
 	cmd_start(&c, buf, size);
+	/* RDMA only inside a cluster network, of an instance pool. */
+	if (placed(p, PLACE_CLUSTER_NETWORK) && !spot) {
+		cmd_add(&c, "oci compute-management cluster-network create");
+		if (!str_eq_nocase(o->region, "all") &&
+		    !str_eq_nocase(o->region, "unknown")) {
+			cmd_add(&c, " --region ");
+			cmd_quote(&c, o->region);
+		}
+		cmd_add(&c, " --compartment-id COMPARTMENT --instance-pools "
+		    "'[{\"instanceConfigurationId\":\"INSTANCE_CONFIG\","
+		    "\"size\":%d}]' --placement-configuration "
+		    "'{\"availabilityDomain\":\"AD\",\"primarySubnetId\":"
+		    "\"SUBNET\"}'", p->nodes);
+		return cmd_end(&c);
+	}
 	cmd_add(&c, "oci compute instance launch");
 	/* OCI publishes one price for every region: "all" names none. */
 	if (!str_eq_nocase(o->region, "all") &&
@@ -845,4 +896,99 @@ launch_quota(const struct offer *o, char *buf, size_t size)
 	if (strcmp(o->provider, "aws") == 0)
 		return aws_quota(o, buf, size);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Clusters: placing the nodes and the fabric's NCCL settings          */
+
+size_t
+launch_cluster_setup(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	const struct fabric *f = o->fabric;
+	struct cmd c;
+
+	if (size > 0)
+		buf[0] = '\0';
+	if (p->nodes < 2 || f == NULL)
+		return 0;
+	cmd_start(&c, buf, size);
+	switch (f->placement) {
+	case PLACE_GROUP:
+		cmd_add(&c, "start the %d nodes in one cluster placement group "
+		    "(aws ec2 create-placement-group --group-name gpucost "
+		    "--strategy cluster; run-instances --placement "
+		    "GroupName=gpucost) or a Capacity Block", p->nodes);
+		break;
+	case PLACE_COMPACT:
+		cmd_add(&c, "start the %d nodes in one zone under a compact "
+		    "placement policy (gcloud compute resource-policies "
+		    "create group-placement --collocation=COLLOCATED; "
+		    "instances create --resource-policies)", p->nodes);
+		break;
+	case PLACE_SCALE_SET:
+		cmd_add(&c, "start the %d nodes as one VM scale set (az vmss "
+		    "create --instance-count %d): InfiniBand joins only the "
+		    "VMs of one scale set", p->nodes, p->nodes);
+		break;
+	case PLACE_CLUSTER_NETWORK:
+		if (strcmp(o->provider, "oci") == 0)
+			cmd_add(&c, "start the %d nodes as one cluster network "
+			    "(oci compute-management cluster-network create, "
+			    "from an instance configuration of this shape): "
+			    "RDMA runs only inside it", p->nodes);
+		else
+			cmd_add(&c, "start the %d nodes in one Cluster of type "
+			    "gpu-fabric (Vultr console or API)", p->nodes);
+		break;
+	case PLACE_CLUSTER_PRODUCT:
+		cmd_add(&c, "create it in the RunPod console under Instant "
+		    "Clusters: %d nodes of %d GPUs in data centre ", p->nodes,
+		    o->gpu_count);
+		cmd_quote(&c, o->region);
+		break;
+	case PLACE_NONE:
+	case PLACE_UNKNOWN:
+		cmd_add(&c, "no placement construct is known: the nodes meet "
+		    "over the ordinary network");
+		break;
+	}
+	/* The traps of data/fabric.tsv's sources, fabric by fabric. */
+	switch (f->kind) {
+	case FABRIC_EFA:
+		if (f->nics > 1)
+			cmd_add(&c, "; attach all %d EFA interfaces (one per "
+			    "network card; private IPs only: AWS gives no "
+			    "public IPv4 to an instance with several)", f->nics);
+		cmd_add(&c, "; a security group that allows all traffic to "
+		    "and from itself; NCCL needs the aws-ofi-nccl plugin and "
+		    "libfabric, else it falls back to TCP");
+		break;
+	case FABRIC_TCPX:
+	case FABRIC_TCPXO:
+		cmd_add(&c, "; %d extra VPCs with MTU 8244, one "
+		    "--network-interface=nic-type=GVNIC,network=NET_i,"
+		    "subnet=SUBNET_i,no-address per GPU NIC; a GPUDirect "
+		    "(Container-Optimized OS) image, the RxDM container and "
+		    "the %s NCCL plugin, else NCCL falls back to TCP",
+		    f->nics > 0 ? f->nics : 4,
+		    f->kind == FABRIC_TCPX ? "TCPX" : "TCPXO");
+		break;
+	case FABRIC_ROCE:
+		if (strcmp(o->provider, "gcp") == 0)
+			cmd_add(&c, "; a RoCE VPC (network profile with RDMA, "
+			    "one subnet per GPU NIC) besides the gVNIC VPCs; "
+			    "capacity comes as dense reservations or "
+			    "flex-start");
+		break;
+	case FABRIC_INFINIBAND:
+	case FABRIC_ETHERNET:
+	case FABRIC_UNKNOWN:
+	case FABRIC_KIND_COUNT:
+		break;
+	}
+	if (f->placement == PLACE_CLUSTER_PRODUCT)
+		cmd_add(&c, "; export NCCL_SOCKET_IFNAME=ens1 (else NCCL may "
+		    "pick the external interface and time out)");
+	return cmd_end(&c);
 }

@@ -48,6 +48,16 @@ size_t	launch_vertex_command(const struct plan *p, char *buf, size_t size);
 enum launch_vertex launch_vertex_training(const struct offer *o);
 
 /*
+ * For a plan of several nodes: how to place them together and set up
+ * the fabric between them, from data/fabric.tsv -- the placement step
+ * (AWS cluster placement group, GCP compact placement policy and the
+ * TCPX/TCPXO or RoCE networks, Azure scale set, OCI cluster network,
+ * RunPod's console) and the NCCL settings the fabric needs. Steps are
+ * separated by "; ". 0 for a plan of one node or an unknown fabric.
+ */
+size_t	launch_cluster_setup(const struct plan *p, char *buf, size_t size);
+
+/*
  * Quote s for a POSIX shell into buf: '...' with control characters
  * stripped and each ' written '\''. Returns the length, or 0 when it
  * does not fit (buf is then "").

@@ -128,6 +128,25 @@ notes_markers(unsigned mask, char *buf, size_t size)
 	return len;
 }
 
+size_t
+notes_legend(unsigned mask, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	if (size > 0)
+		buf[0] = '\0';
+	for (i = 0; i < NOTE_COUNT; i++) {
+		if ((mask & NOTE_BIT(i)) == 0)
+			continue;
+		len = append(buf, size, len, len == 0 ? "notes: " : ", ");
+		len = append(buf, size, len, note_info[i].marker);
+		len = append(buf, size, len, " ");
+		len = append(buf, size, len, note_info[i].token);
+	}
+	return len;
+}
+
 unsigned
 notes_at(const struct offer *o, int64_t now)
 {

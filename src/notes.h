@@ -74,6 +74,11 @@ int	notes_parse(const char *s, size_t len, char sep, unsigned *out,
 size_t	notes_format(unsigned mask, char sep, char *buf, size_t size);
 /* The markers of mask run together ("!z"), "" for none. */
 size_t	notes_markers(unsigned mask, char *buf, size_t size);
+/*
+ * The legend of the markers in mask, for the line under a table:
+ * "notes: ! price-outlier, o stale" ("" for none). Its length.
+ */
+size_t	notes_legend(unsigned mask, char *buf, size_t size);
 
 /*
  * The notes of o at time now: its stored notes plus `stale` and

@@ -25,6 +25,25 @@ offer_init(struct offer *o)
 	o->reliability = -1;
 	memcpy(o->currency, "USD", sizeof o->currency);
 	o->price_original = MONEY_NONE;
+	o->nodes = 1;
+}
+
+void
+offer_set_fabric(struct offer *o)
+{
+	o->fabric = fabric_find(o->provider, o->instance_type);
+}
+
+enum fabric_kind
+offer_fabric_kind(const struct offer *o)
+{
+	return o->fabric != NULL ? o->fabric->kind : FABRIC_UNKNOWN;
+}
+
+int
+offer_node_gbps(const struct offer *o)
+{
+	return o->fabric != NULL ? o->fabric->node_gbps : 0;
 }
 
 void
@@ -191,6 +210,11 @@ offer_check(const struct offer *o, struct err *err)
 		    o->gpu_count, OFFER_GPU_COUNT_MAX);
 		return -1;
 	}
+	if (o->nodes < 1 || o->nodes > OFFER_NODES_MAX) {
+		err_set(err, "%s: nodes %d is out of range 1..%d", o->key,
+		    o->nodes, OFFER_NODES_MAX);
+		return -1;
+	}
 	if (o->vram_gb < 0 || o->vram_gb > OFFER_VRAM_MAX) {
 		err_set(err, "%s: vram_gb %d is out of range 0..%d", o->key,
 		    o->vram_gb, OFFER_VRAM_MAX);
@@ -250,6 +274,21 @@ has_folded(const char *s, const char *word, size_t n)
 	return false;
 }
 
+/*
+ * "sxm" or "pcie" (a folded word) also matches an offer of that board form
+ * whose names do not say it: AWS p5, GCP a3 and Azure ND are SXM boards.
+ */
+static bool
+form_word_matches(const char *word, const struct offer *o)
+{
+	if (strncmp(word, "sxm", 3) == 0 && (word[3] == '\0' ||
+	    (word[3] >= '2' && word[3] <= '6' && word[4] == '\0')))
+		return offer_form(o) == GPU_FORM_SXM;
+	if (strcmp(word, "pcie") == 0)
+		return offer_form(o) == GPU_FORM_PCIE;
+	return false;
+}
+
 /* Every whitespace-separated word of text is in one of the offer's names. */
 static bool
 text_matches(const char *text, const struct offer *o)
@@ -275,9 +314,64 @@ text_matches(const char *text, const struct offer *o)
 		    !has_folded(o->gpu_raw, word, n) &&
 		    !has_folded(o->provider, word, n) &&
 		    !has_folded(o->instance_type, word, n) &&
-		    !has_folded(o->region, word, n))
+		    !has_folded(o->region, word, n) &&
+		    !form_word_matches(word, o))
 			return false;
 	}
+}
+
+/*
+ * Can k instances of o (one type, one region) be one job's nodes? They
+ * must be rentable more than once, be placed together on a fabric a
+ * trainer would accept and, unless asked for, not be a swarm of small
+ * nodes (16 one-GPU VMs): see offer_matches().
+ */
+static bool
+assembled_ok(const struct offer_filter *f, const struct offer *o, int k)
+{
+	const struct fabric *fab = o->fabric;
+	bool any = (f->fabrics & FABRIC_ANY) != 0;
+
+	/* One marketplace machine cannot be rented k times. */
+	if ((o->notes & NOTE_BIT(NOTE_SINGLE_LISTING)) != 0)
+		return false;
+	if (any)
+		return true;
+	if (f->fabrics == 0 && !fabric_set_has(FABRIC_TRAINING,
+	    offer_fabric_kind(o)))
+		return false;
+	/* At most 4 nodes per 8 GPUs asked, unless --nodes says. */
+	if (f->nodes == 0 && f->count > 0 && 2 * k > f->count)
+		return false;
+	if (fab != NULL && (fab->placement == PLACE_NONE ||
+	    (fab->max_nodes > 0 && k > fab->max_nodes)))
+		return false;
+	return true;
+}
+
+/* The nodes of o's plan for f into *k; false when o gives none. */
+static bool
+plan_nodes(const struct offer_filter *f, const struct offer *o, int *k)
+{
+	*k = 1;
+	if (o->nodes > 1) {
+		/* A cluster product: its node count is its own. */
+		if (!f->multi_node && f->nodes != o->nodes)
+			return false;
+		*k = o->nodes;
+		return f->count <= 0 || o->gpu_count * o->nodes == f->count;
+	}
+	if (f->nodes > 0)
+		*k = f->nodes;
+	else if (f->count > 0 && o->gpu_count != f->count) {
+		if (!f->multi_node || o->gpu_count <= 0 ||
+		    o->gpu_count > f->count || f->count % o->gpu_count != 0)
+			return false;
+		*k = f->count / o->gpu_count;
+	}
+	if (f->count > 0 && o->gpu_count * *k != f->count)
+		return false;
+	return *k == 1 || assembled_ok(f, o, *k);
 }
 
 bool
@@ -293,15 +387,12 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 		if (i == f->ngpus)
 			return false;
 	}
-	if (f->count > 0 && o->gpu_count != f->count) {
-		if (!f->multi_node || o->gpu_count <= 0 ||
-		    o->gpu_count > f->count || f->count % o->gpu_count != 0)
-			return false;
-		k = f->count / o->gpu_count;
-		/* One marketplace machine cannot be rented k times. */
-		if ((o->notes & NOTE_BIT(NOTE_SINGLE_LISTING)) != 0)
-			return false;
-	}
+	if (!plan_nodes(f, o, &k))
+		return false;
+	if (f->fabrics != 0 && !fabric_set_has(f->fabrics, offer_fabric_kind(o)))
+		return false;
+	if (f->min_node_gbps > 0 && offer_node_gbps(o) < f->min_node_gbps)
+		return false;
 	if (f->min_vram_gb > 0 && o->vram_gb < f->min_vram_gb)
 		return false;
 	/* Nodes of one GPU have no GPU link inside the node. */
@@ -347,6 +438,14 @@ plan_link(const struct plan *p)
 	if (p->nodes > 1 && p->offer->gpu_count == 1)
 		return IC_UNKNOWN;
 	return p->offer->interconnect;
+}
+
+const char *
+plan_type_name(const struct plan *p)
+{
+	if (p->offer->nodes > 1)
+		return "cluster-product";
+	return p->nodes > 1 ? "multi-node" : "single-node";
 }
 
 enum gpu_form

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fabric.h"
 #include "gpu.h"
 #include "money.h"
 
@@ -28,6 +29,7 @@
  * use these too.
  */
 #define OFFER_GPU_COUNT_MAX	64		/* GPUs in one instance */
+#define OFFER_NODES_MAX		64		/* nodes of a cluster product */
 #define OFFER_VRAM_MAX		1024		/* GB per GPU */
 #define OFFER_VCPUS_MAX		100000		/* vCPUs in one instance */
 #define OFFER_RAM_MAX		1e6		/* GB in one instance */
@@ -87,7 +89,26 @@ struct offer {
 	 */
 	char	currency[4];
 	int64_t	price_original;
+	/*
+	 * A cluster product (issue 26): nodes > 1 is one offer of that many
+	 * nodes sold as one cluster (RunPod Instant Clusters), gpu_count
+	 * GPUs and price (per instance-hour) per node. 1: one machine.
+	 */
+	int	nodes;
+	/*
+	 * Its line of data/fabric.tsv, the network between its nodes, or
+	 * NULL when unknown: set from provider and instance type by
+	 * offer_set_fabric() where offers are read from the cache, the one
+	 * place snapshot and live offers both pass.
+	 */
+	const struct fabric *fabric;
 };
+
+/* Look up o's fabric (data/fabric.tsv) by provider and instance type. */
+void	offer_set_fabric(struct offer *o);
+/* The fabric's kind and Gb/s per node; unknown: FABRIC_UNKNOWN, 0. */
+enum fabric_kind offer_fabric_kind(const struct offer *o);
+int	offer_node_gbps(const struct offer *o);
 
 /* A growable array of offers; it owns its elements' storage. */
 struct offer_list {
@@ -158,6 +179,15 @@ struct offer_filter {
 	int	min_vcpus_per_gpu;	/* host vCPUs per GPU at least; 0 any */
 	int	min_ram_gb_per_gpu;	/* host RAM per GPU (GB) at least; 0 any */
 	bool	vertex;			/* only offers Vertex AI trains on */
+	/*
+	 * Clusters (issue 26). fabrics: FABRIC_BIT()s of the fabric
+	 * between nodes, FABRIC_ANY, or 0 for the default rule (plans of
+	 * several nodes need FABRIC_TRAINING and 2 GPUs a node). nodes:
+	 * exactly that many nodes; 0 any.
+	 */
+	unsigned fabrics;
+	int	min_node_gbps;		/* fabric Gb/s per node at least */
+	int	nodes;
 };
 
 void	offer_filter_init(struct offer_filter *f);
@@ -185,7 +215,14 @@ bool	offer_host_light(const struct offer *o);
 
 /*
  * Does the offer satisfy the filter? On a match, *nodes is the number of
- * instances needed for the requested GPU count (1 unless multi-node).
+ * instances needed for the requested GPU count (1 unless multi-node; a
+ * cluster product's own node count). A plan of several instances of
+ * one offer (same type, same region) matches only where they can be
+ * placed together on a fabric a trainer would accept: by default one of
+ * FABRIC_TRAINING, at least 2 GPUs a node and no more nodes than the
+ * fabric's largest published group; --fabric any lifts the first two,
+ * --nodes N the second. A cluster product matches only with
+ * --multi-node or --nodes equal to its own.
  * max_price and spot are checked on plans (they depend on nodes), see
  * plan_matches_price().
  */
@@ -218,6 +255,13 @@ struct plan {
  * (IC_UNKNOWN) for nodes of one GPU, which meet only over the network.
  */
 enum interconnect plan_link(const struct plan *p);
+
+/*
+ * What kind of plan p is: "single-node" (one machine), "multi-node"
+ * (nodes instances of one offer, assembled by the buyer) or
+ * "cluster-product" (sold by the provider as one cluster).
+ */
+const char *plan_type_name(const struct plan *p);
 
 /* The per-GPU price the filter's --max-price applies to is within it. */
 bool	plan_matches_price(const struct offer_filter *f, const struct plan *p);

@@ -57,7 +57,14 @@
 	X(F_ZONES,		"zones")				\
 	X(F_QUOTA,		"quota")				\
 	X(F_VERTEX,		"vertex_training")			\
-	X(F_LAUNCH_VERTEX,	"launch_vertex")
+	X(F_LAUNCH_VERTEX,	"launch_vertex")				\
+	X(F_FABRIC,		"fabric")				\
+	X(F_NODE_GBPS,		"node_gbps")				\
+	X(F_GPUDIRECT_RDMA,	"gpudirect_rdma")			\
+	X(F_PLACEMENT,		"placement")				\
+	X(F_GPUS_PER_NODE,	"gpus_per_node")			\
+	X(F_PLAN_TYPE,		"plan_type")				\
+	X(F_CLUSTER_SETUP,	"cluster_setup")
 
 enum field {
 #define X(id, name) id,
@@ -348,6 +355,29 @@ output_field_value(size_t i, const struct plan *p,
 		return FIELD_NULL;
 	case F_LAUNCH_VERTEX:
 		return text_value(launch_vertex_command(p, buf, size));
+	case F_FABRIC:
+		if ((name = fabric_kind_name(offer_fabric_kind(o))) == NULL)
+			return FIELD_NULL;
+		return string_value(name, buf, size);
+	case F_NODE_GBPS:
+		if (offer_node_gbps(o) <= 0)
+			return FIELD_NULL;
+		return int_value(offer_node_gbps(o), buf, size);
+	case F_GPUDIRECT_RDMA:
+		if (o->fabric == NULL || o->fabric->gdr == GDR_UNKNOWN)
+			return FIELD_NULL;
+		return bool_value(o->fabric->gdr == GDR_YES, buf, size);
+	case F_PLACEMENT:
+		if (o->fabric == NULL || (name =
+		    fabric_placement_name(o->fabric->placement)) == NULL)
+			return FIELD_NULL;
+		return string_value(name, buf, size);
+	case F_GPUS_PER_NODE:
+		return int_value(o->gpu_count, buf, size);
+	case F_PLAN_TYPE:
+		return string_value(plan_type_name(p), buf, size);
+	case F_CLUSTER_SETUP:
+		return text_value(launch_cluster_setup(p, buf, size));
 	case FIELD_COUNT:
 		break;
 	}

@@ -50,6 +50,7 @@ struct output_opts {
 	size_t	nstatus;
 	size_t	matched;	/* plans matched before --limit */
 	enum sort_key sort;	/* the order shown: the table keeps its column */
+	bool	fabric_filter;	/* --fabric or --min-node-gbps: show FABRIC */
 };
 
 /* Names of the machine-format fields, in output order; NULL-terminated. */

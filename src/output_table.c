@@ -12,15 +12,22 @@
 
 #define CELL_MAX 80
 
-/* Columns a table shows, in order; the totals only with --hours. */
+/*
+ * Columns a table shows, in order; the totals only with --hours, the
+ * fabric only for plans of several nodes or a fabric filter.
+ */
 static size_t
-table_columns(const struct output_opts *opts, enum column *cols)
+table_columns(const struct output_opts *opts, const struct plan *plans,
+    size_t nplans, enum column *cols)
 {
+	bool fabric = column_fabric_shown(plans, nplans, opts->fabric_filter);
 	size_t n = 0;
 	int c;
 
 	for (c = 0; c < COLUMN_COUNT; c++) {
 		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL) && opts->hours < 0)
+			continue;
+		if ((c == COL_FABRIC || c == COL_NODE_GBPS) && !fabric)
 			continue;
 		cols[n++] = (enum column)c;
 	}
@@ -59,7 +66,7 @@ output_table(FILE *out, const struct output_opts *opts,
 	char (*cells)[CELL_MAX];
 	size_t ncols, i, j, w, last;
 
-	ncols = table_columns(opts, cols);
+	ncols = table_columns(opts, plans, n, cols);
 	cells = xreallocarray(NULL, (n + 1) * ncols, CELL_MAX);
 	for (j = 0; j < ncols; j++) {
 		str_copy(cells[j], CELL_MAX, column_info[cols[j]].header);

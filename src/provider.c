@@ -19,6 +19,7 @@
 extern const struct provider provider_aws;
 extern const struct provider provider_gcp;
 extern const struct provider provider_runpod;
+extern const struct provider provider_runpod_clusters;
 extern const struct provider provider_vast;
 extern const struct provider provider_lambda;
 extern const struct provider provider_vultr;
@@ -31,6 +32,7 @@ const struct provider *const providers[] = {
 	&provider_aws,
 	&provider_gcp,
 	&provider_runpod,
+	&provider_runpod_clusters,
 	&provider_vast,
 	&provider_lambda,
 	&provider_vultr,
@@ -55,7 +57,8 @@ provider_find(const char *id)
 const char *
 provider_id_list(void)
 {
-	return "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo";
+	return "aws,gcp,runpod,runpod-clusters,vast,lambda,vultr,azure,oci,"
+	    "scaleway,cudo";
 }
 
 void

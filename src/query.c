@@ -192,6 +192,7 @@ enum explain_step {
 	EX_COUNT,
 	EX_VRAM,
 	EX_INTERCONNECT,
+	EX_FABRIC,
 	EX_PROVIDER,
 	EX_REGION,
 	EX_VCPUS,
@@ -217,13 +218,18 @@ explain_add(struct offer_filter *g, const struct offer_filter *f,
 	case EX_COUNT:
 		g->count = f->count;
 		g->multi_node = f->multi_node;
-		return f->count > 0;
+		g->nodes = f->nodes;
+		return f->count > 0 || f->nodes > 0;
 	case EX_VRAM:
 		g->min_vram_gb = f->min_vram_gb;
 		return f->min_vram_gb > 0;
 	case EX_INTERCONNECT:
 		g->interconnect = f->interconnect;
 		return f->interconnect != IC_UNKNOWN;
+	case EX_FABRIC:
+		g->fabrics = f->fabrics;
+		g->min_node_gbps = f->min_node_gbps;
+		return f->fabrics != 0 || f->min_node_gbps > 0;
 	case EX_PROVIDER:
 		memcpy(g->providers, f->providers, sizeof g->providers);
 		g->nproviders = f->nproviders;
@@ -292,9 +298,13 @@ static void
 explain_option(const struct offer_filter *f, enum explain_step s, char *buf,
     size_t size, size_t *len)
 {
-	char money[32], clean[OFFER_NAME_MAX];
+	char money[32], clean[OFFER_NAME_MAX], fabric_name[64];
 	size_t i;
 
+	if (f->fabrics != 0)
+		fabric_set_text(f->fabrics, fabric_name, sizeof fabric_name);
+	else
+		str_copy(fabric_name, sizeof fabric_name, "any");
 	switch (s) {
 	case EX_GPU:
 		append(buf, size, len, " --gpu ");
@@ -310,8 +320,17 @@ explain_option(const struct offer_filter *f, enum explain_step s, char *buf,
 			    "SXM" : "PCIe");
 		break;
 	case EX_COUNT:
-		append(buf, size, len, " --count %d%s", f->count,
-		    f->multi_node ? " --multi-node" : "");
+		if (f->count > 0)
+			append(buf, size, len, " --count %d%s", f->count,
+			    f->multi_node ? " --multi-node" : "");
+		if (f->nodes > 0)
+			append(buf, size, len, " --nodes %d", f->nodes);
+		break;
+	case EX_FABRIC:
+		append(buf, size, len, " --fabric %s", fabric_name);
+		if (f->min_node_gbps > 0)
+			append(buf, size, len, " --min-node-gbps %d",
+			    f->min_node_gbps);
 		break;
 	case EX_VRAM:
 		append(buf, size, len, " --min-vram %d", f->min_vram_gb);
@@ -392,9 +411,17 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 		    "catalogue, 'gpucost refresh' fetches live offers", opt);
 		break;
 	case EX_COUNT:
-		append(buf, size, len, "has %d GPUs%s; counts offered:",
-		    f->count, f->multi_node ? " in whole instances" :
-		    " in one instance");
+		if (f->multi_node || f->nodes > 0) {
+			/* The fabric rule, not the count, is the usual cause. */
+			append(buf, size, len, "gives %s%d GPUs on nodes that "
+			    "can be placed together on RDMA or TCPX/TCPXO (and "
+			    "at least 2 GPUs a node unless --nodes): --fabric "
+			    "any lifts both; counts offered:", f->count > 0 ?
+			    "" : "plans of ", f->count > 0 ? f->count :
+			    f->nodes);
+		} else
+			append(buf, size, len, "has %d GPUs in one instance; "
+			    "counts offered:", f->count);
 		for (c = 1, first = true; c <= 64; c++)
 			if (counts[c]) {
 				append(buf, size, len, "%s %d", first ? "" : ",",
@@ -410,6 +437,10 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 		break;
 	case EX_INTERCONNECT:
 		append(buf, size, len, "is known to match %s: drop it", opt);
+		break;
+	case EX_FABRIC:
+		append(buf, size, len, "is known to have %s: the fabric table "
+		    "(data/fabric.tsv) does not name it for these types", opt);
 		break;
 	case EX_PROVIDER:
 		append(buf, size, len, "matches %s: widen or drop it", opt);

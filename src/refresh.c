@@ -442,8 +442,10 @@ url_override(const struct provider *p)
 	size_t i;
 
 	snprintf(name, sizeof name, "GPUCOST_%s_URL", p->id);
+	/* runpod-clusters: GPUCOST_RUNPOD_CLUSTERS_URL. */
 	for (i = 0; name[i] != '\0'; i++)
-		name[i] = (char)toupper((unsigned char)name[i]);
+		name[i] = name[i] == '-' ? '_' :
+		    (char)toupper((unsigned char)name[i]);
 	return getenv(name);
 }
 

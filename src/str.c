@@ -309,3 +309,58 @@ str_glob_valid(const char *s)
 	}
 	return true;
 }
+
+size_t
+str_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, prev, tmp, best, extra;
+	size_t row[STR_DISTANCE_MAX + 1];
+
+	extra = 0;
+	if (la > STR_DISTANCE_MAX) {
+		extra += la - STR_DISTANCE_MAX;
+		la = STR_DISTANCE_MAX;
+	}
+	if (lb > STR_DISTANCE_MAX) {
+		extra += lb - STR_DISTANCE_MAX;
+		lb = STR_DISTANCE_MAX;
+	}
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (a[i - 1] == b[j - 1] ? 0 : 1);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb] + extra;
+}
+
+const char *
+str_nearest(const char *s, const char *const *words, size_t n)
+{
+	const char *best = NULL;
+	size_t i, d, best_d = 0, len;
+
+	for (i = 0; i < n; i++) {
+		if (words[i] == NULL || words[i][0] == '\0')
+			continue;
+		d = str_distance(s, words[i]);
+		len = strlen(words[i]);
+		if (d > (len >= 6 ? 2 : len / 3 > 0 ? len / 3 : 1))
+			continue;
+		if (best == NULL || d < best_d) {
+			best = words[i];
+			best_d = d;
+		}
+	}
+	return best;
+}

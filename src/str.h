@@ -63,4 +63,16 @@ size_t	str_shorten(char *dst, size_t size, const char *src, size_t width);
  */
 bool	str_glob_valid(const char *s);
 
+/* Levenshtein distance of two strings, at most STR_DISTANCE_MAX bytes each
+   compared (the rest of a longer one counts as that many edits). */
+#define STR_DISTANCE_MAX	64
+size_t	str_distance(const char *a, const char *b);
+
+/*
+ * The word of words[0..n) nearest to s, if close enough to be a typo of it
+ * (at most a third of its length in edits, at least 1, and 2 for words of
+ * 6 or more: "--gpus" -> gpu, "histroy" -> history); NULL if none is.
+ */
+const char *str_nearest(const char *s, const char *const *words, size_t n);
+
 #endif

@@ -89,7 +89,7 @@ serve() {
 
 # The GPUCOST_<ID>_URL variable name of provider id.
 url_var() {
-	echo "GPUCOST_$(echo "$1" | tr '[:lower:]' '[:upper:]')_URL"
+	echo "GPUCOST_$(echo "$1" | tr '[:lower:]-' '[:upper:]_')_URL"
 }
 
 # fault_dir PROVIDER KIND: a copy of the provider's fixtures whose routes

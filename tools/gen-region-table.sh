@@ -49,7 +49,7 @@ FILENAME == COUNTRIES {
 	next
 }
 {
-	if (NF < 3 || NF > 4 || $1 !~ /^[a-z0-9]+$/ || $2 == "")
+	if (NF < 3 || NF > 4 || $1 !~ /^[a-z0-9][a-z0-9-]*$/ || $2 == "")
 		fail("bad region line")
 	if ($3 != "" && !($3 in country))
 		fail("unknown country " $3)

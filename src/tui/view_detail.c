@@ -194,8 +194,9 @@ draw_offer(struct pen *p, const struct detail *d, int64_t now)
 	const struct offer *o = &d->offer;
 	const struct gpu_model *model = d->plan.model;
 	const char *intr = spot_interruption_name(o->spot_interruption);
-	char date[16], age[16];
+	char date[16], age[16], gbps[16];
 
+	snprintf(gbps, sizeof gbps, "%d", offer_node_gbps(o));
 	pen_text(p, 1, UI_SECTION, "Offer");
 	pen_field(p, "Provider", "%s", o->provider);
 	pen_field(p, "Offer key", "%s", o->key);
@@ -246,10 +247,20 @@ draw_offer(struct pen *p, const struct detail *d, int64_t now)
 	    o->source == SRC_SNAPSHOT ? "built-in snapshot" : "live API",
 	    date, age);
 	if (d->plan.nodes > 1)
-		pen_field(p, "Plan", "%d instances, %d GPUs (multi-node: no "
-		    "NVLink between instances; between them: %s)",
-		    d->plan.nodes, d->plan.total_gpus,
-		    cost_inter_node(&d->plan));
+		pen_field(p, "Plan", "%d nodes x %d GPUs%s (no NVLink between "
+		    "nodes; between them: %s, %s Gb/s a node)",
+		    d->plan.nodes, o->gpu_count, o->nodes > 1 ?
+		    ", sold as one cluster" : "", cost_inter_node(&d->plan),
+		    offer_node_gbps(o) > 0 ? gbps : "unknown");
+	/* data/fabric.tsv: what joins this type's nodes. */
+	if (o->fabric != NULL)
+		pen_field(p, "Fabric", "%s, %s Gb/s a node, GPUDirect RDMA %s, "
+		    "placement %s", fabric_kind_name(o->fabric->kind) ?
+		    fabric_kind_name(o->fabric->kind) : "kind not stated",
+		    offer_node_gbps(o) > 0 ? gbps : "unknown",
+		    fabric_gdr_name(o->fabric->gdr),
+		    fabric_placement_name(o->fabric->placement) ?
+		    fabric_placement_name(o->fabric->placement) : "unknown");
 	draw_notes(p, o, now);
 }
 
@@ -354,6 +365,11 @@ draw_launch(struct pen *p, const struct detail *d)
 	if (launch_quota(o, list, sizeof list) > 0) {
 		pen_text(p, 2, UI_LABEL, "Quotas to check first");
 		pen_wrap(p, 4, UI_NORMAL, list);
+	}
+	/* Issue 26: placing the nodes together, the fabric's settings. */
+	if (launch_cluster_setup(&d->plan, cmd, sizeof cmd) > 0) {
+		pen_text(p, 2, UI_LABEL, "Cluster setup");
+		pen_wrap(p, 4, UI_NORMAL, cmd);
 	}
 	if (vertex == VERTEX_UNKNOWN)
 		return;

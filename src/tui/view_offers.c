@@ -538,6 +538,9 @@ view_offers_new(struct tui *tui)
 		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL) &&
 		    tui_hours(tui) < 0)
 			continue;
+		/* The fabric is in the detail view (issue 26). */
+		if (c == COL_FABRIC || c == COL_NODE_GBPS)
+			continue;
 		o->cols[o->ncols++] = (enum column)c;
 	}
 	offers_changed(v);

@@ -13,7 +13,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-ALL="aws gcp runpod vast lambda vultr azure oci scaleway cudo"
+ALL="aws gcp runpod runpod-clusters vast lambda vultr azure oci scaleway cudo"
 OTHERS=$(($(echo $ALL | wc -w) - 1))
 TIMEOUT=5
 # Timeout x 3 attempts + 1 s + 2 s of backoff (http.c), and some slack.
@@ -76,6 +76,15 @@ runpod|negative spot|gpu-types.json|"secureSpotPrice": 1.75|"secureSpotPrice": -
 runpod|10^6 GPUs|gpu-types.json|"maxGpuCount": 8|"maxGpuCount": 1000000|maxGpuCount|
 runpod|10^6 GB|gpu-types.json|"memoryInGb": 80|"memoryInGb": 1000000|memoryInGb|
 runpod|empty id|gpu-types.json|"id": "NVIDIA H100 80GB HBM3"|"id": ""|id|
+runpod-clusters|negative price|clusters.json|"clusterPrice": 2.99|"clusterPrice": -2.99|clusterPrice|
+runpod-clusters|NaN price|clusters.json|"clusterPrice": 2.99|"clusterPrice": "NaN"|clusterPrice|
+runpod-clusters|Infinity price|clusters.json|"clusterPrice": 2.99|"clusterPrice": 1e999|clusterPrice|
+runpod-clusters|1e300 price|clusters.json|"clusterPrice": 2.99|"clusterPrice": 1e300|clusterPrice|
+runpod-clusters|10^6 GPUs|clusters.json|"maxGpuCount": 8|"maxGpuCount": 1000000|maxGpuCount|
+runpod-clusters|10^6 GB|clusters.json|"memoryInGb": 80|"memoryInGb": 1000000|memoryInGb|
+runpod-clusters|10^9 vCPUs|clusters.json|"minVcpu": 176|"minVcpu": 1000000000|minVcpu|
+runpod-clusters|empty id|clusters.json|"id": "NVIDIA H100 80GB HBM3"|"id": ""|id|
+runpod-clusters|empty data centre|clusters.json|"id": "US-KS-2"|"id": ""|id|
 vast|negative price|offers.json|"dph_total": 17.2345|"dph_total": -17.2345|dph_total|
 vast|NaN price|offers.json|"dph_total": 17.2345|"dph_total": "NaN"|dph_total|
 vast|Infinity price|offers.json|"dph_total": 17.2345|"dph_total": 1e999|dph_total|

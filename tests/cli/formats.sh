@@ -7,6 +7,8 @@ fields="provider,instance_type,region,gpu,gpu_raw,gpu_count,nodes,total_gpus,vra
 tail="notes,node_keys,inter_node,spot_zone,currency,price_original"
 # Fields added after them (issue 12).
 added="form,country,continent,vcpus_per_gpu,ram_gb_per_gpu,launch,launch_spot,zones,quota,vertex_training,launch_vertex"
+# Issue 26: the fabric between nodes, and what kind of plan it is.
+added="$added,fabric,node_gbps,gpudirect_rdma,placement,gpus_per_node,plan_type,cluster_setup"
 
 run --db "$DB" --provider vast --format csv --quiet
 check "csv exits 0" status_is 0
@@ -39,7 +41,7 @@ if command -v jq >/dev/null 2>&1; then
 	check "json: total_cost = price_hour x 24" [ "$(jq '[.offers[] | select(.price_hour != null) | ((.total_cost - .price_hour * 24) | fabs) < 0.000001] | all' "$T/out")" = true ]
 	check "json: per-GPU = price / gpu_count" [ "$(jq '[.offers[] | select(.price_hour != null) | ((.price_gpu_hour - .price_hour / .gpu_count) | fabs) < 0.000001] | all' "$T/out")" = true ]
 	check "json: fetched_at is ISO 8601 UTC" [ "$(jq -r '.offers[0].fetched_at' "$T/out" | grep -c '^[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9:]\{8\}Z$')" -eq 1 ]
-	nprov=$("$GPUCOST" --help | sed -n 's/^providers: \(.*\)\.$/\1/p' | tr ',' '\n' | wc -l)
+	nprov=$("$GPUCOST" --help | sed -n '/^providers:/,/\.$/p' | tr -d '\n ' | sed 's/^providers://; s/\.$//' | awk -F, '{ print NF }')
 	check "json: data age per provider ($nprov)" [ "$(jq '.providers | length' "$T/out")" -eq "$nprov" ]
 	check "json: interconnect values" [ -z "$(jq -r '.offers[].interconnect' "$T/out" | grep -v -x -e nvlink -e pcie -e unknown)" ]
 	check "json: availability values" [ -z "$(jq -r '.offers[].availability' "$T/out" | grep -v -x -e available -e limited -e unavailable -e unknown)" ]

@@ -12,7 +12,7 @@
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
 HX=$TOP_SRCDIR/tests/fixtures/hostile
-PROVS=vast,runpod,vultr,lambda,azure,oci,scaleway,cudo
+PROVS=vast,runpod,runpod-clusters,vultr,lambda,azure,oci,scaleway,cudo
 SQL="'); DROP TABLE offers; --"
 SQL2="Robert'); DROP TABLE offers;--"
 LAMBDA_API_KEY=lambda-test-key
@@ -27,7 +27,7 @@ LC_ALL=C awk '{ gsub(/@RAW@/, "\r\033]0;raw\007\2332J\205") } { print }' \
 cp "$T/vast-raw.json" "$T/hx/vast.json"
 check "raw bytes are in the Vast answer" [ "$(bad_bytes "$T/hx/vast.json" 2>/dev/null)" -ge 8 ]
 serve hostile "$T/hx"
-for p in vast runpod vultr lambda azure oci scaleway cudo; do
+for p in vast runpod runpod-clusters vultr lambda azure oci scaleway cudo; do
 	export "$(url_var "$p")=$url"
 done
 
@@ -35,7 +35,7 @@ run --db "$DB" providers
 run --db "$DB" refresh --provider "$PROVS"
 check "refresh of hostile answers works" status_is 0
 check "refresh printed nothing" [ ! -s "$T/err" ]
-for p in vast runpod vultr lambda azure oci scaleway cudo; do
+for p in vast runpod runpod-clusters vultr lambda azure oci scaleway cudo; do
 	check "$p: hostile offers stored" \
 	    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = '$p' and source = 'live'")" -gt 0 ]
 done
@@ -110,6 +110,8 @@ check "Scaleway type stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from o
 check "Scaleway escapes removed whole, stock joined by clean name" [ "$(sqlite3 "$DB" "select instance_type || ' ' || gpu_raw || ' ' || availability from offers where provider = 'scaleway' and gpu = 'H100'")" = "H100-1-80G H100-PCIe available" ]
 check "Cudo machine type stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'cudo' and instance_type = '$q'")" -eq 4 ]
 check "Cudo escapes removed whole: 'no-luster-1', 'RTX A5000'" [ "$(sqlite3 "$DB" "select distinct region || ' ' || gpu_raw from offers where provider = 'cudo'")" = "no-luster-1 RTX A5000" ]
+check "RunPod Instant Clusters data centre stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod-clusters' and region = '$q'")" -eq 7 ]
+check "RunPod Instant Clusters escapes removed whole: 'US-KS-2x'" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod-clusters' and region = 'US-KS-2x'")" -eq 7 ]
 check "RunPod id stored verbatim in the key" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod' and key like '%$q%'")" -eq 1 ]
 check "CSV output shows it" grep -qF "$SQL" "$T/out.csv"
 check "JSON output shows it" grep -qF "$SQL" "$T/out.json"
@@ -132,6 +134,8 @@ vast|vast.json|"num_gpus": 2|"num_gpus": "2\u001b]8;;http://evil\u001b\\x"|
 runpod|runpod.json|"securePrice": 0.69|"securePrice": "0.69\u001b]0;pwned\u0007\u001b[2J\u009b"|
 runpod|runpod.json|"id": "'); DROP TABLE offers; --"|"id": "NVIDIA GeForce RTX 4090\u001b[2J"|
 runpod|runpod.json|"maxGpuCount": 2|"maxGpuCount": "2\u001b[2J\u0007"|
+runpod-clusters|runpod-clusters.json|"clusterPrice": 2.99|"clusterPrice": "2.99\u001b]0;pwned\u0007\u001b[2J\u009b"|
+runpod-clusters|runpod-clusters.json|"maxGpuCount": 8|"maxGpuCount": "8\u001b]8;;http://evil\u001b\\x"|
 vultr|vultr-plans.json|"gpu_count": "1"|"gpu_count": "1\u001b]0;pwned\u0007/\u001b[2J"|
 vultr|vultr-plans.json|"hourly_cost": 1.871|"hourly_cost": "1.8\u001b[2J\u009b"|
 lambda|lambda.json|"gpus": 1|"gpus": 8|

@@ -23,7 +23,12 @@ bad '--hours: expected a number of hours greater than 0' --hours inf
 bad '--hours: expected a number of hours greater than 0' --hours 0
 bad '--max-price: expected a price in USD per GPU-hour greater than 0, got "-1"' --max-price -1
 bad '--max-price: expected a price' --max-price cheap
-bad '--interconnect: expected nvlink or pcie, got "infiniband"' --interconnect infiniband
+bad '--interconnect: infiniband is a fabric between nodes: use --fabric' --interconnect infiniband
+bad '--interconnect: efa is a fabric between nodes: use --fabric' --interconnect efa
+bad '--interconnect: expected nvlink or pcie, got "token-ring"' --interconnect token-ring
+bad '--fabric: unknown fabric "nvlink"' --fabric nvlink
+bad '--nodes: expected a whole number of nodes from 1 to 1024, got "0"' --nodes 0
+bad '--min-node-gbps: expected a whole number of Gb/s from 1 to 100000, got "fast"' --min-node-gbps fast
 bad '--provider: unknown provider "ibmcloud"' --provider aws,ibmcloud
 bad '--provider: expected a comma list' --provider aws,,gcp
 bad '--sort: expected gpu-price' --sort cheapest
@@ -56,7 +61,8 @@ run help
 check "help command exits 0" status_is 0
 
 # Every provider --help names can be asked for in one --provider list.
-ids=$(sed -n 's/^providers: \(.*\)\.$/\1/p' "$T/out")
+# The list may fold over several lines at 80 columns.
+ids=$(sed -n '/^providers:/,/\.$/p' "$T/out" | tr -d '\n ' | sed 's/^providers://; s/\.$//')
 check "--help names the providers ($ids)" [ -n "$ids" ]
 run --db "$T/all.db" --provider "$ids" --quiet --format csv
 check "--provider with every provider: not a usage error ($status)" [ "$status" -eq 0 ] || [ "$status" -eq 1 ]

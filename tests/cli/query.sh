@@ -125,7 +125,9 @@ col gpu_count > "$T/gc"
 col nodes > "$T/nd"
 check "--multi-node: 2 nodes of 8 exist" [ "$(paste -d, "$T/gc" "$T/nd" | grep -c '^8,2$')" -gt 0 ]
 run --db "$DB" --gpu H100 --count 16 --multi-node --provider aws --limit 1
-check "multi-node table shows 2x8" out_has '2x8 H100'
+check "multi-node table shows 2 nodes x 8" out_has '2 nodes x 8 H100'
+check "multi-node table shows the fabric" out_has 'FABRIC  NODE GB/S'
+check "multi-node table: p5 on EFA at 3200" out_has 'efa  *3200'
 
 # No match: exit 1 and a message.
 run --db "$DB" --gpu H100 --provider lambda --count 3

@@ -7,7 +7,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr azure oci scaleway cudo"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway cudo"}
 GCP_API_KEY=gcp-SECRET-key-0001
 LAMBDA_API_KEY=lambda-SECRET-key-0002
 RUNPOD_API_KEY=runpod-SECRET-key-0003
@@ -60,6 +60,21 @@ case " $PROVIDERS " in
 	check "azure: ND96isr_H100_v5 eastus is 98.32 on-demand, 18.169536 spot" \
 	    [ "$(sqlite3 "$DB" "select price || ' ' || spot_price from offers where provider = 'azure' and key = 'Standard_ND96isr_H100_v5/eastus'")" = "98320000 18169536" ]
 	check "azure: followed NextPageLink on the local server" grep -q '^REQ GET /api/retail/prices?.*\$skip=1000' "$T/azure-good.log"
+	;;
+esac
+# RunPod Instant Clusters: 4 types-and-data-centres x 2..8 nodes, as
+# cluster products; the out-of-stock, unplaced and unpriced types absent.
+case " $PROVIDERS " in
+*" runpod-clusters "*)
+	check "runpod-clusters: 28 cluster offers" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod-clusters' and source = 'live'")" -eq 28 ]
+	check "runpod-clusters: 2..8 nodes of 8 GPUs each" [ "$(sqlite3 "$DB" "select min(nodes) || ' ' || max(nodes) || ' ' || min(gpu_count) || ' ' || max(gpu_count) from offers where provider = 'runpod-clusters'")" = "2 8 8 8" ]
+	check "runpod-clusters: no B200, L40S, RTX 4090 or A6000" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod-clusters' and gpu not in ('H100', 'H200', 'A100-80')")" -eq 0 ]
+	run --db "$DB" --gpu H100 --count 16 --multi-node --provider runpod-clusters --format json
+	check "runpod-clusters: 2 x 8 H100 at 2 x 23.92 a node-hour" [ "$(grep -c '"price_hour": 47.84,' "$T/out")" -eq 2 ]
+	check "runpod-clusters: labelled a cluster product" [ "$(grep -c '"plan_type": "cluster-product"' "$T/out")" -eq 2 ]
+	check "runpod-clusters: RunPod's 3200 Gb/s" [ "$(grep -c '"node_gbps": 3200,' "$T/out")" -eq 2 ]
+	check "runpod-clusters: no fabric kind claimed" [ "$(grep -c '"fabric": null' "$T/out")" -eq 2 ]
+	check "runpod-clusters: the setup names NCCL_SOCKET_IFNAME=ens1" grep -q 'NCCL_SOCKET_IFNAME=ens1' "$T/out"
 	;;
 esac
 case " $PROVIDERS " in
@@ -157,7 +172,8 @@ check "query after refresh: vast offers are live" [ "$(jq -r '[.offers[].source]
 # Every fault, for every provider at once: exit 4, one line each, data kept.
 for kind in 500 429 html malformed truncated empty; do
 	for p in $PROVIDERS; do
-		eval "before_$p=\$(offers_sum $p)"
+		# A shell name: runpod-clusters -> runpod_clusters.
+		eval "before_$(echo "$p" | tr - _)=\$(offers_sum $p)"
 	done
 	point_all "$kind"
 	run --db "$DB" refresh --provider "$(plist)" --timeout 5
@@ -165,7 +181,7 @@ for kind in 500 429 html malformed truncated empty; do
 	check "$kind: one line per provider" err_lines_are "$(echo $PROVIDERS | wc -w)"
 	for p in $PROVIDERS; do
 		check "$kind: $p named in its line" err_has "^gpucost: $p: "
-		eval "b=\$before_$p"
+		eval "b=\$before_$(echo "$p" | tr - _)"
 		check "$kind: $p offers unchanged" [ "$(offers_sum "$p")" = "$b" ]
 		check "$kind: $p status records the error" [ -n "$(sqlite3 "$DB" "select last_error from provider_status where provider = '$p'")" ]
 	done
@@ -229,7 +245,7 @@ elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a 
 check "parallel: three 2-second providers succeed" status_is 0
 check "parallel: done in ${elapsed}s (< 3.5 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 3.5) }'
 check "parallel: each took 2 s (>= 2)" awk -v e="$elapsed" 'BEGIN { exit !(e >= 2) }'
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod vast vultr azure oci scaleway cudo"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway cudo"}
 
 # Keys: sent only in headers, never in a URL, the cache, output or errors.
 for p in gcp lambda; do

@@ -65,18 +65,23 @@ check "16 x H100: no vast plan of several nodes" [ "$(grep -c '"provider": "vast
 check "16 x H100: p5.48xlarge pairs are joined by EFA" grep -q '"instance_type": "p5.48xlarge".*"nodes": 2.*"inter_node": "efa"' "$T/out"
 check "node_keys names each node" grep -q '"node_keys": \["p5.48xlarge/[a-z0-9-]*", "p5.48xlarge/[a-z0-9-]*"\]' "$T/out"
 run --db "$DB" --gpu H100 --count 16 --multi-node --provider aws --format csv
+check "16 x H100 --multi-node: no swarm of 16 one-GPU p5.4xlarge" out_lacks '^aws,p5.4xlarge,'
+# Asked for with --nodes 16, they come, and do not say nvlink.
+run --db "$DB" --gpu H100 --count 16 --nodes 16 --provider aws --format csv
 check "16 x p5.4xlarge (1 GPU each) do not say nvlink" [ "$(grep '^aws,p5.4xlarge,' "$T/out" | cut -d, -f10 | sort -u)" = unknown ]
-run --db "$DB" --gpu H100 --count 16 --multi-node --interconnect nvlink --provider aws --format csv
+run --db "$DB" --gpu H100 --count 16 --nodes 16 --interconnect nvlink --provider aws --format csv
 check "--interconnect nvlink: no plan of 1-GPU nodes" out_lacks '^aws,p5.4xlarge,'
 
-# 8. GPU catalogue: variants resolve; a bare RTX 6000 shows both cards.
+# 8. GPU catalogue: variants resolve; a bare RTX 6000 names two different
+# cards (issue 25): asked back, both named.
 for g in 'GH200 144GB' 'B200 192GB' 'A16 64GB' 'RTX A2000 12GB'; do
 	run --db "$DB" gpus --gpu "$g"
 	check "gpus '$g' resolves" status_is 0
 done
 run --db "$DB" --gpu 'RTX 6000' --format csv
-check "RTX 6000: the Quadro card" out_has ',QRTX6000,'
-check "RTX 6000: and the Ada card" out_has ',RTX6000-Ada,'
+check "RTX 6000: asked back (exit 2)" status_is 2
+check "RTX 6000: the Quadro card" err_has 'QRTX6000'
+check "RTX 6000: and the Ada card" err_has 'RTX6000-Ada'
 
 # The notes in every format: JSON always an array, even empty.
 run --db "$DB" --provider lambda --gpu GH200 --format json --limit 1

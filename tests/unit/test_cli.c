@@ -122,7 +122,7 @@ bad_msg(char *buf, size_t size, const char *first, ...)
 	snprintf(buf, size, "%s", err.msg);
 }
 
-#define PROVIDERS "aws,gcp,runpod,vast,lambda,vultr,azure,oci,scaleway,cudo"
+#define PROVIDERS "aws,gcp,runpod,runpod-clusters,vast,lambda,vultr,azure,oci,scaleway,cudo"
 
 /* ------------------------------------------------------------------ */
 /* Defaults and commands                                              */
@@ -210,7 +210,8 @@ test_commands(void **state)
 	assert_int_equal(o.filter.ngpus, 2);
 	/* Command words are exact. */
 	bad("unknown command \"GPUS\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, publish, completion, mcp, help or version)",
+	    "tui, history, watch, publish, launch, completion, mcp, help or "
+	    "version)",
 	    "GPUS", NULL);
 }
 
@@ -380,9 +381,10 @@ test_provider_option(void **state)
 	assert_string_equal(o.filter.providers[0], "aws");
 	assert_string_equal(o.filter.providers[1], "lambda");
 	ok(&o, "-p", PROVIDERS, NULL);
-	assert_int_equal(o.filter.nproviders, 10);
-	assert_string_equal(o.filter.providers[5], "vultr");
-	assert_string_equal(o.filter.providers[9], "cudo");
+	assert_int_equal(o.filter.nproviders, 11);
+	assert_string_equal(o.filter.providers[3], "runpod-clusters");
+	assert_string_equal(o.filter.providers[6], "vultr");
+	assert_string_equal(o.filter.providers[10], "cudo");
 	/* Repeats add up (issue 12), blanks after commas are fine. */
 	ok(&o, "-p", "aws,gcp", "-p", "runpod", NULL);
 	assert_int_equal(o.filter.nproviders, 3);
@@ -781,18 +783,26 @@ test_bad_command(void **state)
 {
 	(void)state;
 	bad("unknown command \"frobnicate\" (commands: gpus, providers, "
-	    "refresh, tui, history, watch, publish, completion, mcp, help or "
-	    "version)",
+	    "refresh, tui, history, watch, publish, launch, completion, mcp, "
+	    "help or version)",
 	    "frobnicate", NULL);
 	bad("unknown command \"A100\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, publish, completion, mcp, help or version)",
+	    "tui, history, watch, publish, launch, completion, mcp, help or "
+	    "version)",
 	    "--count", "2", "A100", NULL);
+	/* A typo of a command word or option gets the nearest one. */
+	bad("unknown command \"histroy\"; did you mean history?", "histroy",
+	    NULL);
+	bad("unknown command \"lanuch\"; did you mean launch?", "lanuch",
+	    "k", NULL);
+	bad("unknown option \"--gpus\"; did you mean --gpu?", "--gpus",
+	    "H100", NULL);
 	bad("providers: unexpected argument \"extra\"", "providers", "extra",
 	    NULL);
 	/* The hidden completion helper is never offered as a command. */
 	bad("unknown command \"__completes\" (commands: gpus, providers, "
-	    "refresh, tui, history, watch, publish, completion, mcp, help or "
-	    "version)", "__completes", NULL);
+	    "refresh, tui, history, watch, publish, launch, completion, mcp, "
+	    "help or version)", "__completes", NULL);
 	bad("completion: expected SHELL", "completion", NULL);
 	bad("mcp: unexpected argument \"x\"", "mcp", "x", NULL);
 	bad("--gpu: not valid with the 'mcp' command", "mcp", "--gpu", "H100",
@@ -977,6 +987,20 @@ test_cli_and_panel_agree(void **state)
 		{ FF_VCPUS_GPU, "0", false },
 		{ FF_RAM_GPU, "16", true },
 		{ FF_RAM_GPU, "lots", false },
+		{ FF_FABRIC, "rdma", true },
+		{ FF_FABRIC, "efa, infiniband,roce", true },
+		{ FF_FABRIC, "any", true },
+		{ FF_FABRIC, "tcpxo,tcpx", true },
+		{ FF_FABRIC, "nvlink", false },
+		{ FF_FABRIC, "efa,", false },
+		{ FF_NODE_GBPS, "1600", true },
+		{ FF_NODE_GBPS, "0", false },
+		{ FF_NODE_GBPS, "fast", false },
+		{ FF_NODES, "2", true },
+		{ FF_NODES, "0", false },
+		{ FF_NODES, "2.5", false },
+		{ FF_LINK, "infiniband", false },
+		{ FF_LINK, "efa", false },
 	};
 	char opt[64], q[128];
 	size_t i;

@@ -191,18 +191,18 @@ test_cells_gpu(void **state)
 	(void)state;
 	make_offer(&o, "H100", 8, 98320000, MONEY_NONE);
 	cost_plan(&p, &o, 2);
-	cell_is(COL_GPU, &p, &ctx, "2x8 H100");
+	cell_is(COL_GPU, &p, &ctx, "2 nodes x 8 H100");
 	make_offer(&o, "H100", 1, 2490000, MONEY_NONE);
 	cost_plan(&p, &o, 1);
 	cell_is(COL_GPU, &p, &ctx, "1x H100");
 	cost_plan(&p, &o, 8);
-	cell_is(COL_GPU, &p, &ctx, "8x1 H100");
+	cell_is(COL_GPU, &p, &ctx, "8 nodes x 1 H100");
 	/* Unknown GPU: the provider's name, marked with "?". */
 	make_offer(&o, "", 4, 4000000, MONEY_NONE);
 	cost_plan(&p, &o, 1);
 	cell_is(COL_GPU, &p, &ctx, "4x Mystery X?");
 	cost_plan(&p, &o, 2);
-	cell_is(COL_GPU, &p, &ctx, "2x4 Mystery X?");
+	cell_is(COL_GPU, &p, &ctx, "2 nodes x 4 Mystery X?");
 }
 
 static void
@@ -442,6 +442,16 @@ test_columns_fit(void **state)
 	want[2] = 15;		/* REGION "asia-southeast1" */
 	want[3] = 10;		/* GPUS "4x A100-80" */
 	want[5] = 6;		/* LINK "nvlink" */
+	/* A row with a note keeps NOTE at 80 columns (issue 25). */
+	used = columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 80);
+	assert_true(used <= 80);
+	for (j = 0; j < n; j++)
+		if (cols[j] == COL_NOTES)
+			assert_true(lay[j].shown);
+	/* Without notes, as before: */
+	for (j = 0; j < n; j++)
+		if (cols[j] == COL_NOTES)
+			empty[j] = true;
 	used = columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 80);
 	assert_true(used <= 80);
 	for (j = 0; j < n; j++)

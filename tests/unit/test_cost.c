@@ -335,7 +335,7 @@ test_plan_negative_saving(void **state)
 	assert_int_equal(p.price_hour, 6000000);
 }
 
-/* What joins the nodes: a documented fabric, else the network. */
+/* What joins the nodes: data/fabric.tsv's kind, else the network. */
 static void
 test_inter_node(void **state)
 {
@@ -346,22 +346,30 @@ test_inter_node(void **state)
 	make_offer(&o, "H100", 8, IC_NVLINK, 98320000, MONEY_NONE);
 	str_copy(o.provider, sizeof o.provider, "aws");
 	str_copy(o.instance_type, sizeof o.instance_type, "p5.48xlarge");
+	offer_set_fabric(&o);
 	cost_plan(&p, &o, 1);
 	assert_null(cost_inter_node(&p));
 	cost_plan(&p, &o, 2);
 	assert_string_equal(cost_inter_node(&p), "efa");
-	str_copy(o.instance_type, sizeof o.instance_type, "g6e.48xlarge");
+	str_copy(o.instance_type, sizeof o.instance_type, "g4dn.12xlarge");
+	offer_set_fabric(&o);
 	assert_string_equal(cost_inter_node(&p), "network");
 	str_copy(o.provider, sizeof o.provider, "azure");
 	str_copy(o.instance_type, sizeof o.instance_type,
 	    "Standard_ND96isr_H100_v5");
+	offer_set_fabric(&o);
 	assert_string_equal(cost_inter_node(&p), "infiniband");
 	str_copy(o.instance_type, sizeof o.instance_type,
 	    "Standard_NC96ads_A100_v4");
-	assert_string_equal(cost_inter_node(&p), "network");
-	/* The same name at another provider is not that fabric. */
+	offer_set_fabric(&o);
+	assert_string_equal(cost_inter_node(&p), "ethernet");
 	str_copy(o.provider, sizeof o.provider, "gcp");
+	str_copy(o.instance_type, sizeof o.instance_type, "a3-megagpu-8g");
+	offer_set_fabric(&o);
+	assert_string_equal(cost_inter_node(&p), "tcpxo");
+	/* The same name at another provider is not that fabric. */
 	str_copy(o.instance_type, sizeof o.instance_type, "p5.48xlarge");
+	offer_set_fabric(&o);
 	assert_string_equal(cost_inter_node(&p), "network");
 }
 

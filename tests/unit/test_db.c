@@ -286,7 +286,7 @@ assert_current_schema(const char *path)
 
 	assert_int_equal(raw_int(path, "PRAGMA user_version"),
 	    DB_SCHEMA_VERSION);
-	assert_int_equal(DB_SCHEMA_VERSION, 8);
+	assert_int_equal(DB_SCHEMA_VERSION, 9);
 	assert_int_equal(raw_int(path, "PRAGMA application_id"), APP_ID);
 	raw_text(path, "PRAGMA journal_mode", mode, sizeof mode);
 	assert_string_equal(mode, "wal");
@@ -1543,37 +1543,37 @@ test_query_plans(void **state)
 	f.count = 2;
 	assert_plan(db, &f, SORT_GPU_PRICE, "--gpu RTX4090 --count 2",
 	    (const char *const[]){ "COVERING INDEX offers_gpu (gpu=? AND "
-	    "gpu_count=?)", NULL });
+	    "gpu_count=? AND nodes=?)", NULL });
 
 	offer_filter_init(&f);
 	f.count = 4;
 	f.min_vram_gb = 40;
 	assert_plan(db, &f, SORT_GPU_PRICE, "--count 4 --min-vram 40",
-	    (const char *const[]){ "COVERING INDEX offers_count (gpu_count=?)",
-	    NULL });
+	    (const char *const[]){ "COVERING INDEX offers_count (gpu_count=? "
+	    "AND nodes=?)", NULL });
 
 	offer_filter_init(&f);
 	f.count = 8;
 	f.interconnect = IC_NVLINK;
 	assert_plan(db, &f, SORT_GPU_PRICE, "--interconnect nvlink --count 8",
-	    (const char *const[]){ "COVERING INDEX offers_count (gpu_count=?)",
-	    NULL });
+	    (const char *const[]){ "COVERING INDEX offers_count (gpu_count=? "
+	    "AND nodes=?)", NULL });
 
 	offer_filter_init(&f);
 	snprintf(f.providers[0], sizeof f.providers[0], "vast");
 	f.nproviders = 1;
 	assert_plan(db, &f, SORT_PFLOP, "--provider vast --sort pflop",
 	    (const char *const[]){ "COVERING INDEX offers_provider_pflop "
-	    "(provider=?)", NULL });
+	    "(provider=? AND nodes=?)", NULL });
 	assert_plan(db, &f, SORT_GPU_PRICE, "--provider vast",
 	    (const char *const[]){ "COVERING INDEX offers_provider_price "
-	    "(provider=?)", NULL });
+	    "(provider=? AND nodes=?)", NULL });
 
 	offer_filter_init(&f);
 	f.max_price_gpu_hour = 400000;
 	assert_plan(db, &f, SORT_GPU_PRICE, "--max-price 0.4",
 	    (const char *const[]){ "COVERING INDEX offers_gpu_price "
-	    "(sk_gpu_price<?)", NULL });
+	    "(nodes=? AND sk_gpu_price<?)", NULL });
 
 	offer_filter_init(&f);
 	assert_plan(db, &f, SORT_GPU_PRICE, "no filter",
@@ -2002,9 +2002,14 @@ query_matches_c(struct db *db, const struct offer_list *all,
 	size_t i, n;
 
 	offer_list_init(&want);
-	for (i = 0; i < all->n; i++)
-		if (offer_matches(f, &all->v[i], NULL))
-			*offer_list_add(&want) = all->v[i];
+	for (i = 0; i < all->n; i++) {
+		struct offer o = all->v[i];
+
+		/* As the cache gives them: with their fabric looked up. */
+		offer_set_fabric(&o);
+		if (offer_matches(f, &o, NULL))
+			*offer_list_add(&want) = o;
+	}
 	query_ok(db, f, &got);
 	if (got.n != want.n)
 		fail_msg("%s: db_query gave %zu offers, offer_matches %zu",

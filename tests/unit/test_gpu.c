@@ -865,10 +865,43 @@ test_query_form(void **state)
 	assert_null(gpu_form_name(GPU_FORM_ANY));
 }
 
+/* Fragments that can mean one model; names two cards share. */
+static void
+test_fragment_and_ambiguous(void **state)
+{
+	const struct gpu_model *m[GPU_MATCH_MAX];
+	enum gpu_form form;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(gpu_fragment("4090", m, GPU_MATCH_MAX), 1);
+	assert_string_equal(m[0]->id, "RTX4090");
+	assert_int_equal(gpu_fragment("5090", m, GPU_MATCH_MAX), 1);
+	assert_string_equal(m[0]->id, "RTX5090");
+	assert_true(gpu_fragment("40", m, GPU_MATCH_MAX) == 0);
+	assert_true(gpu_fragment("100", m, GPU_MATCH_MAX) > 1);
+	n = gpu_query_form("RTX6000", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 2);
+	assert_true(gpu_ambiguous(m, n));
+	n = gpu_query_form("A100", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 2);
+	assert_false(gpu_ambiguous(m, n));
+	n = gpu_query_form("h100sxm", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 1);
+	assert_int_equal(form, GPU_FORM_SXM);
+	n = gpu_query_form("H100PCIe", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 1);
+	assert_int_equal(form, GPU_FORM_PCIE);
+	n = gpu_query_form("a100sxm4", m, GPU_MATCH_MAX, &form);
+	assert_int_equal(n, 2);
+	assert_int_equal(form, GPU_FORM_SXM);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fragment_and_ambiguous),
 		cmocka_unit_test(test_normalise_examples),
 		cmocka_unit_test(test_normalise_vendor_words),
 		cmocka_unit_test(test_normalise_trailing_gb),

@@ -160,6 +160,26 @@ test_mark_per_provider(void **state)
 		assert_int_equal(v[i].notes, 0);
 }
 
+/* The legend names the markers of the mask, in table order. */
+static void
+test_legend(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(notes_legend(0, buf, sizeof buf), 0);
+	assert_string_equal(buf, "");
+	notes_legend(NOTE_BIT(NOTE_STALE) | NOTE_BIT(NOTE_PRICE_OUTLIER), buf,
+	    sizeof buf);
+	assert_string_equal(buf, "notes: ! price-outlier, o stale");
+	notes_legend(NOTE_BIT(NOTE_HOST_LIGHT), buf, sizeof buf);
+	assert_string_equal(buf, "notes: c host-light");
+	/* A short buffer keeps whole words. */
+	notes_legend(NOTE_BIT(NOTE_STALE) | NOTE_BIT(NOTE_PRICE_OUTLIER), buf,
+	    20);
+	assert_true(strlen(buf) < 20);
+}
+
 int
 main(void)
 {
@@ -169,6 +189,7 @@ main(void)
 		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_mark),
 		cmocka_unit_test(test_mark_per_provider),
+		cmocka_unit_test(test_legend),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -570,6 +570,8 @@ test_match_multi_node(void **state)
 	offer_filter_init(&f);
 	f.multi_node = true;
 	f.count = 16;
+	/* The arithmetic of splitting, whatever the fabric (any). */
+	f.fabrics = FABRIC_ANY;
 	make_offer(&o, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
 	matches(&f, &o, 2);
 	o.gpu_count = 4;
@@ -611,6 +613,7 @@ test_match_multi_node_trust(void **state)
 	offer_filter_init(&f);
 	f.multi_node = true;
 	f.count = 16;
+	f.fabrics = FABRIC_ANY;	/* the fabric rules: test_match_fabric */
 	make_offer(&o, "vast", "29123456", "H100", 8, 20000000, MONEY_NONE);
 	o.notes = NOTE_BIT(NOTE_SINGLE_LISTING);
 	no_match(&f, &o);
@@ -632,6 +635,194 @@ test_match_multi_node_trust(void **state)
 	no_match(&f, &o);
 	f.count = 1;
 	matches(&f, &o, 1);
+}
+
+/* An offer of provider's instance type with its fabric looked up. */
+static void
+typed_offer(struct offer *o, const char *provider, const char *type,
+    const char *gpu, int count)
+{
+	make_offer(o, provider, type, gpu, count, 10000000 * (int64_t)count,
+	    MONEY_NONE);
+	str_copy(o->instance_type, sizeof o->instance_type, type);
+	offer_set_fabric(o);
+}
+
+/*
+ * Issue 26: a plan of several nodes needs a fabric a trainer would
+ * accept (RDMA or TCPX/TCPXO) and at most 4 nodes per 8 GPUs asked,
+ * unless --fabric any or --nodes says otherwise.
+ */
+static void
+test_match_fabric_rules(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	f.count = 16;
+	f.multi_node = true;
+	typed_offer(&o, "aws", "p5.48xlarge", "H100", 8);
+	matches(&f, &o, 2);
+	/* 16 one-GPU VMs: EFA, but a swarm nobody asked for. */
+	typed_offer(&o, "aws", "p5.4xlarge", "H100", 1);
+	no_match(&f, &o);
+	f.nodes = 16;			/* asked for */
+	matches(&f, &o, 16);
+	f.nodes = 0;
+	f.fabrics = FABRIC_ANY;		/* or anything goes */
+	matches(&f, &o, 16);
+	f.fabrics = 0;
+	/* 8 x 2: the most nodes 16 GPUs may take, on a TCPX type... */
+	typed_offer(&o, "gcp", "a3-highgpu-8g", "H100", 2);
+	matches(&f, &o, 8);
+	/* ...but the 2-GPU A3 High has no GPU NIC: Ethernet only. */
+	typed_offer(&o, "gcp", "a3-highgpu-2g", "H100", 2);
+	no_match(&f, &o);
+	f.fabrics = FABRIC_BIT(FABRIC_ETHERNET);
+	matches(&f, &o, 8);
+	f.fabrics = 0;
+	/* TCPXO counts by default; not under --fabric rdma. */
+	typed_offer(&o, "gcp", "a3-megagpu-8g", "H100", 8);
+	matches(&f, &o, 2);
+	f.fabrics = FABRIC_RDMA;
+	no_match(&f, &o);
+	typed_offer(&o, "gcp", "a3-ultragpu-8g", "H200", 8);
+	matches(&f, &o, 2);
+	typed_offer(&o, "azure", "Standard_ND96isr_H100_v5", "H100", 8);
+	matches(&f, &o, 2);
+	f.fabrics = 0;
+	/* Unknown fabric: no multi-node plan unless any. */
+	typed_offer(&o, "lambda", "gpu_8x_h100_sxm5", "H100", 8);
+	no_match(&f, &o);
+	f.fabrics = FABRIC_ANY;
+	matches(&f, &o, 2);
+	/* No placement construct: never placed together, even asked. */
+	typed_offer(&o, "azure", "Standard_NC80adis_H100_v5", "H100", 2);
+	f.fabrics = FABRIC_BIT(FABRIC_ETHERNET);
+	no_match(&f, &o);
+	f.fabrics = FABRIC_ANY;
+	matches(&f, &o, 8);
+	/* No more nodes than the largest published group (100 VMs). */
+	typed_offer(&o, "azure", "Standard_ND96isr_H100_v5", "H100", 8);
+	f.fabrics = 0;
+	f.count = 808;
+	no_match(&f, &o);
+	f.count = 800;
+	matches(&f, &o, 100);
+	/* One node never needs a fabric. */
+	f.multi_node = false;
+	f.count = 8;
+	typed_offer(&o, "lambda", "gpu_8x_h100_sxm5", "H100", 8);
+	matches(&f, &o, 1);
+}
+
+/* --fabric and --min-node-gbps test every offer, single nodes too. */
+static void
+test_match_fabric_filters(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	f.fabrics = FABRIC_BIT(FABRIC_EFA);
+	typed_offer(&o, "aws", "p5.48xlarge", "H100", 8);
+	matches(&f, &o, 1);
+	typed_offer(&o, "azure", "Standard_ND96isr_H100_v5", "H100", 8);
+	no_match(&f, &o);
+	f.fabrics = FABRIC_RDMA;
+	matches(&f, &o, 1);
+	typed_offer(&o, "aws", "g4dn.12xlarge", "T4", 4);	/* unknown */
+	no_match(&f, &o);
+	f.fabrics = FABRIC_ANY;
+	matches(&f, &o, 1);
+	f.fabrics = 0;
+	f.min_node_gbps = 1600;
+	no_match(&f, &o);		/* unknown is not 1600 */
+	typed_offer(&o, "aws", "p4d.24xlarge", "A100-40", 8);
+	no_match(&f, &o);		/* 400 */
+	typed_offer(&o, "aws", "p5.48xlarge", "H100", 8);
+	matches(&f, &o, 1);		/* 3200 */
+	f.min_node_gbps = 3201;
+	no_match(&f, &o);
+}
+
+/* --nodes N: exactly N nodes, with or without --count. */
+static void
+test_match_nodes(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	f.nodes = 2;
+	f.count = 16;
+	typed_offer(&o, "aws", "p5.48xlarge", "H100", 8);
+	matches(&f, &o, 2);
+	typed_offer(&o, "aws", "p4d.24xlarge", "A100-40", 8);
+	matches(&f, &o, 2);
+	f.min_node_gbps = 1600;
+	no_match(&f, &o);
+	f.min_node_gbps = 0;
+	/* 2 nodes of 4 are 8 GPUs, not 16. */
+	typed_offer(&o, "gcp", "a3-highgpu-4g", "H100", 4);
+	no_match(&f, &o);
+	f.count = 0;
+	typed_offer(&o, "aws", "p5.48xlarge", "H100", 8);
+	matches(&f, &o, 2);
+	f.nodes = 1;
+	matches(&f, &o, 1);
+	f.count = 16;
+	no_match(&f, &o);
+}
+
+/* A cluster product's nodes are its own; it shows when nodes are asked. */
+static void
+test_match_cluster_product(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	offer_filter_init(&f);
+	typed_offer(&o, "runpod-clusters", "Instant Cluster 8x H100 SXM",
+	    "H100", 8);
+	o.nodes = 2;
+	assert_non_null(o.fabric);
+	f.count = 16;
+	no_match(&f, &o);		/* not without --multi-node */
+	f.multi_node = true;
+	matches(&f, &o, 2);
+	cost_plan(&p, &o, 2);
+	assert_string_equal(plan_type_name(&p), "cluster-product");
+	assert_int_equal(p.price_hour, 2 * o.price);
+	f.count = 24;
+	no_match(&f, &o);		/* 2 x 8 is not 24 */
+	f.count = 0;
+	f.multi_node = false;
+	f.nodes = 2;
+	matches(&f, &o, 2);
+	f.nodes = 3;
+	no_match(&f, &o);
+	f.nodes = 0;
+	no_match(&f, &o);		/* a plain listing: one machines */
+	/* RunPod does not name its fabric: not rdma; 3200 Gb/s stated. */
+	f.multi_node = true;
+	f.fabrics = FABRIC_RDMA;
+	no_match(&f, &o);
+	f.fabrics = FABRIC_ANY;
+	f.min_node_gbps = 3200;
+	matches(&f, &o, 2);
+	/* Assembled and single plans say which they are. */
+	typed_offer(&o, "aws", "p5.48xlarge", "H100", 8);
+	cost_plan(&p, &o, 2);
+	assert_string_equal(plan_type_name(&p), "multi-node");
+	cost_plan(&p, &o, 1);
+	assert_string_equal(plan_type_name(&p), "single-node");
 }
 
 /* --no-outliers skips offers noted price-outlier, and only those. */
@@ -943,6 +1134,23 @@ test_explain_empty(void **state)
 	str_copy(f.region, sizeof f.region, "europe");
 	query_explain_empty(o, 4, &f, buf, sizeof buf);
 	assert_non_null(strstr(buf, "none matches --region 'europe'"));
+	str_copy(f.region, sizeof f.region, "");
+	/* Issue 26: these made-up types have no fabric. */
+	f.count = 16;
+	f.multi_node = true;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_non_null(strstr(buf, "none gives 16 GPUs on nodes that can be "
+	    "placed together on RDMA or TCPX/TCPXO"));
+	assert_non_null(strstr(buf, "--fabric any lifts both"));
+	f.count = 8;
+	f.multi_node = false;
+	f.fabrics = FABRIC_RDMA;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_string_equal(buf, "3 offers match --gpu H100 --count 8; none is "
+	    "known to have --fabric rdma: the fabric table (data/fabric.tsv) "
+	    "does not name it for these types");
+	f.fabrics = 0;
+	f.count = 0;
 	/* The first test already leaves nothing. */
 	offer_filter_init(&f);
 	f.gpus[0] = model("B200");
@@ -1070,6 +1278,7 @@ test_match_all_fields_together(void **state)
 	str_copy(f.text, sizeof f.text, "p5");
 	make_offer(&o, "aws", "k", "H100", 8, 98320000, 40000000);
 	set_names(&o, "p5.48xlarge", "us-east-1", "H100");
+	offer_set_fabric(&o);
 	matches(&f, &o, 2);
 	/* Each field on its own spoils the match. */
 	o.vram_gb = 40;
@@ -1597,6 +1806,8 @@ query_filter(struct offer_filter *f)
 	f->gpus[f->ngpus++] = model("A100-80");
 	f->count = 8;
 	f->multi_node = true;
+	/* These made-up types have no fabric: split them anyway. */
+	f->fabrics = FABRIC_ANY;
 }
 
 static void
@@ -1775,6 +1986,10 @@ main(void)
 		cmocka_unit_test(test_match_count_exact),
 		cmocka_unit_test(test_match_multi_node),
 		cmocka_unit_test(test_match_multi_node_trust),
+		cmocka_unit_test(test_match_fabric_rules),
+		cmocka_unit_test(test_match_fabric_filters),
+		cmocka_unit_test(test_match_nodes),
+		cmocka_unit_test(test_match_cluster_product),
 		cmocka_unit_test(test_match_no_outliers),
 		cmocka_unit_test(test_match_min_vram),
 		cmocka_unit_test(test_match_interconnect),

@@ -42,10 +42,12 @@ static const char *const contract_fields[] = {
 	"spot_zone", "currency", "price_original", "form", "country",
 	"continent", "vcpus_per_gpu", "ram_gb_per_gpu", "launch",
 	"launch_spot", "zones", "quota", "vertex_training", "launch_vertex",
+	"fabric", "node_gbps", "gpudirect_rdma", "placement", "gpus_per_node",
+	"plan_type", "cluster_setup",
 	NULL
 };
-#define NFIELDS		43
-#define NFIELDS_NO_TOTALS 41
+#define NFIELDS		50
+#define NFIELDS_NO_TOTALS 48
 /* total_cost and total_spot_cost: shown only with --hours. */
 #define IS_TOTAL(i)	((i) == 24 || (i) == 25)
 
@@ -65,6 +67,15 @@ shown_no_totals(size_t i)
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
 	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
 #define VAST_LAUNCH	"vastai create instance OFFER_ID --image IMAGE --disk 50"
+/* Two nodes of p4de: in one cluster placement group, joined by EFA. */
+#define AWS_GROUP	"aws ec2 create-placement-group --region 'us-east-1, " \
+	"\"\"N. Virginia\"\"' --group-name gpucost --strategy cluster && "
+#define AWS_RUN2	AWS_GROUP AWS_RUN(2) " --placement GroupName=gpucost"
+#define AWS_LAUNCH2_CSV ",\"" AWS_RUN2 "\",\"" AWS_RUN2 \
+	" --instance-market-options 'MarketType=spot,SpotOptions={" \
+	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
+	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
+#define AWS_FABRIC_CSV	",efa,400,true,placement-group,8"
 
 /* Three plans: an 8 x A100-80 offer, an unknown GPU, 2 nodes of the first. */
 struct fixture {
@@ -115,6 +126,9 @@ fixture_init(void)
 	b->source = SRC_SNAPSHOT;
 	b->notes = NOTE_BIT(NOTE_SINGLE_LISTING);
 
+	/* As the cache gives them: with data/fabric.tsv's line. */
+	offer_set_fabric(a);
+	offer_set_fabric(b);
 	cost_plan(&fx.p[0], a, 1);
 	cost_plan(&fx.p[1], b, 1);
 	cost_plan(&fx.p[2], a, 2);
@@ -365,16 +379,24 @@ test_csv(void **state)
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
 	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705,sxm,,,12,144"
-	    AWS_LAUNCH_CSV(1) "\r\n"
+	    AWS_LAUNCH_CSV(1) AWS_FABRIC_CSV ",single-node,\r\n"
 	    "vast,inst2,\"US, NA\",,Mystery GPU,1,1,1,,unknown,,,0.35,0.35,,,,,"
 	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2,single-listing,"
-	    "k2,,,EUR,0.324,,US,NA,,," VAST_LAUNCH ",,,,,\r\n"
+	    "k2,,,EUR,0.324,,US,NA,,," VAST_LAUNCH ",,,,,,,,,,1,single-node,\r\n"
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
 	    "p4de.24xlarge/us-east-1;p4de.24xlarge/us-east-1,efa,use1-az4,"
-	    "USD,27.44705,sxm,,,12,144" AWS_LAUNCH_CSV(2) "\r\n");
+	    "USD,27.44705,sxm,,,12,144" AWS_LAUNCH2_CSV AWS_FABRIC_CSV
+	    ",multi-node,\"start the 2 nodes in one cluster placement group "
+	    "(aws ec2 create-placement-group --group-name gpucost --strategy "
+	    "cluster; run-instances --placement GroupName=gpucost) or a "
+	    "Capacity Block; attach all 4 EFA interfaces (one per network "
+	    "card; private IPs only: AWS gives no public IPv4 to an instance "
+	    "with several); a security group that allows all traffic to and "
+	    "from itself; NCCL needs the aws-ofi-nccl plugin and libfabric, "
+	    "else it falls back to TCP\"\r\n");
 	/* Every line ends CRLF: no bare LF. */
 	assert_int_equal(count_str(out, "\n"), 4);
 	assert_int_equal(count_str(out, "\r\n"), 4);
@@ -402,7 +424,7 @@ test_csv_totals_and_quoting(void **state)
 	    "vast,\"two\nlines\",plain,,\"say \"\"hi\"\"\",1,1,1,,unknown,,,"
 	    "0.35,0.35,,,,,unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,"
 	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,,EUR,0.324,,,,,,"
-	    VAST_LAUNCH ",,,,,\r\n");
+	    VAST_LAUNCH ",,,,,,,,,,1,single-node,\r\n");
 	free(out);
 
 	/* No plans: the header alone. */
@@ -435,7 +457,8 @@ test_tsv(void **state)
 	    "vast\tinst2\ttab here\t\tnl and cr \"q\"\t1\t1\t1\t\tunknown\t\t\t"
 	    "0.35\t0.35\t\t\t\t\tunknown\t\t0.9876\tsnapshot\t"
 	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\tEUR\t"
-	    "0.324\t\t\t\t\t\t" VAST_LAUNCH "\t\t\t\t\t\n");
+	    "0.324\t\t\t\t\t\t" VAST_LAUNCH "\t\t\t\t\t\t\t\t\t\t1\t"
+	    "single-node\t\n");
 	assert_null(strchr(out, '\r'));
 	free(out);
 }
@@ -668,10 +691,12 @@ test_json_hours(void **state)
 	/* total_spot_cost comes before the appended fields. */
 	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 12)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 19)->string,
 	    "price_original");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 8)->string,
 	    "launch_vertex");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	    "cluster_setup");
 	cJSON_Delete(root);
 	free(out);
 
@@ -836,17 +861,19 @@ test_table_full(void **state)
 	static const char *const headers[] = {
 		"PROVIDER", "INSTANCE", "REGION", "GPUS", "VRAM", "LINK", "$/H",
 		"$/GPU-H", "NOTE", "SPOT $/H", "SPOT/GPU-H", "SAVE",
-		"$/PFLOP-H", "CPU/GPU", "RAM/GPU", "AVAIL", "AGE"
+		"$/PFLOP-H", "CPU/GPU", "RAM/GPU", "AVAIL", "AGE", "FABRIC",
+		"NODE GB/S"
 	};
 	/* Each number column has one number of decimals. */
 	static const char *const row0[] = {
 		"aws", "p4de.24xlarge", "us-east-1, \"N. Virginia\"",
 		"8x A100-80", "80G", "nvlink", "27.4471", "3.4309", "zo",
-		"11.50", "1.4375", "58%", "11.00", "12", "144G", "yes", "139d"
+		"11.50", "1.4375", "58%", "11.00", "12", "144G", "yes", "139d",
+		"efa", "400"
 	};
 	static const char *const row1[] = {
 		"vast", "inst2", "US, NA", "1x Mystery GPU?", "-", "-", "0.3500",
-		"0.3500", "1", "-", "-", "-", "-", "-", "-", "?", "21d"
+		"0.3500", "1", "-", "-", "-", "-", "-", "-", "?", "21d", "-", "-"
 	};
 	char cells[20][64], line[512];
 	struct output_opts o;
@@ -860,23 +887,23 @@ test_table_full(void **state)
 	assert_int_equal(count_str(out, "\n"), 4);
 	line_of(out, 0, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 17);
+	assert_int_equal(n, 19);
 	for (i = 0; i < n; i++)
 		assert_string_equal(cells[i], headers[i]);
 	line_of(out, 1, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 17);
+	assert_int_equal(n, 19);
 	for (i = 0; i < n; i++)
 		assert_string_equal(cells[i], row0[i]);
 	/* Unknown values are "-" (and an unknown GPU is marked "?"). */
 	line_of(out, 2, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_int_equal(n, 17);
+	assert_int_equal(n, 19);
 	for (i = 0; i < n; i++)
 		assert_string_equal(cells[i], row1[i]);
 	line_of(out, 3, "\n", line, sizeof line);
 	n = cells_of(line, cells, 20);
-	assert_string_equal(cells[3], "2x8 A100-80");
+	assert_string_equal(cells[3], "2 nodes x 8 A100-80");
 	assert_string_equal(cells[6], "54.8941");
 	free(out);
 }

@@ -349,7 +349,7 @@ test_id_list_is_the_registry(void **state)
 		strcat(want, providers[i]->id);
 		assert_ptr_equal(provider_find(providers[i]->id), providers[i]);
 	}
-	assert_int_equal(i, 10);
+	assert_int_equal(i, 11);
 	assert_string_equal(provider_id_list(), want);
 }
 

@@ -444,6 +444,26 @@ test_shorten_keeps_cause(void **state)
 	assert_true(strlen(out) <= 3);
 }
 
+/* Typos find their word; a far word finds nothing (cli.c's suggestions). */
+static void
+test_nearest(void **state)
+{
+	static const char *const opts[] = { "gpu", "count", "region",
+	    "provider", "max-price", NULL };
+	static const char *const cmds[] = { "gpus", "history", "watch" };
+
+	(void)state;
+	assert_int_equal(str_distance("kitten", "sitting"), 3);
+	assert_int_equal(str_distance("", "abc"), 3);
+	assert_int_equal(str_distance("same", "same"), 0);
+	assert_string_equal(str_nearest("gpus", opts, 6), "gpu");
+	assert_string_equal(str_nearest("regoin", opts, 6), "region");
+	assert_string_equal(str_nearest("histroy", cmds, 3), "history");
+	assert_null(str_nearest("xyzzy", opts, 6));
+	assert_null(str_nearest("zzz", cmds, 3));
+	assert_null(str_nearest("gpu", cmds, 0));
+}
+
 int
 main(void)
 {
@@ -470,6 +490,7 @@ main(void)
 		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_prefix_for_width),
 		cmocka_unit_test(test_shorten_keeps_cause),
+		cmocka_unit_test(test_nearest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -182,6 +182,23 @@ test_sparkline_and_duration(void **state)
 	assert_string_equal(buf, "\xe2\x96\x81\xe2\x96\x88\xe2\x96\x84");
 	assert_int_equal(history_sparkline(pts, 3, 2, buf, sizeof buf), 6);
 	assert_int_equal(history_sparkline(pts, 0, 16, buf, sizeof buf), 0);
+	/* Noise is not magnified: $0.0005 on $2.00 draws a flat line. */
+	{
+		const struct price_point noise[] = {
+			{ .at = 1, .price = 2000000 }, { .at = 2, .price = 2000500 },
+			{ .at = 3, .price = 2000000 },
+		};
+		const struct price_point cut[] = {
+			{ .at = 1, .price = USD(10) }, { .at = 2, .price = 8500000 },
+		};
+
+		history_sparkline(noise, 3, 16, buf, sizeof buf);
+		assert_string_equal(buf,
+		    "\xe2\x96\x81\xe2\x96\x81\xe2\x96\x81");
+		/* A 15 % cut still reads as one: top to bottom. */
+		history_sparkline(cut, 2, 16, buf, sizeof buf);
+		assert_string_equal(buf, "\xe2\x96\x88\xe2\x96\x81");
+	}
 	assert_int_equal(history_parse_duration("30d", &d, &err), 0);
 	assert_int_equal(d, 30 * 86400);
 	assert_int_equal(history_parse_duration("12h", &d, &err), 0);
