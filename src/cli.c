@@ -43,7 +43,8 @@ enum {
 	OPT_LIST,
 	OPT_FORGET,
 	OPT_FROM,
-	OPT_LIVE
+	OPT_LIVE,
+	OPT_TERM
 };
 
 /* One option (struct cli_option, cli.h): a filter field or one of the above. */
@@ -62,6 +63,8 @@ static const struct cli_option other_options[] = {
 	    "a table row per region (default: one row, +N regions)" },
 	{ "group-by", 0, "KEYS", CMD_SCOPE_QUERY, true, -1, OPT_GROUP_BY,
 	    "a row per gpu, provider, region, continent: min/median/max" },
+	{ "term", 0, "TERM", CMD_SCOPE_QUERY, true, -1, OPT_TERM,
+	    "committed prices: 1y, 3y, 6m ... or any (rank by the best)" },
 	{ "max-age", 0, "DURATION", CMD_SCOPE_QUERY, true, -1, OPT_MAX_AGE,
 	    "first refresh the keyless providers whose data is older (1d, 12h)" },
 	{ "since", 0, "DURATION", CMD_SCOPE_HISTORY, false, -1, OPT_SINCE,
@@ -356,6 +359,14 @@ set_option(const struct cli_option *opt, const char *arg,
 		    "a positive integer", &o->limit, err);
 	case OPT_HOURS:
 		return parse_hours(arg, &o->hours, err);
+	case OPT_TERM:
+		if (committed_term_parse(arg, &o->filter.term) < 0) {
+			err_set(err, "--term: expected 1y, 3y, a number of "
+			    "months (6m) up to 5y, or any, got %s",
+			    str_quoted(arg, q, sizeof q));
+			return -1;
+		}
+		return 0;
 	case OPT_FORMAT:
 		o->format_given = true;
 		if (output_format_parse(arg, &o->format) < 0) {
@@ -581,6 +592,9 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 	}
 	if (o->command == CMD_QUERY && o->filter.spot && !o->sort_given)
 		o->sort = SORT_SPOT_GPU;
+	/* --term ranks by the term's price unless told otherwise. */
+	if (o->filter.term != TERM_NONE && !o->sort_given)
+		o->sort = SORT_TERM_GPU;
 	return 0;
 }
 

@@ -312,8 +312,11 @@ cmd_history_exec(const struct cli_options *o)
 			}
 			times_of = of->provider;
 		}
-		if (db_history(db, of->provider, of->key, &h[i].points,
-		    &h[i].npoints, &err) < 0) {
+		/* With --term, the history of the term's price ranked. */
+		if ((plans[i].term != NULL ? db_committed_history(db,
+		    of->provider, of->key, plans[i].term, &h[i].points,
+		    &h[i].npoints, &err) : db_history(db, of->provider,
+		    of->key, &h[i].points, &h[i].npoints, &err)) < 0) {
 			cli_error("%s", err.msg);
 			goto done;
 		}

@@ -127,7 +127,7 @@ print_groups(const struct cli_options *o, const struct plan *plans,
 	    (size_t)o->limit : *ngroups;
 	if ((*ngroups > 0 || o->format != OUTPUT_TABLE) &&
 	    (output_groups(stdout, o->format, cli_output_width(stdout),
-	    &o->group_by, groups, shown) < 0 || fflush(stdout) != 0))
+	    &o->group_by, o->filter.term != TERM_NONE, groups, shown) < 0 || fflush(stdout) != 0))
 		rc = -1;
 	free(groups);
 	return rc;
@@ -305,6 +305,7 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.nstatus = nstatus;
 	out_opts.matched = matched;
 	out_opts.sort = o->sort;
+	out_opts.term = o->filter.term;
 	out_opts.fabric_filter = o->filter.fabrics != 0 ||
 	    o->filter.min_node_gbps > 0;
 	if (nplans > 0 || o->format != OUTPUT_TABLE) {
@@ -313,6 +314,14 @@ cmd_query_exec(const struct cli_options *o)
 			cli_error("writing the output: %s", strerror(errno));
 			goto done;
 		}
+	}
+	/* --hours with --term: the job each way, for the first row. */
+	if (shown > 0 && o->format == OUTPUT_TABLE && o->hours >= 0 &&
+	    o->filter.term != TERM_NONE &&
+	    (output_term_comparison(stdout, &plans[0], o->hours) < 0 ||
+	    fflush(stdout) != 0)) {
+		cli_error("writing the output: %s", strerror(errno));
+		goto done;
 	}
 	if (nplans == 0) {
 		if (!o->quiet)

@@ -108,7 +108,8 @@ is_sort_column(enum column c, enum sort_key sort)
 {
 	/* The totals, notes and fabric share their keys with the prices. */
 	if (c == COL_TOTAL || c == COL_SPOT_TOTAL || c == COL_NOTES ||
-	    c == COL_FABRIC || c == COL_NODE_GBPS)
+	    c == COL_FABRIC || c == COL_NODE_GBPS || c == COL_TERM_SAVE ||
+	    c == COL_TERM_TOTAL)
 		return false;
 	return column_info[c].sort == sort;
 }
@@ -128,12 +129,14 @@ columns_fit(const enum column *cols, size_t n, const size_t *want,
 		prio = ci->priority;
 		if (by_spot && cols[j] == COL_TOTAL)
 			prio = column_info[COL_SPOT_TOTAL].priority;
-		/* The job's total (--hours) is the answer asked for. */
+		/* The job's total (--hours) is the answer asked for, and
+		 * with --term so is the term's. */
 		/*
 		 * A note is a warning about the row's numbers: while any
 		 * shown row has one, NOTE stays at every width.
 		 */
 		if (cols[j] == (by_spot ? COL_SPOT_TOTAL : COL_TOTAL) ||
+		    (sort == SORT_TERM_GPU && cols[j] == COL_TERM_TOTAL) ||
 		    is_sort_column(cols[j], sort) ||
 		    (cols[j] == COL_NOTES && !empty[j]))
 			prio = 0;
@@ -244,6 +247,18 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 		return str_copy(buf, size, "?");
 	case COL_AGE:
 		return column_age(ctx->now - o->fetched_at, buf, size);
+	case COL_TERM_GPU:
+		return column_money(p->term_gpu_hour, buf, size);
+	case COL_TERM_SAVE:
+		if (isnan(p->term_savings_pct))
+			return (size_t)snprintf(buf, size, "-");
+		return (size_t)snprintf(buf, size, "%.0f%%",
+		    p->term_savings_pct);
+	case COL_TERM_TOTAL:
+		if (p->term == NULL)
+			return column_total(MONEY_NONE, buf, size);
+		return column_total(cost_term_total(p->term_hour,
+		    p->term->months, ctx->hours), buf, size);
 	case COL_TOTAL:
 		return column_total(cost_total(p->price_hour, ctx->hours), buf,
 		    size);
@@ -275,4 +290,10 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 	if (size > 0)
 		buf[0] = '\0';
 	return 0;
+}
+
+bool
+column_is_term(enum column c)
+{
+	return c == COL_TERM_GPU || c == COL_TERM_SAVE || c == COL_TERM_TOTAL;
 }

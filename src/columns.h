@@ -23,9 +23,11 @@
  * region (1), the spot price per GPU-hour (2), the instance price and
  * the other total (3), savings (4), VRAM (5), availability and host per
  * GPU (6), age (7), the spot price per instance-hour (8) and $/PFLOP-h
- * (9); the fabric between nodes and its Gb/s per node (1), shown only
- * when an answer has plans of several nodes or filters on the fabric
- * (column_fabric_shown()). Before any of these, columns with no value in any shown row go;
+ * (9); with --term, its price per GPU-hour (2, 0 when ranking by it, as
+ * by default), its saving (4) and its job total (3); the fabric between
+ * nodes and its Gb/s per node (1), shown only when an answer has plans of
+ * several nodes or filters on the fabric (column_fabric_shown()). Before
+ * any of these, columns with no value in any shown row go;
  * and no column is cut short to make room for a less important one
  * (layout_fit()).
  */
@@ -50,7 +52,10 @@
 	X(COL_TOTAL,	"TOTAL $",	7, 3, true,  false, SORT_PRICE)	\
 	X(COL_SPOT_TOTAL, "SPOT TOTAL $", 12, 3, true, false, SORT_SPOT)	\
 	X(COL_FABRIC,	"FABRIC",	6, 1, false, false, SORT_GPU_PRICE) \
-	X(COL_NODE_GBPS, "NODE GB/S",	9, 1, true,  false, SORT_GPU_PRICE)
+	X(COL_NODE_GBPS, "NODE GB/S",	9, 1, true,  false, SORT_GPU_PRICE) \
+	X(COL_TERM_GPU,	"TERM $/GPU-H",	12, 2, true, false, SORT_TERM_GPU) \
+	X(COL_TERM_SAVE, "TERM SAVE",	9, 4, true,  false, SORT_TERM_GPU) \
+	X(COL_TERM_TOTAL, "TERM TOTAL $", 12, 3, true, false, SORT_TERM_GPU)
 
 enum column {
 #define X(id, hdr, min, prio, right, flex, sort) id,
@@ -74,6 +79,9 @@ struct column_ctx {
 	int64_t	now;		/* for ages: UTC epoch seconds */
 	double	hours;		/* job length for the totals; < 0 none */
 };
+
+/* Is c a column of --term (shown only when one is asked)? */
+bool	column_is_term(enum column c);
 
 /* Human-readable cell text of column c for plan p. Returns its length. */
 size_t	column_cell(enum column c, const struct plan *p,

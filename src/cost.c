@@ -53,6 +53,9 @@ cost_plan(struct plan *p, const struct offer *o, int nodes)
 	p->price_gpu_hour = cost_per_gpu_hour(o->price, o->gpu_count);
 	p->spot_gpu_hour = cost_per_gpu_hour(o->spot_price, o->gpu_count);
 	p->spot_savings_pct = cost_spot_savings_pct(o->price, o->spot_price);
+	p->term = NULL;
+	p->term_hour = p->term_gpu_hour = MONEY_NONE;
+	p->term_savings_pct = NAN;
 	p->usd_per_pflop_hour = cost_usd_per_pflop_hour(p->price_gpu_hour,
 	    gpu_bf16_tflops(p->model, o->interconnect == IC_PCIE));
 }
@@ -67,4 +70,35 @@ cost_inter_node(const struct plan *p)
 	/* data/fabric.tsv; the ordinary network when it says nothing. */
 	name = fabric_kind_name(offer_fabric_kind(p->offer));
 	return name != NULL ? name : "network";
+}
+
+void
+cost_plan_term(struct plan *p, int term)
+{
+	const struct offer *o = p->offer;
+
+	p->term = committed_best(o->committed, o->ncommitted, term);
+	p->term_hour = p->term_gpu_hour = MONEY_NONE;
+	p->term_savings_pct = NAN;
+	if (p->term == NULL)
+		return;
+	p->term_hour = money_mul(p->term->price_hour, p->nodes);
+	p->term_gpu_hour = cost_per_gpu_hour(p->term->price_hour,
+	    o->gpu_count);
+	p->term_savings_pct = cost_spot_savings_pct(o->price,
+	    p->term->price_hour);
+}
+
+int64_t
+cost_term_total(int64_t term_hour, int months, double hours)
+{
+	int64_t term_hours = committed_term_hours(months);
+	double terms;
+
+	if (!money_known(term_hour) || months <= 0 || !(hours >= 0))
+		return MONEY_NONE;
+	terms = ceil(hours / (double)term_hours);
+	if (terms < 1)
+		terms = 1;
+	return money_for_hours(term_hour, terms * (double)term_hours);
 }

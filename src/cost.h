@@ -38,6 +38,21 @@ int64_t	cost_total(int64_t price_hour, double hours);
 void	cost_plan(struct plan *p, const struct offer *o, int nodes);
 
 /*
+ * The plan's committed price for term (TERM_NONE: none; months or
+ * TERM_ANY): the offer's lowest effective price of that term, for all
+ * nodes and per GPU-hour, and what it saves against on-demand. A plan
+ * without one keeps term NULL, prices MONEY_NONE.
+ */
+void	cost_plan_term(struct plan *p, int term);
+
+/*
+ * What a job of hours costs on a term of months: a term is paid for
+ * whole (months x 730 hours) however few hours the job takes, and a
+ * job longer than the term takes more terms. MONEY_NONE if unknown.
+ */
+int64_t	cost_term_total(int64_t term_hour, int months, double hours);
+
+/*
  * What joins the nodes of a multi-node plan: its fabric's kind from
  * data/fabric.tsv ("efa", "infiniband", "roce", "tcpxo", "tcpx",
  * "ethernet"), else "network"; NULL for a plan of one node.

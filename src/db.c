@@ -187,7 +187,35 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"CREATE INDEX offers_spot_gpu ON offers (nodes, sk_spot_gpu,"
 	"  sk_gpu_price);",
 	/*
-	 * 8 -> 9: the region names, so shell completion's `__complete
+	 * 8 -> 9: committed prices (committed.h) of each offer -- its
+	 * reservations, savings plans and commitments, one row per kind,
+	 * term (months) and upfront option -- and their history, written
+	 * like price_history: a row when one is new or its price changed.
+	 */
+	"CREATE TABLE committed ("
+	"  provider TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  kind TEXT NOT NULL,"		/* reservation, savings-plan ... */
+	"  months INTEGER NOT NULL,"	/* the term */
+	"  upfront TEXT NOT NULL,"	/* none, partial, all */
+	"  price_hour INTEGER NOT NULL,"	/* effective micro-USD */
+	"  upfront_usd INTEGER NOT NULL,"	/* micro-USD at the start */
+	"  PRIMARY KEY (provider, key, kind, months, upfront)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE committed_history ("
+	"  provider TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  kind TEXT NOT NULL,"
+	"  months INTEGER NOT NULL,"
+	"  upfront TEXT NOT NULL,"
+	"  observed_at INTEGER NOT NULL,"
+	"  price_hour INTEGER NOT NULL,"
+	"  upfront_usd INTEGER NOT NULL"
+	");"
+	"CREATE INDEX committed_history_offer ON committed_history (provider,"
+	"  key, observed_at);",
+	/*
+	 * 9 -> 10: the region names, so shell completion's `__complete
 	 * regions` lists them with one index seek per distinct name
 	 * (milliseconds at 100k offers) instead of reading every offer.
 	 */

@@ -30,7 +30,7 @@
 
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	9
+#define DB_SCHEMA_VERSION	10
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -178,6 +178,17 @@ int	db_status(struct db *db, struct provider_status **out, size_t *n,
 
 /* Price history of one offer, oldest first; *out freed with free(). */
 int	db_history(struct db *db, const char *provider, const char *key,
+	    struct price_point **out, size_t *n, struct err *err);
+
+/*
+ * History of one committed price of an offer (its kind, term and
+ * upfront option as in c), oldest first, as points whose price is the
+ * effective price per instance-hour (no spot, availability unknown);
+ * *out freed with free().
+ */
+struct committed;
+int	db_committed_history(struct db *db, const char *provider,
+	    const char *key, const struct committed *c,
 	    struct price_point **out, size_t *n, struct err *err);
 
 /* Every setting of provider; *out freed with free(). */

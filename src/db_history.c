@@ -102,6 +102,20 @@ db_prune_history(struct db *db, int64_t before, struct err *err)
 		db_err(db, err, "write failed");
 		return -1;
 	}
+	st = db_prepare(db, "DELETE FROM committed_history AS h WHERE "
+	    "observed_at < ?1 AND observed_at < (SELECT max(observed_at) FROM "
+	    "committed_history WHERE provider = h.provider AND key = h.key "
+	    "AND kind = h.kind AND months = h.months AND upfront = h.upfront "
+	    "AND observed_at < ?1)", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, before);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		return -1;
+	}
 	st = db_prepare(db, "DELETE FROM refresh_log WHERE at < ?", err);
 	if (st == NULL)
 		return -1;

@@ -203,6 +203,8 @@ db_replace_offers_meta(struct db *db, const char *provider,
 		stats->history_rows = (size_t)sqlite3_changes(db->sql);
 	sqlite3_finalize(st);
 	st = NULL;
+	if (db_committed_replace(db, provider, offers, n, err) < 0)
+		goto fail;
 
 	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
 	    "key NOT IN (SELECT key FROM incoming)", err)) == NULL)
@@ -496,8 +498,11 @@ db_filter_in_sql(const struct offer_filter *f)
 		if (i == sizeof sql_fields / sizeof sql_fields[0])
 			return false;
 	}
-	/* --gpu's form word ("H100 SXM") is tested in C. */
-	return f->form == GPU_FORM_ANY;
+	/*
+	 * --gpu's form word ("H100 SXM") is tested in C, and so is --term
+	 * (on the committed prices attached after the read).
+	 */
+	return f->form == GPU_FORM_ANY && f->term == TERM_NONE;
 }
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */
@@ -530,6 +535,7 @@ read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
     struct offer_list *out, struct err *err)
 {
 	struct offer *o;
+	size_t from = out->n;
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -543,7 +549,7 @@ read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
 		db_file_error(db, err);
 		return -1;
 	}
-	return 0;
+	return db_committed_attach(db, out, from, err);
 }
 
 int

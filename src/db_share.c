@@ -123,6 +123,10 @@ static const char *const snapshot_text_checks[] = {
 	"SELECT count(*) FROM price_history WHERE (provider || key || "
 	"availability) GLOB ?1",
 	"SELECT count(*) FROM refresh_log WHERE provider GLOB ?1",
+	"SELECT count(*) FROM committed WHERE (provider || key || kind || "
+	"upfront) GLOB ?1",
+	"SELECT count(*) FROM committed_history WHERE (provider || key || "
+	"kind || upfront) GLOB ?1",
 };
 
 int
@@ -261,6 +265,28 @@ db_merge_one(struct db *db, sqlite3_stmt *pub_q, sqlite3_stmt *main_q,
 		    "WHERE provider = ?1", r->provider, &n, err) < 0)
 			return -1;
 		r->offers = (long)n;
+		/*
+		 * Their committed prices come with them, those of the kinds,
+		 * terms and ranges this program writes (db_committed_attach()
+		 * reads nothing else).
+		 */
+		if (db_exec_provider(db, "DELETE FROM main.committed WHERE "
+		    "provider = ?1", r->provider, NULL, err) < 0 ||
+		    db_exec_provider(db, "INSERT INTO main.committed (provider, "
+		    "key, kind, months, upfront, price_hour, upfront_usd) "
+		    "SELECT c.provider, c.key, c.kind, c.months, c.upfront, "
+		    "c.price_hour, c.upfront_usd FROM pub.committed c WHERE "
+		    "c.provider = ?1 AND c.kind IN ('reservation', "
+		    "'savings-plan', 'commitment') AND c.upfront IN ('none', "
+		    "'partial', 'all') AND typeof(c.months) = 'integer' AND "
+		    "c.months BETWEEN 1 AND " COMMITTED_MONTHS_SQL " AND "
+		    "typeof(c.price_hour) = 'integer' AND c.price_hour > 0 AND "
+		    "c.price_hour <= " COMMITTED_PRICE_MAX_SQL " AND "
+		    "typeof(c.upfront_usd) = 'integer' AND c.upfront_usd >= 0 "
+		    "AND EXISTS (SELECT 1 FROM main.offers o WHERE "
+		    "o.provider = c.provider AND o.key = c.key)", r->provider,
+		    NULL, err) < 0)
+			return -1;
 		/* Its status as the copy says, the counts as stored now. */
 		if (db_exec_provider(db, "INSERT INTO main.provider_status "
 		    "(provider, source, last_attempt, last_success, "
@@ -301,6 +327,16 @@ db_merge_one(struct db *db, sqlite3_stmt *pub_q, sqlite3_stmt *main_q,
 	    "m.provider = h.provider AND m.key = h.key AND "
 	    "m.observed_at = h.observed_at)", r->provider,
 	    &r->history_added, err) < 0)
+		return -1;
+	if (db_exec_provider(db, "INSERT INTO main.committed_history "
+	    "(provider, key, kind, months, upfront, observed_at, price_hour, "
+	    "upfront_usd) SELECT h.provider, h.key, h.kind, h.months, "
+	    "h.upfront, h.observed_at, h.price_hour, h.upfront_usd FROM "
+	    "pub.committed_history h WHERE h.provider = ?1 AND NOT EXISTS "
+	    "(SELECT 1 FROM main.committed_history m WHERE m.provider = "
+	    "h.provider AND m.key = h.key AND m.kind = h.kind AND m.months = "
+	    "h.months AND m.upfront = h.upfront AND m.observed_at = "
+	    "h.observed_at)", r->provider, NULL, err) < 0)
 		return -1;
 	if (db_exec_provider(db, "INSERT INTO main.refresh_log (provider, at) "
 	    "SELECT DISTINCT provider, at FROM pub.refresh_log l WHERE "

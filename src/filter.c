@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "committed.h"
 #include "err.h"
 #include "fabric.h"
 #include "gpu.h"
@@ -566,6 +567,12 @@ filter_describe(const struct offer_filter *f, char *buf, size_t size)
 			append(buf, size, &len, *c == '\'' ? "'\\''" : one);
 		}
 		append(buf, size, &len, "'");
+	}
+	/* --term is an option of its own (cli.c), but part of the query. */
+	if (f->term != TERM_NONE) {
+		committed_term_name(v, sizeof v, f->term);
+		append(buf, size, &len, len > 0 ? " --term " : "--term ");
+		append(buf, size, &len, v);
 	}
 	return len < size ? len : size - 1;
 }

@@ -185,6 +185,38 @@ check_price(const struct offer *o, int64_t price, const char *field,
 	return 0;
 }
 
+/* The committed prices are in range: a term, a kind, a price. */
+static int
+offer_check_committed(const struct offer *o, struct err *err)
+{
+	const struct committed *c;
+	size_t i;
+
+	if (o->ncommitted > OFFER_COMMITTED_MAX) {
+		err_set(err, "%s: %u committed prices, at most %d", o->key,
+		    (unsigned)o->ncommitted, OFFER_COMMITTED_MAX);
+		return -1;
+	}
+	for (i = 0; i < o->ncommitted; i++) {
+		c = &o->committed[i];
+		if (c->kind >= CK_COUNT || c->upfront_kind >= CU_COUNT ||
+		    c->months < 1 || c->months > COMMITTED_MONTHS_MAX) {
+			err_set(err, "%s: committed price %zu: bad kind or "
+			    "term", o->key, i + 1);
+			return -1;
+		}
+		if (c->price_hour <= 0 || c->price_hour > OFFER_PRICE_MAX ||
+		    c->upfront < 0 || c->upfront > MONEY_MAX) {
+			err_set(err, "%s: committed price %zu: %.2f USD/h is "
+			    "out of range 0..%d", o->key, i + 1,
+			    (double)c->price_hour / MONEY_UNIT,
+			    OFFER_PRICE_MAX_USD);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 offer_check(const struct offer *o, struct err *err)
 {
@@ -233,7 +265,7 @@ offer_check(const struct offer *o, struct err *err)
 		err_set(err, "%s: neither an on-demand nor a spot price", o->key);
 		return -1;
 	}
-	return 0;
+	return offer_check_committed(o, err);
 }
 
 void
@@ -506,9 +538,12 @@ plan_matches_price(const struct offer_filter *f, const struct plan *p)
 {
 	int64_t price;
 
+	if (f->term != TERM_NONE && p->term == NULL)
+		return false;
 	if (!money_known(f->max_price_gpu_hour))
 		return true;
-	price = f->spot ? p->spot_gpu_hour : p->price_gpu_hour;
+	price = f->spot ? p->spot_gpu_hour : f->term != TERM_NONE ?
+	    p->term_gpu_hour : p->price_gpu_hour;
 	return money_known(price) && price <= f->max_price_gpu_hour;
 }
 
@@ -669,6 +704,9 @@ plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
 		c = cmp_unknown(oa->ram_gb > 0, ob->ram_gb > 0);
 		c = c != 2 ? c : cmp_double(offer_ram_gb_per_gpu(oa),
 		    offer_ram_gb_per_gpu(ob), !rev);
+		break;
+	case SORT_TERM_GPU:
+		c = cmp_money(a->term_gpu_hour, b->term_gpu_hour, rev);
 		break;
 	case SORT_KEY_COUNT:
 		break;

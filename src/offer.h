@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "committed.h"
 #include "fabric.h"
 #include "gpu.h"
 #include "money.h"
@@ -89,6 +90,12 @@ struct offer {
 	 */
 	char	currency[4];
 	int64_t	price_original;
+	/*
+	 * Committed prices (committed.h): reservations, savings plans,
+	 * committed use; same fetched_at and source as the offer.
+	 */
+	uint8_t	ncommitted;
+	struct committed committed[OFFER_COMMITTED_MAX];
 	/*
 	 * A cluster product (issue 26): nodes > 1 is one offer of that many
 	 * nodes sold as one cluster (RunPod Instant Clusters), gpu_count
@@ -180,6 +187,12 @@ struct offer_filter {
 	int	min_ram_gb_per_gpu;	/* host RAM per GPU (GB) at least; 0 any */
 	bool	vertex;			/* only offers Vertex AI trains on */
 	/*
+	 * --term: TERM_NONE (0) on-demand; months, or TERM_ANY: only
+	 * offers with a committed price of that term, ranked by the best
+	 * one (checked on plans: plan_matches_price()).
+	 */
+	int	term;
+	/*
 	 * Clusters (issue 26). fabrics: FABRIC_BIT()s of the fabric
 	 * between nodes, FABRIC_ANY, or 0 for the default rule (plans of
 	 * several nodes need FABRIC_TRAINING and 2 GPUs a node). nodes:
@@ -248,6 +261,11 @@ struct plan {
 					   one that differ only in region */
 	uint64_t fold_hash;		/* query.c's hash of what folding
 					   compares; 0: not computed yet */
+	/* The filter's --term (cost_plan_term()); NULL / NONE / NAN. */
+	const struct committed *term;	/* the offer's best for the term */
+	int64_t	term_hour;		/* effective micro-USD, all nodes */
+	int64_t	term_gpu_hour;
+	double	term_savings_pct;	/* against on-demand */
 };
 
 /*
@@ -284,7 +302,8 @@ bool	plan_matches_price(const struct offer_filter *f, const struct plan *p);
 	X(SORT_AVAILABILITY,	"availability")				\
 	X(SORT_AGE,		"age")					\
 	X(SORT_VCPUS_GPU,	"vcpus-per-gpu")			\
-	X(SORT_RAM_GPU,		"ram-per-gpu")
+	X(SORT_RAM_GPU,		"ram-per-gpu")				\
+	X(SORT_TERM_GPU,	"term-gpu-price")
 
 enum sort_key {
 #define X(id, name) id,

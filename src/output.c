@@ -64,7 +64,13 @@
 	X(F_PLACEMENT,		"placement")				\
 	X(F_GPUS_PER_NODE,	"gpus_per_node")			\
 	X(F_PLAN_TYPE,		"plan_type")				\
-	X(F_CLUSTER_SETUP,	"cluster_setup")
+	X(F_CLUSTER_SETUP,	"cluster_setup")			\
+	X(F_COMMITTED,		"committed")				\
+	X(F_TERM,		"term")					\
+	X(F_TERM_HOUR,		"term_hour")				\
+	X(F_TERM_GPU,		"term_gpu_hour")			\
+	X(F_TERM_SAVINGS,	"term_savings_pct")			\
+	X(F_TERM_TOTAL,		"total_term_cost")
 
 enum field {
 #define X(id, name) id,
@@ -116,6 +122,10 @@ bool
 output_field_shown(size_t i, const struct output_opts *opts)
 {
 	if (i == F_TOTAL || i == F_SPOT_TOTAL)
+		return opts->hours >= 0;
+	/* The term's fields are null without --term; its total, as the
+	 * others, needs --hours. */
+	if (i == F_TERM_TOTAL)
 		return opts->hours >= 0;
 	return true;
 }
@@ -207,6 +217,49 @@ node_keys_value(const struct plan *p, char *buf, size_t size)
 	return FIELD_LIST;
 }
 
+/*
+ * The offer's committed prices as a JSON array of objects, for all the
+ * plan's nodes: [{"kind": "reservation", "term": "1y", "upfront":
+ * "all", "price_hour": 69.863014, "price_gpu_hour": 8.732877,
+ * "upfront_usd": 612000.00}, ...]; "[]" when it has none.
+ */
+static enum field_kind
+committed_value(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	const struct committed *c;
+	char term[16], hour[32], gpu[32], upfront[32];
+	size_t len = 0, i;
+	int n;
+
+	len = str_copy(buf, size, "[");
+	for (i = 0; i < o->ncommitted; i++) {
+		c = &o->committed[i];
+		committed_term_name(term, sizeof term, c->months);
+		money_format(hour, sizeof hour, money_mul(c->price_hour,
+		    p->nodes), 2);
+		money_format(gpu, sizeof gpu, cost_per_gpu_hour(c->price_hour,
+		    o->gpu_count), 2);
+		money_format(upfront, sizeof upfront, money_mul(c->upfront,
+		    p->nodes), 2);
+		n = snprintf(buf + len, size - len, "%s{\"kind\": \"%s\", "
+		    "\"term\": \"%s\", \"upfront\": \"%s\", "
+		    "\"price_hour\": %s, \"price_gpu_hour\": %s, "
+		    "\"upfront_usd\": %s}", i > 0 ? ", " : "",
+		    committed_kind_name(c->kind), term,
+		    committed_upfront_name(c->upfront_kind), hour, gpu,
+		    upfront);
+		if (n < 0 || (size_t)n >= size - len - 1) {
+			buf[len] = '\0';	/* never a cut object */
+			break;
+		}
+		len += (size_t)n;
+	}
+	if (len + 2 <= size)
+		memcpy(buf + len, "]", 2);
+	return FIELD_JSON;
+}
+
 /* A host figure per GPU to 2 decimals, trailing zeros dropped; 0 NULL. */
 static enum field_kind
 per_gpu_value(double v, char *buf, size_t size)
@@ -223,6 +276,7 @@ output_field_value(size_t i, const struct plan *p,
 {
 	const struct offer *o = p->offer;
 	const char *name, *country, *continent;
+	size_t len;
 
 	buf[0] = '\0';
 	switch ((enum field)i) {
@@ -378,6 +432,31 @@ output_field_value(size_t i, const struct plan *p,
 		return string_value(plan_type_name(p), buf, size);
 	case F_CLUSTER_SETUP:
 		return text_value(launch_cluster_setup(p, buf, size));
+	case F_COMMITTED:
+		return committed_value(p, buf, size);
+	case F_TERM:
+		if (p->term == NULL)
+			return FIELD_NULL;
+		snprintf(buf, size, "%s", committed_kind_name(p->term->kind));
+		len = strlen(buf);
+		snprintf(buf + len, size - len, " ");
+		committed_term_name(buf + len + 1, size - len - 1,
+		    p->term->months);
+		len = strlen(buf);
+		snprintf(buf + len, size - len, " %s",
+		    committed_upfront_name(p->term->upfront_kind));
+		return FIELD_STRING;
+	case F_TERM_HOUR:
+		return money_value(p->term_hour, buf, size);
+	case F_TERM_GPU:
+		return money_value(p->term_gpu_hour, buf, size);
+	case F_TERM_SAVINGS:
+		return ratio_value(p->term_savings_pct, 1, buf, size);
+	case F_TERM_TOTAL:
+		if (p->term == NULL)
+			return FIELD_NULL;
+		return money_value(cost_term_total(p->term_hour,
+		    p->term->months, opts->hours), buf, size);
 	case FIELD_COUNT:
 		break;
 	}

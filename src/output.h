@@ -32,7 +32,8 @@ enum field_kind {
 	FIELD_NUMBER,
 	FIELD_STRING,
 	FIELD_LIST,	/* strings, OUTPUT_LIST_SEP between them; "" none */
-	FIELD_BOOL	/* "true" or "false" */
+	FIELD_BOOL,	/* "true" or "false" */
+	FIELD_JSON	/* JSON text, written as it is (CSV: one field) */
 };
 
 /* Between the items of a FIELD_LIST value (never in sanitised text). */
@@ -50,6 +51,7 @@ struct output_opts {
 	size_t	nstatus;
 	size_t	matched;	/* plans matched before --limit */
 	enum sort_key sort;	/* the order shown: the table keeps its column */
+	int	term;		/* --term: TERM_NONE, months or TERM_ANY */
 	bool	fabric_filter;	/* --fabric or --min-node-gbps: show FABRIC */
 };
 
@@ -67,6 +69,16 @@ enum field_kind output_field_value(size_t i, const struct plan *p,
 size_t	output_value_size(const struct plan *p);
 /* True if field i is printed for these options (totals need --hours). */
 bool	output_field_shown(size_t i, const struct output_opts *opts);
+
+/*
+ * --hours with --term, for people: what a job of hours costs each way
+ * on plan p, one line: "p4d.24xlarge (aws us-east-1), 2,000 h:
+ * on-demand $43,915.20, spot $9,000.00 (interruptible), 1y reservation
+ * $113,300.00 for the year (all upfront)". A term is paid whole: 8,760
+ * hours a year however few the job takes. Returns 0, or -1 on a write
+ * error.
+ */
+int	output_term_comparison(FILE *out, const struct plan *p, double hours);
 
 /* Write plans in opts->format. Returns 0, or -1 on a write error. */
 int	output_plans(FILE *out, const struct output_opts *opts,
@@ -129,12 +141,15 @@ struct output_schema {
 int	output_records(FILE *out, enum output_format format, size_t width,
 	    const struct output_schema *schema, size_t nrows);
 
-/* Market summaries (--group-by): one record per group. */
+/*
+ * Market summaries (--group-by): one record per group; with term (a
+ * --term query) the term's minimum and median price per GPU-hour too.
+ */
 struct group_by;
 struct summary_group;
 int	output_groups(FILE *out, enum output_format format, size_t width,
-	    const struct group_by *by, const struct summary_group *groups,
-	    size_t n);
+	    const struct group_by *by, bool term,
+	    const struct summary_group *groups, size_t n);
 
 /* "2026-05-20T00:00:00Z" */
 size_t	output_iso8601(int64_t t, char *buf, size_t size);

@@ -134,7 +134,8 @@ output_json(FILE *out, const struct output_opts *opts,
 			first = 0;
 			if (kind == FIELD_NULL)
 				fputs("null", out);
-			else if (kind == FIELD_NUMBER || kind == FIELD_BOOL)
+			else if (kind == FIELD_NUMBER || kind == FIELD_BOOL ||
+			    kind == FIELD_JSON)
 				fputs(val, out);
 			else if (kind == FIELD_LIST)
 				json_list(out, val);

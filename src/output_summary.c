@@ -17,6 +17,7 @@
 enum {
 	SC_OFFERS, SC_MIN, SC_MEDIAN, SC_MAX, SC_SPOT_MIN, SC_SPOT_MEDIAN,
 	SC_SPOT_MAX, SC_CHEAP_PROVIDER, SC_CHEAP_INSTANCE, SC_CHEAP_REGION,
+	SC_TERM_MIN, SC_TERM_MEDIAN,	/* only with --term */
 	SC_COUNT
 };
 
@@ -38,6 +39,10 @@ static const struct output_column stat_columns[SC_COUNT] = {
 	[SC_CHEAP_INSTANCE] =	{ "cheapest_instance_type", "INSTANCE", 3,
 				    false, true },
 	[SC_CHEAP_REGION] =	{ "cheapest_region", "REGION", 4, false, true },
+	[SC_TERM_MIN] =		{ "min_term_gpu_hour", "TERM MIN", 1, true,
+				    false },
+	[SC_TERM_MEDIAN] =	{ "median_term_gpu_hour", "TERM MEDIAN", 2,
+				    true, false },
 };
 
 static const struct output_column key_columns[GROUP_KEY_COUNT] = {
@@ -90,24 +95,30 @@ summary_value(const void *ctx, size_t row, size_t col, bool human,
 	case SC_CHEAP_REGION:
 		str_copy(buf, size, cheap->region);
 		return FIELD_STRING;
+	case SC_TERM_MIN:
+		return output_money(g->term.min, human, buf, size);
+	case SC_TERM_MEDIAN:
+		return output_money(g->term.median, human, buf, size);
 	}
 	return FIELD_NULL;
 }
 
 int
 output_groups(FILE *out, enum output_format format, size_t width,
-    const struct group_by *by, const struct summary_group *groups, size_t n)
+    const struct group_by *by, bool term, const struct summary_group *groups,
+    size_t n)
 {
 	struct output_column cols[GROUP_KEY_COUNT + SC_COUNT];
 	struct summary_rows rows = { by, groups };
+	size_t nstats = term ? SC_COUNT : SC_TERM_MIN;
 	struct output_schema schema = {
-		"groups", cols, by->nkeys + SC_COUNT, summary_value, &rows
+		"groups", cols, by->nkeys + nstats, summary_value, &rows
 	};
 	size_t i;
 
 	for (i = 0; i < by->nkeys; i++)
 		cols[i] = key_columns[by->keys[i]];
-	for (i = 0; i < SC_COUNT; i++)
+	for (i = 0; i < nstats; i++)
 		cols[by->nkeys + i] = stat_columns[i];
 	return output_records(out, format, width, &schema, n);
 }

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "columns.h"
+#include "committed.h"
+#include "cost.h"
+#include "money.h"
 #include "layout.h"
 #include "output.h"
 #include "str.h"
@@ -25,7 +28,10 @@ table_columns(const struct output_opts *opts, const struct plan *plans,
 	int c;
 
 	for (c = 0; c < COLUMN_COUNT; c++) {
-		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL) && opts->hours < 0)
+		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL ||
+		    c == COL_TERM_TOTAL) && opts->hours < 0)
+			continue;
+		if (column_is_term((enum column)c) && opts->term == TERM_NONE)
 			continue;
 		if ((c == COL_FABRIC || c == COL_NODE_GBPS) && !fabric)
 			continue;
@@ -108,5 +114,93 @@ output_table(FILE *out, const struct output_opts *opts,
 		fputc('\n', out);
 	}
 	free(cells);
+	return ferror(out) ? -1 : 0;
+}
+
+/* "the year", "3 years", "6 months", "a month": how long a term runs. */
+static void
+term_span(char *buf, size_t size, int months, int64_t terms)
+{
+	months *= (int)terms;
+	if (months == 12)
+		snprintf(buf, size, "the year");
+	else if (months % 12 == 0)
+		snprintf(buf, size, "%d years", months / 12);
+	else if (months == 1)
+		snprintf(buf, size, "the month");
+	else
+		snprintf(buf, size, "%d months", months);
+}
+
+/* ", 1y reservation $612,000.00 for the year (all upfront)" */
+static void
+term_part(FILE *out, const struct plan *p, const struct committed *c,
+    double hours)
+{
+	static const char *const upfront[CU_COUNT] = {
+		"no upfront", "partial upfront", "all upfront"
+	};
+	char term[48], name[16], span[32];
+	int64_t term_hours, terms;
+
+	term_hours = committed_term_hours(c->months);
+	terms = (int64_t)((hours + (double)term_hours - 1) /
+	    (double)term_hours);
+	if (terms < 1)
+		terms = 1;
+	committed_term_name(name, sizeof name, c->months);
+	column_total(cost_term_total(money_mul(c->price_hour, p->nodes),
+	    c->months, hours), term, sizeof term);
+	term_span(span, sizeof span, c->months, terms);
+	fprintf(out, ", %s %s $%s for %s (%s)", name,
+	    c->kind == CK_SAVINGS_PLAN ? "savings plan" :
+	    committed_kind_name(c->kind), term, span,
+	    upfront[c->upfront_kind < CU_COUNT ? c->upfront_kind : 0]);
+}
+
+int
+output_term_comparison(FILE *out, const struct plan *p, double hours)
+{
+	const struct offer *o = p->offer;
+	const struct committed *c = p->term;
+	const struct committed *best;
+	char demand[48], spot[48], h[48];
+	size_t i;
+	int k;
+
+	column_total(cost_total(p->price_hour, hours), demand, sizeof demand);
+	column_total(cost_total(p->spot_hour, hours), spot, sizeof spot);
+	column_total((int64_t)(hours * MONEY_UNIT + 0.5), h, sizeof h);
+	/* Whole hours print without cents. */
+	if (strlen(h) > 3 && strcmp(h + strlen(h) - 3, ".00") == 0)
+		h[strlen(h) - 3] = '\0';
+	fprintf(out, "%s (%s %s", o->instance_type, o->provider, o->region);
+	if (p->nodes > 1)
+		fprintf(out, ", %d nodes", p->nodes);
+	fprintf(out, "), %s h: on-demand %s%s, spot %s%s", h,
+	    column_cell_empty(demand) ? "" : "$",
+	    column_cell_empty(demand) ? "not sold" : demand,
+	    column_cell_empty(spot) ? "" : "$",
+	    column_cell_empty(spot) ? "none" : spot);
+	if (!column_cell_empty(spot))
+		fputs(" (interruptible)", out);
+	if (c != NULL) {
+		/* The ranked price first, then each other kind's best. */
+		term_part(out, p, c, hours);
+		for (k = 0; k < CK_COUNT; k++) {
+			if (k == c->kind)
+				continue;
+			best = NULL;
+			for (i = 0; i < o->ncommitted; i++)
+				if (o->committed[i].kind == k &&
+				    o->committed[i].months == c->months &&
+				    (best == NULL || o->committed[i].price_hour <
+				    best->price_hour))
+					best = &o->committed[i];
+			if (best != NULL)
+				term_part(out, p, best, hours);
+		}
+	}
+	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
 }

@@ -28,6 +28,8 @@ query_plans(const struct offer *offers, size_t n, const struct offer_filter *f,
 		if (!offer_matches(f, &offers[i], &nodes))
 			continue;
 		cost_plan(&plans[k], &offers[i], nodes);
+		if (f->term != TERM_NONE)
+			cost_plan_term(&plans[k], f->term);
 		if (!plan_matches_price(f, &plans[k]))
 			continue;
 		/*
@@ -201,6 +203,7 @@ enum explain_step {
 	EX_PRICE,
 	EX_AVAILABLE,
 	EX_TEXT,
+	EX_TERM,
 	EX_STEPS
 };
 
@@ -255,6 +258,9 @@ explain_add(struct offer_filter *g, const struct offer_filter *f,
 	case EX_TEXT:
 		memcpy(g->text, f->text, sizeof g->text);
 		return f->text[0] != '\0';
+	case EX_TERM:
+		g->term = f->term;
+		return f->term != TERM_NONE;
 	case EX_STEPS:
 		break;
 	}
@@ -271,6 +277,8 @@ explain_match(const struct offer_filter *g, const struct offer *o,
 	if (!offer_matches(g, o, &nodes))
 		return false;
 	cost_plan(p, o, nodes);
+	if (g->term != TERM_NONE)
+		cost_plan_term(p, g->term);
 	return plan_matches_price(g, p);
 }
 
@@ -371,6 +379,10 @@ explain_option(const struct offer_filter *f, enum explain_step s, char *buf,
 	case EX_TEXT:
 		str_sanitize(clean, sizeof clean, f->text, strlen(f->text));
 		append(buf, size, len, " search '%s'", clean);
+		break;
+	case EX_TERM:
+		committed_term_name(money, sizeof money, f->term);
+		append(buf, size, len, " --term %s", money);
 		break;
 	case EX_STEPS:
 		break;
@@ -481,6 +493,12 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 		break;
 	case EX_TEXT:
 		append(buf, size, len, "matches the %s: change it", opt);
+		break;
+	case EX_TERM:
+		append(buf, size, len, "has a committed price of %s (AWS, "
+		    "Azure and GCP publish them%s): drop it or try another "
+		    "term", opt, snapshot ? "; the snapshot has none, run "
+		    "'gpucost refresh'" : "");
 		break;
 	case EX_STEPS:
 		break;

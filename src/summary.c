@@ -121,10 +121,12 @@ struct building {
 	size_t	 nmembers, cap;
 };
 
-/* The price a group ranks by: spot or on demand per GPU-hour. */
+/* The price a group ranks by: spot, the term's or on demand per GPU-hour. */
 static int64_t
 rank_price(const struct plan *p, bool spot)
 {
+	if (!spot && p->term != NULL)
+		return p->term_gpu_hour;
 	return spot ? p->spot_gpu_hour : p->price_gpu_hour;
 }
 
@@ -153,8 +155,10 @@ summary_build(const struct plan *plans, size_t n, const struct group_by *g,
 {
 	struct building *b = NULL;
 	struct summary_group *groups;
-	int64_t *prices, *spots;
-	size_t nb = 0, capb = 0, i, j, k, np, ns;
+	int64_t *prices, *spots, *terms;
+	size_t nb = 0, capb = 0, i, j, k, np, ns, nt;
+	/* A --term query: every plan has a term price (plan_matches_price). */
+	bool term_rank = !spot_rank && n > 0 && plans[0].term != NULL;
 
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < nb; j++) {
@@ -186,12 +190,13 @@ summary_build(const struct plan *plans, size_t n, const struct group_by *g,
 	groups = xcalloc(nb > 0 ? nb : 1, sizeof *groups);
 	prices = xcalloc(n > 0 ? n : 1, sizeof *prices);
 	spots = xcalloc(n > 0 ? n : 1, sizeof *spots);
+	terms = xcalloc(n > 0 ? n : 1, sizeof *terms);
 	for (j = 0; j < nb; j++) {
 		const struct plan *best = NULL;
 
 		groups[j] = b[j].group;
 		groups[j].offers = b[j].nmembers;
-		np = ns = 0;
+		np = ns = nt = 0;
 		for (i = 0; i < b[j].nmembers; i++) {
 			const struct plan *p = &plans[b[j].members[i]];
 			int64_t r = rank_price(p, spot_rank);
@@ -200,20 +205,24 @@ summary_build(const struct plan *plans, size_t n, const struct group_by *g,
 				prices[np++] = p->price_gpu_hour;
 			if (money_known(p->spot_gpu_hour))
 				spots[ns++] = p->spot_gpu_hour;
+			if (money_known(p->term_gpu_hour))
+				terms[nt++] = p->term_gpu_hour;
 			if (money_known(r) && (best == NULL ||
 			    r < rank_price(best, spot_rank)))
 				best = p;
 		}
 		price_stats_of(prices, np, &groups[j].price);
 		price_stats_of(spots, ns, &groups[j].spot);
+		price_stats_of(terms, nt, &groups[j].term);
 		groups[j].rank_min = spot_rank ? groups[j].spot.min :
-		    groups[j].price.min;
+		    term_rank ? groups[j].term.min : groups[j].price.min;
 		groups[j].cheapest = best != NULL ? best :
 		    &plans[b[j].members[0]];
 		free(b[j].members);
 	}
 	free(prices);
 	free(spots);
+	free(terms);
 	free(b);
 	qsort(groups, nb, sizeof *groups, cmp_group);
 	*out = groups;

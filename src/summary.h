@@ -60,6 +60,7 @@ struct summary_group {
 	size_t	offers;
 	struct price_stats price;	/* on demand, per GPU-hour */
 	struct price_stats spot;	/* spot, per GPU-hour */
+	struct price_stats term;	/* --term's effective, per GPU-hour */
 	const struct plan *cheapest;	/* lowest price per GPU-hour (spot
 					   with spot_rank); borrowed */
 	int64_t	rank_min;		/* the minimum groups are ordered by */
@@ -67,7 +68,8 @@ struct summary_group {
 
 /*
  * Group plans[0..n) by g. With spot_rank the cheapest offer of a group
- * is the one with the lowest spot price. Groups come cheapest first
+ * is the one with the lowest spot price; plans of a --term query (they
+ * carry a term price: cost_plan_term()) rank by it instead. Groups come cheapest first
  * (by the minimum of the ranked price, unknown last, then by values).
  * *out is a new array the caller frees; its plans are borrowed.
  */

@@ -51,6 +51,7 @@
 #include "provider.h"
 #include "str.h"
 #include "xalloc.h"
+#include "aws_terms.h"
 
 #define PRICING_ORIGIN	"https://pricing.us-east-1.amazonaws.com"
 #define SPOT_ORIGIN	"https://website.spot.ec2.aws.a2z.com"
@@ -164,6 +165,10 @@ enum column {
 	COL_MARKET,
 	COL_PREINSTALLED,
 	COL_REGION,
+	COL_SKU,
+	COL_TERM_CODE,
+	COL_LEASE,
+	COL_PURCHASE,
 	COL_COUNT
 };
 
@@ -186,6 +191,11 @@ static const struct {
 	[COL_MARKET] =		{ "MarketOption", false },
 	[COL_PREINSTALLED] =	{ "Pre Installed S/W", true },
 	[COL_REGION] =		{ "Region Code", true },
+	/* Reserved terms (aws_terms.c); without them none are read. */
+	[COL_SKU] =		{ "SKU", false },
+	[COL_TERM_CODE] =	{ "OfferTermCode", false },
+	[COL_LEASE] =		{ "LeaseContractLength", false },
+	[COL_PURCHASE] =	{ "PurchaseOption", false },
 };
 
 /* One CSV field: a slice of the line, quotes removed. */
@@ -240,6 +250,7 @@ struct aws_state {
 	size_t	 nzero;			/* skipped rows: price 0 */
 	size_t	 nzone;			/* skipped rows: other location */
 	size_t	 nduplicate;		/* skipped rows: key seen already */
+	struct aws_terms *terms;	/* Reserved rows, applied in finish */
 };
 
 /* The family entry for an instance type ("p4d.24xlarge"), or NULL. */
@@ -412,6 +423,7 @@ aws_start(struct provider_run *run, struct err *err)
 	struct http_request *req;
 
 	st = xcalloc(1, sizeof *st);
+	st->terms = aws_terms_new();
 	run->state = st;
 	if (regions_init(st, run->regions, err) < 0)
 		return -1;
@@ -984,8 +996,51 @@ gpu_memory_agrees(double gb, int count, int vram_gb)
 }
 
 /*
+ * A Reserved row of a GPU type in the region (same tenancy, system and
+ * capacity filters as on-demand): one price dimension of a term, to
+ * aws_terms.c. A list without the term columns has no terms to read.
+ */
+static int
+csv_reserved(struct aws_state *st, struct csv *c, const char *type,
+    const char *region, struct err *err)
+{
+	char sku[64], code[64], lease[32], purchase[32], unit[32];
+	char text[FIELD_TEXT_MAX];
+	struct aws_reserved_row row;
+
+	if (c->col[COL_SKU] < 0 || c->col[COL_TERM_CODE] < 0 ||
+	    c->col[COL_LEASE] < 0 || c->col[COL_PURCHASE] < 0)
+		return 0;
+	field_text(field_at(st, c, COL_SKU), sku, sizeof sku);
+	field_text(field_at(st, c, COL_TERM_CODE), code, sizeof code);
+	field_text(field_at(st, c, COL_LEASE), lease, sizeof lease);
+	field_text(field_at(st, c, COL_PURCHASE), purchase, sizeof purchase);
+	field_text(field_at(st, c, COL_UNIT), unit, sizeof unit);
+	field_text(field_at(st, c, COL_PRICE), text, sizeof text);
+	memset(&row, 0, sizeof row);
+	if (money_parse(text, strlen(text), &row.price) < 0) {
+		err_set(err, "line %zu (%s): PricePerUnit: expected a price "
+		    "in USD, got \"%s\"", c->line, type, text);
+		return -1;
+	}
+	row.sku = sku;
+	row.term_code = code;
+	row.type = type;
+	row.region = region;
+	row.lease = lease;
+	row.purchase = purchase;
+	row.unit = unit;
+	if (aws_terms_reserved(st->terms, &row, err) < 0) {
+		err_prefix(err, "line %zu (%s, Reserved)", c->line, type);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * One data row that passed the pre-filter and has the header's field
- * count: keep it if it is an on-demand Linux price of a GPU type.
+ * count: keep it if it is an on-demand Linux price of a GPU type (or
+ * a Reserved term's price of one: csv_reserved()).
  */
 static int
 csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
@@ -1000,15 +1055,19 @@ csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
 	double gb;
 	long vcpus;
 	char *end;
+	bool reserved;
 
 	pre = field_at(st, c, COL_PREINSTALLED);
 	market = field_at(st, c, COL_MARKET);
-	if (!field_is(field_at(st, c, COL_TERM_TYPE), "OnDemand") ||
+	reserved = field_is(field_at(st, c, COL_TERM_TYPE), "Reserved");
+	if ((!reserved &&
+	    !field_is(field_at(st, c, COL_TERM_TYPE), "OnDemand")) ||
 	    !field_is(field_at(st, c, COL_TENANCY), "Shared") ||
 	    !field_is(field_at(st, c, COL_OS), "Linux") ||
 	    !(field_is(pre, "") || field_is(pre, "NA")) ||
 	    !field_is(field_at(st, c, COL_CAPACITY), "Used") ||
-	    !field_is(field_at(st, c, COL_UNIT), "Hrs") ||
+	    !(field_is(field_at(st, c, COL_UNIT), "Hrs") || (reserved &&
+	    field_is(field_at(st, c, COL_UNIT), "Quantity"))) ||
 	    !field_is(field_at(st, c, COL_CURRENCY), "USD") ||
 	    (market != NULL && !field_is(market, "OnDemand")))
 		return 0;
@@ -1024,13 +1083,17 @@ csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
 	}
 	if (strcmp(region, c->region) != 0) {
 		/* A Local or Wavelength Zone listed in the region's file. */
-		provider_skip(run, &st->nzone);
+		if (!reserved)
+			provider_skip(run, &st->nzone);
 		return 0;
 	}
 	if (fam->fractional) {
-		provider_skip(run, &st->nfractional);
+		if (!reserved)
+			provider_skip(run, &st->nfractional);
 		return 0;
 	}
+	if (reserved)
+		return csv_reserved(st, c, type, region, err);
 
 	offer_init(&o);
 	field_text(field_at(st, c, COL_GPU), text, sizeof text);
@@ -1400,7 +1463,8 @@ aws_response(struct provider_run *run, const struct http_result *res,
 
 /* Say what was kept and skipped, for the summary line. */
 static void
-note_write(struct provider_run *run, const struct aws_state *st)
+note_write(struct provider_run *run, const struct aws_state *st,
+    const struct aws_terms_stats *ts)
 {
 	if (st->nkept > 0)
 		provider_note(run, "%zu region%s unchanged (cached offers "
@@ -1417,6 +1481,11 @@ note_write(struct provider_run *run, const struct aws_state *st)
 	if (st->nduplicate > 0)
 		provider_note(run, "%zu duplicate row%s skipped",
 		    st->nduplicate, st->nduplicate == 1 ? "" : "s");
+	if (ts->terms > 0)
+		provider_note(run, "%zu reserved term%s read, %zu reservation "
+		    "price%s kept (%zu incomplete or implausible)", ts->terms,
+		    ts->terms == 1 ? "" : "s", ts->kept,
+		    ts->kept == 1 ? "" : "s", ts->incomplete);
 }
 
 /*
@@ -1429,6 +1498,7 @@ aws_finish(struct provider_run *run, struct err *err)
 {
 	struct aws_state *st = run->state;
 	const struct spot_entry *e;
+	struct aws_terms_stats ts;
 	struct offer *o;
 	size_t i;
 
@@ -1458,8 +1528,9 @@ aws_finish(struct provider_run *run, struct err *err)
 		    o->instance_type)) != NULL)
 			o->spot_interruption = e->bucket;
 	}
+	aws_terms_apply(st->terms, &run->offers, &ts);
 	index_settle(run, st);
-	note_write(run, st);
+	note_write(run, st, &ts);
 	return 0;
 }
 
@@ -1486,6 +1557,7 @@ aws_done(struct provider_run *run)
 	free(st->fields);
 	free(st->spot.v);
 	free(st->advice.v);
+	aws_terms_free(st->terms);
 	free(st);
 	run->state = NULL;
 }

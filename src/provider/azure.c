@@ -4,7 +4,6 @@
  *	GET https://prices.azure.com/api/retail/prices
  *	    ?api-version=2023-01-01-preview&meterRegion='primary'
  *	    &$filter=serviceName eq 'Virtual Machines'
- *	     and priceType eq 'Consumption'
  *	     and contains(armSkuName, 'Standard_N')
  *
  * Pages of up to 1000 items, {"Items": [...], "NextPageLink": ...}; the
@@ -23,9 +22,15 @@
  *		priority, not spot
  *	type "DevTestConsumption"				skipped: a
  *		discounted Dev/Test rate, not the on-demand price
- *	type "Reservation"					skipped: its
- *		retailPrice is the whole term's although the unit says
- *		"1 Hour" (NC48ads_A100_v4, 1 year: 42066)
+ *	type "Reservation"					a committed
+ *		price (committed.h): its retailPrice is the whole term's
+ *		although the unit says "1 Hour" (NC48ads_A100_v4, 1 year:
+ *		42066), so the effective price is retailPrice / 8,760 per
+ *		year of reservationTerm; an effective price below a tenth of
+ *		the size's on-demand price is no price ("implausible")
+ *	savingsPlan[] of an on-demand row			committed
+ *		prices too, already hourly: {retailPrice, term "1 Year" |
+ *		"3 Years"}, never divided
  *	unitOfMeasure other than "1 Hour", retailPrice 0,
  *	isPrimaryMeterRegion false				skipped
  *
@@ -62,7 +67,6 @@
 	"/api/retail/prices?api-version=2023-01-01-preview"		\
 	"&meterRegion=%27primary%27"					\
 	"&$filter=serviceName%20eq%20%27Virtual%20Machines%27"		\
-	"%20and%20priceType%20eq%20%27Consumption%27"			\
 	"%20and%20contains(armSkuName,%20%27Standard_N%27)"
 #define AZURE_PAGES_MAX	200	/* ~4,000 GPU rows in 1,000-item pages */
 #define AZURE_LINK_MAX	2048	/* bytes of a NextPageLink */
@@ -72,7 +76,7 @@ enum azure_skip {
 	AZ_SKIP_WINDOWS,
 	AZ_SKIP_LOW_PRIORITY,
 	AZ_SKIP_DEVTEST,
-	AZ_SKIP_RESERVATION,
+	AZ_SKIP_RESERVATION,	/* a reservation of no offer of ours */
 	AZ_SKIP_FRACTION,
 	AZ_SKIP_UNKNOWN_SIZE,
 	AZ_SKIP_NOT_GPU,
@@ -198,7 +202,13 @@ struct azure_price {
 	char	region[OFFER_NAME_MAX];
 	int64_t	price;			/* MONEY_NONE until seen */
 	int64_t	spot;
+	uint8_t	ncommitted;		/* reservations, savings plans */
+	struct committed committed[OFFER_COMMITTED_MAX];
 };
+
+/* What an item gives: a price, or why it gives none. */
+#define AZ_PRICE	AZ_SKIP_COUNT		/* on-demand or spot */
+#define AZ_RESERVATION	(AZ_SKIP_COUNT + 1)	/* a whole term's price */
 
 /* The refresh in progress (run->state). */
 struct azure_state {
@@ -209,6 +219,10 @@ struct azure_state {
 	size_t		 cap;
 	size_t		 skipped[AZ_SKIP_COUNT];
 	char		 unknown[OFFER_NAME_MAX];	/* first unknown size */
+	size_t		 nreserved;	/* reservation prices kept */
+	size_t		 nplans;	/* savings-plan prices kept */
+	size_t		 nimplausible;	/* committed prices dropped */
+	size_t		 nterm_only;	/* sizes with only committed prices */
 };
 
 /* The table entry for an armSkuName, or NULL. */
@@ -288,13 +302,11 @@ azure_queue(struct provider_run *run, struct azure_state *st, const char *path)
 	st->pages++;
 }
 
-/* Remember a price of sku in region; the lower one wins a repeat. */
-static void
-azure_add_price(struct azure_state *st, size_t sku, const char *region,
-    bool spot, int64_t price)
+/* The prices of sku in region, added when new. */
+static struct azure_price *
+azure_price_get(struct azure_state *st, size_t sku, const char *region)
 {
 	struct azure_price *p = NULL;
-	int64_t *slot;
 	size_t i;
 
 	for (i = st->nprices; i > 0; i--) {
@@ -311,33 +323,151 @@ azure_add_price(struct azure_state *st, size_t sku, const char *region,
 			    sizeof *st->prices);
 		}
 		p = &st->prices[st->nprices++];
+		memset(p, 0, sizeof *p);
 		p->sku = sku;
 		str_copy(p->region, sizeof p->region, region);
 		p->price = p->spot = MONEY_NONE;
 	}
+	return p;
+}
+
+/* Remember a price of sku in region; the lower one wins a repeat. */
+static void
+azure_add_price(struct azure_state *st, size_t sku, const char *region,
+    bool spot, int64_t price)
+{
+	struct azure_price *p = azure_price_get(st, sku, region);
+	int64_t *slot;
+
 	slot = spot ? &p->spot : &p->price;
 	if (!money_known(*slot) || price < *slot)
 		*slot = price;
 }
 
-/* Why an item is no price of ours, or AZ_SKIP_COUNT when it is one. */
-static enum azure_skip
+/*
+ * Why an item is no price of ours (an enum azure_skip), or AZ_PRICE /
+ * AZ_RESERVATION when it is one.
+ */
+static int
 azure_item_kind(const char *type, const char *product, const char *meter,
     const char *unit, bool primary)
 {
+	bool reservation = strcmp(type, "Reservation") == 0;
+
 	if (strcmp(type, "DevTestConsumption") == 0)
 		return AZ_SKIP_DEVTEST;
-	if (strcmp(type, "Reservation") == 0)
-		return AZ_SKIP_RESERVATION;
-	if (strcmp(type, "Consumption") != 0)
+	if (!reservation && strcmp(type, "Consumption") != 0)
 		return AZ_SKIP_OTHER;
 	if (str_find_nocase(product, "Windows") != NULL)
 		return AZ_SKIP_WINDOWS;
 	if (ends_with_nocase(meter, " Low Priority"))
 		return AZ_SKIP_LOW_PRIORITY;
 	if (strcmp(unit, "1 Hour") != 0 || !primary)
-		return AZ_SKIP_OTHER;
-	return AZ_SKIP_COUNT;
+		return reservation ? AZ_SKIP_RESERVATION : AZ_SKIP_OTHER;
+	return reservation ? AZ_RESERVATION : AZ_PRICE;
+}
+
+/* "1 Year", "3 Years" (and "3 Year", as some copies write it): months. */
+static int
+azure_term_months(const char *term)
+{
+	char *end;
+	long n;
+
+	if (term[0] < '1' || term[0] > '9')
+		return -1;
+	n = strtol(term, &end, 10);
+	if ((strcmp(end, " Year") != 0 && strcmp(end, " Years") != 0) ||
+	    n < 1 || n > COMMITTED_MONTHS_MAX / 12)
+		return -1;
+	return (int)n * 12;
+}
+
+/*
+ * A Reservation item: retailPrice is the whole term's, whatever
+ * unitOfMeasure says; kept as paid all upfront (Azure also bills the
+ * same total monthly).
+ */
+static int
+azure_reservation(struct azure_state *st, const cJSON *item,
+    const char *path, size_t sku, const char *region, int64_t total,
+    struct err *err)
+{
+	struct azure_price *p;
+	char term[32];
+	int months;
+
+	if (json_get_string(item, "reservationTerm", path, term, sizeof term,
+	    NULL, err) < 0)
+		return -1;
+	if ((months = azure_term_months(term)) < 0) {
+		err_set(err, "%s.reservationTerm: expected \"1 Year\" or "
+		    "\"3 Years\", got \"%s\"", path, term);
+		return -1;
+	}
+	p = azure_price_get(st, sku, region);
+	if (committed_add(p->committed, &p->ncommitted, CK_RESERVATION,
+	    months, CU_ALL, committed_effective(0, total, months), total) < 0) {
+		err_set(err, "%s: more committed prices than %d for one size",
+		    path, OFFER_COMMITTED_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* savingsPlan[] of an on-demand row: hourly prices, never divided. */
+static int
+azure_savings_plans(struct azure_state *st, const cJSON *item,
+    const char *path, size_t sku, const char *region, struct err *err)
+{
+	const cJSON *plans, *plan;
+	struct azure_price *p;
+	char ppath[64], term[32];
+	int64_t price;
+	int i = 0, months;
+
+	plans = cJSON_GetObjectItemCaseSensitive(item, "savingsPlan");
+	if (plans == NULL || cJSON_IsNull(plans))
+		return 0;
+	if (!cJSON_IsArray(plans)) {
+		err_set(err, "%s.savingsPlan: expected an array, got %s", path,
+		    json_type_name(plans));
+		return -1;
+	}
+	p = azure_price_get(st, sku, region);
+	cJSON_ArrayForEach(plan, plans) {
+		snprintf(ppath, sizeof ppath, "%s.savingsPlan[%d]", path, i++);
+		if (!cJSON_IsObject(plan)) {
+			err_set(err, "%s: expected an object, got %s", ppath,
+			    json_type_name(plan));
+			return -1;
+		}
+		if (json_get_string(plan, "term", ppath, term, sizeof term,
+		    NULL, err) < 0 ||
+		    json_get_money(plan, "retailPrice", ppath, &price, NULL,
+		    err) < 0)
+			return -1;
+		if ((months = azure_term_months(term)) < 0) {
+			err_set(err, "%s.term: expected \"1 Year\" or "
+			    "\"3 Years\", got \"%s\"", ppath, term);
+			return -1;
+		}
+		if (price > OFFER_PRICE_MAX) {
+			err_set(err, "%s.retailPrice: %.2f USD is out of range "
+			    "0..%d", ppath, (double)price / MONEY_UNIT,
+			    OFFER_PRICE_MAX_USD);
+			return -1;
+		}
+		if (price == 0)
+			continue;	/* a placeholder, as on-demand */
+		if (committed_add(p->committed, &p->ncommitted,
+		    CK_SAVINGS_PLAN, months, CU_NONE, price, 0) < 0) {
+			err_set(err, "%s: more committed prices than %d for "
+			    "one size", ppath, OFFER_COMMITTED_MAX);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* One item of a page. */
@@ -348,7 +478,7 @@ azure_item(struct provider_run *run, struct azure_state *st,
 	char sku[OFFER_NAME_MAX], region[OFFER_NAME_MAX], type[32],
 	    product[128], meter[128], unit[32], currency[8];
 	const struct azure_sku *s;
-	enum azure_skip why;
+	int why;
 	int64_t price;
 	size_t index;
 	bool found, primary;
@@ -382,10 +512,10 @@ azure_item(struct provider_run *run, struct azure_state *st,
 	primary = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(item,
 	    "isPrimaryMeterRegion"));
 	why = azure_item_kind(type, product, meter, unit, primary);
-	if (why == AZ_SKIP_COUNT && (price == 0 || region[0] == '\0' ||
-	    sku[0] == '\0'))
-		why = AZ_SKIP_OTHER;
-	if (why == AZ_SKIP_COUNT) {
+	if ((why == AZ_PRICE || why == AZ_RESERVATION) && (price == 0 ||
+	    region[0] == '\0' || sku[0] == '\0'))
+		why = why == AZ_PRICE ? AZ_SKIP_OTHER : AZ_SKIP_RESERVATION;
+	if (why == AZ_PRICE || why == AZ_RESERVATION) {
 		if ((s = azure_sku_find(sku, &index)) == NULL) {
 			/* GPU sizes are Standard_N...; others are CPU VMs. */
 			if (strncmp(sku, "Standard_N", 10) == 0) {
@@ -394,14 +524,18 @@ azure_item(struct provider_run *run, struct azure_state *st,
 					str_copy(st->unknown,
 					    sizeof st->unknown, sku);
 			} else
-				why = AZ_SKIP_NOT_GPU;
+				why = why == AZ_RESERVATION ?
+				    AZ_SKIP_RESERVATION : AZ_SKIP_NOT_GPU;
 		} else if (s->fraction)
 			why = AZ_SKIP_FRACTION;
 	}
-	if (why != AZ_SKIP_COUNT) {
+	if (why < AZ_SKIP_COUNT) {
 		provider_skip(run, &st->skipped[why]);
 		return 0;
 	}
+	if (why == AZ_RESERVATION)
+		return azure_reservation(st, item, path, index, region, price,
+		    err);
 	/* Checked here: a reservation's whole-term price may be larger. */
 	if (price > OFFER_PRICE_MAX) {
 		err_set(err, "%s.retailPrice: %.2f USD is out of range 0..%d",
@@ -410,7 +544,9 @@ azure_item(struct provider_run *run, struct azure_state *st,
 	}
 	azure_add_price(st, index, region, ends_with_nocase(meter, " Spot"),
 	    price);
-	return 0;
+	if (ends_with_nocase(meter, " Spot"))
+		return 0;
+	return azure_savings_plans(st, item, path, index, region, err);
 }
 
 /* Queue the page NextPageLink names, if any. */
@@ -498,14 +634,43 @@ azure_response(struct provider_run *run, const struct http_result *result,
 	return 0;
 }
 
+/*
+ * Put p's committed prices on o, less the implausible ones
+ * (committed_prune(): a whole-term price misread).
+ */
+static void
+azure_offer_committed(struct azure_state *st, struct offer *o,
+    const struct azure_price *p)
+{
+	size_t i;
+
+	o->ncommitted = p->ncommitted;
+	memcpy(o->committed, p->committed, p->ncommitted *
+	    sizeof *p->committed);
+	st->nimplausible += committed_prune(o->committed, &o->ncommitted,
+	    o->price);
+	for (i = 0; i < o->ncommitted; i++) {
+		if (o->committed[i].kind == CK_RESERVATION)
+			st->nreserved++;
+		else
+			st->nplans++;
+	}
+}
+
 /* The offer of one size in one region. */
 static int
 azure_offer(struct provider_run *run, const struct azure_price *p,
     struct err *err)
 {
 	const struct azure_sku *s = &azure_skus[p->sku];
+	struct azure_state *st = run->state;
 	struct offer *o;
 
+	if (!money_known(p->price) && !money_known(p->spot)) {
+		/* Only committed prices: no offer to rent by the hour. */
+		provider_skip(run, &st->nterm_only);
+		return 0;
+	}
 	o = offer_list_add(&run->offers);
 	snprintf(o->key, sizeof o->key, "%s/%s", s->name, p->region);
 	str_copy(o->instance_type, sizeof o->instance_type, s->name);
@@ -520,6 +685,7 @@ azure_offer(struct provider_run *run, const struct azure_price *p,
 	o->price = p->price;
 	o->spot_price = p->spot;
 	o->availability = AV_UNKNOWN;
+	azure_offer_committed(st, o, p);
 	return provider_offer_done(run, err);
 }
 
@@ -543,6 +709,16 @@ azure_finish(struct provider_run *run, struct err *err)
 	}
 	if (st->unknown[0] != '\0')
 		provider_note(run, "first unknown size %s", st->unknown);
+	if (st->nreserved + st->nplans > 0)
+		provider_note(run, "%zu reservation and %zu savings-plan "
+		    "prices", st->nreserved, st->nplans);
+	if (st->nimplausible > 0)
+		provider_note(run, "%zu committed price%s below a tenth of "
+		    "on-demand dropped", st->nimplausible,
+		    st->nimplausible == 1 ? "" : "s");
+	if (st->nterm_only > 0)
+		provider_note(run, "%zu size%s with only committed prices "
+		    "skipped", st->nterm_only, st->nterm_only == 1 ? "" : "s");
 	return 0;
 }
 

@@ -23,9 +23,18 @@
  *
  * Choices made here, each for a reason given where it is coded:
  *  - usageType OnDemand is on-demand, Preemptible (or a "Spot
- *    Preemptible" description) is spot; commitments, sole tenancy,
- *    reservations, DWS, premiums, custom shapes and VM-state SKUs are
- *    ignored (sku_ignore_words[]);
+ *    Preemptible" description) is spot; sole tenancy, reservations,
+ *    DWS, premiums, custom shapes and VM-state SKUs are ignored
+ *    (sku_ignore_words[]), and so is any SKU whose description says
+ *    "Commit" but whose usageType is not a commitment;
+ *  - usageType Commit1Yr / Commit3Yr is a resource-based committed-use
+ *    price, whatever its description says (even one worded like the
+ *    on-demand SKU's): it is never an on-demand price, only the
+ *    offer's `commitment` entries (committed.h), priced as on-demand
+ *    from the commitment SKUs of the same parts ("Commitment v1: A2
+ *    Cpu in Americas for 1 Year", "... Nvidia H100 80GB GPU ..."),
+ *    local SSD at its on-demand rate, and only where every part has
+ *    one; billed monthly, no upfront;
  *  - a price is units + nanos / 1e9 USD, held as units * 10^6 +
  *    round(nanos / 1000) micro-USD, from the last tier starting at 0
  *    (the first tier when none does);
@@ -97,6 +106,8 @@ enum gcp_part {
 enum gcp_market {
 	MARKET_ON_DEMAND = 0,
 	MARKET_SPOT,
+	MARKET_COMMIT1,		/* usageType Commit1Yr */
+	MARKET_COMMIT3,		/* usageType Commit3Yr */
 	MARKET_COUNT
 };
 
@@ -180,6 +191,27 @@ static const struct gcp_sku_name sku_names[] = {
 	{ "Nvidia Tesla P4 GPU", PART_P4 },
 	{ "A4 Nvidia B200 (1 gpu slice)", PART_B200_SLICE },
 	{ "SSD backed Local Storage", PART_LOCAL_SSD },
+};
+
+/*
+ * Commitment SKUs name the host parts in their own words ("Commitment
+ * v1: A2 Cpu in Americas for 1 Year"; N1's are plain "Cpu" and "Ram");
+ * their GPU SKUs use the GPU names of sku_names[], which classify()
+ * tries next.
+ */
+static const struct gcp_sku_name commit_names[] = {
+	{ "A2 Cpu", PART_A2_CORE },
+	{ "A2 Ram", PART_A2_RAM },
+	{ "A3 Cpu", PART_A3_CORE },
+	{ "A3 Ram", PART_A3_RAM },
+	{ "A3Plus Cpu", PART_A3PLUS_CORE },
+	{ "A3Plus Ram", PART_A3PLUS_RAM },
+	{ "A3Ultra Cpu", PART_A3ULTRA_CORE },
+	{ "A3Ultra Ram", PART_A3ULTRA_RAM },
+	{ "G2 Cpu", PART_G2_CORE },
+	{ "G2 Ram", PART_G2_RAM },
+	{ "Cpu", PART_N1_CORE },
+	{ "Ram", PART_N1_RAM },
 };
 
 /*
@@ -316,6 +348,8 @@ struct gcp_state {
 	size_t	 nskipped;		/* GPU SKUs not used (run->skipped) */
 	size_t	 nshapeless;		/* GPU SKUs of no machine here */
 	size_t	 nconflicts;		/* equal-scope SKUs, different price */
+	size_t	 ncommit;		/* commitment SKUs that priced a part */
+	size_t	 ncommitted;		/* commitment prices put on offers */
 	char	 shapeless[64];		/* an example of those, for the note */
 };
 
@@ -409,7 +443,8 @@ is_variant(const char *desc)
  * nothing, a location (" running in X", " in X") or the spot suffix.
  */
 static enum gcp_part
-classify(const char *desc, bool *spot)
+classify_in(const char *desc, bool *spot, const struct gcp_sku_name *names,
+    size_t nnames)
 {
 	static const char *const spot_prefixes[] = {
 		"Spot Preemptible ", "Preemptible "
@@ -428,10 +463,10 @@ classify(const char *desc, bool *spot)
 			rest += strlen(spot_prefixes[i]);
 			prefixed = true;
 		}
-	for (i = 0; i < sizeof sku_names / sizeof sku_names[0]; i++) {
-		if (!starts_nocase(rest, sku_names[i].text))
+	for (i = 0; i < nnames; i++) {
+		if (!starts_nocase(rest, names[i].text))
 			continue;
-		tail = rest + strlen(sku_names[i].text);
+		tail = rest + strlen(names[i].text);
 		suffixed = false;
 		for (j = 0; j < 2 && !suffixed; j++)
 			if (starts_nocase(tail, spot_suffixes[j])) {
@@ -441,10 +476,59 @@ classify(const char *desc, bool *spot)
 		if (*tail == '\0' || starts_nocase(tail, " running in ") ||
 		    starts_nocase(tail, " in ")) {
 			*spot = prefixed || suffixed;
-			return sku_names[i].part;
+			return names[i].part;
 		}
 	}
 	return PART_NONE;
+}
+
+static enum gcp_part
+classify(const char *desc, bool *spot)
+{
+	return classify_in(desc, spot, sku_names,
+	    sizeof sku_names / sizeof sku_names[0]);
+}
+
+/*
+ * The part a commitment SKU prices: its description without the
+ * "Commitment v1: " prefix and the " for 1 Year" suffix, then the
+ * commitment host names or the usual names (a GPU, or a description
+ * worded as the on-demand SKU's). Spot words make it no part.
+ */
+static enum gcp_part
+classify_commit(const char *desc)
+{
+	static const char *const suffixes[] = {
+		" for 1 Year", " for 3 Year", " for 3 Years", " for 1 Years"
+	};
+	char buf[GCP_DESC_MAX];
+	const char *rest = desc, *colon;
+	enum gcp_part part;
+	size_t i, n, m;
+	bool spot;
+
+	if (starts_nocase(rest, "Commitment") &&
+	    (colon = strchr(rest, ':')) != NULL) {
+		rest = colon + 1;
+		while (*rest == ' ')
+			rest++;
+	}
+	str_copy(buf, sizeof buf, rest);
+	n = strlen(buf);
+	for (i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		m = strlen(suffixes[i]);
+		if (n >= m && strcasecmp(buf + n - m, suffixes[i]) == 0) {
+			buf[n - m] = '\0';
+			break;
+		}
+	}
+	if (is_variant(buf))
+		return PART_NONE;
+	part = classify_in(buf, &spot, commit_names,
+	    sizeof commit_names / sizeof commit_names[0]);
+	if (part == PART_NONE)
+		part = classify(buf, &spot);
+	return spot ? PART_NONE : part;
 }
 
 /* Parse "units" (whole USD as a decimal string, or a number) of a price. */
@@ -674,9 +758,23 @@ parse_sku(struct gcp_state *st, const cJSON *sku, const char *path,
 		return -1;
 
 	s->part = classify(s->desc, &spot);
-	/* Only pay-as-you-go prices: OnDemand and Preemptible (spot). */
-	if ((strcmp(usage, "OnDemand") != 0 &&
+	/*
+	 * The category decides what a SKU is: a commitment is never a
+	 * pay-as-you-go price, however its description reads.
+	 */
+	if (strcmp(usage, "Commit1Yr") == 0 ||
+	    strcmp(usage, "Commit3Yr") == 0) {
+		s->part = classify_commit(s->desc);
+		s->market = usage[6] == '1' ? MARKET_COMMIT1 : MARKET_COMMIT3;
+		if (s->part == PART_NONE) {
+			if (strcmp(group, "GPU") == 0)
+				st->nskipped++;
+			return 0;
+		}
+		spot = false;
+	} else if ((strcmp(usage, "OnDemand") != 0 &&
 	    strcmp(usage, "Preemptible") != 0) || is_variant(s->desc)) {
+		/* Only pay-as-you-go prices: OnDemand and Preemptible. */
 		if (is_gpu_sku(group, s->part))
 			st->nskipped++;
 		return 0;
@@ -692,8 +790,9 @@ parse_sku(struct gcp_state *st, const cJSON *sku, const char *path,
 		return 0;
 	}
 	/* Trust a "Spot Preemptible" description over the category. */
-	s->market = spot || strcmp(usage, "Preemptible") == 0 ?
-	    MARKET_SPOT : MARKET_ON_DEMAND;
+	if (s->market != MARKET_COMMIT1 && s->market != MARKET_COMMIT3)
+		s->market = spot || strcmp(usage, "Preemptible") == 0 ?
+		    MARKET_SPOT : MARKET_ON_DEMAND;
 
 	if (parse_price(sku, path, unit, sizeof unit, &micro, err) < 0)
 		return -1;
@@ -724,6 +823,8 @@ parse_sku(struct gcp_state *st, const cJSON *sku, const char *path,
 	if (store_price(st, s, regions, path, micro, err) < 0)
 		return -1;
 	st->nused++;
+	if (s->market == MARKET_COMMIT1 || s->market == MARKET_COMMIT3)
+		st->ncommit++;
 	return 0;
 }
 
@@ -850,6 +951,10 @@ machine_price(const struct gcp_region *r, enum gcp_market market,
 		return MONEY_NONE;
 	sum += m->gpu_count * p[m->gpu];
 	if (m->ssd_gib > 0) {
+		/* Local SSD has no commitment: its own market's, else
+		 * on-demand. */
+		if (!money_known(p[PART_LOCAL_SSD]))
+			p = r->price[MARKET_ON_DEMAND];
 		if (!money_known(p[PART_LOCAL_SSD]))
 			return MONEY_NONE;
 		sum += money_div_round(m->ssd_gib * p[PART_LOCAL_SSD],
@@ -864,6 +969,32 @@ region_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct gcp_region *)a)->name,
 	    ((const struct gcp_region *)b)->name);
+}
+
+/*
+ * The committed-use prices of m in r (1 and 3 years, monthly billing,
+ * no upfront), where every part has a commitment SKU there.
+ */
+static void
+add_commitments(struct gcp_state *st, struct offer *o,
+    const struct gcp_region *r, const struct gcp_machine *m)
+{
+	static const struct {
+		enum gcp_market	market;
+		int		months;
+	} terms[] = { { MARKET_COMMIT1, 12 }, { MARKET_COMMIT3, 36 } };
+	int64_t price;
+	size_t i;
+
+	for (i = 0; i < sizeof terms / sizeof terms[0]; i++) {
+		price = machine_price(r, terms[i].market, m);
+		if (money_known(price) && price > 0 &&
+		    price <= OFFER_PRICE_MAX)
+			(void)committed_add(o->committed, &o->ncommitted,
+			    CK_COMMITMENT, terms[i].months, CU_NONE, price, 0);
+	}
+	(void)committed_prune(o->committed, &o->ncommitted, o->price);
+	st->ncommitted += o->ncommitted;
 }
 
 /* Add the offer of machine m in region r, if it has a price there. */
@@ -893,6 +1024,7 @@ add_offer(struct provider_run *run, const struct gcp_region *r,
 	o->price = price;
 	o->spot_price = spot;
 	o->availability = AV_UNKNOWN;
+	add_commitments(run->state, o, r, m);
 	return provider_offer_done(run, err);
 }
 
@@ -926,6 +1058,9 @@ gcp_finish(struct provider_run *run, struct err *err)
 	    st->nshapeless > 0 ? "\"" : "",
 	    st->nconflicts > 0 ? "; rival rates for one part: first kept" :
 	    "");
+	if (st->ncommit > 0)
+		provider_note(run, "%zu commitment SKUs used, %zu commitment "
+		    "prices", st->ncommit, st->ncommitted);
 	return 0;
 }
 

@@ -53,6 +53,9 @@
 	    'R', KEY_F(5))						\
 	X(ACT_ALL_REGIONS, SC_OFFERS, NULL,				\
 	    "a row per region, or one row per offer and +N regions", 'a') \
+	X(ACT_TERM,	SC_OFFERS, NULL,				\
+	    "committed prices: rank by the 1-year, then 3-year term, "	\
+	    "then on-demand again", 't')				\
 	X(ACT_SUMMARY,	SC_OFFERS | SC_HELP, "Summary",			\
 	    "market summary of the shown offers by GPU, provider or region",\
 	    'm')							\

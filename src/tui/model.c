@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "cost.h"
 #include "err.h"
 #include "money.h"
 #include "paths.h"
@@ -202,12 +203,18 @@ model_query(struct model *m)
 		nfrom = m->nplans;
 	}
 	for (i = 0; i < nfrom; i++) {
-		const struct plan *p = &from[i];
+		struct plan p = from[i];
 
-		if (offer_matches(&m->filter, p->offer, &nodes) && nodes == 1 &&
-		    plan_matches_price(&m->filter, p))
-			m->plans[k++] = *p;
+		/* The base is of no term: the term's price is the filter's. */
+		if (m->filter.term != TERM_NONE)
+			cost_plan_term(&p, m->filter.term);
+		if (offer_matches(&m->filter, p.offer, &nodes) && nodes == 1 &&
+		    plan_matches_price(&m->filter, &p))
+			m->plans[k++] = p;
 	}
+	/* The base was sorted without term prices: rank by them now. */
+	if (m->filter.term != TERM_NONE)
+		plan_sort(m->plans, k, m->sort, m->reverse);
 	m->nplans = k;
 	m->last = m->filter;
 	m->last_valid = true;

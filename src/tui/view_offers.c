@@ -222,6 +222,29 @@ static const struct prompt_ops search_prompt = {
 	.done = search_done,
 };
 
+
+/*
+ * 't': on-demand, then the 1-year and 3-year committed prices (only
+ * offers with one, ranked by it: --term 1y / 3y), then on-demand again.
+ */
+static void
+term_cycle(struct view *v)
+{
+	struct model *m = tui_model(v->tui);
+
+	m->filter.term = m->filter.term == TERM_NONE ? 12 :
+	    m->filter.term == 12 ? 36 : TERM_NONE;
+	if (m->filter.term != TERM_NONE)
+		m->sort = SORT_TERM_GPU;
+	else if (m->sort == SORT_TERM_GPU)
+		m->sort = SORT_GPU_PRICE;
+	requery(v, false);
+	tui_message(v->tui, UI_NOTICE, m->filter.term == TERM_NONE ?
+	    "On-demand prices (t: committed)" : m->filter.term == 12 ?
+	    "1-year committed prices, best first (t: 3 years)" :
+	    "3-year committed prices, best first (t: on-demand)");
+}
+
 /* React to an action. */
 static bool
 offers_action(struct view *v, enum action a)
@@ -287,6 +310,9 @@ offers_action(struct view *v, enum action a)
 	case ACT_CLEAR_ALL:
 		offer_filter_init(&m->filter);
 		requery(v, false);
+		break;
+	case ACT_TERM:
+		term_cycle(v);
 		break;
 	case ACT_ALL_REGIONS:
 		m->all_regions = !m->all_regions;
@@ -535,7 +561,8 @@ view_offers_new(struct tui *tui)
 	int c;
 
 	for (c = 0; c < COLUMN_COUNT; c++) {
-		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL) &&
+		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL ||
+		    c == COL_TERM_TOTAL) &&
 		    tui_hours(tui) < 0)
 			continue;
 		/* The fabric is in the detail view (issue 26). */

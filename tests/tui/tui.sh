@@ -444,6 +444,26 @@ check "grown: the fields are back" wait_for "Instance type"
 check "grown: the window is filled" [ "$(screen | grep -c -v '^ *$')" -ge 25 ]
 keys q
 
+# t: committed prices (--term 1y, then 3y, then on-demand again). One
+# Lambda offer gets a 1-year reservation in the cache.
+if command -v sqlite3 >/dev/null 2>&1; then
+	tkey=$(sqlite3 "$DB" "select key from offers where provider = 'lambda' and gpu_count = 8 order by key limit 1")
+	sqlite3 "$DB" "insert into committed values ('lambda', '$tkey', 'reservation', 12, 'all', 9000000, 78840000000)"
+	start committed -- --db "$DB" --provider lambda tui
+	wait_for "filter: --provider lambda"
+	keys t
+	check "t: the 1-year term" wait_for "filter: --provider lambda --term 1y"
+	check "t: only the offer with a 1-year price" [ "$(matched)" = 1 ]
+	check "t: its term price per GPU-hour (9.00 / 8)" rows_any '1\.125'
+	keys t
+	check "t again: 3 years, none has one" wait_for "filter: --provider lambda --term 3y"
+	keys t
+	check "t a third time: on-demand again" wait_gone "--term"
+	check "t: every offer again" [ "$(matched)" = "$(cli_count --provider lambda)" ]
+	keys q
+	wait_exit committed
+fi
+
 # No terminal: `gpucost tui` refuses with a usage error.
 run --db "$DB" tui < /dev/null
 check "tui without a terminal: exit 2" status_is 2

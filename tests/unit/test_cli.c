@@ -703,8 +703,8 @@ test_bad_sort_limit(void **state)
 	(void)state;
 	bad("--sort: expected gpu-price, price, spot, spot-gpu-price, savings, "
 	    "vram, pflop, provider, instance, region, gpu, count, "
-	    "interconnect, availability, age, vcpus-per-gpu or ram-per-gpu, "
-	    "got \"bogus\"",
+	    "interconnect, availability, age, vcpus-per-gpu, ram-per-gpu or "
+	    "term-gpu-price, got \"bogus\"",
 	    "--sort", "bogus", NULL);
 	bad("--limit: expected a positive integer, got \"0\"",
 	    "--limit", "0", NULL);
@@ -712,6 +712,41 @@ test_bad_sort_limit(void **state)
 	    "-l", "-3", NULL);
 	bad("--limit: expected a positive integer, got \"ten\"",
 	    "--limit", "ten", NULL);
+}
+
+/* --term: a term in years or months, or any; it ranks by the term. */
+static void
+test_term(void **state)
+{
+	struct cli_options o;
+	char words[256];
+
+	(void)state;
+	ok(&o, "--term", "1y", NULL);
+	assert_int_equal(o.filter.term, 12);
+	assert_int_equal(o.sort, SORT_TERM_GPU);
+	assert_true(o.query_given);
+	/* Part of the query's words (watch keys, the TUI's title). */
+	filter_describe(&o.filter, words, sizeof words);
+	assert_string_equal(words, "--term 1y");
+	ok(&o, "--gpu", "H100", "--term", "any", NULL);
+	filter_describe(&o.filter, words, sizeof words);
+	assert_string_equal(words, "--gpu H100 --term any");
+	ok(&o, "--term", "3y", "--sort", "price", NULL);
+	assert_int_equal(o.filter.term, 36);
+	assert_int_equal(o.sort, SORT_PRICE);
+	ok(&o, "--term", "6m", NULL);
+	assert_int_equal(o.filter.term, 6);
+	ok(&o, "--term", "any", NULL);
+	assert_int_equal(o.filter.term, TERM_ANY);
+	ok(&o, "--gpu", "H100", NULL);
+	assert_int_equal(o.filter.term, TERM_NONE);
+	bad("--term: expected 1y, 3y, a number of months (6m) up to 5y, or "
+	    "any, got \"2w\"", "--term", "2w", NULL);
+	bad("--term: expected 1y, 3y, a number of months (6m) up to 5y, or "
+	    "any, got \"6y\"", "--term", "6y", NULL);
+	bad("--term: expected 1y, 3y, a number of months (6m) up to 5y, or "
+	    "any, got \"0m\"", "--term", "0m", NULL);
 }
 
 static void
@@ -1110,6 +1145,7 @@ main(void)
 		cmocka_unit_test_teardown(test_bad_interconnect, teardown),
 		cmocka_unit_test_teardown(test_bad_provider, teardown),
 		cmocka_unit_test_teardown(test_bad_sort_limit, teardown),
+		cmocka_unit_test_teardown(test_term, teardown),
 		cmocka_unit_test_teardown(test_bad_region, teardown),
 		cmocka_unit_test_teardown(test_unknown_and_missing, teardown),
 		cmocka_unit_test_teardown(test_flag_with_value, teardown),

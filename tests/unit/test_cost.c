@@ -373,11 +373,135 @@ test_inter_node(void **state)
 	assert_string_equal(cost_inter_node(&p), "network");
 }
 
+/* The term arithmetic: hourly + upfront / (months x 730), terms whole. */
+static void
+test_committed_arithmetic(void **state)
+{
+	int months;
+
+	(void)state;
+	assert_int_equal(committed_term_hours(12), 8760);
+	assert_int_equal(committed_term_hours(36), 26280);
+	/* Azure: 612,000 for a year. */
+	assert_int_equal(committed_effective(0, (int64_t)612000 * MONEY_UNIT,
+	    12), 69863014);
+	/* AWS c4.large 1yr Partial: 0.03 + 263 / 8,760 = 0.060023. */
+	assert_int_equal(committed_effective(30000, 263 * MONEY_UNIT, 12),
+	    60023);
+	assert_int_equal(committed_effective(30000, 0, 12), 30000);
+	assert_true(!money_known(committed_effective(MONEY_NONE, 0, 12)));
+	assert_true(!money_known(committed_effective(30000, 0, 0)));
+	/* A term is paid whole: 2,000 h of a year cost the year. */
+	assert_int_equal(cost_term_total(1000000, 12, 2000), 8760000000LL);
+	assert_int_equal(cost_term_total(1000000, 12, 0), 8760000000LL);
+	/* 30,000 h on 3-year terms: two of them. */
+	assert_int_equal(cost_term_total(1000000, 36, 30000),
+	    2 * 26280000000LL);
+	assert_int_equal(cost_term_total(1000000, 12, 8760), 8760000000LL);
+	assert_int_equal(cost_term_total(1000000, 12, 8761),
+	    2 * 8760000000LL);
+	assert_true(!money_known(cost_term_total(MONEY_NONE, 12, 10)));
+	/* --term values. */
+	assert_int_equal(committed_term_parse("1y", &months), 0);
+	assert_int_equal(months, 12);
+	assert_int_equal(committed_term_parse("6m", &months), 0);
+	assert_int_equal(months, 6);
+	assert_int_equal(committed_term_parse("any", &months), 0);
+	assert_int_equal(months, TERM_ANY);
+	assert_int_equal(committed_term_parse("5y", &months), 0);
+	assert_int_equal(committed_term_parse("6y", &months), -1);
+	assert_int_equal(committed_term_parse("1", &months), -1);
+	assert_int_equal(committed_term_parse("y", &months), -1);
+	assert_int_equal(committed_term_parse("-1y", &months), -1);
+	assert_int_equal(committed_term_parse("1yy", &months), -1);
+}
+
+/* Keep the cheaper of a kind, term and upfront; best of a term; prune. */
+static void
+test_committed_entries(void **state)
+{
+	struct committed v[OFFER_COMMITTED_MAX];
+	uint8_t n = 0;
+	int i;
+
+	(void)state;
+	assert_int_equal(committed_add(v, &n, CK_RESERVATION, 12, CU_NONE,
+	    15900000, 0), 0);
+	/* The standard class's lower price replaces the convertible's. */
+	assert_int_equal(committed_add(v, &n, CK_RESERVATION, 12, CU_NONE,
+	    13740600, 0), 0);
+	assert_int_equal(committed_add(v, &n, CK_RESERVATION, 12, CU_NONE,
+	    14000000, 0), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].price_hour, 13740600);
+	assert_int_equal(committed_add(v, &n, CK_SAVINGS_PLAN, 36, CU_NONE,
+	    8000000, 0), 0);
+	assert_int_equal(committed_add(v, &n, CK_RESERVATION, 12, CU_ALL,
+	    12933790, 113300 * (int64_t)MONEY_UNIT), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(committed_best(v, n, 12)->price_hour, 12933790);
+	assert_int_equal(committed_best(v, n, 36)->price_hour, 8000000);
+	assert_int_equal(committed_best(v, n, TERM_ANY)->price_hour, 8000000);
+	assert_null(committed_best(v, n, 6));
+	assert_null(committed_best(v, n, TERM_NONE));
+	/* Not a price: refused. */
+	assert_int_equal(committed_add(v, &n, CK_RESERVATION, 12, CU_NONE, 0,
+	    0), -1);
+	assert_int_equal(committed_add(v, &n, CK_RESERVATION, 0, CU_NONE, 1,
+	    0), -1);
+	/* Full. */
+	for (i = 0; n < OFFER_COMMITTED_MAX; i++)
+		assert_int_equal(committed_add(v, &n, CK_COMMITMENT, i + 1,
+		    CU_NONE, 1000000, 0), 0);
+	assert_int_equal(committed_add(v, &n, CK_COMMITMENT, 59, CU_NONE,
+	    1000000, 0), -1);
+	/* Below a tenth of 21.9576 on-demand: the 1.00 commitments go. */
+	assert_int_equal(committed_prune(v, &n, 21957600),
+	    OFFER_COMMITTED_MAX - 3);
+	assert_int_equal(n, 3);
+	/* Sorted: reservations (by term, upfront), then the plan. */
+	assert_int_equal(v[0].kind, CK_RESERVATION);
+	assert_int_equal(v[0].upfront_kind, CU_NONE);
+	assert_int_equal(v[1].upfront_kind, CU_ALL);
+	assert_int_equal(v[2].kind, CK_SAVINGS_PLAN);
+}
+
+/* A plan's term price: all nodes, per GPU-hour, saving against on-demand. */
+static void
+test_plan_term(void **state)
+{
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	offer_init(&o);
+	str_copy(o.gpu, sizeof o.gpu, "A100-40");
+	o.gpu_count = 8;
+	o.price = 21957600;
+	assert_int_equal(committed_add(o.committed, &o.ncommitted,
+	    CK_RESERVATION, 12, CU_ALL, 12933790,
+	    113300 * (int64_t)MONEY_UNIT), 0);
+	cost_plan(&p, &o, 2);
+	assert_null(p.term);
+	assert_true(!money_known(p.term_hour));
+	cost_plan_term(&p, 12);
+	assert_non_null(p.term);
+	assert_int_equal(p.term_hour, 2 * 12933790);
+	assert_int_equal(p.term_gpu_hour, 1616724);
+	assert_true(fabs(p.term_savings_pct - 41.096) < 0.01);
+	cost_plan_term(&p, 36);
+	assert_null(p.term);
+	assert_true(isnan(p.term_savings_pct));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inter_node),
+		cmocka_unit_test(test_committed_arithmetic),
+		cmocka_unit_test(test_committed_entries),
+		cmocka_unit_test(test_plan_term),
 		cmocka_unit_test(test_per_gpu_hour),
 		cmocka_unit_test(test_per_gpu_hour_unknown),
 		cmocka_unit_test(test_spot_savings),

@@ -1158,6 +1158,21 @@ test_explain_empty(void **state)
 	query_explain_empty(o, 4, &f, buf, sizeof buf);
 	assert_non_null(strstr(buf, "none of the 4 cached offers matches "
 	    "--gpu B200"));
+	/* --term: no offer has a committed price of that term. */
+	offer_filter_init(&f);
+	f.gpus[0] = model("H100");
+	f.ngpus = 1;
+	f.term = 12;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_string_equal(buf, "4 offers match --gpu H100; none has a "
+	    "committed price of --term 1y (AWS, Azure and GCP publish them; "
+	    "the snapshot has none, run 'gpucost refresh'): drop it or try "
+	    "another term");
+	/* One has a 3-year price: the 3-year query matches it. */
+	assert_int_equal(committed_add(o[0].committed, &o[0].ncommitted,
+	    CK_RESERVATION, 36, CU_NONE, 12000000, 0), 0);
+	f.term = 36;
+	assert_int_equal(query_explain_empty(o, 4, &f, buf, sizeof buf), 0);
 	/* Something matches: nothing to explain. */
 	offer_filter_init(&f);
 	assert_int_equal(query_explain_empty(o, 4, &f, buf, sizeof buf), 0);

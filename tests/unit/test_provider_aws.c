@@ -209,7 +209,8 @@ test_full_run(void **state)
 	assert_int_equal(run.unknown_gpu, 0);
 	assert_string_equal(run.note, "1 region unchanged (cached offers "
 	    "kept); 2 fractional-GPU rows skipped; 1 zero-price row skipped; "
-	    "1 Local Zone row skipped");
+	    "1 Local Zone row skipped; 10 reserved terms read, 8 reservation "
+	    "prices kept (1 incomplete or implausible)");
 
 	assert_int_equal(log.n, 5);
 	assert_string_equal(log.url[0], "https://pricing.us-east-1.amazonaws"
@@ -558,6 +559,66 @@ test_bad_price(void **state)
 	    "\"1.0O60000000\"");
 }
 
+/*
+ * p4d.24xlarge in us-east-1 with its Reserved terms (us-east-1.csv):
+ * effective hourly = hourly fee + upfront fee / (years x 8,760), for
+ * 1 and 3 years with No, Partial and All Upfront; the dearer
+ * convertible 1-year No Upfront term does not replace the standard
+ * one. g5.xlarge: an All Upfront term without its fee is no price.
+ */
+static void
+test_reserved(void **state)
+{
+	static const struct {
+		int	 months;
+		enum committed_upfront upfront;
+		int64_t	 price;		/* effective, micro-USD per hour */
+		int64_t	 upfront_usd;
+	} want[] = {
+		{ 12, CU_NONE, 13740600, 0 },
+		/* 6.5984 + 57,800 / 8,760 */
+		{ 12, CU_PARTIAL, 13196574, (int64_t)57800 * MONEY_UNIT },
+		/* 113,300 / 8,760 */
+		{ 12, CU_ALL, 12933790, (int64_t)113300 * MONEY_UNIT },
+		{ 36, CU_NONE, 8799600, 0 },
+		/* 3.9082 + 102,700 / 26,280 */
+		{ 36, CU_PARTIAL, 7816115, (int64_t)102700 * MONEY_UNIT },
+		/* 201,300 / 26,280 */
+		{ 36, CU_ALL, 7659817, (int64_t)201300 * MONEY_UNIT },
+	};
+	const struct offer *o;
+	struct provider_run run;
+	struct err err = { "" };
+	size_t i;
+
+	(void)state;
+	run_init(&run, THREE_REGIONS);
+	run.old_meta = eu_unchanged;
+	run.nold_meta = ARRAY_LEN(eu_unchanged);
+	if (harness_run(&provider_aws, &run, routes, ARRAY_LEN(routes), NULL,
+	    4096, NULL, &err) != 0)
+		fail_msg("%s", err.msg);
+	o = harness_offer(&run, "p4d.24xlarge/us-east-1");
+	assert_int_equal(o->price, 21957600);
+	assert_int_equal(o->ncommitted, ARRAY_LEN(want));
+	for (i = 0; i < ARRAY_LEN(want); i++) {
+		assert_int_equal(o->committed[i].kind, CK_RESERVATION);
+		assert_int_equal(o->committed[i].months, want[i].months);
+		assert_int_equal(o->committed[i].upfront_kind, want[i].upfront);
+		assert_int_equal(o->committed[i].price_hour, want[i].price);
+		assert_int_equal(o->committed[i].upfront, want[i].upfront_usd);
+	}
+	/* 5,554 all upfront for a year is 0.634018 an hour. */
+	o = harness_offer(&run, "g5.xlarge/us-east-1");
+	assert_int_equal(o->ncommitted, 2);
+	assert_int_equal(o->committed[0].price_hour, 634000);
+	assert_int_equal(o->committed[1].upfront_kind, CU_ALL);
+	assert_int_equal(o->committed[1].price_hour, 634018);
+	/* No Reserved row is an on-demand price or an offer. */
+	assert_int_equal(run.offers.n, ARRAY_LEN(full));
+	provider_run_done(&run);
+}
+
 /* A spot feed or advisor that cannot be read fails the provider. */
 static void
 test_spot_feed_errors(void **state)
@@ -575,7 +636,7 @@ test_spot_feed_errors(void **state)
 	assert_int_equal(run_east_with(NULL, "us-east-1.csv", NULL, &err), -1);
 	/* A CSV starts with a JSON string; what follows it is not JSON. */
 	assert_string_equal(err.msg, "spot.json: malformed JSON: unexpected "
-	    "data after the value at byte 15 of 22352");
+	    "data after the value at byte 15 of 29948");
 	assert_int_equal(run_east_with(NULL, NULL,
 	    "spot-advisor-bad-bucket.json", &err), -1);
 	assert_string_equal(err.msg, "spot-advisor-data.json.spot_advisor."
@@ -1057,6 +1118,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_run),
+		cmocka_unit_test(test_reserved),
 		cmocka_unit_test(test_chunk_sizes),
 		cmocka_unit_test(test_spot_js),
 		cmocka_unit_test(test_version_all_unchanged),

@@ -160,6 +160,58 @@ test_pagination(void **state)
 	provider_run_done(&run);
 }
 
+/*
+ * Commitment SKUs (usageType Commit1Yr / Commit3Yr) are never an
+ * on-demand price, even worded exactly as the on-demand SKU ("Nvidia
+ * Tesla A100 GPU running in Americas" at 1.848262 against 2.933908):
+ * they price the offer's `commitment` entries, GPU + vCPUs x core +
+ * GiB x RAM from the commitment SKUs. Where only commitment SKUs price
+ * the GPU (H100 in us-east5) there is no offer at all. An OnDemand SKU
+ * that says "Commitment" is neither.
+ */
+static void
+test_commitments(void **state)
+{
+	const struct harness_route routes[] = {
+		{ "/v1/services/", NULL, "skus-commit.json", 0 },
+	};
+	struct provider_run run;
+	const struct offer *o;
+	struct err err;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(run_gcp(&run, routes, 1, NULL, &err), 0);
+	o = offer_of(&run, "a2-highgpu-1g/us-central1");
+	/* 2.933908 + 12 x 0.031611 + 85 x 0.004237 */
+	assert_int_equal(o->price, 3673385);
+	assert_int_equal(o->ncommitted, 2);
+	assert_int_equal(o->committed[0].kind, CK_COMMITMENT);
+	assert_int_equal(o->committed[0].months, 12);
+	assert_int_equal(o->committed[0].upfront_kind, CU_NONE);
+	/* 1.848262 + 12 x 0.019915 + 85 x 0.002669 */
+	assert_int_equal(o->committed[0].price_hour, 2314107);
+	assert_int_equal(o->committed[0].upfront, 0);
+	assert_int_equal(o->committed[1].months, 36);
+	/* 1.320258 + 12 x 0.014225 + 85 x 0.001907 */
+	assert_int_equal(o->committed[1].price_hour, 1653053);
+	o = offer_of(&run, "a2-highgpu-8g/us-central1");
+	assert_int_equal(o->price, 8 * 2933908 + 96 * 31611 + 680 * 4237);
+	assert_int_equal(o->committed[0].price_hour,
+	    8 * 1848262 + 96 * 19915 + 680 * 2669);
+	for (i = 0; i < run.offers.n; i++) {
+		o = &run.offers.v[i];
+		/* No commitment rate is anyone's on-demand price. */
+		assert_true(o->price != 2314107 && o->price != 1653053);
+		assert_null(strstr(o->region, "us-east5"));
+		assert_null(strstr(o->instance_type, "g2-"));
+	}
+	if (strstr(run.note, "; 8 commitment SKUs used, 10 commitment "
+	    "prices") == NULL)
+		fail_msg("note: %s", run.note);
+	provider_run_done(&run);
+}
+
 /* The whole catalogue: counts, the note, and every offer well formed. */
 static void
 test_offer_set(void **state)
@@ -177,13 +229,16 @@ test_offer_set(void **state)
 	 */
 	assert_int_equal(run.offers.n, 65);
 	assert_int_equal(run.unknown_gpu, 0);
-	/* GPU SKUs left out: 2 commitments, sole tenancy, 3 DWS, reserved,
-	 * K80, RTX 6000 (no machine here) and a zero P4 rate. */
-	assert_int_equal(run.skipped, 10);
-	assert_string_equal(run.note, "62 SKUs, 45 used; 10 GPU SKUs skipped "
+	/* GPU SKUs left out: sole tenancy, 3 DWS, reserved, K80, RTX 6000
+	 * (no machine here) and a zero P4 rate; the 2 commitments price
+	 * parts' commitments now (test_commitments). */
+	assert_int_equal(run.skipped, 8);
+	/* The 3 commitment SKUs price parts, but no A2 RAM commitment is
+	 * published here: no machine has a commitment price. */
+	assert_string_equal(run.note, "62 SKUs, 48 used; 8 GPU SKUs skipped "
 	    "(variants, zero rates, 2 with no machine shape: \"Nvidia Tesla "
 	    "K80 GPU running in Americas\"); a3-highgpu-1g/2g/4g, a3-ultragpu, "
-	    "a4: spot only");
+	    "a4: spot only; 3 commitment SKUs used, 0 commitment prices");
 	for (i = 0; i < run.offers.n; i++) {
 		o = &run.offers.v[i];
 		assert_string_equal(o->provider, "gcp");
@@ -541,6 +596,7 @@ main(void)
 		cmocka_unit_test(test_key_checks),
 		cmocka_unit_test(test_pagination),
 		cmocka_unit_test(test_offer_set),
+		cmocka_unit_test(test_commitments),
 		cmocka_unit_test(test_a2_highgpu_1g),
 		cmocka_unit_test(test_missing_ram_no_offer),
 		cmocka_unit_test(test_g2_standard_24),

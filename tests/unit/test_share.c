@@ -299,6 +299,56 @@ test_merge_into_empty(void **state)
 }
 
 /* A newer local provider survives an older copy; an older one goes. */
+/*
+ * A pulled copy brings its committed prices and their history with its
+ * offers; rows this program would never write (an unknown kind, a price
+ * of 0, a term of 99 months, an offer the copy does not have) stay out.
+ */
+static void
+test_merge_committed(void **state)
+{
+	const char *cache = path_of("cpub.db"), *copy = path_of("ccopy.db");
+	const char *mine = path_of("cmine.db");
+	struct db_merge_result res[3];
+	struct offer v[2];
+	struct db *db;
+	struct err err;
+	char *a;
+
+	(void)state;
+	db = open_ok(cache);
+	v[0] = mk("aws", "a", 21957600, 1000);
+	assert_int_equal(committed_add(v[0].committed, &v[0].ncommitted,
+	    CK_RESERVATION, 12, CU_ALL, 12933790,
+	    (int64_t)113300 * MONEY_UNIT), 0);
+	v[1] = mk("aws", "b", 3000000, 1000);
+	if (db_replace_offers(db, "aws", v, 2, SRC_LIVE, 1000, NULL, &err) != 0)
+		fail_msg("replace: %s", err.msg);
+	if (db_publish_copy(db, copy, &err) != 0)
+		fail_msg("publish copy: %s", err.msg);
+	db_close(db);
+	raw(copy, "INSERT INTO committed VALUES "
+	    "('aws', 'b', 'bogus', 12, 'none', 1000000, 0),"
+	    "('aws', 'b', 'reservation', 12, 'none', 0, 0),"
+	    "('aws', 'b', 'reservation', 99, 'none', 1000000, 0),"
+	    "('aws', 'gone', 'reservation', 12, 'none', 1000000, 0)");
+	results(res, 3);
+	merge_ok(mine, copy, res, 3);
+	assert_int_equal(res[0].outcome, DB_MERGE_REPLACED);
+	a = dump(mine, "SELECT provider, key, kind, months, upfront, "
+	    "price_hour, upfront_usd FROM committed ORDER BY 1, 2");
+	assert_string_equal(a, "aws|a|reservation|12|all|12933790|"
+	    "113300000000\n");
+	free(a);
+	assert_int_equal(count(mine, "SELECT count(*) FROM committed_history "
+	    "WHERE key = 'a' AND observed_at = 1000"), 1);
+	/* Again: no history row twice. */
+	results(res, 3);
+	merge_ok(mine, copy, res, 3);
+	assert_int_equal(count(mine, "SELECT count(*) FROM committed_history"),
+	    1);
+}
+
 static void
 test_newer_local_survives(void **state)
 {
@@ -421,6 +471,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copy_leaves_personal_data),
 		cmocka_unit_test(test_merge_into_empty),
+		cmocka_unit_test(test_merge_committed),
 		cmocka_unit_test(test_newer_local_survives),
 		cmocka_unit_test(test_snapshot_refusals),
 		cmocka_unit_test(test_snapshot_corrupt),
