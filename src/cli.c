@@ -781,9 +781,9 @@ cli_usage(FILE *out)
 	}
 	strncat(line, ".", sizeof line - strlen(line) - 1);
 	usage_wrap(out, 0, 0, line);
-	fputs("\nEUR prices (Scaleway) become USD at GPUCOST_USD_PER_EUR, else "
-	    "usd_per_eur\nin the config file, else a dated default; "
-	    "`gpucost providers` shows it.\ncsv/json carry each offer's "
+	fputs("\nEUR prices (Scaleway, OVHcloud) become USD at GPUCOST_USD_PER_EUR, "
+	    "else\nusd_per_eur in the config file, else a dated default; "
+	    "`gpucost providers`\nshows it. csv/json carry each offer's "
 	    "currency and price_original.\n", out);
 	fprintf(out, "\nexit status: 0 offers found, 1 no offer matched, 2 usage "
 	    "error, 3 cache or\ndata error, 4 refresh failed. See gpucost(1).\n");

@@ -11,16 +11,19 @@
 #include "currency.h"
 #include "db.h"
 #include "err.h"
+#include "health.h"
 #include "money.h"
 #include "output.h"
 #include "provider.h"
 #include "settings.h"
 #include "snapshot_info.h"
 #include "str.h"
+#include "xalloc.h"
 
 enum {
 	PC_PROVIDER, PC_NAME, PC_SOURCE, PC_OFFERS, PC_OLDEST, PC_ATTEMPT,
 	PC_SUCCESS, PC_KEY, PC_ERROR, PC_CURRENCY, PC_RATE, PC_RATE_FROM,
+	PC_HEALTH, PC_HEALTH_NOTE, PC_ENDPOINT,
 	PC_SNAPSHOT_DATE, PC_SNAPSHOT_FROM,
 	PC_COUNT
 };
@@ -39,6 +42,9 @@ static const struct output_column provider_columns[PC_COUNT] = {
 	[PC_CURRENCY] =	{ "currency", "CUR", 6, false, false },
 	[PC_RATE] =	{ "usd_rate", "USD RATE", 6, true, false },
 	[PC_RATE_FROM] = { "rate_source", "RATE SOURCE", 7, false, true },
+	[PC_HEALTH] =	{ "health", "HEALTH", 2, false, false },
+	[PC_HEALTH_NOTE] = { "health_note", "HEALTH NOTE", 8, false, true },
+	[PC_ENDPOINT] =	{ "endpoint", "ENDPOINT", 6, false, true },
 	/* The built-in snapshot's date and source (snapshot_info.h). */
 	[PC_SNAPSHOT_DATE] = { "snapshot_date", "SNAPSHOT", 3, false, false },
 	[PC_SNAPSHOT_FROM] = { "snapshot_source", "SNAPSHOT SOURCE", 8, false,
@@ -50,6 +56,7 @@ struct provider_rows {
 	size_t	 nstatus;
 	const struct settings *cfg;
 	const struct currency_rate *eur;	/* USD per EUR in use */
+	const struct provider_health *health;	/* per providers[] row */
 	int64_t	 now;
 };
 
@@ -168,6 +175,21 @@ provider_value(const void *ctx, size_t row, size_t col, bool human,
 			return FIELD_NULL;
 		str_copy(buf, size, s->last_error);
 		return FIELD_STRING;
+	case PC_HEALTH:
+		if (health_name(r->health[row].state) == NULL)
+			return FIELD_NULL;
+		str_copy(buf, size, health_name(r->health[row].state));
+		return FIELD_STRING;
+	case PC_HEALTH_NOTE:
+		if (health_describe(&r->health[row], r->now, buf, size) == 0)
+			return FIELD_NULL;
+		return FIELD_STRING;
+	case PC_ENDPOINT:
+		/* Where its last success came from. */
+		if (r->health[row].endpoint[0] == '\0')
+			return FIELD_NULL;
+		str_copy(buf, size, r->health[row].endpoint);
+		return FIELD_STRING;
 	case PC_SNAPSHOT_DATE:
 	case PC_SNAPSHOT_FROM:
 		return snapshot_value(p, col == PC_SNAPSHOT_DATE, human, buf,
@@ -176,10 +198,32 @@ provider_value(const void *ctx, size_t row, size_t col, bool human,
 	return FIELD_NULL;
 }
 
+/*
+ * Each provider's health from its recorded refreshes (health.h); *out
+ * is one per providers[] row, freed with free().
+ */
+static int
+providers_health(struct db *db, size_t n, int64_t now,
+    struct provider_health **out, struct err *err)
+{
+	struct refresh_outcome *rows;
+	size_t i, nrows;
+
+	*out = xcalloc(n + 1, sizeof **out);
+	for (i = 0; i < n; i++) {
+		if (db_outcomes(db, providers[i]->id, &rows, &nrows, err) < 0)
+			return -1;
+		health_judge(rows, nrows, now, &(*out)[i]);
+		free(rows);
+	}
+	return 0;
+}
+
 static int
 cmd_providers_exec(const struct cli_options *o)
 {
 	struct provider_status *status = NULL;
+	struct provider_health *health = NULL;
 	struct provider_rows rows;
 	struct output_schema schema = {
 		"providers", provider_columns, PC_COUNT, provider_value, &rows
@@ -188,7 +232,7 @@ cmd_providers_exec(const struct cli_options *o)
 	struct settings cfg;
 	struct err err;
 	struct db *db;
-	size_t nstatus = 0, n;
+	size_t nstatus = 0, n, i;
 	int rc = EXIT_OK;
 
 	if ((db = cli_open_cache(o)) == NULL)
@@ -210,11 +254,19 @@ cmd_providers_exec(const struct cli_options *o)
 	}
 	for (n = 0; providers[n] != NULL; n++)
 		;
+	rows.now = (int64_t)time(NULL);
+	if (providers_health(db, n, rows.now, &health, &err) < 0) {
+		cli_error("%s", err.msg);
+		free(health);
+		free(status);
+		db_close(db);
+		return EXIT_DATA;
+	}
+	rows.health = health;
 	rows.status = status;
 	rows.nstatus = nstatus;
 	rows.cfg = &cfg;
 	rows.eur = &eur;
-	rows.now = (int64_t)time(NULL);
 	if (output_records(stdout, o->format, cli_output_width(stdout),
 	    &schema, n) < 0)
 		rc = EXIT_DATA;
@@ -225,9 +277,19 @@ cmd_providers_exec(const struct cli_options *o)
 		money_format(rate, sizeof rate, eur.usd_per_eur, 2);
 		printf("\nEUR prices are converted at %s USD per EUR (%s).\n",
 		    rate, eur.from);
+		/* The table may drop the health columns: say it in full. */
+		for (i = 0; i < n; i++) {
+			char why[256];
+
+			if (health_describe(&health[i], rows.now, why,
+			    sizeof why) > 0)
+				printf("%s is %s: %s.\n", providers[i]->id,
+				    health_name(health[i].state), why);
+		}
 	}
 	if (fflush(stdout) != 0)
 		rc = EXIT_DATA;
+	free(health);
 	free(status);
 	db_close(db);
 	return rc;

@@ -15,6 +15,7 @@
 #include "columns.h"
 #include "db.h"
 #include "err.h"
+#include "health.h"
 #include "history.h"
 #include "http.h"
 #include "money.h"
@@ -66,6 +67,50 @@ print_notes_legend(const struct plan *plans, size_t n, int64_t now)
 		notes |= notes_at(plans[i].offer, now);
 	if (notes_legend(notes, legend, sizeof legend) > 0)
 		fprintf(stderr, "gpucost: %s\n", legend);
+}
+
+/*
+ * A line on stderr for each provider among the shown plans whose
+ * refreshes have all failed for a week or whose last one shrank
+ * (health.h): its rows may be old or only part of what it sells.
+ */
+static void
+print_health(struct db *db, const struct plan *plans, size_t n, int64_t now)
+{
+	const char *done[FILTER_PROVIDERS_MAX];
+	struct refresh_outcome *rows;
+	struct provider_health h;
+	struct err err;
+	size_t ndone = 0, nrows, i, j;
+	char why[256], age[16];
+
+	for (i = 0; i < n && ndone < FILTER_PROVIDERS_MAX; i++) {
+		const char *p = plans[i].offer->provider;
+
+		for (j = 0; j < ndone; j++)
+			if (strcmp(done[j], p) == 0)
+				break;
+		if (j < ndone)
+			continue;
+		done[ndone++] = p;
+		/* Health is advice: a cache that cannot say stays quiet. */
+		if (db_outcomes(db, p, &rows, &nrows, &err) < 0)
+			continue;
+		health_judge(rows, nrows, now, &h);
+		free(rows);
+		if (health_describe(&h, now, why, sizeof why) == 0)
+			continue;
+		if (h.state == HEALTH_SHRUNK)
+			fprintf(stderr, "gpucost: %s has shrunk: %s; its list "
+			    "may be incomplete\n", p, why);
+		else if (h.last_success > 0) {
+			column_age(now - h.last_success, age, sizeof age);
+			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
+			    "are from its last success, %s ago\n", p, why, age);
+		} else
+			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
+			    "are the snapshot's\n", p, why);
+	}
 }
 
 /* Does the answer fold offers that differ only in region (tables)? */
@@ -330,9 +375,11 @@ cmd_query_exec(const struct cli_options *o)
 	} else {
 		if (!o->quiet && o->format == OUTPUT_TABLE)
 			print_notes_legend(plans, shown, out_opts.now);
-		if (!o->quiet)
+		if (!o->quiet) {
 			print_data_age(plans, shown, matched, folded,
 			    out_opts.now);
+			print_health(db, plans, shown, out_opts.now);
+		}
 		rc = EXIT_OK;
 	}
 done:

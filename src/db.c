@@ -215,7 +215,21 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"CREATE INDEX committed_history_offer ON committed_history (provider,"
 	"  key, observed_at);",
 	/*
-	 * 9 -> 10: the region names, so shell completion's `__complete
+	 * 9 -> 10: the outcome of every refresh attempt of each provider,
+	 * success or failure, with the offers a success stored and the
+	 * endpoint asked: what `providers` and the answers judge a
+	 * provider's health by (health.h). This cache's own: not shared.
+	 */
+	"CREATE TABLE refresh_outcome ("
+	"  provider TEXT NOT NULL,"
+	"  at INTEGER NOT NULL,"
+	"  ok INTEGER NOT NULL,"
+	"  offers INTEGER NOT NULL,"
+	"  endpoint TEXT NOT NULL"
+	");"
+	"CREATE INDEX refresh_outcome_at ON refresh_outcome (provider, at);",
+	/*
+	 * 10 -> 11: the region names, so shell completion's `__complete
 	 * regions` lists them with one index seek per distinct name
 	 * (milliseconds at 100k offers) instead of reading every offer.
 	 */

@@ -28,9 +28,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "health.h"
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	10
+#define DB_SCHEMA_VERSION	11
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -171,6 +172,20 @@ int	db_query_top(struct db *db, const struct offer_filter *filter,
 int	db_query_top_plan(struct db *db, const struct offer_filter *filter,
 	    enum sort_key key, bool reverse, char *out, size_t size,
 	    struct err *err);
+
+/*
+ * Record the outcome of one refresh attempt of provider at `at`: ok,
+ * the offers a success stored, the endpoint asked (health_endpoint()).
+ * Outcomes older than HEALTH_KEEP_DAYS go, except the provider's last
+ * HEALTH_MEDIAN_OF + 1 successes.
+ */
+#define HEALTH_KEEP_DAYS	30
+int	db_log_outcome(struct db *db, const char *provider, int64_t at,
+	    bool ok, long offers, const char *endpoint, struct err *err);
+
+/* provider's recorded outcomes, newest first; *out freed with free(). */
+int	db_outcomes(struct db *db, const char *provider,
+	    struct refresh_outcome **out, size_t *n, struct err *err);
 
 /* Status of every provider the cache knows; *out is freed with free(). */
 int	db_status(struct db *db, struct provider_status **out, size_t *n,

@@ -79,11 +79,13 @@ db_publish_copy(struct db *db, const char *path, struct err *err)
 	}
 	/*
 	 * Watches are one user's own, and rows under "@" are this cache's
-	 * bookkeeping (where it last pulled from): neither is shared. A
-	 * plain rollback journal, so the copy is one file wherever it goes.
+	 * bookkeeping (where it last pulled from), as are its refresh
+	 * outcomes (the endpoints it asked): none is shared. A plain
+	 * rollback journal, so the copy is one file wherever it goes.
 	 */
 	if (sqlite3_exec(copy, "PRAGMA journal_mode = DELETE;"
 	    "DELETE FROM watch; DELETE FROM watch_offer;"
+	    "DELETE FROM refresh_outcome;"
 	    "DELETE FROM provider_meta WHERE substr(provider, 1, 1) = '"
 	    DB_LOCAL_META_PREFIX "'; VACUUM;", NULL, NULL, &msg) != SQLITE_OK) {
 		err_set(err, "%s: cannot prepare the copy: %s", path,

@@ -819,6 +819,92 @@ scaleway_launch(const struct plan *p, char *buf, size_t size)
 }
 
 /* ------------------------------------------------------------------ */
+/* Linode, OVHcloud, CloudRift, Verda (issue 28)                      */
+
+static size_t
+linode_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	struct cmd c;
+
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "linode-cli linodes create --type ");
+	cmd_quote(&c, o->instance_type);
+	cmd_add(&c, " --region ");
+	cmd_quote(&c, o->region);
+	cmd_add(&c, " --image linode/ubuntu24.04 --root_pass ROOT_PASS"
+	    " --authorized_keys KEY");
+	return cmd_end(&c);
+}
+
+/* OVHcloud Public Cloud is OpenStack: the project's openrc, then this. */
+static size_t
+ovh_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	struct cmd c;
+
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "openstack --os-region-name ");
+	cmd_quote(&c, o->region);
+	cmd_add(&c, " server create --flavor ");
+	cmd_quote(&c, o->instance_type);
+	if (p->nodes > 1)
+		cmd_add(&c, " --min %d --max %d", p->nodes, p->nodes);
+	cmd_add(&c, " --image 'Ubuntu 24.04' --key-name KEY --network Ext-Net"
+	    " gpucost-1");
+	return cmd_end(&c);
+}
+
+static size_t
+cloudrift_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	char body[LAUNCH_CMD_MAX / 2], dc[OFFER_NAME_MAX * 2 + 3],
+	    type[OFFER_NAME_MAX * 2 + 3];
+	struct cmd c;
+
+	json_text(dc, sizeof dc, o->region);
+	json_text(type, sizeof type, o->instance_type);
+	snprintf(body, sizeof body, "{\"version\":\"2026-09-08\",\"data\":"
+	    "{\"selector\":{\"ByInstanceTypeAndLocation\":{\"instance_type\":"
+	    "%s,\"datacenters\":[%s]}},\"config\":{\"VirtualMachine\":"
+	    "{\"image_url\":\"IMAGE_URL\",\"ssh_key\":{\"PublicKeys\":"
+	    "[\"KEY\"]}}},\"with_public_ip\":true}}", type, dc);
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "curl -fsS -X POST -H \"X-API-Key: $CLOUDRIFT_API_KEY\""
+	    " -H 'Content-Type: application/json' -d ");
+	cmd_quote(&c, body);
+	cmd_add(&c, " https://api.cloudrift.ai/api/v1/instances/rent");
+	return cmd_end(&c);
+}
+
+/*
+ * Verda's pricing page gives no API id for its instances (the API's
+ * own list needs a login): the id is a placeholder, the page's name of
+ * the instance goes in the description so the buyer knows which.
+ */
+static size_t
+verda_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	char body[LAUNCH_CMD_MAX / 2], name[OFFER_NAME_MAX * 2 + 3];
+	struct cmd c;
+
+	json_text(name, sizeof name, o->instance_type);
+	snprintf(body, sizeof body, "{\"instance_type\":\"INSTANCE_TYPE\","
+	    "\"image\":\"IMAGE\",\"ssh_key_ids\":[\"KEY\"],"
+	    "\"location_code\":\"FIN-01\",\"hostname\":\"gpucost-1\","
+	    "\"description\":%s}", name);
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "curl -fsS -X POST -H \"Authorization: Bearer"
+	    " $VERDA_TOKEN\" -H 'Content-Type: application/json' -d ");
+	cmd_quote(&c, body);
+	cmd_add(&c, " https://api.datacrunch.io/v1/instances");
+	return cmd_end(&c);
+}
+
+/* ------------------------------------------------------------------ */
 
 static size_t
 launch_for(const struct plan *p, bool spot, char *buf, size_t size)
@@ -849,6 +935,14 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 		return scaleway_launch(p, buf, size);
 	if (strcmp(prov, "cudo") == 0)
 		return cudo_launch(p, buf, size);
+	if (strcmp(prov, "linode") == 0)
+		return linode_launch(p, buf, size);
+	if (strcmp(prov, "ovh") == 0)
+		return ovh_launch(p, buf, size);
+	if (strcmp(prov, "cloudrift") == 0)
+		return cloudrift_launch(p, buf, size);
+	if (strcmp(prov, "verda") == 0)
+		return verda_launch(p, buf, size);
 	return 0;
 }
 

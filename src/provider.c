@@ -27,6 +27,10 @@ extern const struct provider provider_azure;
 extern const struct provider provider_oci;
 extern const struct provider provider_scaleway;
 extern const struct provider provider_cudo;
+extern const struct provider provider_linode;
+extern const struct provider provider_ovh;
+extern const struct provider provider_cloudrift;
+extern const struct provider provider_verda;
 
 const struct provider *const providers[] = {
 	&provider_aws,
@@ -40,6 +44,10 @@ const struct provider *const providers[] = {
 	&provider_oci,
 	&provider_scaleway,
 	&provider_cudo,
+	&provider_linode,
+	&provider_ovh,
+	&provider_cloudrift,
+	&provider_verda,
 	NULL
 };
 
@@ -58,7 +66,7 @@ const char *
 provider_id_list(void)
 {
 	return "aws,gcp,runpod,runpod-clusters,vast,lambda,vultr,azure,oci,"
-	    "scaleway,cudo";
+	    "scaleway,cudo,linode,ovh,cloudrift,verda";
 }
 
 void
@@ -373,9 +381,10 @@ provider_parse_json(struct provider_run *run, const struct http_result *res,
 	return rc;
 }
 
-int
-provider_get_number(const struct cJSON *obj, const char *key,
-    const char *path, double max, double *out, struct err *err)
+/* An optional ranged number; at: the range error names path too. */
+static int
+get_number(const struct cJSON *obj, const char *key, const char *path,
+    double max, bool at, double *out, struct err *err)
 {
 	bool found;
 
@@ -385,10 +394,41 @@ provider_get_number(const struct cJSON *obj, const char *key,
 	if (!found)
 		*out = -1;
 	else if (*out < 0 || *out > max) {
-		err_set(err, "%s %g is out of range 0..%g", key, *out, max);
+		if (at)
+			err_set(err, "%s.%s %g is out of range 0..%g", path,
+			    key, *out, max);
+		else
+			err_set(err, "%s %g is out of range 0..%g", key, *out,
+			    max);
 		return -1;
 	}
 	return 0;
+}
+
+int
+provider_get_number(const struct cJSON *obj, const char *key,
+    const char *path, double max, double *out, struct err *err)
+{
+	return get_number(obj, key, path, max, false, out, err);
+}
+
+int
+provider_get_number_at(const struct cJSON *obj, const char *key,
+    const char *path, double max, double *out, struct err *err)
+{
+	return get_number(obj, key, path, max, true, out, err);
+}
+
+void
+provider_note_skips(struct provider_run *run, const size_t *counts,
+    const char *const (*what)[2], size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (counts[i] > 0)
+			provider_note(run, "%zu %s skipped", counts[i],
+			    what[i][counts[i] == 1 ? 0 : 1]);
 }
 
 void

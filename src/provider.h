@@ -268,6 +268,21 @@ int	provider_get_number(const struct cJSON *obj, const char *key,
 	    const char *path, double max, double *out, struct err *err);
 
 /*
+ * provider_get_number(), with path named in the range error too
+ * ("data[2].memory -1 is out of range 0..1e+06"): for an adapter whose
+ * records are many members deep.
+ */
+int	provider_get_number_at(const struct cJSON *obj, const char *key,
+	    const char *path, double max, double *out, struct err *err);
+
+/*
+ * The note's skip counts: "<n> <what> skipped" for every counts[i] > 0,
+ * what[i] in the singular and the plural.
+ */
+void	provider_note_skips(struct provider_run *run, const size_t *counts,
+	    const char *const (*what)[2], size_t n);
+
+/*
  * Append one part to the summary note (run->note), "; " between parts,
  * cut when the note is full. Adapters write skip counts with it:
  * "skipped 2 MIG slices", "1 zero-priced offer skipped".

@@ -18,6 +18,7 @@
 #include "currency.h"
 #include "db.h"
 #include "err.h"
+#include "health.h"
 #include "http.h"
 #include "lockfile.h"
 #include "notes.h"
@@ -67,6 +68,7 @@ struct refresh_provider {
 	size_t		 nheld;
 	size_t		 delivered;	/* responses given to the adapter */
 	bool		 unchanged;	/* every request answered 304 */
+	char		 endpoint[HEALTH_ENDPOINT_MAX];	/* of its first request */
 	struct {
 		const struct http_request *req;
 		size_t	 bytes;
@@ -229,6 +231,9 @@ submit_queued(struct refresh_provider *rp)
 	size_t i;
 
 	for (i = 0; i < rp->run.nqueue; i++) {
+		if (rp->endpoint[0] == '\0')
+			health_endpoint(rp->run.queue[i]->url, rp->endpoint,
+			    sizeof rp->endpoint);
 		validators_attach(rp, rp->run.queue[i]);
 		rp->pending++;
 		http_batch_add(rp->r->batch, rp->run.queue[i],
@@ -576,12 +581,32 @@ add_kept_offers(struct refresh *r, struct refresh_provider *rp,
 	return 0;
 }
 
+/*
+ * Record the outcome of the attempt for the provider's health
+ * (health.h); a record that cannot be written is said in the message,
+ * the refresh's own result stands.
+ */
+static void
+record_outcome(struct refresh *r, struct refresh_provider *rp, bool ok,
+    size_t offers)
+{
+	struct err err;
+	size_t len = strlen(rp->progress.message);
+
+	if (db_log_outcome(r->db, rp->p->id, rp->run.now, ok, (long)offers,
+	    rp->endpoint, &err) < 0)
+		snprintf(rp->progress.message + len,
+		    sizeof rp->progress.message - len, "%s(health record "
+		    "not written: %s)", len > 0 ? " " : "", err.msg);
+}
+
 /* Record a failed provider's status (its offers stay). */
 static void
 record_failure(struct refresh *r, struct refresh_provider *rp)
 {
 	struct err err;
 
+	record_outcome(r, rp, false, 0);
 	if (db_record_failure(r->db, rp->p->id, rp->run.now,
 	    rp->progress.message, &err) < 0) {
 		/* The failure stands; only its record could not be kept. */
@@ -613,6 +638,7 @@ provider_confirm(struct refresh *r, struct refresh_provider *rp)
 	rp->progress.history = 0;
 	str_copy(rp->progress.message, sizeof rp->progress.message,
 	    "unchanged (304)");
+	record_outcome(r, rp, true, n);
 }
 
 /* Finish a provider whose requests are all done and write its result. */
@@ -670,6 +696,7 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 			rp->progress.history = stats.history_rows;
 			str_copy(rp->progress.message,
 			    sizeof rp->progress.message, rp->run.note);
+			record_outcome(r, rp, true, stats.offers);
 		}
 	}
 	if (rp->progress.state == REFRESH_FAILED)

@@ -104,7 +104,7 @@ fault_dir() {
 	cp "$src"/* "$dst"/
 	printf '<!DOCTYPE html>\n<html><body><h1>502 Bad Gateway</h1></body></html>\n' \
 	    > "$dst/error.html"
-	for f in "$dst"/*.json "$dst"/*.csv "$dst"/*.js; do
+	for f in "$dst"/*.json "$dst"/*.csv "$dst"/*.js "$dst"/pricing*.html; do
 		[ -f "$f" ] || continue
 		size=$(wc -c < "$f")
 		head -c $((size / 2)) "$f" > "$f.bad"

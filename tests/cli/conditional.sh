@@ -375,5 +375,48 @@ settle
 check "same rate again: only 304s" only_304 scaleway
 DB=$MAIN_DB
 
+# Issue 28: OVHcloud's catalog is one document; Linode's types and
+# regions are one page each, its stock list two pages (never sent
+# validators: page 1 of a list that goes on says nothing of page 2).
+for p in ovh linode; do
+	mkdir -p "$T/fx-$p"
+	cp "$FX/$p"/* "$T/fx-$p/"
+done
+routes ovh "GET /1.0/order/catalog/public/cloud?ovhSubsidiary=FR catalog-fr.json etag=\"ovh-1\""
+routes linode \
+    "GET /v4/linode/types?page=1&page_size=500 types.json etag=\"types-1\"" \
+    "GET /v4/regions?page=1&page_size=500 regions.json etag=\"regions-1\"" \
+    "GET /v4/regions/availability?page=1&page_size=500 availability-1.json etag=\"av-1\"" \
+    "GET /v4/regions/availability?page=2&page_size=500 availability-2.json etag=\"av-2\""
+for p in ovh linode; do
+	serve "$p" "$T/fx-$p"
+	export "$(url_var "$p")=$url"
+done
+PROVIDERS="ovh linode"
+run --db "$DB" refresh --provider ovh,linode
+settle
+check "ovh, linode: first refresh works" status_is 0
+sum_ovh=$(offers_data_sum ovh)
+sum_linode=$(offers_data_sum linode)
+clear_logs
+run --db "$DB" refresh --provider ovh,linode
+settle
+check "ovh, linode: second refresh works" status_is 0
+check "ovh: only a 304, no body" only_304 ovh
+check "ovh: offers as they were" [ "$(offers_data_sum ovh)" = "$sum_ovh" ]
+check "linode: the two-page stock list asked without validators" \
+    [ "$(grep -A8 '^REQ GET /v4/regions/availability?page=1&page_size=500$' "$T/linode.log" | sed '/^END$/q' | grep -c '^HDR If-')" -eq 0 ]
+check "linode: types and regions answered 304, then asked in full" \
+    [ "$(answered linode 304)" -eq 2 ] && [ "$(answered linode 200)" -eq 4 ]
+check "linode: offers as a full download's" [ "$(offers_data_sum linode)" = "$sum_linode" ]
+subst_first "$FX/ovh/catalog-fr.json" "$T/fx-ovh/catalog-2.json" '"price": 280000000,' '"price": 290000000,'
+routes ovh "GET /1.0/order/catalog/public/cloud?ovhSubsidiary=FR catalog-2.json etag=\"ovh-2\""
+clear_logs
+run --db "$DB" refresh --provider ovh
+settle
+check "ovh: a changed catalog is downloaded" [ "$(answered ovh 200)" -eq 1 ]
+check "ovh: its new price stored" \
+    [ "$(sqlite3 "$DB" "select price_original from offers where provider = 'ovh' and key = 'h100-380/GRA11'")" = 2900000 ]
+
 echo "# body bytes of the first refresh of aws,lambda,cudo,oci: $before_bytes" >&2
 finish

@@ -337,6 +337,57 @@ echo "azure: $n kills while page 2 was on its way, $between of them before it ca
 check "azure: every kill came between the pages ($between of $AZ_KILLS)" [ "$between" -eq "$AZ_KILLS" ]
 
 # ---------------------------------------------------------------------
+# Linode (issue 28), three lists joined at the end: killed while the
+# stock list's page 2 stalls (types, regions and stock page 1 parsed),
+# the cache keeps the old offers.
+# ---------------------------------------------------------------------
+LN_KILLS=3
+mkdir -p "$T/linode"
+cp "$FX/linode"/*.json "$T/linode/"
+subst_first "$FX/linode/types.json" "$T/linode/types.json" \
+    '"hourly": 1.5,' '"hourly": 1.75,' '"id": "g1-gpu-rtx6000-1"'
+check "linode: the new types list has the changed price" grep -q '"hourly": 1.75,' "$T/linode/types.json"
+for v in new stall; do
+	opt=
+	[ "$v" = stall ] && opt="delay=3000"
+	{
+		echo "GET /v4/regions/availability?page=2&page_size=500 availability-2.json $opt"
+		grep '^GET' "$FX/linode/routes" | grep -v 'page=2&'
+	} > "$T/linode/routes-$v"
+	serve "linode-$v" "$T/linode" "$T/linode/routes-$v"
+	eval "linode_$v=\$url"
+done
+serve linode-old "$FX/linode"
+linode_old=$url
+GPUCOST_LINODE_URL=$linode_new run --db "$DB" refresh --provider linode
+check "linode new: refresh works" status_is 0
+linode_b=$(offers_data_sum linode)
+GPUCOST_LINODE_URL=$linode_old run --db "$DB" refresh --provider linode
+check "linode old: refresh works" status_is 0
+linode_a=$(offers_data_sum linode)
+check "linode old and new offers differ" [ "$linode_a" != "$linode_b" ]
+random_ms "$((SEED + 3))" "$LN_KILLS" 0 1500 > "$T/delays-linode"
+between=0
+n=0
+while read -r d <&3; do
+	n=$((n + 1))
+	pages=$(grep -c '^REQ GET /v4/regions/availability?page=2' "$T/linode-stall.log" 2>/dev/null)
+	pages=${pages:-0}
+	GPUCOST_LINODE_URL=$linode_stall "$GPUCOST" --db "$DB" refresh --provider linode \
+	    --timeout 60 >/dev/null 2>"$T/bg.err" &
+	pid=$!
+	wait_for 30 eval '[ "$(grep -c "^REQ GET /v4/regions/availability?page=2" "$T/linode-stall.log")" -gt "$pages" ]'
+	ms_sleep "$d"
+	alive "$pid" && kill -9 "$pid" 2>/dev/null && between=$((between + 1))
+	{ wait "$pid"; } 2>/dev/null
+	after_kill linode "$linode_a" "$linode_b" "linode kill $n at ${d} ms into stock page 2"
+	check "linode kill $n: the old offers stand" [ "$outcome" = old ]
+	GPUCOST_LINODE_URL=$linode_old run --db "$DB" refresh --provider linode --wait 0
+	check "linode kill $n: the next refresh starts at once and works" status_is 0
+done 3< "$T/delays-linode"
+check "linode: every kill came between the stock pages ($between of $LN_KILLS)" [ "$between" -eq "$LN_KILLS" ]
+
+# ---------------------------------------------------------------------
 # refresh --from: killed while the published copy downloads (served
 # slowly) or while it is merged, the reader's cache is whole: sound,
 # every offer the old or every offer the new, and the next --from works

@@ -13,7 +13,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-ALL="aws gcp runpod runpod-clusters vast lambda vultr azure oci scaleway cudo"
+ALL="aws gcp runpod runpod-clusters vast lambda vultr azure oci scaleway cudo linode ovh cloudrift verda"
 OTHERS=$(($(echo $ALL | wc -w) - 1))
 TIMEOUT=5
 # Timeout x 3 attempts + 1 s + 2 s of backoff (http.c), and some slack.
@@ -146,6 +146,42 @@ cudo|negative vCPU price|machine-types.json|"value": "0.002100"|"value": "-0.002
 cudo|10^6 GPUs|machine-types.json|"maxGpuPerVm": 8|"maxGpuPerVm": 1000000|maxGpuPerVm|"sapphire-rapids-h100"
 cudo|negative vCPUs per GPU|machine-types.json|"minVcpuPerGpu": 12|"minVcpuPerGpu": -12|minVcpuPerGpu|"sapphire-rapids-h100"
 cudo|empty data center|machine-types.json|"dataCenterId": "no-luster-1"|"dataCenterId": ""|dataCenterId|
+linode|negative price|types.json|"hourly": 1.5,|"hourly": -1.5,|hourly|"id": "g1-gpu-rtx6000-1"
+linode|NaN price|types.json|"hourly": 1.5,|"hourly": "NaN",|hourly|"id": "g1-gpu-rtx6000-1"
+linode|Infinity price|types.json|"hourly": 1.5,|"hourly": 1e999,|hourly|"id": "g1-gpu-rtx6000-1"
+linode|1e300 price|types.json|"hourly": 1.5,|"hourly": 1e300,|hourly|"id": "g1-gpu-rtx6000-1"
+linode|huge price|types.json|"hourly": 1.5,|"hourly": 9000,|hourly|"id": "g1-gpu-rtx6000-1"
+linode|negative region price|types.json|"hourly": 0.62,|"hourly": -0.62,|region_prices|
+linode|10^6 GPUs|types.json|"gpus": 1,|"gpus": 1000000,|gpus|"id": "g1-gpu-rtx6000-1"
+linode|negative memory|types.json|"memory": 32768,|"memory": -32768,|memory|"id": "g1-gpu-rtx6000-1"
+linode|empty id|types.json|"id": "g1-gpu-rtx6000-1"|"id": ""|id|
+linode|available a string|availability-1.json|"available": true|"available": "yes"|available|
+ovh|negative price|catalog-fr.json|"price": 280000000,|"price": -280000000,|price|"planCode": "h100-380.consumption"
+ovh|NaN price|catalog-fr.json|"price": 280000000,|"price": "NaN",|price|"planCode": "h100-380.consumption"
+ovh|Infinity price|catalog-fr.json|"price": 280000000,|"price": 1e999,|price|"planCode": "h100-380.consumption"
+ovh|1e300 price|catalog-fr.json|"price": 280000000,|"price": 1e300,|price|"planCode": "h100-380.consumption"
+ovh|fractional price|catalog-fr.json|"price": 280000000,|"price": 280000000.5,|price|"planCode": "h100-380.consumption"
+ovh|huge price|catalog-fr.json|"price": 280000000,|"price": 28000000000000,|price|"planCode": "h100-380.consumption"
+ovh|10^6 GPUs|catalog-fr.json|"number": 1,|"number": 1000000,|number|"planCode": "h100-380.consumption"
+ovh|empty GPU model|catalog-fr.json|"model": "H100"|"model": ""|model|"planCode": "h100-380.consumption"
+ovh|negative VRAM|catalog-fr.json|"size": 80,|"size": -80,|size|"planCode": "h100-380.consumption"
+ovh|USD book|catalog-fr.json|"currencyCode": "EUR"|"currencyCode": "USD"|locale|
+cloudrift|negative price|instance-types.json|"cost_per_hour": 39.0,|"cost_per_hour": -39.0,|cost_per_hour|
+cloudrift|NaN price|instance-types.json|"cost_per_hour": 39.0,|"cost_per_hour": "NaN",|cost_per_hour|
+cloudrift|Infinity price|instance-types.json|"cost_per_hour": 39.0,|"cost_per_hour": 1e999,|cost_per_hour|
+cloudrift|1e300 price|instance-types.json|"cost_per_hour": 39.0,|"cost_per_hour": 1e300,|cost_per_hour|
+cloudrift|10^6 GPUs|instance-types.json|"gpu_count": 1,|"gpu_count": 1000000,|gpu_count|
+cloudrift|negative RAM|instance-types.json|"dram": 68719476736,|"dram": -68719476736,|dram|
+cloudrift|negative nodes|instance-types.json|"us-east-nc-nr-1": 3,|"us-east-nc-nr-1": -3,|nodes_per_dc|
+cloudrift|empty variant name|instance-types.json|"name": "rtx49-8c-nr.1"|"name": ""|name|
+verda|negative price|pricing.html|"price":3.25,|"price":-3.25,|price|
+verda|NaN price|pricing.html|"price":3.25,|"price":"NaN",|price|
+verda|Infinity price|pricing.html|"price":3.25,|"price":1e999,|price|
+verda|1e300 price|pricing.html|"price":3.25,|"price":1e300,|price|
+verda|huge price|pricing.html|"price":3.25,|"price":9000,|price|
+verda|name a number|pricing.html|"name":"1x H100 SXM5 80GB on-demand"|"name":7|name|
+verda|no JSON-LD block|pricing.html|<script type="application/ld+json">|<script type="text/plain">|JSON-LD|
+verda|graph not a list|pricing.html|"@graph":[|"@graph":7,"x":[|@graph|
 EOF
 
 tried=0

@@ -12,7 +12,7 @@
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
 HX=$TOP_SRCDIR/tests/fixtures/hostile
-PROVS=vast,runpod,runpod-clusters,vultr,lambda,azure,oci,scaleway,cudo
+PROVS=vast,runpod,runpod-clusters,vultr,lambda,azure,oci,scaleway,cudo,linode,ovh,cloudrift,verda
 SQL="'); DROP TABLE offers; --"
 SQL2="Robert'); DROP TABLE offers;--"
 LAMBDA_API_KEY=lambda-test-key
@@ -27,7 +27,7 @@ LC_ALL=C awk '{ gsub(/@RAW@/, "\r\033]0;raw\007\2332J\205") } { print }' \
 cp "$T/vast-raw.json" "$T/hx/vast.json"
 check "raw bytes are in the Vast answer" [ "$(bad_bytes "$T/hx/vast.json" 2>/dev/null)" -ge 8 ]
 serve hostile "$T/hx"
-for p in vast runpod runpod-clusters vultr lambda azure oci scaleway cudo; do
+for p in vast runpod runpod-clusters vultr lambda azure oci scaleway cudo linode ovh cloudrift verda; do
 	export "$(url_var "$p")=$url"
 done
 
@@ -35,7 +35,7 @@ run --db "$DB" providers
 run --db "$DB" refresh --provider "$PROVS"
 check "refresh of hostile answers works" status_is 0
 check "refresh printed nothing" [ ! -s "$T/err" ]
-for p in vast runpod runpod-clusters vultr lambda azure oci scaleway cudo; do
+for p in vast runpod runpod-clusters vultr lambda azure oci scaleway cudo linode ovh cloudrift verda; do
 	check "$p: hostile offers stored" \
 	    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = '$p' and source = 'live'")" -gt 0 ]
 done
@@ -112,6 +112,14 @@ check "Cudo machine type stored verbatim" [ "$(sqlite3 "$DB" "select count(*) fr
 check "Cudo escapes removed whole: 'no-luster-1', 'RTX A5000'" [ "$(sqlite3 "$DB" "select distinct region || ' ' || gpu_raw from offers where provider = 'cudo'")" = "no-luster-1 RTX A5000" ]
 check "RunPod Instant Clusters data centre stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod-clusters' and region = '$q'")" -eq 7 ]
 check "RunPod Instant Clusters escapes removed whole: 'US-KS-2x'" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod-clusters' and region = 'US-KS-2x'")" -eq 7 ]
+check "Linode plan id stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'linode' and instance_type = '$q'")" -eq 1 ]
+check "Linode escapes removed whole: override and stock joined by clean names" [ "$(sqlite3 "$DB" "select key || ' ' || price || ' ' || availability from offers where provider = 'linode' and gpu = 'RTX4000-Ada'")" = "g2-gpu-rtx4000a1-s/us-ord 600000 available" ]
+check "OVH flavor stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'ovh' and instance_type = '$q'")" -eq 1 ]
+check "OVH escapes removed whole: 'l40s-90/GRA11', 'L40S'" [ "$(sqlite3 "$DB" "select key || ' ' || gpu_raw from offers where provider = 'ovh' and gpu = 'L40S'")" = "l40s-90/GRA11 L40S" ]
+check "CloudRift variant stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'cloudrift' and instance_type = '$q'")" -eq 1 ]
+check "CloudRift escapes removed whole: datacenters and brand" [ "$(sqlite3 "$DB" "select group_concat(region || ' ' || gpu_raw, ', ') from (select * from offers where provider = 'cloudrift' order by region)")" = "eu-central-it-gv-1 RTX 4090, us-east-nc-nr-1 RTX 4090" ]
+check "Verda instance stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'verda' and instance_type = '1x $q 80GB'")" -eq 1 ]
+check "Verda escapes removed whole: '1x H100 SXM5 80GB'" [ "$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || price from offers where provider = 'verda' and gpu = 'H100'")" = "1x H100 SXM5 80GB H100 3250000" ]
 check "RunPod id stored verbatim in the key" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod' and key like '%$q%'")" -eq 1 ]
 check "CSV output shows it" grep -qF "$SQL" "$T/out.csv"
 check "JSON output shows it" grep -qF "$SQL" "$T/out.json"
@@ -148,6 +156,14 @@ scaleway|scaleway.json|"hourly_price": 2.8665|"hourly_price": "2.8\u001b]0;pwned
 scaleway|scaleway.json|"gpu": 1|"gpu": "1\u001b[2J\u0007"|
 cudo|cudo.json|"value": "0.520000"|"value": "0.52\u001b]0;pwned\u0007\u001b[2J"|
 cudo|cudo.json|"maxGpuFree": 4|"maxGpuFree": "4\u001b]8;;http://evil\u001b\\x"|
+linode|linode-types.json|"hourly": 0.52|"hourly": "0.5\u001b]0;pwned\u0007\u001b[2J\u009b"|
+linode|linode-types.json|"gpus": 1|"gpus": "1\u001b[2J\u0007"|
+ovh|ovh.json|"price": 140000000|"price": "14\u001b]0;pwned\u0007\u009b2J"|
+ovh|ovh.json|"subsidiary": "FR"|"subsidiary": "F\u001b[2JX\u0007"|
+cloudrift|cloudrift.json|"cost_per_hour": 39.0|"cost_per_hour": "39\u001b]0;pwned\u0007\u009b2J"|
+cloudrift|cloudrift.json|"gpu_count": 1|"gpu_count": "1\u001b]8;;http://evil\u001b\\x"|
+verda|verda.html|"price":3.25|"price":"3.2\u001b]0;pwned\u0007\u009b2J"|
+verda|verda.html|"@graph":[|"@graph\u001b[2J":[|
 EOF
 failing=0
 while IFS='|' read -r p file from to anchor <&3; do

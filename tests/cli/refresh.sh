@@ -7,7 +7,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway cudo"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway cudo linode ovh cloudrift verda"}
 GCP_API_KEY=gcp-SECRET-key-0001
 LAMBDA_API_KEY=lambda-SECRET-key-0002
 RUNPOD_API_KEY=runpod-SECRET-key-0003
@@ -158,6 +158,70 @@ sapphire-rapids-h100/se-smedjebacken-1/8 H100 96 384.0 20560000 USD available'
 	check "cudo: exactly the fixture's 15 offers" [ "$got" = "$want" ]
 fi
 
+# Linode, OVHcloud, CloudRift (issue 28): exactly the GPU offers their
+# fixtures describe (README there): no CPU or VPU plan, no region without
+# GPUs, no monthly, Windows, 3-AZ, coming-soon or per-minute price, no MIG
+# slice; Linode's region override applied, OVH's EUR converted.
+if echo " $PROVIDERS " | grep -q ' linode '; then
+	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || gpu_count || ' ' || price || ' ' || availability from offers where provider = 'linode' order by key")
+	want='g1-gpu-rtx6000-1/de-fra-2 QRTX6000 1 1500000 unknown
+g1-gpu-rtx6000-1/in-maa QRTX6000 1 1500000 unknown
+g1-gpu-rtx6000-1/us-ord QRTX6000 1 1500000 unavailable
+g1-gpu-rtx6000-2/de-fra-2 QRTX6000 2 3000000 unknown
+g1-gpu-rtx6000-2/in-maa QRTX6000 2 3000000 unknown
+g1-gpu-rtx6000-2/us-ord QRTX6000 2 3000000 unavailable
+g2-gpu-rtx4000a1-s/de-fra-2 RTX4000-Ada 1 520000 available
+g2-gpu-rtx4000a1-s/in-maa RTX4000-Ada 1 620000 unavailable
+g2-gpu-rtx4000a1-s/us-ord RTX4000-Ada 1 520000 available
+g2-gpu-rtx4000a4-m/de-fra-2 RTX4000-Ada 4 2960000 unavailable
+g2-gpu-rtx4000a4-m/in-maa RTX4000-Ada 4 2960000 unknown
+g2-gpu-rtx4000a4-m/us-ord RTX4000-Ada 4 2960000 available
+g3-gpu-rtxpro6000-blackwell-1/de-fra-2 RTXPRO6000 1 2500000 unknown
+g3-gpu-rtxpro6000-blackwell-1/in-maa RTXPRO6000 1 2500000 unknown
+g3-gpu-rtxpro6000-blackwell-1/us-ord RTXPRO6000 1 2500000 available'
+	check "linode: exactly the fixtures' 15 offers" [ "$got" = "$want" ]
+	check "linode: both stock pages asked" [ "$(grep -c '^REQ GET /v4/regions/availability?page=[12]&page_size=500' "$T/linode-good.log")" -eq 2 ]
+fi
+if echo " $PROVIDERS " | grep -q ' ovh '; then
+	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || gpu_count || ' ' || price || ' ' || currency || ' ' || price_original from offers where provider = 'ovh' order by key")
+	want='a100-180/GRA11 A100-80 1 3220590 EUR 3100000
+h100-380/BHS5 H100 1 2908920 EUR 2800000
+h100-380/GRA11 H100 1 2908920 EUR 2800000
+h100-380/WAW1 H100 1 2908920 EUR 2800000
+h100-760/GRA11 H100 2 5817840 EUR 5600000
+l4-90/GRA11 L4 1 779175 EUR 750000
+l40s-90/DE1 L40S 1 1454460 EUR 1400000
+l40s-90/GRA11 L40S 1 1454460 EUR 1400000
+t2-45/BHS5 V100S 1 914232 EUR 880000
+t2-45/GRA9 V100S 1 914232 EUR 880000'
+	check "ovh: exactly the fixture's 10 offers at the default rate" [ "$got" = "$want" ]
+fi
+if echo " $PROVIDERS " | grep -q ' cloudrift '; then
+	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || gpu_count || ' ' || price || ' ' || availability from offers where provider = 'cloudrift' order by key")
+	want='a100-80-nr.1/ap-east-tw-kn-2 A100-80 1 1200000 available
+mi350x-8.8/us-central-tx-nr-1  8 16000000 available
+rtx49-8c-nr.1/eu-central-it-gv-1 RTX4090 1 390000 unavailable
+rtx49-8c-nr.1/us-east-nc-nr-1 RTX4090 1 390000 available
+rtx49-8c-nr.2/us-east-nc-nr-1 RTX4090 2 780000 unknown
+rtx49-8c-nr.4/eu-central-it-gv-1 RTX4090 4 1560000 available
+rtxpro6000-11-50-500-1l.1/ustx1a_a01 RTXPRO6000 1 1393600 unavailable
+rtxpro6000-11-50-500-1l.8/ustx1a_a01 RTXPRO6000 8 11148800 available'
+	check "cloudrift: exactly the fixture's 8 offers" [ "$got" = "$want" ]
+	check "cloudrift: one POST with the selector" grep -q '^REQ POST /api/v1/instance-types/list' "$T/cloudrift-good.log"
+fi
+
+if echo " $PROVIDERS " | grep -q ' verda '; then
+	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || gpu_count || ' ' || coalesce(price, '-') || ' ' || coalesce(spot_price, '-') || ' ' || region from offers where provider = 'verda' order by key")
+	want='1x A100 SXM4 40GB A100-40 1 1290000 645000 nordics
+1x B200 SXM6 180GB B200 1 - 3055000 nordics
+1x H100 SXM5 80GB H100 1 3250000 1625000 nordics
+1x RTX PRO 6000 96GB RTXPRO6000 1 1890000 945000 nordics
+1x RTX PRO 6000 CC 96GB RTXPRO6000 1 1928000 963900 nordics
+2x L40S 48GB L40S 2 2740000 - nordics
+8x H100 SXM5 80GB H100 8 26000000 13000000 nordics'
+	check "verda: exactly the JSON-LD block's 7 instances, never the page's table" [ "$got" = "$want" ]
+fi
+
 # A second identical refresh changes no prices: no new history rows.
 h1=$(sqlite3 "$DB" 'select count(*) from price_history')
 run --db "$DB" refresh --provider "$(plist)"
@@ -245,7 +309,7 @@ elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a 
 check "parallel: three 2-second providers succeed" status_is 0
 check "parallel: done in ${elapsed}s (< 3.5 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 3.5) }'
 check "parallel: each took 2 s (>= 2)" awk -v e="$elapsed" 'BEGIN { exit !(e >= 2) }'
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway cudo"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway cudo linode ovh cloudrift verda"}
 
 # Keys: sent only in headers, never in a URL, the cache, output or errors.
 for p in gcp lambda; do

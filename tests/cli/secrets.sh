@@ -14,7 +14,7 @@ command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 FX=$TOP_SRCDIR/tests/fixtures
 KEYED="gcp lambda runpod vast vultr"
 # Keyless providers: no key of any other provider may reach them.
-KEYLESS="azure oci scaleway cudo runpod-clusters"
+KEYLESS="azure oci scaleway cudo runpod-clusters linode ovh cloudrift verda"
 # Environment keys and config-file keys; no 10 characters in a row of one
 # appear anywhere else.
 ENV_KEYS="gcp=AIzaEnvGcp7Qw2Lm9Xc4Vb8Nr1Tz6Hk3Jd lambda=lmbEnvK8s2Df7Gh4Jk9Lq3Wz6Xc1Vb5 runpod=rpdEnvP4o9Iu2Yt7Re3Wq8As1Df6Gh vast=vstEnvZ1x6Cv3Bn8Ml2Kj7Hg4Fd9Sa vultr=vltEnvQ9w4Er7Ty2Ui5Op8As3Df6Gh"

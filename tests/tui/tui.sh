@@ -415,7 +415,7 @@ keys q
 # so each fails (or is skipped for want of a key) and the offers stay.
 # ---------------------------------------------------------------------
 dead=
-for p in aws gcp runpod runpod-clusters vast lambda vultr azure oci; do
+for p in aws gcp runpod runpod-clusters vast lambda vultr azure oci linode ovh cloudrift verda; do
 	dead="$dead $(url_var $p)=http://127.0.0.1:9"
 done
 # shellcheck disable=SC2086

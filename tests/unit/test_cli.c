@@ -122,7 +122,8 @@ bad_msg(char *buf, size_t size, const char *first, ...)
 	snprintf(buf, size, "%s", err.msg);
 }
 
-#define PROVIDERS "aws,gcp,runpod,runpod-clusters,vast,lambda,vultr,azure,oci,scaleway,cudo"
+#define PROVIDERS "aws,gcp,runpod,runpod-clusters,vast,lambda,vultr,azure,oci,scaleway," \
+	"cudo,linode,ovh,cloudrift,verda"
 
 /* ------------------------------------------------------------------ */
 /* Defaults and commands                                              */
@@ -381,10 +382,11 @@ test_provider_option(void **state)
 	assert_string_equal(o.filter.providers[0], "aws");
 	assert_string_equal(o.filter.providers[1], "lambda");
 	ok(&o, "-p", PROVIDERS, NULL);
-	assert_int_equal(o.filter.nproviders, 11);
+	assert_int_equal(o.filter.nproviders, 15);
 	assert_string_equal(o.filter.providers[3], "runpod-clusters");
 	assert_string_equal(o.filter.providers[6], "vultr");
 	assert_string_equal(o.filter.providers[10], "cudo");
+	assert_string_equal(o.filter.providers[14], "verda");
 	/* Repeats add up (issue 12), blanks after commas are fine. */
 	ok(&o, "-p", "aws,gcp", "-p", "runpod", NULL);
 	assert_int_equal(o.filter.nproviders, 3);

@@ -293,7 +293,8 @@ assert_current_schema(const char *path)
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table' AND name IN ('offers', 'price_history', "
 	    "'provider_status', 'provider_meta', 'refresh_log', 'watch', "
-	    "'watch_offer', 'committed', 'committed_history')"), 9);
+	    "'watch_offer', 'committed', 'committed_history', "
+	    "'refresh_outcome')"), 10);
 	/* Shell completion's region list reads this index (db_complete.c). */
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'index' AND name = 'offers_region'"), 1);
@@ -2665,12 +2666,61 @@ test_filter_in_sql(void **state)
 	}
 }
 
+#define ONOW	1767225600	/* 2026-01-01 */
+#define ODAY	86400
+
+/*
+ * Refresh outcomes (issue 28): kept newest first; a month's worth, but
+ * always the last HEALTH_MEDIAN_OF + 1 successes however old.
+ */
+static void
+test_refresh_outcomes(void **state)
+{
+	const char *path = tmp_path("outcomes.db");
+	struct refresh_outcome *rows;
+	struct db *db = open_ok(path);
+	struct err err;
+	size_t n;
+	int i;
+
+	(void)state;
+	/* 15 successes 100 days ago and more, then failures. */
+	for (i = 0; i < 15; i++)
+		assert_int_equal(db_log_outcome(db, "linode", ONOW - (130 - i) *
+		    ODAY, true, 40 + i, "https://api.linode.com", &err), 0);
+	for (i = 0; i < 40; i++)
+		assert_int_equal(db_log_outcome(db, "linode", ONOW - (40 - i) *
+		    ODAY, false, 0, "http://127.0.0.1:1", &err), 0);
+	assert_int_equal(db_log_outcome(db, "ovh", ONOW, true, 10, "https://e",
+	    &err), 0);
+	assert_int_equal(db_outcomes(db, "linode", &rows, &n, &err), 0);
+	/*
+	 * The failures of the 30 days before the last record (31 days
+	 * ago to yesterday) and 11 successes.
+	 */
+	assert_int_equal(n, 31 + 11);
+	assert_false(rows[0].ok);
+	assert_int_equal(rows[0].at, ONOW - ODAY);
+	assert_string_equal(rows[0].endpoint, "http://127.0.0.1:1");
+	assert_false(rows[30].ok);
+	assert_true(rows[31].ok);
+	assert_int_equal(rows[31].offers, 54);
+	assert_string_equal(rows[31].endpoint, "https://api.linode.com");
+	assert_int_equal(rows[41].offers, 44);
+	free(rows);
+	assert_int_equal(db_outcomes(db, "nosuch", &rows, &n, &err), 0);
+	assert_int_equal(n, 0);
+	free(rows);
+	db_close(db);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_open_new),
+		T(test_refresh_outcomes),
 		T(test_open_missing_dir),
 		T(test_migrate_from_empty_file),
 		T(test_migrate_from_v1),

@@ -384,6 +384,48 @@ test_new_providers(void **state)
 	assert_int_equal(launch_command(&plan, buf, sizeof buf), 0);
 }
 
+/* Issue 28: Linode's CLI, OpenStack for OVHcloud, curl for CloudRift, Verda. */
+static void
+test_reach_providers(void **state)
+{
+	(void)state;
+	make("linode", "g2-gpu-rtx4000a1-s", "us-ord",
+	    "g2-gpu-rtx4000a1-s/us-ord", "RTX4000-Ada", 1);
+	assert_string_equal(launch(), "linode-cli linodes create --type"
+	    " 'g2-gpu-rtx4000a1-s' --region 'us-ord' --image"
+	    " linode/ubuntu24.04 --root_pass ROOT_PASS --authorized_keys KEY");
+
+	make("ovh", "l40s-90", "GRA11", "l40s-90/GRA11", "L40S", 1);
+	assert_string_equal(launch(), "openstack --os-region-name 'GRA11'"
+	    " server create --flavor 'l40s-90' --image 'Ubuntu 24.04'"
+	    " --key-name KEY --network Ext-Net gpucost-1");
+	plan.nodes = 3;
+	assert_non_null(strstr(launch(), " --flavor 'l40s-90' --min 3 --max 3 "));
+
+	make("cloudrift", "rtx49-8c-nr.1", "us-east-nc-nr-1",
+	    "rtx49-8c-nr.1/us-east-nc-nr-1", "RTX4090", 1);
+	assert_string_equal(launch(), "curl -fsS -X POST -H \"X-API-Key:"
+	    " $CLOUDRIFT_API_KEY\" -H 'Content-Type: application/json' -d"
+	    " '{\"version\":\"2026-09-08\",\"data\":{\"selector\":"
+	    "{\"ByInstanceTypeAndLocation\":{\"instance_type\":"
+	    "\"rtx49-8c-nr.1\",\"datacenters\":[\"us-east-nc-nr-1\"]}},"
+	    "\"config\":{\"VirtualMachine\":{\"image_url\":\"IMAGE_URL\","
+	    "\"ssh_key\":{\"PublicKeys\":[\"KEY\"]}}},"
+	    "\"with_public_ip\":true}}'"
+	    " https://api.cloudrift.ai/api/v1/instances/rent");
+	make("verda", "1x H100 SXM5 80GB", "nordics", "1x H100 SXM5 80GB",
+	    "H100", 1);
+	assert_string_equal(launch(), "curl -fsS -X POST -H \"Authorization:"
+	    " Bearer $VERDA_TOKEN\" -H 'Content-Type: application/json' -d"
+	    " '{\"instance_type\":\"INSTANCE_TYPE\",\"image\":\"IMAGE\","
+	    "\"ssh_key_ids\":[\"KEY\"],\"location_code\":\"FIN-01\","
+	    "\"hostname\":\"gpucost-1\",\"description\":"
+	    "\"1x H100 SXM5 80GB\"}' https://api.datacrunch.io/v1/instances");
+	/* None of the four has a spot launch (Verda's spot: the console). */
+	offer.spot_price = 100000;
+	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
+}
+
 static void
 test_hostile_and_overflow(void **state)
 {
@@ -417,6 +459,7 @@ main(void)
 		cmocka_unit_test(test_vast),
 		cmocka_unit_test(test_lambda_vultr),
 		cmocka_unit_test(test_new_providers),
+		cmocka_unit_test(test_reach_providers),
 		cmocka_unit_test(test_hostile_and_overflow),
 	};
 

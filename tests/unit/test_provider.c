@@ -162,6 +162,16 @@ test_get_number(void **state)
 	err_clear(&err);
 	assert_int_equal(provider_get_number(obj, "s", "o", 10, &v, &err), -1);
 	assert_non_null(strstr(err.msg, "o.s"));
+	/* The _at form names the record in the range error too. */
+	assert_int_equal(provider_get_number_at(obj, "a", "data[2]", 10, &v,
+	    &err), 0);
+	assert_int_equal((int)v, 5);
+	assert_int_equal(provider_get_number_at(obj, "gone", "data[2]", 10, &v,
+	    &err), 0);
+	assert_int_equal((int)v, -1);
+	assert_int_equal(provider_get_number_at(obj, "neg", "data[2]", 10, &v,
+	    &err), -1);
+	assert_string_equal(err.msg, "data[2].neg -1 is out of range 0..10");
 	cJSON_Delete(obj);
 }
 
@@ -189,6 +199,22 @@ test_note(void **state)
 	assert_int_equal(run.skipped, 2);
 	assert_int_equal(tally, 1);
 	provider_run_done(&run);
+
+	/* Skip counts: singular, plural, none left out. */
+	{
+		static const char *const what[3][2] = {
+			{ "CPU plan", "CPU plans" },
+			{ "MIG slice", "MIG slices" },
+			{ "monthly price", "monthly prices" },
+		};
+		const size_t counts[3] = { 3, 0, 1 };
+
+		provider_run_init(&run, NULL);
+		provider_note_skips(&run, counts, what, 3);
+		assert_string_equal(run.note, "3 CPU plans skipped; "
+		    "1 monthly price skipped");
+		provider_run_done(&run);
+	}
 }
 
 static void
@@ -349,7 +375,7 @@ test_id_list_is_the_registry(void **state)
 		strcat(want, providers[i]->id);
 		assert_ptr_equal(provider_find(providers[i]->id), providers[i]);
 	}
-	assert_int_equal(i, 11);
+	assert_int_equal(i, 15);
 	assert_string_equal(provider_id_list(), want);
 }
 
