@@ -4,11 +4,32 @@
 #include "cli.h"
 #include "tui/tui.h"
 
-/* It loads libcurl itself, only when the user asks for a refresh. */
+/*
+ * The TUI takes what is asked, not the command line: the filter, the
+ * order, the job length and the cache. It loads libcurl itself, only
+ * when the user asks for a refresh.
+ */
 static int
 cmd_tui_exec(const struct cli_options *o)
 {
-	return tui_run(o);
+	struct tui_options to = {
+		.filter = o->filter,
+		.sort = o->sort,
+		.reverse = o->reverse,
+		.all_regions = o->all_regions,
+		.hours = o->hours,
+		.db_path = o->db,
+	};
+
+	switch (tui_run(&to)) {
+	case TUI_DONE:
+		return EXIT_OK;
+	case TUI_CACHE_ERROR:
+		return EXIT_DATA;
+	case TUI_NO_TERMINAL:
+		break;
+	}
+	return EXIT_USAGE;
 }
 
 const struct cmd_entry cmd_tui_entry = {

@@ -41,7 +41,6 @@ db_record_failure(struct db *db, const char *provider, int64_t now,
     const char *error, struct err *err)
 {
 	sqlite3_stmt *st;
-	int rc;
 
 	st = db_prepare(db, "INSERT INTO provider_status (provider, source, "
 	    "last_attempt, last_error) VALUES (?1, 'snapshot', ?2, ?3) "
@@ -52,13 +51,7 @@ db_record_failure(struct db *db, const char *provider, int64_t now,
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, now);
 	sqlite3_bind_text(st, 3, error, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_err(db, err, "write failed");
-		return -1;
-	}
-	return 0;
+	return db_step_done(db, st, err);
 }
 
 /* A provider_status row. */
@@ -134,7 +127,6 @@ db_meta_set(struct db *db, const char *provider, const char *name,
     const char *value, struct err *err)
 {
 	sqlite3_stmt *st;
-	int rc;
 
 	st = db_prepare(db, "INSERT OR REPLACE INTO provider_meta (provider, "
 	    "name, value) VALUES (?, ?, ?)", err);
@@ -143,13 +135,7 @@ db_meta_set(struct db *db, const char *provider, const char *name,
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, value, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_err(db, err, "write failed");
-		return -1;
-	}
-	return 0;
+	return db_step_done(db, st, err);
 }
 
 /* A provider_meta row: name, value. */

@@ -19,12 +19,6 @@
 #include "money.h"
 #include "str.h"
 
-/* data/gcp_zones.tsv and data/vertex_training.tsv, compiled in. */
-extern const char gcp_zones_tsv[];
-extern const size_t gcp_zones_tsv_len;
-extern const char vertex_training_tsv[];
-extern const size_t vertex_training_tsv_len;
-
 /* A command being written; once it overflows it stays empty. */
 struct cmd {
 	char	*buf;
@@ -156,38 +150,6 @@ json_text(char *buf, size_t size, const char *s)
 	cmd_end(&c);
 }
 
-/* Field 3 of the line of table whose fields 1 and 2 are k1 and k2. */
-static size_t
-table_find(const char *table, size_t tlen, const char *k1, const char *k2,
-    char *out, size_t size)
-{
-	const char *line = table, *end = table + tlen, *eol, *t1, *t2;
-	size_t l1 = strlen(k1), l2 = strlen(k2), n;
-
-	out[0] = '\0';
-	for (; line < end; line = eol + 1) {
-		if ((eol = memchr(line, '\n', (size_t)(end - line))) == NULL)
-			eol = end;
-		if (*line == '#')
-			continue;
-		if ((t1 = memchr(line, '\t', (size_t)(eol - line))) == NULL ||
-		    (size_t)(t1 - line) != l1 || memcmp(line, k1, l1) != 0)
-			continue;
-		t1++;
-		if ((t2 = memchr(t1, '\t', (size_t)(eol - t1))) == NULL ||
-		    (size_t)(t2 - t1) != l2 || memcmp(t1, k2, l2) != 0)
-			continue;
-		t2++;
-		n = (size_t)(eol - t2);
-		if (n >= size)
-			return 0;
-		memcpy(out, t2, n);
-		out[n] = '\0';
-		return n;
-	}
-	return 0;
-}
-
 static bool
 has_prefix(const char *s, const char *prefix)
 {
@@ -195,68 +157,13 @@ has_prefix(const char *s, const char *prefix)
 }
 
 /* ------------------------------------------------------------------ */
-/* GCP: which GPU a machine carries, and its names in each API.       */
+/* GCP (its GPU names, zones and Vertex AI regions: gcp_catalog.c)    */
 
-struct gcp_gpu {
-	bool		 n1;		/* attached to N1 machines */
-	const char	*gpu;		/* canonical id */
-	const char	*accel;		/* Compute Engine accelerator type */
-	const char	*metric;	/* Compute Engine quota: NVIDIA_<x>_GPUS */
-	const char	*vertex;	/* Vertex AI acceleratorType */
-	const char	*vertex_metric;	/* aiplatform ..._<x>_gpus */
-};
-
-static const struct gcp_gpu gcp_gpus[] = {
-	{ false, "A100-40", "nvidia-tesla-a100", "NVIDIA_A100",
-	    "NVIDIA_TESLA_A100", "nvidia_a100" },
-	{ false, "A100-80", "nvidia-a100-80gb", "NVIDIA_A100_80GB",
-	    "NVIDIA_A100_80GB", "nvidia_a100_80gb" },
-	{ false, "H100", "nvidia-h100-80gb", "NVIDIA_H100",
-	    "NVIDIA_H100_80GB", "nvidia_h100" },
-	{ false, "H100", "nvidia-h100-mega-80gb", "NVIDIA_H100_MEGA",
-	    "NVIDIA_H100_MEGA_80GB", "nvidia_h100_mega" },
-	{ false, "H200", "nvidia-h200-141gb", "NVIDIA_H200",
-	    "NVIDIA_H200_141GB", "nvidia_h200" },
-	{ false, "B200", "nvidia-b200", "NVIDIA_B200",
-	    "NVIDIA_B200", "nvidia_b200" },
-	{ false, "L4", "nvidia-l4", "NVIDIA_L4",
-	    "NVIDIA_L4", "nvidia_l4" },
-	{ true, "T4", "nvidia-tesla-t4", "NVIDIA_T4",
-	    "NVIDIA_TESLA_T4", "nvidia_t4" },
-	{ true, "V100-16", "nvidia-tesla-v100", "NVIDIA_V100",
-	    "NVIDIA_TESLA_V100", "nvidia_v100" },
-	{ true, "P100", "nvidia-tesla-p100", "NVIDIA_P100",
-	    "NVIDIA_TESLA_P100", "nvidia_p100" },
-	{ true, "P4", "nvidia-tesla-p4", "NVIDIA_P4",
-	    "NVIDIA_TESLA_P4", "nvidia_p4" }
-};
-#define NGCP_GPUS (sizeof gcp_gpus / sizeof gcp_gpus[0])
-
-/* Machine series with GPUs built in: the series names the GPU. */
-static const struct {
-	const char	*prefix;
-	const char	*accel;
-} gcp_series[] = {
-	{ "a2-highgpu-", "nvidia-tesla-a100" },
-	{ "a2-megagpu-", "nvidia-tesla-a100" },
-	{ "a2-ultragpu-", "nvidia-a100-80gb" },
-	{ "a3-highgpu-", "nvidia-h100-80gb" },
-	{ "a3-edgegpu-", "nvidia-h100-80gb" },
-	{ "a3-megagpu-", "nvidia-h100-mega-80gb" },
-	{ "a3-ultragpu-", "nvidia-h200-141gb" },
-	{ "a4-highgpu-", "nvidia-b200" },
-	{ "g2-", "nvidia-l4" }
-};
-
+/* The offer's GPU in GCP's names, or NULL for a machine we cannot name. */
 static const struct gcp_gpu *
-gcp_gpu_by_accel(const char *accel)
+gcp_gpu_of(const struct offer *o)
 {
-	size_t i;
-
-	for (i = 0; i < NGCP_GPUS; i++)
-		if (strcmp(gcp_gpus[i].accel, accel) == 0)
-			return &gcp_gpus[i];
-	return NULL;
+	return gcp_gpu_find(o->provider, o->instance_type, o->gpu);
 }
 
 /* An N1 machine takes its GPU as an attachment (--accelerator). */
@@ -264,26 +171,6 @@ static bool
 gcp_is_n1(const struct offer *o)
 {
 	return has_prefix(o->instance_type, "n1-");
-}
-
-/* The offer's GPU in GCP's names, or NULL for a machine we cannot name. */
-static const struct gcp_gpu *
-gcp_gpu_of(const struct offer *o)
-{
-	size_t i;
-
-	if (strcmp(o->provider, "gcp") != 0)
-		return NULL;
-	if (gcp_is_n1(o)) {
-		for (i = 0; i < NGCP_GPUS; i++)
-			if (gcp_gpus[i].n1 && strcmp(gcp_gpus[i].gpu, o->gpu) == 0)
-				return &gcp_gpus[i];
-		return NULL;
-	}
-	for (i = 0; i < sizeof gcp_series / sizeof gcp_series[0]; i++)
-		if (has_prefix(o->instance_type, gcp_series[i].prefix))
-			return gcp_gpu_by_accel(gcp_series[i].accel);
-	return NULL;
 }
 
 /*
@@ -309,8 +196,7 @@ gcp_zones(const struct offer *o, char *buf, size_t size)
 	buf[0] = '\0';
 	if (g == NULL)
 		return 0;
-	return table_find(gcp_zones_tsv, gcp_zones_tsv_len, g->accel,
-	    o->region, buf, size);
+	return gcp_gpu_zones(g, o->region, buf, size);
 }
 
 static size_t
@@ -362,30 +248,10 @@ gcp_launch(const struct plan *p, bool spot, char *buf, size_t size)
 	return cmd_end(&c);
 }
 
-enum launch_vertex
+enum gcp_vertex
 launch_vertex_training(const struct offer *o)
 {
-	const struct gcp_gpu *g = gcp_gpu_of(o);
-	char quota[32];
-	bool listed = false;
-	const char *line, *end, *eol;
-	size_t n;
-
-	if (g == NULL)
-		return VERTEX_UNKNOWN;
-	if (table_find(vertex_training_tsv, vertex_training_tsv_len,
-	    g->vertex, o->region, quota, sizeof quota) > 0)
-		return strcmp(quota, "no") == 0 ? VERTEX_NO : VERTEX_YES;
-	/* A GPU Google's table lists, in a region it does not name: no. */
-	n = strlen(g->vertex);
-	end = vertex_training_tsv + vertex_training_tsv_len;
-	for (line = vertex_training_tsv; line < end && !listed; line = eol + 1) {
-		if ((eol = memchr(line, '\n', (size_t)(end - line))) == NULL)
-			eol = end;
-		listed = (size_t)(eol - line) > n && line[n] == '\t' &&
-		    memcmp(line, g->vertex, n) == 0;
-	}
-	return listed ? VERTEX_NO : VERTEX_UNKNOWN;
+	return gcp_vertex_training(gcp_gpu_of(o), o->region);
 }
 
 size_t

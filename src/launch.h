@@ -10,26 +10,20 @@
  * placeholder: IMAGE, KEY, PROJECT (and a few provider-specific ones,
  * listed in gpucost(1)).
  *
- * The tables behind it are data/gcp_zones.tsv (GCP accelerator and
- * region to zones) and data/vertex_training.tsv (Vertex AI training
- * GPUs per region), compiled in.
+ * GCP's names for its GPUs, zones and Vertex AI regions are
+ * gcp_catalog.h's (data/gcp_zones.tsv, data/vertex_training.tsv).
  */
 #ifndef GPUCOST_LAUNCH_H
 #define GPUCOST_LAUNCH_H
 
 #include <stddef.h>
 
+#include "gcp_catalog.h"
 #include "offer.h"
 
 #define LAUNCH_CMD_MAX		2048	/* any command, with room to spare */
 #define LAUNCH_LIST_MAX		512	/* zones, quota */
 
-/* Vertex AI training in the offer's region: yes, no, or not known. */
-enum launch_vertex {
-	VERTEX_UNKNOWN = 0,	/* not GCP, or a GPU the table lacks */
-	VERTEX_NO,
-	VERTEX_YES
-};
 
 /*
  * Each writes a NUL-terminated text into buf and returns its length, or
@@ -45,7 +39,8 @@ size_t	launch_zones(const struct offer *o, char *buf, size_t size);
 size_t	launch_quota(const struct offer *o, char *buf, size_t size);
 size_t	launch_vertex_command(const struct plan *p, char *buf, size_t size);
 
-enum launch_vertex launch_vertex_training(const struct offer *o);
+/* Vertex AI training in the offer's region (gcp_catalog.h's answer). */
+enum gcp_vertex launch_vertex_training(const struct offer *o);
 
 /*
  * For a plan of several nodes: how to place them together and set up

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "err.h"
-#include "launch.h"
+#include "gcp_catalog.h"
 #include "money.h"
-#include "notes.h"
+#include "note_info.h"
 #include "region.h"
 #include "str.h"
 #include "xalloc.h"
@@ -457,7 +457,8 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 		return false;
 	if (f->text[0] != '\0' && !text_matches(f->text, o))
 		return false;
-	if (f->vertex && launch_vertex_training(o) != VERTEX_YES)
+	if (f->vertex && gcp_vertex_training(gcp_gpu_find(o->provider,
+	    o->instance_type, o->gpu), o->region) != VERTEX_YES)
 		return false;
 	if (nodes != NULL)
 		*nodes = k;

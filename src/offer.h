@@ -80,7 +80,7 @@ struct offer {
 	double	reliability;		/* Vast host reliability 0..1; < 0 unknown */
 	int64_t	fetched_at;		/* UTC epoch seconds */
 	enum offer_source source;
-	unsigned notes;			/* stored notes, NOTE_BIT()s (notes.h) */
+	unsigned notes;			/* stored NOTE_BIT()s (note_info.h) */
 	char	spot_zone[OFFER_NAME_MAX];	/* zone of the spot price; "" */
 	/*
 	 * The provider's own price before conversion to USD: currency is

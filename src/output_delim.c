@@ -32,6 +32,22 @@ output_tsv_field(FILE *out, const char *s)
 		fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, out);
 }
 
+/*
+ * Start field f of a line if it is shown: the separator goes before
+ * every shown field but the first. False: f is not shown.
+ */
+static bool
+field_start(FILE *out, const struct output_opts *opts, size_t f, char sep,
+    bool *first)
+{
+	if (!output_field_shown(f, opts))
+		return false;
+	if (!*first)
+		fputc(sep, out);
+	*first = false;
+	return true;
+}
+
 int
 output_delimited(FILE *out, const struct output_opts *opts,
     const struct plan *plans, size_t n, char sep)
@@ -39,29 +55,20 @@ output_delimited(FILE *out, const struct output_opts *opts,
 	const char *eol = sep == ',' ? "\r\n" : "\n";
 	char *buf, *p;
 	size_t i, f, size;
-	int first;
+	bool first = true;
 	enum field_kind kind;
 
-	first = 1;
-	for (f = 0; output_fields[f] != NULL; f++) {
-		if (!output_field_shown(f, opts))
-			continue;
-		if (!first)
-			fputc(sep, out);
-		first = 0;
-		fputs(output_fields[f], out);
-	}
+	for (f = 0; output_fields[f] != NULL; f++)
+		if (field_start(out, opts, f, sep, &first))
+			fputs(output_fields[f], out);
 	fputs(eol, out);
 	for (i = 0; i < n; i++) {
 		size = output_value_size(&plans[i]);
 		buf = xmalloc(size);
-		first = 1;
+		first = true;
 		for (f = 0; output_fields[f] != NULL; f++) {
-			if (!output_field_shown(f, opts))
+			if (!field_start(out, opts, f, sep, &first))
 				continue;
-			if (!first)
-				fputc(sep, out);
-			first = 0;
 			kind = output_field_value(f, &plans[i], opts, buf, size);
 			if (kind == FIELD_NULL)
 				continue;

@@ -4,7 +4,7 @@
 # cache files (db.c, db_*.c, db_internal.h) talk to SQLite or hold SQL,
 # adapters touch neither (nor the transport, http.h:
 # they describe requests with request.h), refresh.c names no provider,
-# and pure modules do no I/O.
+# pure modules do no I/O, and the TUI does not include cli.h.
 set -u
 : "${TOP_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$TOP_SRCDIR/src" || exit 99
@@ -70,6 +70,19 @@ for f in provider.c provider/*.c; do
 	    "$f"); then
 		echo "FAIL: $f is an adapter: no http.h, cache, curl, SQLite" \
 		    "or I/O: $hit" >&2
+		fails=$((fails + 1))
+	fi
+done
+
+# The faces are separate: the TUI takes a filter (struct tui_options in
+# tui/tui.h), never the command line's parsed options, so no file of
+# src/tui/ includes cli.h (cmd_tui.c builds the options from them).
+for f in tui/*.[ch]; do
+	[ -f "$f" ] || continue
+	checks=$((checks + 1))
+	if hit=$(grep -n -E '#include *[<"](\.\./)?cli\.h[">]' "$f"); then
+		echo "FAIL: $f is the TUI: it takes struct tui_options," \
+		    "not cli.h: $hit" >&2
 		fails=$((fails + 1))
 	fi
 done

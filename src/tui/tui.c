@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "cli.h"
 #include "err.h"
 #include "launch.h"
 #include "refresh.h"
@@ -379,8 +378,7 @@ tui_action(struct tui *t, enum action a)
 	default:
 		break;
 	}
-	if (!v->ops->action(v, a) && a == ACT_BACK)
-		tui_pop(t);
+	view_action(v, a);	/* the view's, or the base's (Back pops) */
 	t->dirty = true;
 }
 
@@ -467,21 +465,6 @@ prompt_key(struct tui *t, bool is_code, wint_t ch)
 	t->dirty = true;
 }
 
-/* Scroll the top view with the wheel. */
-static void
-tui_wheel(struct tui *t, int delta)
-{
-	struct view *v = t->top;
-	int i;
-
-	if (v->ops->wheel != NULL)
-		v->ops->wheel(v, delta);
-	else
-		for (i = 0; i < (delta < 0 ? -delta : delta); i++)
-			v->ops->action(v, delta < 0 ? ACT_UP : ACT_DOWN);
-	t->dirty = true;
-}
-
 /* A mouse event: the function bar, a click in the view, the wheel. */
 static void
 tui_mouse(struct tui *t)
@@ -493,12 +476,14 @@ tui_mouse(struct tui *t)
 	if (getmouse(&ev) != OK || t->prompt.active || t->too_small)
 		return;
 	if (ev.bstate & BUTTON4_PRESSED) {
-		tui_wheel(t, -TUI_WHEEL_LINES);
+		view_wheel(t->top, -TUI_WHEEL_LINES);
+		t->dirty = true;
 		return;
 	}
 #ifdef BUTTON5_PRESSED
 	if (ev.bstate & BUTTON5_PRESSED) {
-		tui_wheel(t, TUI_WHEEL_LINES);
+		view_wheel(t->top, TUI_WHEEL_LINES);
+		t->dirty = true;
 		return;
 	}
 #endif
@@ -513,8 +498,8 @@ tui_mouse(struct tui *t)
 			}
 		return;
 	}
-	if (ev.y < LINES - 2 && t->top->ops->click != NULL) {
-		t->top->ops->click(t->top, ev.y, ev.x);
+	if (ev.y < LINES - 2) {
+		view_click(t->top, ev.y, ev.x);
 		t->dirty = true;
 	}
 #else
@@ -659,13 +644,8 @@ tui_draw(struct tui *t)
 	}
 	while (n > 0) {
 		v = stack[--n];
-		if (v->area.y != body.y || v->area.x != body.x ||
-		    v->area.h != body.h || v->area.w != body.w) {
-			v->area = body;
-			if (v->ops->resize != NULL)
-				v->ops->resize(v);
-		}
-		v->ops->draw(v);
+		view_place(v, &body);
+		view_draw(v);
 	}
 	draw_bar(t, LINES - 1);
 	curs_set(t->prompt.active ? 1 : 0);
@@ -803,8 +783,8 @@ tui_copy(struct tui *t, const char *text)
 }
 
 /* Entry point: see tui.h. */
-int
-tui_run(const struct cli_options *opts)
+enum tui_result
+tui_run(const struct tui_options *opts)
 {
 	struct sigaction old[TUI_NSIGNALS];
 	struct tui *t;
@@ -814,20 +794,21 @@ tui_run(const struct cli_options *opts)
 	if (!tui_available()) {
 		fprintf(stderr, "gpucost: the interactive mode needs a "
 		    "terminal on stdin and stdout (and TERM set)\n");
-		return EXIT_USAGE;
+		return TUI_NO_TERMINAL;
 	}
 	t = xcalloc(1, sizeof *t);
 	model_init(&t->model);
 	t->model.filter = opts->filter;
 	t->model.sort = opts->sort;
 	t->model.reverse = opts->reverse;
+	t->model.all_regions = opts->all_regions;
 	t->hours = opts->hours;
-	if (model_open(&t->model, opts->db, &err) < 0 ||
+	if (model_open(&t->model, opts->db_path, &err) < 0 ||
 	    model_load(&t->model, &err) < 0) {
 		fprintf(stderr, "gpucost: %s\n", err.msg);
 		model_done(&t->model);
 		free(t);
-		return EXIT_DATA;
+		return TUI_CACHE_ERROR;
 	}
 	/* Wide characters need the locale's encoding; numbers stay "C". */
 	setlocale(LC_CTYPE, "");
@@ -839,7 +820,7 @@ tui_run(const struct cli_options *opts)
 		    getenv("TERM"));
 		model_done(&t->model);
 		free(t);
-		return EXIT_USAGE;
+		return TUI_NO_TERMINAL;
 	}
 	tui_push(t, view_offers_new(t));
 	t->dirty = true;
@@ -869,5 +850,5 @@ tui_run(const struct cli_options *opts)
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	return EXIT_OK;
+	return TUI_DONE;
 }

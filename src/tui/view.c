@@ -1,4 +1,9 @@
-/* tui/view.c: view allocation and drawing helpers. */
+/*
+ * tui/view.c: the view base (tig's view.c): what every view does the
+ * same way (moving, the wheel, clicks on a list, Back, a new size, a
+ * pager's bounds) and the drawing helpers. A view's ops add only what
+ * is its own.
+ */
 #include "config.h"
 #include "tui/view.h"
 
@@ -99,29 +104,198 @@ draw_box(const struct rect *r, const char *title)
 	attrset(A_NORMAL);
 }
 
-bool
-view_scroll_target(enum action a, int top, int rows, int page, int *to)
+/* Rows a pager has for its text. */
+static int
+pager_height(const struct view *v)
 {
+	int h = v->area.h - v->ops->head;
+
+	return h > 1 ? h : 1;
+}
+
+/* The last top that still fills the window. */
+static int
+pager_max_top(const struct view *v)
+{
+	int max = v->rows - pager_height(v);
+
+	return max > 0 ? max : 0;
+}
+
+/* Show a pager's text from row top, clamped. */
+static void
+pager_scroll(struct view *v, int top)
+{
+	int max = pager_max_top(v);
+
+	if (top > max)
+		top = max;
+	v->top = top < 0 ? 0 : top;
+}
+
+/* Movement in a pager: a page keeps one line of the last one. */
+static bool
+pager_move(struct view *v, enum action a)
+{
+	int page = pager_height(v) > 2 ? pager_height(v) - 1 : 1;
+
 	switch (a) {
 	case ACT_UP:
-		*to = top - 1;
+		pager_scroll(v, v->top - 1);
 		return true;
 	case ACT_DOWN:
-		*to = top + 1;
+		pager_scroll(v, v->top + 1);
 		return true;
 	case ACT_PAGE_UP:
-		*to = top - page;
+		pager_scroll(v, v->top - page);
 		return true;
 	case ACT_PAGE_DOWN:
-		*to = top + page;
+		pager_scroll(v, v->top + page);
 		return true;
 	case ACT_HOME:
-		*to = 0;
+		pager_scroll(v, 0);
 		return true;
 	case ACT_END:
-		*to = rows;
+		pager_scroll(v, v->rows);
 		return true;
 	default:
 		return false;
 	}
+}
+
+/* The list's selection moved: tell the view. */
+static void
+list_moved(struct view *v)
+{
+	if (v->ops->moved != NULL)
+		v->ops->moved(v);
+}
+
+/* Movement in a list moves its selection. */
+static bool
+list_move(struct view *v, enum action a)
+{
+	switch (a) {
+	case ACT_UP:
+		scroll_move(&v->sc, -1);
+		break;
+	case ACT_DOWN:
+		scroll_move(&v->sc, 1);
+		break;
+	case ACT_PAGE_UP:
+		scroll_page(&v->sc, -1);
+		break;
+	case ACT_PAGE_DOWN:
+		scroll_page(&v->sc, 1);
+		break;
+	case ACT_HOME:
+		scroll_home(&v->sc);
+		break;
+	case ACT_END:
+		scroll_end(&v->sc);
+		break;
+	default:
+		return false;
+	}
+	list_moved(v);
+	return true;
+}
+
+/* Give the view its area; a new size is the view's to handle. */
+void
+view_place(struct view *v, const struct rect *area)
+{
+	if (v->area.y == area->y && v->area.x == area->x &&
+	    v->area.h == area->h && v->area.w == area->w)
+		return;
+	v->area = *area;
+	if (v->ops->resize != NULL)
+		v->ops->resize(v);
+}
+
+/*
+ * Draw the view. A pager's text height is known only once drawn (it
+ * may change with the width): scrolled past its new end (the window
+ * grew or widened), draw again from a top that fills the window.
+ */
+void
+view_draw(struct view *v)
+{
+	int y;
+
+	if (v->ops->kind == VIEW_PAGER)
+		pager_scroll(v, v->top);
+	v->ops->draw(v);
+	if (v->ops->kind != VIEW_PAGER || v->top <= pager_max_top(v))
+		return;
+	v->top = pager_max_top(v);
+	for (y = v->area.y + v->ops->head; y < v->area.y + v->area.h; y++)
+		draw_fill(&v->area, y, ui_attr(UI_NORMAL));
+	v->ops->draw(v);
+}
+
+/* The view's own action first, then moving, then Back. */
+bool
+view_action(struct view *v, enum action a)
+{
+	if (v->ops->action != NULL && v->ops->action(v, a))
+		return true;
+	if (v->ops->kind == VIEW_PAGER ? pager_move(v, a) : list_move(v, a))
+		return true;
+	if (a == ACT_BACK) {
+		tui_pop(v->tui);	/* v is gone (unless it is the last) */
+		return true;
+	}
+	return false;
+}
+
+/* The view's own click first, then a click on a line of the list. */
+void
+view_click(struct view *v, int y, int x)
+{
+	const struct rect *r = &v->list;
+	size_t before = v->sc.sel;
+
+	if (v->ops->click != NULL && v->ops->click(v, y, x))
+		return;
+	if (v->ops->kind != VIEW_LIST || x < r->x || x >= r->x + r->w ||
+	    y < r->y || !scroll_click(&v->sc, (size_t)(y - r->y)))
+		return;
+	if (v->sc.sel != before)
+		list_moved(v);
+	else if (v->ops->pick != ACT_NONE)
+		view_action(v, v->ops->pick);
+}
+
+/* The wheel scrolls the text, or the list's window. */
+void
+view_wheel(struct view *v, int delta)
+{
+	if (v->ops->kind == VIEW_PAGER) {
+		pager_scroll(v, v->top + delta);
+		return;
+	}
+	if (v->sc.n > v->sc.height)
+		scroll_wheel(&v->sc, delta);
+	else
+		scroll_move(&v->sc, delta);
+	list_moved(v);
+}
+
+/* Screen row of a pager's text row. */
+int
+view_row_y(const struct view *v, int row)
+{
+	int y = v->area.y + v->ops->head + row - v->top;
+
+	return row >= v->top && y < v->area.y + v->area.h ? y : -1;
+}
+
+/* The title line. */
+void
+view_title(const struct view *v, const char *title)
+{
+	draw_fill(&v->area, v->area.y, ui_attr(UI_TITLE));
+	draw_text(v->area.y, v->area.x, v->area.w, title, ui_attr(UI_TITLE),
+	    false);
 }

@@ -10,9 +10,17 @@
  * changed. Each redraw goes bottom-up from the topmost view that is
  * not an overlay, so a panel can sit on top of the table it filters.
  *
- *	loop:	refresh/poll -> keys -> actions -> view->ops->action()
- *		-> if dirty: view->ops->draw() for the visible views,
- *		   status line, function bar -> doupdate
+ *	loop:	refresh/poll -> keys -> actions -> view_action()
+ *		   (the view's ops->action, else the base: move, Back)
+ *		-> if dirty: view_place(), view_draw() for the visible
+ *		   views, status line, function bar -> doupdate
+ *
+ * The base (view.c) does what every view does the same way, as tig's
+ * view.c does for its views: the movement keys, the wheel, clicks on a
+ * list's lines, Back, a new size and a pager's bounds. A view is a
+ * pager (text that scrolls: help, detail, summary) or a list (lines
+ * with one selected: offers, filter panel, pick lists), and its ops
+ * supply only what differs: how to draw, its own actions and clicks.
  *
  * Views draw into their `area` of stdscr; the loop keeps the last two
  * screen lines for the status line and the function bar.
@@ -26,6 +34,7 @@
 
 #include "tui/colors.h"
 #include "tui/keys.h"
+#include "tui/scroll.h"
 
 struct tui;
 struct view;
@@ -36,18 +45,36 @@ struct rect {
 	int	y, x, h, w;
 };
 
+/*
+ * How the base (view.c) moves a view. Every view gets the movement
+ * keys, the wheel, Back and a new size from the base; the view's ops
+ * only say what is its own.
+ */
+enum view_kind {
+	VIEW_PAGER,	/* text that scrolls: v->top, v->rows (help, detail) */
+	VIEW_LIST	/* lines with one selected: v->sc, v->list (offers) */
+};
+
 struct view_ops {
 	const char *name;		/* "offers", "detail" ... */
 	unsigned scope;			/* SC_* bit for the key table */
 	bool	 overlay;		/* drawn on top of the view below */
-	/* Draw into v->area. Mandatory. */
+	enum view_kind kind;
+	int	 head;			/* VIEW_PAGER: rows above the text */
+	enum action pick;		/* VIEW_LIST: a click on the selected
+					   line; ACT_NONE: nothing more */
+	/*
+	 * Draw into v->area. Mandatory. A pager sets v->rows (its text's
+	 * height) and draws text row r at view_row_y(); a list sets
+	 * v->list (where its lines are) and the length and height of v->sc.
+	 */
 	void	(*draw)(struct view *v);
-	/* React to an action; true if handled. Mandatory. */
+	/* Its own actions, before the base's; true if handled. NULL: none. */
 	bool	(*action)(struct view *v, enum action a);
-	/* A click at screen cell (y, x) inside v->area; NULL: ignore. */
-	void	(*click)(struct view *v, int y, int x);
-	/* Wheel: delta lines (negative up); NULL: move like Up/Down. */
-	void	(*wheel)(struct view *v, int delta);
+	/* A click at (y, x) before the base's; true if taken. NULL: none. */
+	bool	(*click)(struct view *v, int y, int x);
+	/* VIEW_LIST: the base moved the selection; NULL: nothing to do. */
+	void	(*moved)(struct view *v);
 	/* v->area changed; NULL: nothing to do. */
 	void	(*resize)(struct view *v);
 	/* The model was reloaded or re-filtered; NULL: nothing to do. */
@@ -60,6 +87,11 @@ struct view {
 	const struct view_ops *ops;
 	struct tui	*tui;		/* borrowed: the owner */
 	struct rect	 area;		/* set by the loop before draw/resize */
+	/* The base's position; the view's draw reads it and sets its size. */
+	int		 top;		/* VIEW_PAGER: first text row shown */
+	int		 rows;		/* VIEW_PAGER: text rows, last draw */
+	struct scroll	 sc;		/* VIEW_LIST: the selected line */
+	struct rect	 list;		/* VIEW_LIST: its lines on screen */
 	void		*priv;		/* the view's own state */
 	struct view	*below;		/* next view on the stack */
 };
@@ -69,6 +101,30 @@ struct view *view_new(struct tui *tui, const struct view_ops *ops,
 	    size_t priv_size);
 /* Free a view and its private state (NULL is fine). */
 void	view_free(struct view *v);
+
+/*
+ * The base, for the loop (tui.c): every view is driven through these.
+ *
+ * view_place() gives v its area (calling ops->resize when it changed);
+ * view_draw() keeps a pager's top inside its text, before and after
+ * ops->draw (the text's height may change with the width);
+ * view_action() offers the action to ops->action, then moves the view
+ * (up, down, page, home, end) or pops it (Back); true if handled;
+ * view_click() offers a click to ops->click, then selects the list
+ * line under it (a second click on it runs ops->pick);
+ * view_wheel() scrolls a pager, or a list's window (a list that fits
+ * has no window to scroll: the wheel moves its selection).
+ */
+void	view_place(struct view *v, const struct rect *area);
+void	view_draw(struct view *v);
+bool	view_action(struct view *v, enum action a);
+void	view_click(struct view *v, int y, int x);
+void	view_wheel(struct view *v, int delta);
+
+/* For a pager's draw: screen row of text row `row`, or -1 off screen. */
+int	view_row_y(const struct view *v, int row);
+/* The title line at the top of v->area. */
+void	view_title(const struct view *v, const char *title);
 
 /* The views. Each returns a new view to push with tui_push(). */
 struct view *view_offers_new(struct tui *tui);
@@ -142,12 +198,5 @@ int	draw_text(int y, int x, int w, const char *text, attr_t attr,
 	    bool right);
 /* A box border around r with a title. */
 void	draw_box(const struct rect *r, const char *title);
-
-/*
- * For a movement action (up, down, page up/down, home, end) on a view
- * showing rows lines from line top, page lines at a time: the line to
- * show first (the caller clamps it) in *to, and true; false otherwise.
- */
-bool	view_scroll_target(enum action a, int top, int rows, int page, int *to);
 
 #endif

@@ -46,8 +46,6 @@ struct detail {
 	size_t		 nhistory;
 	char		 history_error[ERR_MSG_MAX];
 	double		 hours;		/* typed job length; < 0 none */
-	int		 top;		/* first content row shown */
-	int		 rows;		/* content rows at the last draw */
 	char		 cells[CHART_W_MAX * CHART_H];
 };
 
@@ -55,7 +53,6 @@ struct detail {
 struct pen {
 	const struct view *v;
 	int		 row;		/* content row */
-	int		 top;		/* first content row shown */
 	int		 x, w;		/* columns of the area it writes in */
 };
 
@@ -63,11 +60,7 @@ struct pen {
 static int
 pen_y(const struct pen *p)
 {
-	int y = p->v->area.y + 1 + p->row - p->top;
-
-	if (p->row < p->top || y >= p->v->area.y + p->v->area.h)
-		return -1;
-	return y;
+	return view_row_y(p->v, p->row);
 }
 
 static void	pen_text(struct pen *p, int indent, enum ui_color role,
@@ -343,7 +336,7 @@ draw_launch(struct pen *p, const struct detail *d)
 {
 	const struct offer *o = &d->offer;
 	char cmd[LAUNCH_CMD_MAX], list[LAUNCH_LIST_MAX];
-	enum launch_vertex vertex = launch_vertex_training(o);
+	enum gcp_vertex vertex = launch_vertex_training(o);
 
 	pen_text(p, 1, UI_SECTION, "Launch (y: copy the on-demand command; "
 	    "IMAGE, KEY, PROJECT ... are yours to fill in)");
@@ -445,30 +438,20 @@ draw_history(struct pen *p, struct detail *d, int64_t now)
 	    c.changes == 1 ? "" : "s", d0);
 }
 
-static void	detail_draw(struct view *v);
-
 /* Draw everything, scrolled. */
 static void
 detail_draw(struct view *v)
 {
 	struct detail *d = v->priv;
-	struct pen p = { .v = v, .row = 0, .top = d->top, .x = 0,
-	    .w = v->area.w };
+	struct pen p = { .v = v, .row = 0, .x = 0, .w = v->area.w };
 	struct pen q;
 	const struct offer *o = &d->offer;
 	char title[256];
 	int64_t now = tui_now(v->tui);
-	int max = d->rows - (v->area.h - 1);
-
-	/* After a resize, keep the last line at the bottom. */
-	if (d->top > max)
-		d->top = max > 0 ? max : 0;
 
 	snprintf(title, sizeof title, " %s at %s, %s", o->instance_type,
 	    o->provider, o->region);
-	draw_fill(&v->area, v->area.y, ui_attr(UI_TITLE));
-	draw_text(v->area.y, v->area.x, v->area.w, title, ui_attr(UI_TITLE),
-	    false);
+	view_title(v, title);
 	if (v->area.w >= TWO_COLUMNS_W) {
 		/* The fields on the left, the cost beside them. */
 		q = p;
@@ -489,33 +472,7 @@ detail_draw(struct view *v)
 	draw_launch(&p, d);
 	p.row++;
 	draw_history(&p, d, now);
-	d->rows = p.row;
-	/*
-	 * The layout changes with the width (one column or two), so only
-	 * now is the height known: scrolled past the new end (the window
-	 * grew), draw again from a top that fills the window.
-	 */
-	max = d->rows - (v->area.h - 1);
-	if (d->top > (max > 0 ? max : 0)) {
-		d->top = max > 0 ? max : 0;
-		for (int y = v->area.y + 1; y < v->area.y + v->area.h; y++)
-			draw_fill(&v->area, y, ui_attr(UI_NORMAL));
-		detail_draw(v);
-	}
-}
-
-/* Scroll to top, clamped. */
-static void
-detail_scroll(struct view *v, int top)
-{
-	struct detail *d = v->priv;
-	int max = d->rows - (v->area.h - 1);
-
-	if (top > max)
-		top = max;
-	if (top < 0)
-		top = 0;
-	d->top = top;
+	v->rows = p.row;	/* the base keeps top inside it */
 }
 
 /* Parse typed hours like --hours. */
@@ -568,19 +525,13 @@ detail_copy(struct view *v)
 		    "access: the launch command is printed when you quit");
 }
 
-/* React to an action. */
+/* Hours and copying; the base scrolls and goes back. */
 static bool
 detail_action(struct view *v, enum action a)
 {
 	struct detail *d = v->priv;
-	int page = v->area.h > 2 ? v->area.h - 2 : 1;
 	char text[32] = "";
-	int to;
 
-	if (view_scroll_target(a, d->top, d->rows, page, &to)) {
-		detail_scroll(v, to);
-		return true;
-	}
 	switch (a) {
 	case ACT_HOURS:
 		if (d->hours > 0)
@@ -590,21 +541,9 @@ detail_action(struct view *v, enum action a)
 	case ACT_COPY:
 		detail_copy(v);
 		return true;
-	case ACT_BACK:
-		tui_pop(v->tui);
-		return true;
 	default:
 		return false;
 	}
-}
-
-/* The wheel scrolls. */
-static void
-detail_wheel(struct view *v, int delta)
-{
-	struct detail *d = v->priv;
-
-	detail_scroll(v, d->top + delta);
 }
 
 /* Free the history. */
@@ -620,13 +559,10 @@ detail_free(struct view *v)
 static const struct view_ops detail_ops = {
 	.name = "detail",
 	.scope = SC_DETAIL,
-	.overlay = false,
+	.kind = VIEW_PAGER,
+	.head = 1,
 	.draw = detail_draw,
 	.action = detail_action,
-	.click = NULL,
-	.wheel = detail_wheel,
-	.resize = NULL,
-	.changed = NULL,
 	.free = detail_free,
 };
 

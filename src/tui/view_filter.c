@@ -22,8 +22,6 @@
 #define PANEL_LABEL_W	17
 
 struct filter_panel {
-	struct scroll	 sc;		/* over the fields */
-	struct rect	 box;		/* the panel, from the last draw */
 	char		 prompt_label[48];
 	enum filter_field editing;	/* the field the prompt edits */
 	char		 saved_text[OFFER_NAME_MAX];	/* text before editing */
@@ -104,7 +102,7 @@ edit_field(struct view *v, bool toggle)
 {
 	struct filter_panel *fp = v->priv;
 	struct model *m = tui_model(v->tui);
-	enum filter_field ff = (enum filter_field)fp->sc.sel;
+	enum filter_field ff = (enum filter_field)v->sc.sel;
 	char text[OFFER_NAME_MAX * 2];
 
 	switch (filter_fields[ff].kind) {
@@ -134,29 +132,14 @@ edit_field(struct view *v, bool toggle)
 	tui_prompt(v->tui, v, &edit_prompt, fp->prompt_label, text);
 }
 
-/* React to an action. */
+/* Edit, step or clear the selected field; the base moves and goes back. */
 static bool
 filter_action(struct view *v, enum action a)
 {
-	struct filter_panel *fp = v->priv;
 	struct model *m = tui_model(v->tui);
-	enum filter_field ff = (enum filter_field)fp->sc.sel;
+	enum filter_field ff = (enum filter_field)v->sc.sel;
 
 	switch (a) {
-	case ACT_UP:
-		scroll_move(&fp->sc, -1);
-		return true;
-	case ACT_DOWN:
-		scroll_move(&fp->sc, 1);
-		return true;
-	case ACT_PAGE_UP:
-	case ACT_HOME:
-		scroll_home(&fp->sc);
-		return true;
-	case ACT_PAGE_DOWN:
-	case ACT_END:
-		scroll_end(&fp->sc);
-		return true;
 	case ACT_EDIT:
 		edit_field(v, false);
 		return true;
@@ -178,51 +161,35 @@ filter_action(struct view *v, enum action a)
 		offer_filter_init(&m->filter);
 		apply(v);
 		return true;
-	case ACT_BACK:
-		tui_pop(v->tui);
-		return true;
 	default:
 		return false;
 	}
-}
-
-/* A click selects a field; a click on the selected field edits it. */
-static void
-filter_click(struct view *v, int y, int x)
-{
-	struct filter_panel *fp = v->priv;
-	size_t before = fp->sc.sel;
-
-	if (x < fp->box.x || x >= fp->box.x + fp->box.w || y < fp->box.y + 2)
-		return;
-	if (scroll_click(&fp->sc, (size_t)(y - fp->box.y - 2)) &&
-	    fp->sc.sel == before)
-		edit_field(v, false);
 }
 
 /* Draw the panel over the table. */
 static void
 filter_draw(struct view *v)
 {
-	struct filter_panel *fp = v->priv;
 	struct model *m = tui_model(v->tui);
+	struct rect box = panel_box(v);
 	char value[OFFER_NAME_MAX * 4], head[64];
 	size_t i, rows;
 	int y;
 
-	fp->box = panel_box(v);
-	rows = fp->box.h > 3 ? (size_t)fp->box.h - 3 : 1;
-	scroll_set(&fp->sc, FILTER_FIELD_COUNT, rows);
-	draw_box(&fp->box, "Filter");
+	rows = box.h > 3 ? (size_t)box.h - 3 : 1;
+	scroll_set(&v->sc, FILTER_FIELD_COUNT, rows);
+	/* The fields, for the base's clicks: a second click edits. */
+	v->list = (struct rect){ box.y + 2, box.x, (int)rows, box.w };
+	draw_box(&box, "Filter");
 	snprintf(head, sizeof head, "%zu of %zu offers match", m->nplans,
 	    m->offers.n);
-	draw_text(fp->box.y + 1, fp->box.x + 2, fp->box.w - 4, head,
-	    ui_attr(UI_NOTICE), false);
-	for (i = 0; i < rows && fp->sc.top + i < FILTER_FIELD_COUNT; i++) {
-		enum filter_field ff = (enum filter_field)(fp->sc.top + i);
-		bool sel = fp->sc.top + i == fp->sc.sel;
-		struct rect line = { fp->box.y + 2 + (int)i, fp->box.x + 1, 1,
-		    fp->box.w - 2 };
+	draw_text(box.y + 1, box.x + 2, box.w - 4, head, ui_attr(UI_NOTICE),
+	    false);
+	for (i = 0; i < rows && v->sc.top + i < FILTER_FIELD_COUNT; i++) {
+		enum filter_field ff = (enum filter_field)(v->sc.top + i);
+		bool sel = v->sc.top + i == v->sc.sel;
+		struct rect line = { box.y + 2 + (int)i, box.x + 1, 1,
+		    box.w - 2 };
 
 		y = line.y;
 		if (sel)
@@ -241,13 +208,10 @@ static const struct view_ops filter_ops = {
 	.name = "filter",
 	.scope = SC_FILTER,
 	.overlay = true,
+	.kind = VIEW_LIST,
+	.pick = ACT_EDIT,
 	.draw = filter_draw,
 	.action = filter_action,
-	.click = filter_click,
-	.wheel = NULL,
-	.resize = NULL,
-	.changed = NULL,
-	.free = NULL,
 };
 
 /* The filter panel. */
@@ -258,7 +222,7 @@ view_filter_new(struct tui *tui)
 	    sizeof(struct filter_panel));
 	struct filter_panel *fp = v->priv;
 
-	scroll_set(&fp->sc, FILTER_FIELD_COUNT, FILTER_FIELD_COUNT);
+	scroll_set(&v->sc, FILTER_FIELD_COUNT, FILTER_FIELD_COUNT);
 	fp->editing = FF_TEXT;
 	return v;
 }

@@ -28,7 +28,6 @@
 #define TABLE_TOP	2	/* title line and column headers */
 
 struct offers {
-	struct scroll	 sc;
 	enum column	 cols[COLUMN_COUNT];	/* the table's columns */
 	size_t		 ncols;
 	size_t		 want[COLUMN_COUNT];	/* widest cell seen, this result */
@@ -66,14 +65,14 @@ remember_selection(struct view *v)
 	struct offers *o = v->priv;
 	struct model *m = tui_model(v->tui);
 
-	if (o->sc.sel >= m->nplans) {
+	if (v->sc.sel >= m->nplans) {
 		o->sel_key[0] = '\0';
 		return;
 	}
 	str_copy(o->sel_provider, sizeof o->sel_provider,
-	    m->plans[o->sc.sel].offer->provider);
-	str_copy(o->sel_key, sizeof o->sel_key, m->plans[o->sc.sel].offer->key);
-	o->sel_nodes = m->plans[o->sc.sel].nodes;
+	    m->plans[v->sc.sel].offer->provider);
+	str_copy(o->sel_key, sizeof o->sel_key, m->plans[v->sc.sel].offer->key);
+	o->sel_nodes = m->plans[v->sc.sel].nodes;
 }
 
 /*
@@ -123,7 +122,7 @@ offers_changed(struct view *v)
 	char filter[sizeof o->shown_filter];
 	size_t i;
 
-	scroll_set(&o->sc, m->nplans, table_rows(v));
+	scroll_set(&v->sc, m->nplans, table_rows(v));
 	if (m->sort != o->shown_sort || m->reverse != o->shown_reverse)
 		o->to_top = true;
 	/* A new filter (from any view) shows its best offers first. */
@@ -134,12 +133,12 @@ offers_changed(struct view *v)
 	o->shown_sort = m->sort;
 	o->shown_reverse = m->reverse;
 	if (o->to_top) {
-		scroll_home(&o->sc);
+		scroll_home(&v->sc);
 		o->to_top = false;
 	} else if (o->sel_key[0] != '\0' &&
 	    (i = model_find(m, o->sel_provider, o->sel_key, o->sel_nodes)) !=
 	    (size_t)-1)
-		scroll_select(&o->sc, i);
+		scroll_select(&v->sc, i);
 	measure(v);
 	remember_selection(v);
 }
@@ -222,7 +221,6 @@ static const struct prompt_ops search_prompt = {
 	.done = search_done,
 };
 
-
 /*
  * 't': on-demand, then the 1-year and 3-year committed prices (only
  * offers with one, ranked by it: --term 1y / 3y), then on-demand again.
@@ -245,32 +243,13 @@ term_cycle(struct view *v)
 	    "3-year committed prices, best first (t: on-demand)");
 }
 
-/* React to an action. */
+/* The table's own actions; the base moves the selection. */
 static bool
 offers_action(struct view *v, enum action a)
 {
-	struct offers *o = v->priv;
 	struct model *m = tui_model(v->tui);
 
 	switch (a) {
-	case ACT_UP:
-		scroll_move(&o->sc, -1);
-		break;
-	case ACT_DOWN:
-		scroll_move(&o->sc, 1);
-		break;
-	case ACT_PAGE_UP:
-		scroll_page(&o->sc, -1);
-		break;
-	case ACT_PAGE_DOWN:
-		scroll_page(&o->sc, 1);
-		break;
-	case ACT_HOME:
-		scroll_home(&o->sc);
-		break;
-	case ACT_END:
-		scroll_end(&o->sc);
-		break;
 	case ACT_SEARCH:
 		tui_prompt(v->tui, v, &search_prompt, "Search: ",
 		    m->filter.text);
@@ -299,7 +278,7 @@ offers_action(struct view *v, enum action a)
 		break;
 	case ACT_DETAIL:
 		if (m->nplans > 0)
-			tui_push(v->tui, view_detail_new(v->tui, o->sc.sel));
+			tui_push(v->tui, view_detail_new(v->tui, v->sc.sel));
 		break;
 	case ACT_REFRESH:
 		tui_refresh_start(v->tui);
@@ -329,35 +308,22 @@ offers_action(struct view *v, enum action a)
 	return true;
 }
 
-/* A click: a header sorts, a row is selected. */
-static void
+/* A click on a header sorts by it; the base selects rows. */
+static bool
 offers_click(struct view *v, int y, int x)
 {
 	struct offers *o = v->priv;
 	size_t j;
 
-	if (y == v->area.y + 1) {
-		for (j = 0; j < o->ncols; j++)
-			if (o->colx[j] >= 0 && x >= o->colx[j] &&
-			    x < o->colx[j] + (int)o->lay[j].width + LAYOUT_GAP) {
-				sort_by(v, column_info[o->cols[j]].sort);
-				return;
-			}
-		return;
-	}
-	if (y >= v->area.y + TABLE_TOP)
-		scroll_click(&o->sc, (size_t)(y - v->area.y - TABLE_TOP));
-	remember_selection(v);
-}
-
-/* The wheel scrolls the table. */
-static void
-offers_wheel(struct view *v, int delta)
-{
-	struct offers *o = v->priv;
-
-	scroll_wheel(&o->sc, delta);
-	remember_selection(v);
+	if (y != v->area.y + 1)
+		return false;
+	for (j = 0; j < o->ncols; j++)
+		if (o->colx[j] >= 0 && x >= o->colx[j] &&
+		    x < o->colx[j] + (int)o->lay[j].width + LAYOUT_GAP) {
+			sort_by(v, column_info[o->cols[j]].sort);
+			break;
+		}
+	return true;
 }
 
 /* The window changed size. */
@@ -367,7 +333,9 @@ offers_resize(struct view *v)
 	struct offers *o = v->priv;
 	size_t rows = table_rows(v);
 
-	scroll_set(&o->sc, tui_model(v->tui)->nplans, rows);
+	scroll_set(&v->sc, tui_model(v->tui)->nplans, rows);
+	v->list = (struct rect){ v->area.y + TABLE_TOP, v->area.x,
+	    (int)rows, v->area.w };
 	if (rows > o->cell_rows) {
 		free(o->cells);
 		o->cells = xreallocarray(NULL, rows * o->ncols, CELL_MAX);
@@ -383,8 +351,6 @@ draw_title(struct view *v)
 	char filter[512], age[16], line[1024];
 	size_t len;
 
-	struct offers *o = v->priv;
-
 	if (m->offers.n == m->noffers_shown)
 		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu "
 		    "offers", m->noffers_shown);
@@ -393,7 +359,7 @@ draw_title(struct view *v)
 		    "offers", m->noffers_shown, m->offers.n);
 	if (m->nplans > 0)
 		len += (size_t)snprintf(line + len, sizeof line - len,
-		    " | row %zu of %zu", o->sc.sel + 1, m->nplans);
+		    " | row %zu of %zu", v->sc.sel + 1, m->nplans);
 	if (filter_describe(&m->filter, filter, sizeof filter) > 0)
 		len += (size_t)snprintf(line + len, sizeof line - len,
 		    " | filter: %s", filter);
@@ -405,9 +371,7 @@ draw_title(struct view *v)
 		snprintf(line + len, sizeof line - len, " | data: %s old%s",
 		    age, m->any_snapshot ? " (snapshot)" : "");
 	}
-	draw_fill(&v->area, v->area.y, ui_attr(UI_TITLE));
-	draw_text(v->area.y, v->area.x, v->area.w, line, ui_attr(UI_TITLE),
-	    false);
+	view_title(v, line);
 }
 
 /* The role of one cell. */
@@ -460,12 +424,12 @@ offers_draw(struct view *v)
 	int y, x;
 
 	offers_resize(v);	/* cheap; keeps the scroll height right */
-	nrows = m->nplans - o->sc.top < rows ? m->nplans - o->sc.top : rows;
+	nrows = m->nplans - v->sc.top < rows ? m->nplans - v->sc.top : rows;
 	for (r = 0; r < nrows; r++)
 		for (j = 0; j < o->ncols; j++) {
 			char *cell = o->cells[r * o->ncols + j];
 
-			column_cell(o->cols[j], &m->plans[o->sc.top + r], &ctx,
+			column_cell(o->cols[j], &m->plans[v->sc.top + r], &ctx,
 			    cell, CELL_MAX);
 			if (!column_cell_empty(cell))
 				o->empty[j] = false;
@@ -507,8 +471,8 @@ offers_draw(struct view *v)
 		return;
 	}
 	for (r = 0; r < nrows; r++) {
-		const struct plan *p = &m->plans[o->sc.top + r];
-		bool sel = o->sc.top + r == o->sc.sel;
+		const struct plan *p = &m->plans[v->sc.top + r];
+		bool sel = v->sc.top + r == v->sc.sel;
 
 		y = v->area.y + TABLE_TOP + (int)r;
 		if (sel)
@@ -542,11 +506,11 @@ offers_free(struct view *v)
 static const struct view_ops offers_ops = {
 	.name = "offers",
 	.scope = SC_OFFERS,
-	.overlay = false,
+	.kind = VIEW_LIST,
 	.draw = offers_draw,
 	.action = offers_action,
 	.click = offers_click,
-	.wheel = offers_wheel,
+	.moved = remember_selection,
 	.resize = offers_resize,
 	.changed = offers_changed,
 	.free = offers_free,

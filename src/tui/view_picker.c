@@ -26,9 +26,7 @@
 struct picker {
 	enum picker_kind kind;
 	struct facet	 items[PICKER_MAX];	/* GPU models or providers */
-	size_t		 nitems;
-	struct scroll	 sc;		/* row 0 is "any" (not for sort) */
-	struct rect	 box;
+	size_t		 nitems;	/* v->sc's row 0 is "any" (not sort) */
 	bool		 ticked;	/* Space was used: Enter keeps ticks */
 };
 
@@ -90,66 +88,31 @@ picker_choose(struct view *v, size_t row)
 	picker_apply(v);
 }
 
-/* React to an action. */
+/* Tick or choose; the base moves and goes back. */
 static bool
 picker_action(struct view *v, enum action a)
 {
 	struct picker *p = v->priv;
 
 	switch (a) {
-	case ACT_UP:
-		scroll_move(&p->sc, -1);
-		return true;
-	case ACT_DOWN:
-		scroll_move(&p->sc, 1);
-		return true;
-	case ACT_PAGE_UP:
-		scroll_page(&p->sc, -1);
-		return true;
-	case ACT_PAGE_DOWN:
-		scroll_page(&p->sc, 1);
-		return true;
-	case ACT_HOME:
-		scroll_home(&p->sc);
-		return true;
-	case ACT_END:
-		scroll_end(&p->sc);
-		return true;
 	case ACT_TOGGLE:
-		if (p->kind == PICK_SORT || p->sc.sel == 0) {
-			picker_choose(v, p->sc.sel);
+		if (p->kind == PICK_SORT || v->sc.sel == 0) {
+			picker_choose(v, v->sc.sel);
 			return true;
 		}
-		p->items[p->sc.sel - 1].selected =
-		    !p->items[p->sc.sel - 1].selected;
+		p->items[v->sc.sel - 1].selected =
+		    !p->items[v->sc.sel - 1].selected;
 		p->ticked = true;
 		picker_apply(v);
 		return true;
 	case ACT_SELECT:
 		if (!p->ticked)
-			picker_choose(v, p->sc.sel);
-		tui_pop(v->tui);
-		return true;
-	case ACT_BACK:
+			picker_choose(v, v->sc.sel);
 		tui_pop(v->tui);
 		return true;
 	default:
 		return false;
 	}
-}
-
-/* A click selects; a click on the selected row chooses it. */
-static void
-picker_click(struct view *v, int y, int x)
-{
-	struct picker *p = v->priv;
-	size_t before = p->sc.sel;
-
-	if (x < p->box.x || x >= p->box.x + p->box.w || y < p->box.y + 1)
-		return;
-	if (scroll_click(&p->sc, (size_t)(y - p->box.y - 1)) &&
-	    p->sc.sel == before)
-		picker_action(v, ACT_SELECT);
 }
 
 /* Draw the list in a box. */
@@ -159,25 +122,28 @@ picker_draw(struct view *v)
 	struct picker *p = v->priv;
 	struct model *m = tui_model(v->tui);
 	size_t n = picker_rows(p), rows, i;
+	struct rect box;
 	char line[128];
 	const char *title;
 
-	p->box.w = v->area.w - 4 < PICKER_W ? v->area.w - 4 : PICKER_W;
-	p->box.h = (int)n + 2 < v->area.h - 2 ? (int)n + 2 : v->area.h - 2;
-	p->box.x = v->area.x + (v->area.w - p->box.w) / 2;
-	if (p->box.x > v->area.x + 24)
-		p->box.x = v->area.x + 24;
-	p->box.y = v->area.y + 2;
-	rows = p->box.h > 2 ? (size_t)p->box.h - 2 : 1;
-	scroll_set(&p->sc, n, rows);
+	box.w = v->area.w - 4 < PICKER_W ? v->area.w - 4 : PICKER_W;
+	box.h = (int)n + 2 < v->area.h - 2 ? (int)n + 2 : v->area.h - 2;
+	box.x = v->area.x + (v->area.w - box.w) / 2;
+	if (box.x > v->area.x + 24)
+		box.x = v->area.x + 24;
+	box.y = v->area.y + 2;
+	rows = box.h > 2 ? (size_t)box.h - 2 : 1;
+	scroll_set(&v->sc, n, rows);
+	/* The items, for the base's clicks: a second click chooses. */
+	v->list = (struct rect){ box.y + 1, box.x, (int)rows, box.w };
 	title = p->kind == PICK_GPU ? "GPU model (Space ticks)" :
 	    p->kind == PICK_PROVIDER ? "Providers (Space ticks)" : "Sort by";
-	draw_box(&p->box, title);
-	for (i = 0; i < rows && p->sc.top + i < n; i++) {
-		size_t row = p->sc.top + i;
-		bool sel = row == p->sc.sel;
-		struct rect r = { p->box.y + 1 + (int)i, p->box.x + 1, 1,
-		    p->box.w - 2 };
+	draw_box(&box, title);
+	for (i = 0; i < rows && v->sc.top + i < n; i++) {
+		size_t row = v->sc.top + i;
+		bool sel = row == v->sc.sel;
+		struct rect r = { box.y + 1 + (int)i, box.x + 1, 1,
+		    box.w - 2 };
 
 		if (p->kind == PICK_SORT)
 			snprintf(line, sizeof line, "(%c) %-12s %s",
@@ -207,13 +173,10 @@ static const struct view_ops picker_ops = {
 	.name = "picker",
 	.scope = SC_PICKER,
 	.overlay = true,
+	.kind = VIEW_LIST,
+	.pick = ACT_SELECT,
 	.draw = picker_draw,
 	.action = picker_action,
-	.click = picker_click,
-	.wheel = NULL,
-	.resize = NULL,
-	.changed = NULL,
-	.free = NULL,
 };
 
 /* A pick list of kind. */
@@ -232,14 +195,14 @@ view_picker_new(struct tui *tui, enum picker_kind kind)
 	else if (kind == PICK_PROVIDER)
 		p->nitems = facet_providers(m->offers.v, m->offers.n,
 		    &m->filter, p->items, PICKER_MAX);
-	scroll_set(&p->sc, picker_rows(p), 1);
+	scroll_set(&v->sc, picker_rows(p), 1);
 	/* Start on the current choice. */
 	if (kind == PICK_SORT)
-		scroll_select(&p->sc, (size_t)m->sort);
+		scroll_select(&v->sc, (size_t)m->sort);
 	else
 		for (i = 0; i < p->nitems; i++)
 			if (p->items[i].selected) {
-				scroll_select(&p->sc, i + 1);
+				scroll_select(&v->sc, i + 1);
 				break;
 			}
 	return v;

@@ -19,8 +19,6 @@
 
 struct summary_view {
 	enum group_key key;	/* what the rows are */
-	int	top;		/* first row shown */
-	int	rows;		/* groups at the last draw */
 };
 
 /* Money for a cell: "-" when unknown. */
@@ -33,6 +31,7 @@ money_cell(int64_t v, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
+/* Draw the summary: a row per group, from the base's top. */
 static void
 summary_draw(struct view *v)
 {
@@ -46,18 +45,13 @@ summary_draw(struct view *v)
 	struct summary_group *g;
 	char line[512], title[128], lo[32], med[32], hi[32], spot[32];
 	size_t n, i;
-	int y, max;
+	int y;
 
 	summary_build(m->plans, m->nplans, &by, m->filter.spot, &g, &n);
-	s->rows = (int)n;
-	max = s->rows - (v->area.h - 2);
-	if (s->top > max)
-		s->top = max > 0 ? max : 0;
+	v->rows = (int)n;
 	snprintf(title, sizeof title, " Market summary by %s of %zu offers "
 	    "(m: next grouping, Esc: back)", titles[s->key], m->nplans);
-	draw_fill(&v->area, v->area.y, ui_attr(UI_TITLE));
-	draw_text(v->area.y, v->area.x, v->area.w, title, ui_attr(UI_TITLE),
-	    false);
+	view_title(v, title);
 	snprintf(line, sizeof line, "%-16s %6s %11s %9s %9s %9s  %s",
 	    s->key == GROUP_GPU ? "GPU" : s->key == GROUP_PROVIDER ?
 	    "PROVIDER" : s->key == GROUP_REGION ? "REGION" : "CONTINENT", "OFFERS", "MIN $/GPU-H", "MEDIAN", "MAX",
@@ -65,8 +59,8 @@ summary_draw(struct view *v)
 	draw_fill(&v->area, v->area.y + 1, ui_attr(UI_HEADER));
 	draw_text(v->area.y + 1, v->area.x, v->area.w, line,
 	    ui_attr(UI_HEADER), false);
-	for (i = (size_t)s->top, y = v->area.y + 2;
-	    i < n && y < v->area.y + v->area.h; i++, y++) {
+	for (i = (size_t)v->top; i < n && (y = view_row_y(v, (int)i)) >= 0;
+	    i++) {
 		const struct offer *c = g[i].cheapest->offer;
 
 		money_cell(g[i].price.min, lo, sizeof lo);
@@ -85,62 +79,29 @@ summary_draw(struct view *v)
 	free(g);
 }
 
-static void
-summary_scroll(struct view *v, int top)
-{
-	struct summary_view *s = v->priv;
-	int max = s->rows - (v->area.h - 2);
-
-	if (top > max)
-		top = max;
-	s->top = top < 0 ? 0 : top;
-}
-
+/* m cycles the grouping; the base scrolls and goes back. */
 static bool
 summary_action(struct view *v, enum action a)
 {
 	struct summary_view *s = v->priv;
-	int page = v->area.h > 3 ? v->area.h - 3 : 1;
-	int to;
 
-	if (view_scroll_target(a, s->top, s->rows, page, &to)) {
-		summary_scroll(v, to);
-		return true;
-	}
-	switch (a) {
-	case ACT_SUMMARY:
-		s->key = (enum group_key)((s->key + 1) % GROUP_KEY_COUNT);
-		s->top = 0;
-		return true;
-	case ACT_BACK:
-		tui_pop(v->tui);
-		return true;
-	default:
+	if (a != ACT_SUMMARY)
 		return false;
-	}
-}
-
-static void
-summary_wheel(struct view *v, int delta)
-{
-	struct summary_view *s = v->priv;
-
-	summary_scroll(v, s->top + delta);
+	s->key = (enum group_key)((s->key + 1) % GROUP_KEY_COUNT);
+	v->top = 0;
+	return true;
 }
 
 static const struct view_ops summary_ops = {
 	.name = "summary",
 	.scope = SC_HELP,
-	.overlay = false,
+	.kind = VIEW_PAGER,
+	.head = 2,
 	.draw = summary_draw,
 	.action = summary_action,
-	.click = NULL,
-	.wheel = summary_wheel,
-	.resize = NULL,
-	.changed = NULL,
-	.free = NULL,
 };
 
+/* The market summary of what the table shows. */
 struct view *
 view_summary_new(struct tui *tui)
 {

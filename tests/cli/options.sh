@@ -67,4 +67,11 @@ check "--help names the providers ($ids)" [ -n "$ids" ]
 run --db "$T/all.db" --provider "$ids" --quiet --format csv
 check "--provider with every provider: not a usage error ($status)" [ "$status" -eq 0 ] || [ "$status" -eq 1 ]
 
+# The interactive mode with no terminal: a usage error (cmd_tui.c turns
+# the TUI's result into the exit status), the cache left alone.
+run tui --db "$T/tui.db" </dev/null
+check "tui with no terminal exits 2" status_is 2
+check "tui with no terminal says why" err_has "needs a terminal"
+check "tui with no terminal creates no cache" [ ! -e "$T/tui.db" ]
+
 finish

@@ -373,6 +373,16 @@ wait_exit pre
 check "^C exits with SIGINT's status" [ "$st" = 130 ]
 check "^C restores the terminal" restored pre
 
+# --all-regions starts with a row per region, as the 'a' key gives.
+start allreg -- --db "$DB" --provider lambda --count 8 --all-regions tui
+check "tui --all-regions: pre-filtered" wait_for "filter: --count 8 --provider lambda"
+check "tui --all-regions: no folded rows" wait_gone ' +16 '
+check "tui --all-regions: a row per region" [ "$(rows | wc -l)" -gt "$folded" ]
+keys a
+check "tui --all-regions: a folds them" wait_for ' +16 '
+keys q
+wait_exit allreg
+
 # m: the market summary of the shown offers, as --group-by gives it.
 start summary -- --db "$DB" --provider lambda --count 8 tui
 wait_for "filter: --count 8 --provider lambda"
