@@ -44,7 +44,10 @@ enum {
 	OPT_FORGET,
 	OPT_FROM,
 	OPT_LIVE,
-	OPT_TERM
+	OPT_TERM,
+	OPT_FROM_KEY,
+	OPT_SIGN,
+	OPT_KEYGEN
 };
 
 /* One option (struct cli_option, cli.h): a filter field or one of the above. */
@@ -82,6 +85,12 @@ static const struct cli_option other_options[] = {
 	    "pull a published cache (http(s) URL or directory)" },
 	{ "live", 0, NULL, CMD_SCOPE_REFRESH, false, -1, OPT_LIVE,
 	    "ask the providers, even with from = in the config" },
+	{ "from-key", 0, "KEY|FILE", CMD_SCOPE_REFRESH, false, -1,
+	    OPT_FROM_KEY, "pull only copies signed by this public key" },
+	{ "sign", 0, "KEYFILE", CMD_SCOPE_PUBLISH, false, -1, OPT_SIGN,
+	    "publish: sign the manifest with this secret key" },
+	{ "keygen", 0, NULL, CMD_SCOPE_PUBLISH, false, -1, OPT_KEYGEN,
+	    "publish --keygen FILE: make FILE and FILE.pub, a key pair" },
 	{ "timeout", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_TIMEOUT,
 	    "per transfer (default 600)" },
 	{ "wait", 0, "SECONDS", CMD_SCOPE_REFRESH, false, -1, OPT_WAIT,
@@ -313,19 +322,22 @@ parse_hours(const char *value, double *out, struct err *err)
 static int
 parse_from(const char *arg, const char **out, struct err *err)
 {
-	char q[80];
+	char q[80], *shown = str_url_redact(arg, NULL, NULL);
 
 	if (arg[0] == '\0' || !str_is_clean(arg)) {
 		err_set(err, "--from: expected an http(s) URL or a directory, "
-		    "got %s", str_quoted(arg, q, sizeof q));
+		    "got %s", str_quoted(shown, q, sizeof q));
+		free(shown);
 		return -1;
 	}
 	if (strstr(arg, "://") != NULL && strncmp(arg, "http://", 7) != 0 &&
 	    strncmp(arg, "https://", 8) != 0) {
 		err_set(err, "--from: only http:// and https:// URLs (or a "
-		    "directory), got %s", str_quoted(arg, q, sizeof q));
+		    "directory), got %s", str_quoted(shown, q, sizeof q));
+		free(shown);
 		return -1;
 	}
+	free(shown);
 	*out = arg;
 	return 0;
 }
@@ -422,6 +434,24 @@ set_option(const struct cli_option *opt, const char *arg,
 		return parse_from(arg, &o->from, err);
 	case OPT_LIVE:
 		o->live = true;
+		return 0;
+	case OPT_FROM_KEY:
+		if (arg[0] == '\0' || !str_is_clean(arg)) {
+			err_set(err, "--from-key: expected a public key or its "
+			    "file");
+			return -1;
+		}
+		o->from_key = arg;
+		return 0;
+	case OPT_SIGN:
+		if (arg[0] == '\0' || !str_is_clean(arg)) {
+			err_set(err, "--sign: expected a secret key file");
+			return -1;
+		}
+		o->sign = arg;
+		return 0;
+	case OPT_KEYGEN:
+		o->keygen = true;
 		return 0;
 	case OPT_HELP:
 		o->command = CMD_HELP;

@@ -91,6 +91,9 @@ struct cli_options {
 	const char *operand;		/* publish DIR, launch KEY */
 	const char *from;		/* refresh --from URL|DIR, or NULL */
 	bool	 live;			/* refresh --live: not the config's from */
+	const char *from_key;		/* refresh --from-key KEY|FILE, or NULL */
+	const char *sign;		/* publish --sign KEYFILE, or NULL */
+	bool	 keygen;		/* publish --keygen: operand is a key */
 };
 
 /*

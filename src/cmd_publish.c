@@ -15,25 +15,62 @@
 #include "err.h"
 #include "paths.h"
 #include "publish.h"
+#include "sign.h"
 #include "xalloc.h"
+
+/* publish --keygen FILE: a key pair for publish --sign and from_key. */
+static int
+keygen(const char *path)
+{
+	char pub[128];
+	struct err err;
+
+	if (sign_keygen(path, pub, sizeof pub, &err) < 0) {
+		cli_error("publish --keygen: %s", err.msg);
+		return EXIT_DATA;
+	}
+	printf("%s\n", pub);
+	fprintf(stderr, "secret key in %s (keep it; publish --sign %s), "
+	    "public key in %s.pub and above (readers: from_key = the line, "
+	    "or --from-key %s.pub)\n", path, path, path, path);
+	return EXIT_OK;
+}
 
 static int
 cmd_publish_exec(const struct cli_options *o)
 {
 	struct publish_result *res;
+	struct sign_secret sk;
 	char path[4096], packed[32], plain[32], when[32];
 	struct err err;
 	struct db *db;
 	int rc;
 
+	if (o->keygen) {
+		if (o->sign != NULL) {
+			cli_error("publish: --keygen and --sign: make the key "
+			    "first, then sign with it");
+			return EXIT_USAGE;
+		}
+		return keygen(o->operand);
+	}
+	if (o->sign != NULL && sign_secret_load(o->sign, &sk, &err) < 0) {
+		cli_error("publish --sign: %s", err.msg);
+		return EXIT_DATA;
+	}
 	if (paths_db(o->db, path, sizeof path, &err) < 0 ||
 	    cache_open(path, &db, &err) < 0) {
 		cli_error("publish: %s", err.msg);
+		if (o->sign != NULL)
+			sign_secret_done(&sk);
 		return EXIT_DATA;
 	}
 	res = xmalloc(sizeof *res);
 	rc = publish_cache(db, o->operand, (int64_t)time(NULL),
-	    PACKAGE_NAME " " PACKAGE_VERSION, res, &err);
+	    PACKAGE_NAME " " PACKAGE_VERSION, o->sign != NULL ? &sk : NULL,
+	    res, &err);
+	if (o->sign != NULL)
+		sign_secret_done(&sk);
 	db_close(db);
 	if (rc < 0) {
 		cli_error("publish: %s", err.msg);
@@ -63,7 +100,7 @@ cmd_publish_exec(const struct cli_options *o)
 }
 
 const struct cmd_entry cmd_publish_entry = {
-	CMD_PUBLISH, "publish", "DIR [--quiet]",
+	CMD_PUBLISH, "publish", "DIR [--sign KEYFILE] [--quiet] | --keygen KEYFILE",
 	"a checked, gzipped copy of the cache for others' refresh --from",
 	CMD_SCOPE_PUBLISH, false,
 	cmd_publish_exec

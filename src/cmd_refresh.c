@@ -17,6 +17,7 @@
 #include "pull.h"
 #include "refresh.h"
 #include "settings.h"
+#include "sign.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -82,20 +83,39 @@ short_time(int64_t t, char *buf, size_t size)
  * trouble.
  */
 static int
-refresh_from(const struct cli_options *o, const char *path, const char *from)
+refresh_from(const struct cli_options *o, const char *path, const char *source)
 {
 	struct pull_options popts;
 	struct pull_report *rep;
+	struct sign_public key;
+	struct settings cfg;
 	char when[32], theirs[32], ours[32], bytes[32], mbytes[32];
+	const char *key_arg = o->from_key;
+	char *from;
 	struct err err;
 	size_t i;
-	int rc;
+	int rc, sig;
 
 	memset(&popts, 0, sizeof popts);
+	/* Never a password in a message: from is the URL as shown. */
+	from = str_url_redact(source, NULL, NULL);
+	if (key_arg == NULL && settings_load(&cfg, &err) == 0)
+		key_arg = settings_get(&cfg, "GPUCOST_FROM_KEY", "from_key");
+	if (key_arg != NULL) {
+		if (sign_public_load(key_arg, &key, &err) < 0) {
+			cli_error("refresh --from: %s", err.msg);
+			free(from);
+			return EXIT_USAGE;
+		}
+		popts.key = &key;
+	}
 	popts.db_path = path;
-	popts.source = from;
+	popts.source = source;
 	popts.timeout = o->timeout;
+	popts.deadline = o->deadline;
+	popts.now = (int64_t)time(NULL);
 	popts.lock_wait = o->lock_wait;
+	popts.catch_signals = true;
 	for (i = 0; i < o->filter.nproviders; i++)
 		str_copy(popts.providers[i], sizeof popts.providers[i],
 		    o->filter.providers[i]);
@@ -104,9 +124,23 @@ refresh_from(const struct cli_options *o, const char *path, const char *from)
 	rc = pull_cache(&popts, rep, &err);
 	if (rc < 0) {
 		fprintf(stderr, "gpucost: refresh --from: %s\n", err.msg);
+		sig = rep->signal;
 		free(rep);
+		free(from);
+		if (sig != 0)
+			raise(sig);	/* recorded; now end as it asked */
 		return rc == -1 ? EXIT_DATA : EXIT_REFRESH;
 	}
+	/*
+	 * Data taken over plain http with nothing to check it against:
+	 * said each time data is imported, --quiet or not (a cron mail).
+	 */
+	if (key_arg == NULL && strncmp(source, "http://", 7) == 0 &&
+	    !rep->not_modified && !rep->already)
+		fprintf(stderr, "gpucost: warning: %s is plain http and no "
+		    "from_key is pinned: anyone on the path could have changed "
+		    "the prices just imported (use https, or publish --sign "
+		    "and from_key)\n", from);
 	cli_human_bytes((uint64_t)rep->manifest_bytes, mbytes, sizeof mbytes);
 	cli_human_bytes((uint64_t)rep->data_bytes, bytes, sizeof bytes);
 	if (o->quiet)
@@ -121,8 +155,10 @@ refresh_from(const struct cli_options *o, const char *path, const char *from)
 		    mbytes);
 	} else {
 		short_time(rep->manifest.created_at, when, sizeof when);
-		fprintf(stderr, "%s: snapshot of %s: manifest %s, data %s\n",
-		    from, when, mbytes, bytes);
+		fprintf(stderr, "%s: snapshot of %s: manifest %s, data %s%s%s"
+		    "\n", from, when, mbytes, bytes, rep->signed_by ?
+		    ", signed by key " : "", rep->signed_by ?
+		    rep->manifest.key_id : "");
 		for (i = 0; i < rep->nres; i++) {
 			const struct db_merge_result *r = &rep->res[i];
 
@@ -153,7 +189,11 @@ refresh_from(const struct cli_options *o, const char *path, const char *from)
 			}
 		}
 	}
+	sig = rep->signal;
 	free(rep);
+	free(from);
+	if (sig != 0)
+		raise(sig);	/* it came after the merge: end as it asked */
 	if (prune_history(path) < 0)
 		return EXIT_DATA;
 	return EXIT_OK;

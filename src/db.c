@@ -26,7 +26,6 @@
 #include "str.h"
 #include "xalloc.h"
 
-#define DB_BUSY_TIMEOUT_MS	10000
 
 /*
  * Migrations: entry i brings a cache from user_version i to i + 1. Never
@@ -311,6 +310,21 @@ db_file_error(struct db *db, struct err *err)
 		    sqlite3_errmsg(db->sql));
 }
 
+/*
+ * The schema of a cache of this version, made in db (empty, in memory):
+ * what a published copy's schema is compared with (db_share.c).
+ */
+int
+db_schema_build(struct db *db, long long version, struct err *err)
+{
+	long long i;
+
+	for (i = 0; i < version && i < DB_SCHEMA_VERSION; i++)
+		if (db_exec(db, migrations[i], err) < 0)
+			return -1;
+	return 0;
+}
+
 /* Bring the schema from version `from` to DB_SCHEMA_VERSION. */
 int
 db_migrate(struct db *db, long long from, struct err *err)
@@ -389,7 +403,7 @@ db_check_identity(struct db *db, long long *version, struct err *err)
 }
 
 /* A file: URI for path with the given query ("immutable=1"). */
-static char *
+char *
 db_uri(const char *path, const char *query)
 {
 	static const char hex[] = "0123456789ABCDEF";

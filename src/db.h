@@ -24,6 +24,7 @@
 #ifndef GPUCOST_DB_H
 #define GPUCOST_DB_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -275,11 +276,32 @@ int	db_watch_forget(struct db *db, const char *query, bool *found,
 int	db_publish_copy(struct db *db, const char *path, struct err *err);
 
 /*
- * Open a downloaded copy (a temporary file of ours) to merge from:
- * refuses, with a message naming no path, what is not SQLite, not a
- * gpucost cache, from a newer schema ("made by a newer gpucost"), fails
- * PRAGMA integrity_check, or holds text with control characters; an
- * older schema is migrated in the copy.
+ * A copy is data, never code. Whatever opens one (db_open_snapshot(),
+ * db_merge_from()) refuses it unless its schema is exactly the one this
+ * program makes (no view, no trigger, no table or index of its own:
+ * sqlite_master compared object by object with a cache made in
+ * memory), opens it with trusted_schema off and views and triggers
+ * disabled, and bounds the work: a statement on it stops when the
+ * limits' time is up or their stop flag is set (a signal).
+ */
+/* How far ahead of this clock a copy may be dated (seconds). */
+#define DB_COPY_SKEW		600
+/* The most the checks and the merge of a copy take unless told. */
+#define DB_COPY_WORK_MAX	300
+
+struct db_copy_limits {
+	int64_t	now;			/* UTC epoch seconds */
+	double	seconds;		/* the budget; 0: DB_COPY_WORK_MAX */
+	volatile sig_atomic_t *stop;	/* nonzero: stop now; or NULL */
+};
+
+/*
+ * Open a copy (a temporary file of ours) for reading: refuses, with a
+ * message naming no path, what is not SQLite, not a gpucost cache, from
+ * a newer schema ("made by a newer gpucost"), has anything in its
+ * schema gpucost does not make, fails PRAGMA integrity_check, or holds
+ * text with control characters; an older schema is migrated in the copy
+ * (after its schema was checked).
  */
 int	db_open_snapshot(const char *path, struct db **out, struct err *err);
 
@@ -298,8 +320,16 @@ struct db_merge_result {
 };
 
 /*
- * Merge the copy at path (checked by db_open_snapshot() and closed) into
- * the cache in one transaction, for each provider res[0..n).provider: if
+ * Merge the copy at path (a temporary file of ours) into the cache. Its
+ * schema is checked (and an older one migrated) in the file alone; then
+ * one connection, with the copy attached read-only, runs every check
+ * and the merge: the schema again, integrity, control characters,
+ * nothing dated after lim->now + DB_COPY_SKEW, every row typed and in
+ * range as gpucost writes it, each offer through offer_check() (the
+ * adapters' limits), its sort keys computed here. A copy failing any
+ * check is refused whole: nothing is merged from it. All of it under
+ * lim's budget. Then, in one transaction,
+ * for each provider res[0..n).provider: if
  * the copy's data is newer (its newest offer or last success, against
  * the cache's), its offers, status row and settings replace the cache's;
  * either way the price history and refresh times the cache lacks are
@@ -307,7 +337,7 @@ struct db_merge_result {
  * stored for owner in the same transaction. On failure nothing changes.
  */
 int	db_merge_from(struct db *db, const char *path,
-	    struct db_merge_result *res, size_t n, const char *owner,
+	    const struct db_copy_limits *lim, struct db_merge_result *res, size_t n, const char *owner,
 	    const struct provider_meta *meta, size_t nmeta, struct err *err);
 
 /* The path the cache was opened with (borrowed, valid until close). */

@@ -17,6 +17,8 @@ struct err;
 
 /* 'gpuc': marks a file as a gpucost cache. */
 #define DB_APPLICATION_ID	0x67707563
+/* How long a connection waits for another one's lock. */
+#define DB_BUSY_TIMEOUT_MS	10000
 
 struct db {
 	sqlite3	*sql;
@@ -62,6 +64,15 @@ int64_t		 db_stmt_money(sqlite3_stmt *, int);
 void		 db_column_text(sqlite3_stmt *, int, char *, size_t);
 
 /* Fill one array element from the current row of a statement. */
+/* The sharing side (db_share.c) uses these of db.c and db_offers.c. */
+char		*db_uri(const char *, const char *);
+int		 db_schema_build(struct db *, long long, struct err *);
+struct offer;
+const char	*db_sort_keys_version(void);
+void		 db_bind_offer(sqlite3_stmt *, const char *,
+		    const struct offer *);
+void		 db_row_to_offer(sqlite3_stmt *, struct offer *);
+
 typedef void db_row_fn(sqlite3_stmt *st, void *elem);
 
 /* Step st to its end into an array, one element per row; finalizes st. */

@@ -59,8 +59,8 @@ offer_sort_keys(const struct offer *o, struct sort_keys *k)
  * provider whose status row names another version has its keys
  * recomputed before a query relies on them (db_sort_keys_update()).
  */
-static const char *
-sort_keys_version(void)
+const char *
+db_sort_keys_version(void)
 {
 	static char version[32];
 	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
@@ -81,8 +81,8 @@ sort_keys_version(void)
 }
 
 /* Bind one offer to the 26 placeholders of a WRITE_COLUMNS insert. */
-static void
-bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
+void
+db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 {
 	struct sort_keys k;
 
@@ -158,7 +158,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	if (st == NULL)
 		goto fail;
 	for (i = 0; i < n; i++) {
-		bind_offer(st, provider, &offers[i]);
+		db_bind_offer(st, provider, &offers[i]);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			db_err(db, err, "write failed");
 			goto fail;
@@ -278,7 +278,7 @@ db_replace_offers_meta(struct db *db, const char *provider,
 	sqlite3_bind_int64(st, 4, stored);
 	sqlite3_bind_int64(st, 5, oldest);
 	sqlite3_bind_int64(st, 6, newest);
-	sqlite3_bind_text(st, 7, sort_keys_version(), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, db_sort_keys_version(), -1, SQLITE_STATIC);
 	rc = db_step_done(db, st, err);
 	st = NULL;
 	if (rc < 0)
@@ -388,8 +388,8 @@ fail:
 }
 
 /* Fill an offer from a row of SELECT OFFER_COLUMNS. */
-static void
-row_to_offer(sqlite3_stmt *st, struct offer *o)
+void
+db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 {
 	char buf[16];
 
@@ -540,7 +540,7 @@ read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		o = offer_list_add(out);
-		row_to_offer(st, o);
+		db_row_to_offer(st, o);
 		if (!offer_matches(f, o, NULL))
 			offer_list_pop(out);
 	}
@@ -690,7 +690,7 @@ db_sort_keys_update(struct db *db, struct err *err)
 	static const char stale_sql[] = "SELECT 1 FROM provider_status "
 	    "WHERE sort_keys IS NOT ?1 AND offer_count > 0 LIMIT 1";
 	sqlite3_stmt *st = NULL, *up = NULL;
-	const char *version = sort_keys_version();
+	const char *version = db_sort_keys_version();
 	struct sort_keys k;
 	struct offer o;
 	char buf[16];

@@ -433,7 +433,10 @@ xfer_setup(struct xfer *t, const struct http_options *o)
 	SET(CURLOPT_SSL_VERIFYPEER, 1L);
 	SET(CURLOPT_SSL_VERIFYHOST, 2L);
 	SET(CURLOPT_USERAGENT, "gpucost/" PACKAGE_VERSION);
-	SET(CURLOPT_ACCEPT_ENCODING, "");
+	if (req->raw)
+		SET(CURLOPT_HTTP_CONTENT_DECODING, 0L);
+	else
+		SET(CURLOPT_ACCEPT_ENCODING, "");
 	SET(CURLOPT_CONNECTTIMEOUT, o->connect_timeout);
 	SET(CURLOPT_TIMEOUT, o->timeout);
 	SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
@@ -529,6 +532,7 @@ static void
 xfer_finish(struct http_batch *b, struct xfer *t)
 {
 	struct http_result *r = &t->res;
+	char *eff = NULL;
 
 	if (t->state == XFER_RUNNING)
 		lc.multi_remove_handle(b->multi, t->easy);
@@ -547,6 +551,10 @@ xfer_finish(struct http_batch *b, struct xfer *t)
 	}
 	if (r->ok)
 		r->error[0] = '\0';
+	r->url = t->req->url;
+	if (t->easy != NULL && lc.easy_getinfo(t->easy, CURLINFO_EFFECTIVE_URL,
+	    &eff) == CURLE_OK && eff != NULL)
+		r->url = eff;
 	if (t->cb.on_done != NULL)
 		t->cb.on_done(t->udata, r);
 	xfer_free(t);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,11 +27,26 @@ lockfile_take(const char *path, long wait_s, const char *what, int *fd,
 {
 	double deadline = now_seconds() + (double)wait_s;
 	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	struct stat sb;
 
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/*
+	 * Never through a symbolic link, never anything but a regular
+	 * file: a link planted where the lock goes would otherwise have
+	 * us create (or lock) a file wherever it points.
+	 */
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK, 0600);
 	if (*fd < 0) {
 		err_set(err, "cannot open the lock file %s: %s", path,
+		    errno == ELOOP ? "it is a symbolic link (remove it)" :
 		    strerror(errno));
+		return -1;
+	}
+	if (fstat(*fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		err_set(err, "the lock file %s is not a regular file (remove "
+		    "it)", path);
+		close(*fd);
+		*fd = -1;
 		return -1;
 	}
 	for (;;) {

@@ -12,7 +12,8 @@ struct err;
 #define LOCKFILE_BUSY	(-2)
 
 /*
- * Open (creating, mode 0600) and lock path, waiting up to wait_s
+ * Open (creating, mode 0600; never through a symbolic link, and only
+ * a regular file) and lock path, waiting up to wait_s
  * seconds. Returns 0 and *fd (close it to unlock); LOCKFILE_BUSY with
  * "another WHAT is running (it holds PATH); waited N s, try again
  * later"; or -1 with err set.

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "manifest.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -141,6 +142,12 @@ manifest_to_json(const struct manifest *m)
 			cJSON_AddNullToObject(p, "last_error");
 		cJSON_AddItemToArray(list, p);
 	}
+	if (m->signature[0] != '\0') {
+		p = cJSON_AddObjectToObject(root, "signature");
+		cJSON_AddStringToObject(p, "algorithm", "ed25519");
+		cJSON_AddStringToObject(p, "key_id", m->key_id);
+		cJSON_AddStringToObject(p, "value", m->signature);
+	}
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	if (text == NULL)	/* cJSON ran out of memory */
@@ -231,6 +238,46 @@ parse_provider(const cJSON *obj, size_t i, struct manifest_provider *mp,
 	if (json_get_string(obj, "last_error", path, mp->last_error,
 	    sizeof mp->last_error, &found, err) < 0)
 		return -1;
+	return 0;
+}
+
+/* The optional signature: checked in shape here, in value by pull.c. */
+static int
+parse_signature(const cJSON *root, struct manifest *m, struct err *err)
+{
+	const cJSON *sig = cJSON_GetObjectItemCaseSensitive(root, "signature");
+	char alg[16];
+	size_t i;
+
+	if (sig == NULL || cJSON_IsNull(sig))
+		return 0;
+	if (!cJSON_IsObject(sig)) {
+		err_set(err, "manifest.signature: expected an object");
+		return -1;
+	}
+	if (get_raw(sig, "algorithm", "manifest.signature", alg, sizeof alg,
+	    err) < 0 || get_raw(sig, "key_id", "manifest.signature",
+	    m->key_id, sizeof m->key_id, err) < 0 || get_raw(sig, "value",
+	    "manifest.signature", m->signature, sizeof m->signature, err) < 0)
+		return -1;
+	if (strcmp(alg, "ed25519") != 0) {
+		err_set(err, "manifest.signature.algorithm: expected ed25519");
+		return -1;
+	}
+	for (i = 0; m->key_id[i] != '\0'; i++)
+		if (!isxdigit((unsigned char)m->key_id[i]))
+			break;
+	if (i != SIGN_KEY_ID_LEN || m->key_id[i] != '\0') {
+		err_set(err, "manifest.signature.key_id: expected %d hex "
+		    "digits", SIGN_KEY_ID_LEN);
+		return -1;
+	}
+	for (i = 0; m->signature[i] != '\0'; i++)
+		if (!isalnum((unsigned char)m->signature[i]) &&
+		    strchr("+/=", m->signature[i]) == NULL) {
+			err_set(err, "manifest.signature.value: not base64");
+			return -1;
+		}
 	return 0;
 }
 
@@ -337,8 +384,22 @@ manifest_parse(const char *text, size_t len, struct manifest *m,
 		i++;
 	}
 	m->nproviders = i;
+	if (parse_signature(root, m, err) < 0)
+		goto done;
 	rc = 0;
 done:
 	cJSON_Delete(root);
 	return rc;
+}
+
+void
+manifest_signed_text(const struct manifest *m, char *buf, size_t size)
+{
+	char created[32];
+
+	manifest_time(m->created_at, created, sizeof created);
+	snprintf(buf, size, "gpucost signed manifest 1\nfile %s\nsize %llu\n"
+	    "sha256 %s\ndb_size %llu\ncreated_at %s\nschema_version %d\n",
+	    m->file, (unsigned long long)m->size, m->sha256,
+	    (unsigned long long)m->db_size, created, m->schema_version);
 }

@@ -19,7 +19,9 @@
  *	                   "offer_count": 1234,
  *	                   "fetched_at": "2026-11-23T09:58:12Z",
  *	                   "oldest": "...", "last_success": "...",
- *	                   "last_attempt": "...", "last_error": null }, ... ]
+ *	                   "last_attempt": "...", "last_error": null }, ... ],
+ *	  "signature": { "algorithm": "ed25519", "key_id": "0123abcd...",
+ *	                 "value": "base64..." }		(publish --sign only)
  *	}
  *
  * Times are UTC ISO 8601 or null (never). size and sha256 are of the
@@ -34,6 +36,7 @@
 #include "db.h"
 #include "offer.h"
 #include "sha256.h"
+#include "sign.h"
 
 #define MANIFEST_NAME		"manifest.json"
 #define MANIFEST_FORMAT		1	/* this gpucost's manifest format */
@@ -64,7 +67,21 @@ struct manifest {
 	char	sha256[SHA256_HEX_LEN + 1];	/* of file, lowercase hex */
 	struct manifest_provider providers[MANIFEST_PROVIDERS_MAX];
 	size_t	nproviders;
+	/* publish --sign: the key's id and the signature; "" unsigned. */
+	char	key_id[SIGN_KEY_ID_LEN + 1];
+	char	signature[SIGN_TEXT_MAX];
 };
+
+#define MANIFEST_SIGNED_MAX	512
+
+/*
+ * The text a signature covers: what names the data (file, size,
+ * sha256, db_size), when it was made and its schema, one per line.
+ * The providers' summary is not covered: a reader learns it from the
+ * data itself.
+ */
+void	manifest_signed_text(const struct manifest *m, char *buf,
+	    size_t size);
 
 /*
  * The JSON text of m (ending in a newline); the caller frees it. NULL

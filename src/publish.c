@@ -273,7 +273,8 @@ done:
 
 int
 publish_cache(struct db *db, const char *dir, int64_t now,
-    const char *generator, struct publish_result *res, struct err *err)
+    const char *generator, const struct sign_secret *sk,
+    struct publish_result *res, struct err *err)
 {
 	struct manifest *m = &res->manifest;
 	char *lock_path, *copy = NULL, *packed = NULL, *final = NULL;
@@ -340,10 +341,15 @@ publish_cache(struct db *db, const char *dir, int64_t now,
 	if (previous_manifest(dir, prev) == 0 &&
 	    strcmp(prev->sha256, m->sha256) == 0 && dir_has(dir, prev->file)) {
 		*m = *prev;
-		res->unchanged = true;
-		res->seconds = now_seconds() - start;
-		rc = 0;
-		goto done;
+		if (sk == NULL ? prev->signature[0] == '\0' :
+		    strcmp(prev->key_id, sk->id) == 0) {
+			res->unchanged = true;
+			res->seconds = now_seconds() - start;
+			rc = 0;
+			goto done;
+		}
+		/* The same data, signed now (or by another key). */
+		goto manifest;
 	}
 	snprintf(m->file, sizeof m->file, DATA_PREFIX "%s-%.8s" DATA_SUFFIX,
 	    stamp, m->sha256);
@@ -358,8 +364,19 @@ publish_cache(struct db *db, const char *dir, int64_t now,
 		goto done;
 
 	/* The manifest last: it names only a whole file. */
+manifest:
 	if (previous_manifest(dir, prev) < 0)
 		prev->file[0] = '\0';	/* unreadable: protects nothing */
+	m->key_id[0] = m->signature[0] = '\0';
+	if (sk != NULL) {
+		char signed_text[MANIFEST_SIGNED_MAX];
+
+		manifest_signed_text(m, signed_text, sizeof signed_text);
+		if (sign_make(sk, signed_text, strlen(signed_text),
+		    m->signature, sizeof m->signature, err) < 0)
+			goto done;
+		str_copy(m->key_id, sizeof m->key_id, sk->id);
+	}
 	if ((text = manifest_to_json(m)) == NULL) {
 		err_set(err, "out of memory writing the manifest");
 		goto done;

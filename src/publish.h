@@ -24,6 +24,7 @@
 
 struct db;
 struct err;
+struct sign_secret;
 
 #define PUBLISH_LOCK_WAIT	60	/* seconds to wait for another publish */
 
@@ -37,12 +38,14 @@ struct publish_result {
 
 /*
  * Publish the cache db into the existing directory dir; created_at is
- * now, generator names this program ("gpucost 0.1.0"). Returns 0, or -1
+ * now, generator names this program ("gpucost 0.1.0"); sk (or NULL)
+ * signs the manifest (sign.h). The same data under a manifest signed
+ * otherwise gets a new manifest naming the same file. Returns 0, or -1
  * with err (one line naming the file) and DIR as it was, but for
  * temporary files removed.
  */
 int	publish_cache(struct db *db, const char *dir, int64_t now,
-	    const char *generator, struct publish_result *res,
-	    struct err *err);
+	    const char *generator, const struct sign_secret *sk,
+	    struct publish_result *res, struct err *err);
 
 #endif

@@ -2,15 +2,24 @@
  * pull.h: `gpucost refresh --from URL|DIR`: bring a published cache
  * (publish.h) into this one.
  *
- * Under the refresh lock: the manifest is fetched (over http(s)
- * conditionally, with the ETag / Last-Modified of the last time); when
- * the server says "not modified" or it names the data already
- * imported, nothing more is transferred. Otherwise the data file is
- * streamed, hashed and decompressed into a temporary file next to the
- * cache, at most the manifest's sizes; its size, sha256, gzip trailer,
- * SQLite integrity and schema are checked (db_open_snapshot()); then
- * db_merge_from() merges it per provider in one transaction. Any
- * refusal leaves the cache as it was and removes the temporary file.
+ * Under the refresh lock, all of it within the deadline and stopped by
+ * SIGINT, SIGTERM or SIGHUP (recorded in the status of the providers
+ * being pulled, as an interrupted refresh is): the manifest is fetched
+ * (over http(s) conditionally, with the ETag / Last-Modified of the
+ * last time, but only when that pull merged every provider asked for
+ * now; a 304 to a request without validators is refused); its date
+ * may not be ahead of this clock (DB_COPY_SKEW) and, with a pinned key,
+ * its signature must match. When it names the copy every provider
+ * asked for was merged from (the state keeps, per provider, the sha256
+ * it was last merged from), nothing more is transferred. Otherwise
+ * the data file (beside the URL that answered for the manifest, after
+ * redirects) is streamed as the server holds it (no Content-Encoding
+ * undone) into a temporary file, hashed, at most the manifest's size,
+ * after a free-space check; only when its size and sha256 match is it
+ * inflated, at most the manifest's db_size; then db_merge_from() checks
+ * and merges it. Any refusal leaves the cache as it was and removes
+ * the temporary files. A password in the source URL appears in no
+ * message (str_url_redact()).
  */
 #ifndef GPUCOST_PULL_H
 #define GPUCOST_PULL_H
@@ -30,6 +39,12 @@ struct err;
 
 /* The cache's own provider_meta owner for the pull state. */
 #define PULL_META_OWNER	"@from"
+/* Its name prefix for "the copy provider X was last merged from". */
+#define PULL_META_MERGED	"merged/"
+/* The most a pull may take unless --deadline says (refresh's default). */
+#define PULL_DEADLINE_DEFAULT	900
+
+struct sign_public;
 
 struct pull_options {
 	const char	*db_path;
@@ -38,11 +53,17 @@ struct pull_options {
 	size_t		 nproviders;	/* 0: every provider */
 	long		 timeout;	/* seconds per transfer; 0: default */
 	long		 lock_wait;	/* seconds */
+	long		 deadline;	/* seconds for the whole pull; 0: default */
+	int64_t		 now;		/* UTC epoch seconds (the clock) */
+	bool		 catch_signals;	/* stop and record on INT/TERM/HUP */
+	const struct sign_public *key;	/* pinned key, or NULL */
 };
 
 struct pull_report {
 	bool		 not_modified;	/* the server answered 304 */
 	bool		 already;	/* the manifest names what we imported */
+	bool		 signed_by;	/* its signature matched the pinned key */
+	int		 signal;	/* the signal that ended it, or 0 */
 	struct manifest	 manifest;	/* when one was read */
 	uint64_t	 manifest_bytes;	/* transferred */
 	uint64_t	 data_bytes;		/* transferred */

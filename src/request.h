@@ -25,6 +25,11 @@ struct http_request {
 	size_t	 nheaders;
 	char	*redact;		/* secret to mask in messages, or NULL */
 	bool	 stream;		/* deliver the body in chunks */
+	/*
+	 * The body as the server sends it: no Accept-Encoding, no
+	 * Content-Encoding undone (a .gz a server labels gzip stays one).
+	 */
+	bool	 raw;
 	size_t	 max_body;		/* cap for a buffered body; 0: 32 MiB */
 	int	 tag;			/* caller's label for the request */
 
@@ -45,6 +50,9 @@ struct http_request {
 /* What happened to a request. */
 struct http_result {
 	const struct http_request *req;	/* the request, borrowed */
+	const char *url;		/* the URL answered, redirects
+					   followed (borrowed, valid in
+					   on_done) */
 	long	 status;		/* HTTP status; 0 when none arrived */
 	bool	 ok;			/* transfer done and status 2xx or 304 */
 	char	 error[HTTP_ERROR_MAX];	/* why not ok: libcurl or HTTP text */

@@ -16,7 +16,7 @@
 static const char *const known_names[] = {
 	"gcp_api_key", "lambda_api_key", "runpod_api_key", "vast_api_key",
 	"vultr_api_key", "aws_regions", "timeout", "usd_per_eur", "from",
-	"max_age", NULL
+	"max_age", "from_key", NULL
 };
 
 /* Trim spaces and tabs at both ends, in place. */

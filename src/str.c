@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "xalloc.h"
+
 /* Length of the UTF-8 sequence starting at s (max len bytes), 0 if invalid. */
 static size_t
 utf8_seq_len(const unsigned char *s, size_t len)
@@ -308,6 +310,35 @@ str_glob_valid(const char *s)
 			return false;
 	}
 	return true;
+}
+
+char *
+str_url_redact(const char *url, const char **password, size_t *len)
+{
+	const char *scheme, *auth, *end, *at, *colon;
+
+	if (password != NULL)
+		*password = NULL;
+	if (len != NULL)
+		*len = 0;
+	if ((scheme = strstr(url, "://")) == NULL)
+		return xstrdup(url);
+	auth = scheme + 3;
+	end = auth + strcspn(auth, "/?#");
+	/* The last '@' of the authority ends the user information. */
+	for (at = NULL, colon = auth; colon < end; colon++)
+		if (*colon == '@')
+			at = colon;
+	if (at == NULL)
+		return xstrdup(url);
+	colon = memchr(auth, ':', (size_t)(at - auth));
+	if (colon == NULL || colon + 1 == at)
+		return xstrdup(url);
+	if (password != NULL)
+		*password = colon + 1;
+	if (len != NULL)
+		*len = (size_t)(at - colon - 1);
+	return xasprintf("%.*s***%s", (int)(colon + 1 - url), url, at);
 }
 
 size_t

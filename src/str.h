@@ -75,4 +75,13 @@ size_t	str_distance(const char *a, const char *b);
  */
 const char *str_nearest(const char *s, const char *const *words, size_t n);
 
+/*
+ * Copy of url with the password of its user information masked
+ * ("https://ann:***@host/"): credentials in a --from URL never reach a
+ * message (cron mails stderr). Anything else is returned as it is;
+ * the caller frees it. *password (if not NULL) gets a pointer into url
+ * at the password and *len its length (0: none), to mask it elsewhere.
+ */
+char	*str_url_redact(const char *url, const char **password, size_t *len);
+
 #endif

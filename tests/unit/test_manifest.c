@@ -18,7 +18,10 @@
 #include "db.h"
 #include "err.h"
 #include "manifest.h"
+#include "sign.h"
 #include "str.h"
+
+#include <unistd.h>
 
 #define SHA	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
@@ -204,6 +207,103 @@ test_file_names(void **state)
 	assert_false(manifest_file_name_ok("a%2fb"));
 }
 
+/*
+ * A signed manifest: the signature survives the round trip and checks
+ * against the signer's public key; a changed field, another key or a
+ * malformed signature does not.
+ */
+static void
+test_signed(void **state)
+{
+	struct manifest m, back, other;
+	struct sign_secret sk, sk2;
+	struct sign_public pk;
+	char dir[] = "/tmp/gpucost-test-sign-XXXXXX", path[128], path2[128];
+	char pub[128], pub2[128], text[MANIFEST_SIGNED_MAX], *json;
+	struct err err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/k", dir);
+	snprintf(path2, sizeof path2, "%s/k2", dir);
+	assert_int_equal(sign_keygen(path, pub, sizeof pub, &err), 0);
+	assert_int_equal(sign_keygen(path, pub2, sizeof pub2, &err), -1);
+	assert_non_null(strstr(err.msg, "never overwritten"));
+	assert_int_equal(sign_keygen(path2, pub2, sizeof pub2, &err), 0);
+	assert_int_equal(sign_secret_load(path, &sk, &err), 0);
+	assert_int_equal(sign_secret_load(path2, &sk2, &err), 0);
+	assert_int_equal(sign_public_load(pub, &pk, &err), 0);
+	assert_string_equal(pk.id, sk.id);
+	assert_string_not_equal(sk.id, sk2.id);
+
+	sample(&m);
+	manifest_signed_text(&m, text, sizeof text);
+	assert_int_equal(sign_make(&sk, text, strlen(text), m.signature,
+	    sizeof m.signature, &err), 0);
+	str_copy(m.key_id, sizeof m.key_id, sk.id);
+	json = manifest_to_json(&m);
+	assert_int_equal(manifest_parse(json, strlen(json), &back, &err), 0);
+	free(json);
+	assert_string_equal(back.signature, m.signature);
+	assert_string_equal(back.key_id, sk.id);
+	manifest_signed_text(&back, text, sizeof text);
+	assert_int_equal(sign_check(&pk, text, strlen(text), back.signature,
+	    &err), 0);
+
+	/* Another sha256 under the same signature. */
+	other = back;
+	other.sha256[0] = other.sha256[0] == 'a' ? 'b' : 'a';
+	manifest_signed_text(&other, text, sizeof text);
+	assert_int_equal(sign_check(&pk, text, strlen(text), other.signature,
+	    &err), -1);
+	assert_non_null(strstr(err.msg, "does not match"));
+	/* Signed by the other key. */
+	manifest_signed_text(&back, text, sizeof text);
+	assert_int_equal(sign_make(&sk2, text, strlen(text), other.signature,
+	    sizeof other.signature, &err), 0);
+	assert_int_equal(sign_check(&pk, text, strlen(text), other.signature,
+	    &err), -1);
+	assert_int_equal(sign_check(&pk, text, strlen(text), "not base64!",
+	    &err), -1);
+	assert_int_equal(sign_public_load("gpucost-ed25519-public-key AAAA",
+	    &pk, &err), -1);
+	sign_secret_done(&sk);
+	sign_secret_done(&sk2);
+	unlink(path);
+	unlink(path2);
+	snprintf(path, sizeof path, "%s/k.pub", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/k2.pub", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A password in a URL is masked, nothing else changed. */
+static void
+test_url_redact(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "https://ann:s3cret@host/x/", "https://ann:***@host/x/" },
+		{ "http://ann:p@ss@host:8080/", "http://ann:***@host:8080/" },
+		{ "https://host/a@b", "https://host/a@b" },
+		{ "https://ann@host/", "https://ann@host/" },
+		{ "/srv/www/gpucost", "/srv/www/gpucost" },
+	};
+	const char *pw;
+	size_t i, len;
+	char *r;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		r = str_url_redact(cases[i][0], &pw, &len);
+		assert_string_equal(r, cases[i][1]);
+		free(r);
+	}
+	free(str_url_redact("https://ann:s3cret@host/", &pw, &len));
+	assert_int_equal(len, 6);
+	assert_memory_equal(pw, "s3cret", 6);
+}
+
 int
 main(void)
 {
@@ -213,6 +313,8 @@ main(void)
 		cmocka_unit_test(test_not_json),
 		cmocka_unit_test(test_text_sanitised),
 		cmocka_unit_test(test_file_names),
+		cmocka_unit_test(test_signed),
+		cmocka_unit_test(test_url_redact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -188,17 +188,65 @@ merge_ok(const char *cache, const char *copy, struct db_merge_result *res,
     size_t n)
 {
 	struct provider_meta m;
+	struct db_copy_limits lim;
 	struct db *db = open_ok(cache), *snap = NULL;
 	struct err err;
 
 	if (db_open_snapshot(copy, &snap, &err) != 0)
 		fail_msg("open snapshot: %s", err.msg);
 	db_close(snap);
+	memset(&lim, 0, sizeof lim);
+	lim.now = 1000000;
 	snprintf(m.name, sizeof m.name, "sha256");
 	snprintf(m.value, sizeof m.value, "feed");
-	if (db_merge_from(db, copy, res, n, "@from", &m, 1, &err) != 0)
+	if (db_merge_from(db, copy, &lim, res, n, "@from", &m, 1, &err) != 0)
 		fail_msg("merge: %s", err.msg);
 	db_close(db);
+}
+
+/* Change the copy with sql: the merge into cache refuses it, no change. */
+static void
+bogus_refused(const char *cache, const char *copy, const char *sql)
+{
+	struct db_merge_result res[3];
+	struct db_copy_limits lim;
+	char *copy2, *before, *after;
+	struct db *db;
+	struct err err;
+
+	copy2 = malloc(strlen(copy) + 8);
+	assert_non_null(copy2);
+	sprintf(copy2, "%s.bogus", copy);
+	{
+		FILE *in = fopen(copy, "rb"), *out = fopen(copy2, "wb");
+		char buf[8192];
+		size_t n;
+
+		assert_non_null(in);
+		assert_non_null(out);
+		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+			assert_int_equal(fwrite(buf, 1, n, out), n);
+		fclose(in);
+		fclose(out);
+	}
+	raw(copy2, sql);
+	before = dump(cache, "SELECT * FROM committed ORDER BY 1, 2");
+	db = open_ok(cache);
+	memset(&lim, 0, sizeof lim);
+	lim.now = 1000000;
+	memset(res, 0, sizeof res);
+	snprintf(res[0].provider, sizeof res[0].provider, "aws");
+	assert_int_equal(db_merge_from(db, copy2, &lim, res, 1, "@from", NULL,
+	    0, &err), -1);
+	if (strstr(err.msg, "not one gpucost writes") == NULL)
+		fail_msg("got \"%s\"", err.msg);
+	db_close(db);
+	after = dump(cache, "SELECT * FROM committed ORDER BY 1, 2");
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	unlink(copy2);
+	free(copy2);
 }
 
 static void
@@ -301,8 +349,10 @@ test_merge_into_empty(void **state)
 /* A newer local provider survives an older copy; an older one goes. */
 /*
  * A pulled copy brings its committed prices and their history with its
- * offers; rows this program would never write (an unknown kind, a price
- * of 0, a term of 99 months, an offer the copy does not have) stay out.
+ * offers, but for those of an offer the copy does not have; a copy
+ * holding rows this program would never write (an unknown kind, a price
+ * of 0, a term of 99 months) is refused whole, nothing merged (issue 23:
+ * a copy's values pass the checks its writer keeps, or none is taken).
  */
 static void
 test_merge_committed(void **state)
@@ -328,9 +378,6 @@ test_merge_committed(void **state)
 		fail_msg("publish copy: %s", err.msg);
 	db_close(db);
 	raw(copy, "INSERT INTO committed VALUES "
-	    "('aws', 'b', 'bogus', 12, 'none', 1000000, 0),"
-	    "('aws', 'b', 'reservation', 12, 'none', 0, 0),"
-	    "('aws', 'b', 'reservation', 99, 'none', 1000000, 0),"
 	    "('aws', 'gone', 'reservation', 12, 'none', 1000000, 0)");
 	results(res, 3);
 	merge_ok(mine, copy, res, 3);
@@ -347,6 +394,15 @@ test_merge_committed(void **state)
 	merge_ok(mine, copy, res, 3);
 	assert_int_equal(count(mine, "SELECT count(*) FROM committed_history"),
 	    1);
+	/* Rows no writer makes: the copy is refused, the cache unchanged. */
+	bogus_refused(mine, copy, "INSERT INTO committed VALUES "
+	    "('aws', 'b', 'bogus', 12, 'none', 1000000, 0)");
+	bogus_refused(mine, copy, "INSERT INTO committed VALUES "
+	    "('aws', 'b', 'reservation', 12, 'none', 0, 0)");
+	bogus_refused(mine, copy, "INSERT INTO committed VALUES "
+	    "('aws', 'b', 'reservation', 99, 'none', 1000000, 0)");
+	bogus_refused(mine, copy, "UPDATE committed_history SET "
+	    "price_hour = -1");
 }
 
 static void
