@@ -51,17 +51,7 @@ enum {
 	OPT_EXEC_TIMEOUT
 };
 
-/* One option: a filter field (filter >= 0) or one of the above. */
-struct cli_option {
-	const char	*name;		/* without "--" */
-	int		 short_opt;	/* 0 when none */
-	const char	*arg;		/* value name; NULL: takes no value */
-	unsigned	 scope;		/* CMD_SCOPE_*: commands that take it */
-	bool		 asks;		/* makes the command line a query */
-	int		 filter;	/* enum filter_field, or -1 */
-	int		 id;		/* OPT_*, or the filter's index */
-	const char	*help;
-};
+/* One option (struct cli_option, cli.h): a filter field or one of the above. */
 
 /* The options that are not filters, in --help order within a group. */
 static const struct cli_option other_options[] = {
@@ -141,6 +131,8 @@ static const struct {
 } command_operands[] = {
 	{ CMD_PUBLISH,	"DIR" },	/* gpucost publish DIR */
 	{ CMD_LAUNCH,	"KEY" },	/* gpucost launch KEY */
+	{ CMD_COMPLETION, "SHELL" },	/* gpucost completion bash */
+	{ CMD_COMPLETE,	"KIND" },	/* gpucost __complete gpus */
 };
 
 #define NOPTIONS	(FILTER_FIELD_COUNT + NOTHER)
@@ -160,6 +152,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_watch_entry,
 	&cmd_publish_entry,
 	&cmd_launch_entry,
+	&cmd_completion_entry,
+	&cmd_mcp_entry,
+	&cmd_complete_entry,
 	&cmd_help_entry,
 	&cmd_version_entry,
 	NULL
@@ -256,19 +251,33 @@ sort_name_at(size_t i)
 	return sort_key_name((enum sort_key)i);
 }
 
+/* A command --help and the error lists leave out (__complete). */
+static bool
+command_hidden(const struct cmd_entry *e)
+{
+	return strncmp(e->name, "__", 2) == 0;
+}
+
 static const char *
 command_name_at(size_t i)
 {
-	return cmd_table[i + 1]->name;	/* the query has no word */
+	size_t k, n = 0;
+
+	for (k = 1; cmd_table[k] != NULL; k++)	/* the query has no word */
+		if (!command_hidden(cmd_table[k]) && n++ == i)
+			return cmd_table[k]->name;
+	return "?";
 }
 
+/* The commands named in messages: all but the query and hidden ones. */
 static size_t
 command_count(void)
 {
-	size_t n = 0;
+	size_t n = 0, k;
 
-	while (cmd_table[n] != NULL)
-		n++;
+	for (k = 1; cmd_table[k] != NULL; k++)
+		if (!command_hidden(cmd_table[k]))
+			n++;
 	return n;
 }
 
@@ -534,13 +543,14 @@ parse_command(int argc, char **argv, struct cli_options *o,
 		size_t n = 0;
 
 		for (j = 1; cmd_table[j] != NULL && n < 32; j++)
-			names[n++] = cmd_table[j]->name;
+			if (!command_hidden(cmd_table[j]))
+				names[n++] = cmd_table[j]->name;
 		if ((near = str_nearest(argv[optind], names, n)) != NULL) {
 			err_set(err, "unknown command %s; did you mean %s?",
 			    str_quoted(argv[optind], q, sizeof q), near);
 			return -1;
 		}
-		join_words(words, sizeof words, command_count() - 1,
+		join_words(words, sizeof words, command_count(),
 		    command_name_at);
 		err_set(err, "unknown command %s (commands: %s)",
 		    str_quoted(argv[optind], q, sizeof q), words);
@@ -631,6 +641,75 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 	return 0;
 }
 
+const struct cli_option *
+cli_option_table(size_t *n)
+{
+	build_options();
+	*n = NOPTIONS;
+	return options;
+}
+
+/*
+ * What an option's value is: a filter's from its type in filter.h, the
+ * others' from their id (a new option offers nothing until it is named
+ * here, which is never wrong, only less helpful).
+ */
+enum cli_values
+cli_option_values(const struct cli_option *opt)
+{
+	if (opt->arg == NULL)
+		return CLI_VALUES_NONE;
+	if (opt->filter >= 0) {
+		switch (filter_fields[opt->filter].type) {
+		case FT_GPUS:
+			return CLI_VALUES_GPUS;
+		case FT_PROVIDERS:
+			return CLI_VALUES_PROVIDERS;
+		case FT_INT:
+			return CLI_VALUES_INT;
+		case FT_MONEY:
+			return CLI_VALUES_NUMBER;
+		case FT_LINK:
+			return CLI_VALUES_LINKS;
+		case FT_PATTERN:
+			return opt->filter == FF_REGION ? CLI_VALUES_REGIONS :
+			    CLI_VALUES_TEXT;
+		case FT_STRING:
+		case FT_BOOL:
+		case FT_FABRIC:		/* a comma list of fabric words */
+			return CLI_VALUES_TEXT;
+		}
+		return CLI_VALUES_TEXT;
+	}
+	switch (opt->id) {
+	case OPT_SORT:
+		return CLI_VALUES_SORT;
+	case OPT_FORMAT:
+		return CLI_VALUES_FORMATS;
+	case OPT_GROUP_BY:
+		return CLI_VALUES_GROUPS;
+	case OPT_LIMIT:
+	case OPT_TIMEOUT:
+	case OPT_WAIT:
+	case OPT_DEADLINE:
+		return CLI_VALUES_INT;
+	case OPT_HOURS:
+		return CLI_VALUES_NUMBER;
+	case OPT_DB:
+		return CLI_VALUES_FILE;
+	case OPT_FROM:
+		return CLI_VALUES_DIR;
+	}
+	return CLI_VALUES_TEXT;
+}
+
+bool
+cli_option_is_meta(const struct cli_option *opt)
+{
+	return opt->filter < 0 && (opt->id == OPT_HELP ||
+	    opt->id == OPT_VERSION);
+}
+
 /*
  * Print text from column col onwards, folded at spaces so no line passes
  * HELP_WIDTH; a word longer than the room is printed whole. at is the
@@ -710,7 +789,8 @@ cli_usage(FILE *out)
 		const struct cmd_entry *e = cmd_table[i];
 		char left[256];
 
-		if (e->id == CMD_HELP || e->id == CMD_VERSION)
+		if (e->id == CMD_HELP || e->id == CMD_VERSION ||
+		    command_hidden(e))
 			continue;
 		snprintf(left, sizeof left, "%s gpucost%s%s%s%s",
 		    i == 0 ? "usage:" : "      ", e->name[0] ? " " : "",

@@ -46,7 +46,10 @@ enum cli_command {
 	CMD_HISTORY,
 	CMD_WATCH,
 	CMD_PUBLISH,
-	CMD_LAUNCH
+	CMD_LAUNCH,
+	CMD_COMPLETION,		/* completion SHELL: the shell's script */
+	CMD_COMPLETE,		/* __complete KIND: values for the scripts */
+	CMD_MCP			/* mcp: the MCP server on stdin/stdout */
 };
 
 /* Which commands take an option: a bit per group of commands. */
@@ -58,6 +61,7 @@ enum cli_command {
 #define CMD_SCOPE_WATCH		0x20u
 #define CMD_SCOPE_PUBLISH	0x40u
 #define CMD_SCOPE_LAUNCH	0x80u
+#define CMD_SCOPE_OTHER		0x100u	/* only the common options (mcp) */
 #define CMD_SCOPE_ALL		0xffffu
 
 struct cli_options {
@@ -101,6 +105,46 @@ struct err;
 int	cli_parse(int argc, char **argv, struct cli_options *opts,
 	    struct err *err);
 
+/*
+ * The option table, for what is generated from it besides getopt's
+ * tables and --help: the shell completion scripts (cmd_completion.c)
+ * and the MCP tools' input schemas (cmd_mcp.c).
+ */
+struct cli_option {
+	const char	*name;		/* without "--" */
+	int		 short_opt;	/* 0 when none */
+	const char	*arg;		/* value name; NULL: takes no value */
+	unsigned	 scope;		/* CMD_SCOPE_*: commands that take it */
+	bool		 asks;		/* makes the command line a query */
+	int		 filter;	/* enum filter_field, or -1 */
+	int		 id;		/* OPT_*, or the filter's index */
+	const char	*help;
+};
+
+/* What an option's value is, so completion can offer the candidates. */
+enum cli_values {
+	CLI_VALUES_NONE = 0,	/* a flag: no value */
+	CLI_VALUES_TEXT,	/* free text: nothing to offer */
+	CLI_VALUES_INT,		/* a whole number */
+	CLI_VALUES_NUMBER,	/* a decimal number (USD, hours) */
+	CLI_VALUES_GPUS,	/* comma list of GPU ids and aliases */
+	CLI_VALUES_PROVIDERS,	/* comma list of provider ids */
+	CLI_VALUES_REGIONS,	/* continents, countries, region names */
+	CLI_VALUES_SORT,	/* a sort key */
+	CLI_VALUES_FORMATS,	/* an output format */
+	CLI_VALUES_LINKS,	/* an interconnect */
+	CLI_VALUES_GROUPS,	/* comma list of --group-by keys */
+	CLI_VALUES_FILE,	/* a file path */
+	CLI_VALUES_DIR		/* a directory or a URL */
+};
+
+/* The whole option table (filters first), and its size in *n. */
+const struct cli_option *cli_option_table(size_t *n);
+/* What option opt's value is. */
+enum cli_values cli_option_values(const struct cli_option *opt);
+/* The option that sets --help / --version (cmd_mcp.c leaves them out). */
+bool	cli_option_is_meta(const struct cli_option *opt);
+
 /* The usage text (for --help), made from the command and option tables. */
 void	cli_usage(FILE *out);
 
@@ -132,6 +176,9 @@ extern const struct cmd_entry cmd_watch_entry;
 extern const struct cmd_entry cmd_publish_entry;
 extern const struct cmd_entry cmd_help_entry;
 extern const struct cmd_entry cmd_version_entry;
+extern const struct cmd_entry cmd_completion_entry;
+extern const struct cmd_entry cmd_complete_entry;
+extern const struct cmd_entry cmd_mcp_entry;
 
 /* Helpers the commands share (cli_common.c). */
 struct db;

@@ -16,6 +16,7 @@
 #include "output.h"
 #include "provider.h"
 #include "settings.h"
+#include "snapshot_info.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -23,6 +24,7 @@ enum {
 	PC_PROVIDER, PC_NAME, PC_SOURCE, PC_OFFERS, PC_OLDEST, PC_ATTEMPT,
 	PC_SUCCESS, PC_KEY, PC_ERROR, PC_CURRENCY, PC_RATE, PC_RATE_FROM,
 	PC_HEALTH, PC_HEALTH_NOTE, PC_ENDPOINT,
+	PC_SNAPSHOT_DATE, PC_SNAPSHOT_FROM,
 	PC_COUNT
 };
 
@@ -43,6 +45,10 @@ static const struct output_column provider_columns[PC_COUNT] = {
 	[PC_HEALTH] =	{ "health", "HEALTH", 2, false, false },
 	[PC_HEALTH_NOTE] = { "health_note", "HEALTH NOTE", 8, false, true },
 	[PC_ENDPOINT] =	{ "endpoint", "ENDPOINT", 6, false, true },
+	/* The built-in snapshot's date and source (snapshot_info.h). */
+	[PC_SNAPSHOT_DATE] = { "snapshot_date", "SNAPSHOT", 3, false, false },
+	[PC_SNAPSHOT_FROM] = { "snapshot_source", "SNAPSHOT SOURCE", 8, false,
+	    true },
 };
 
 struct provider_rows {
@@ -91,6 +97,23 @@ time_value(int64_t t, bool human, char *buf, size_t size)
 		return FIELD_STRING;
 	}
 	output_iso8601(t, buf, size);
+	return FIELD_STRING;
+}
+
+/* The snapshot's date or source for p: "none" for people if it has none. */
+static enum field_kind
+snapshot_value(const struct provider *p, bool date, bool human, char *buf,
+    size_t size)
+{
+	struct snapshot_source src;
+
+	if (!snapshot_source(p->id, &src)) {
+		if (!human)
+			return FIELD_NULL;
+		str_copy(buf, size, date ? "none" : "");
+		return FIELD_STRING;
+	}
+	str_copy(buf, size, date ? src.date : src.what);
 	return FIELD_STRING;
 }
 
@@ -167,6 +190,10 @@ provider_value(const void *ctx, size_t row, size_t col, bool human,
 			return FIELD_NULL;
 		str_copy(buf, size, r->health[row].endpoint);
 		return FIELD_STRING;
+	case PC_SNAPSHOT_DATE:
+	case PC_SNAPSHOT_FROM:
+		return snapshot_value(p, col == PC_SNAPSHOT_DATE, human, buf,
+		    size);
 	}
 	return FIELD_NULL;
 }

@@ -227,6 +227,12 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  endpoint TEXT NOT NULL"
 	");"
 	"CREATE INDEX refresh_outcome_at ON refresh_outcome (provider, at);",
+	/*
+	 * 10 -> 11: the region names, so shell completion's `__complete
+	 * regions` lists them with one index seek per distinct name
+	 * (milliseconds at 100k offers) instead of reading every offer.
+	 */
+	"CREATE INDEX offers_region ON offers (region);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -32,7 +32,7 @@
 #include "health.h"
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	10
+#define DB_SCHEMA_VERSION	11
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -372,5 +372,15 @@ int	db_merge_from(struct db *db, const char *path,
 
 /* The path the cache was opened with (borrowed, valid until close). */
 const char *db_path(const struct db *db);
+
+/*
+ * Shell completion (db_complete.c): call emit with each distinct region
+ * name of the cache at path, in order. The file is opened read-only,
+ * never created, migrated or checked (a TAB must be quick and change
+ * nothing): a missing file or one without offers gives no names and
+ * returns 0; -1 with err for a file that cannot be read.
+ */
+int	db_region_names(const char *path, void (*emit)(const char *, void *),
+	    void *ctx, struct err *err);
 
 #endif

@@ -86,14 +86,21 @@ const char *const output_fields[] = {
 	NULL
 };
 
+static const char *const format_names[] = { "table", "csv", "tsv", "json" };
+
+const char *
+output_format_name(enum output_format f)
+{
+	return (unsigned)f < 4 ? format_names[f] : NULL;
+}
+
 int
 output_format_parse(const char *s, enum output_format *out)
 {
-	static const char *const names[] = { "table", "csv", "tsv", "json" };
 	unsigned i;
 
 	for (i = 0; i < 4; i++)
-		if (str_eq_nocase(s, names[i])) {
+		if (str_eq_nocase(s, format_names[i])) {
 			*out = (enum output_format)i;
 			return 0;
 		}

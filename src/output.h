@@ -24,6 +24,8 @@ enum output_format {
 };
 
 int	output_format_parse(const char *s, enum output_format *out);
+/* "table", "csv" ...; NULL past the last format (a list ends there). */
+const char *output_format_name(enum output_format f);
 
 enum field_kind {
 	FIELD_NULL,

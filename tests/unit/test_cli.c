@@ -211,7 +211,8 @@ test_commands(void **state)
 	assert_int_equal(o.filter.ngpus, 2);
 	/* Command words are exact. */
 	bad("unknown command \"GPUS\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, publish, launch, help or version)",
+	    "tui, history, watch, publish, launch, completion, mcp, help or "
+	    "version)",
 	    "GPUS", NULL);
 }
 
@@ -819,10 +820,12 @@ test_bad_command(void **state)
 {
 	(void)state;
 	bad("unknown command \"frobnicate\" (commands: gpus, providers, "
-	    "refresh, tui, history, watch, publish, launch, help or version)",
+	    "refresh, tui, history, watch, publish, launch, completion, mcp, "
+	    "help or version)",
 	    "frobnicate", NULL);
 	bad("unknown command \"A100\" (commands: gpus, providers, refresh, "
-	    "tui, history, watch, publish, launch, help or version)",
+	    "tui, history, watch, publish, launch, completion, mcp, help or "
+	    "version)",
 	    "--count", "2", "A100", NULL);
 	/* A typo of a command word or option gets the nearest one. */
 	bad("unknown command \"histroy\"; did you mean history?", "histroy",
@@ -833,11 +836,14 @@ test_bad_command(void **state)
 	    "H100", NULL);
 	bad("providers: unexpected argument \"extra\"", "providers", "extra",
 	    NULL);
-	/* A typo of a command word gets the nearest one. */
-	bad("unknown command \"histroy\"; did you mean history?", "histroy",
+	/* The hidden completion helper is never offered as a command. */
+	bad("unknown command \"__completes\" (commands: gpus, providers, "
+	    "refresh, tui, history, watch, publish, launch, completion, mcp, "
+	    "help or version)", "__completes", NULL);
+	bad("completion: expected SHELL", "completion", NULL);
+	bad("mcp: unexpected argument \"x\"", "mcp", "x", NULL);
+	bad("--gpu: not valid with the 'mcp' command", "mcp", "--gpu", "H100",
 	    NULL);
-	bad("unknown command \"lanuch\"; did you mean launch?", "lanuch",
-	    "k", NULL);
 	bad("gpus: unexpected argument \"providers\"", "gpus", "providers",
 	    NULL);
 	bad("providers: unexpected argument \"x\"", "--db", "d", "providers",

@@ -295,6 +295,9 @@ assert_current_schema(const char *path)
 	    "'provider_status', 'provider_meta', 'refresh_log', 'watch', "
 	    "'watch_offer', 'committed', 'committed_history', "
 	    "'refresh_outcome')"), 10);
+	/* Shell completion's region list reads this index (db_complete.c). */
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'index' AND name = 'offers_region'"), 1);
 }
 
 /* ------------------------------------------------------------------ */

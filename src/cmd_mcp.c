@@ -1,0 +1,961 @@
+/*
+ * cmd_mcp.c: `gpucost mcp`, a Model Context Protocol server on stdin and
+ * stdout (newline-delimited JSON-RPC 2.0, jsonrpc.h) for coding agents.
+ *
+ * Read-only over the cache: no tool refreshes (a cron'd `gpucost
+ * refresh` or `refresh --from` keeps the cache fresh). Each tool is an
+ * existing command run with --format json: its arguments become the
+ * command's options (find_offers' input schema is generated from the
+ * option table, so a new filter appears here by itself), cli_parse()
+ * checks them, and the command runs in a child process whose stdout is
+ * the answer and whose stderr lines (the data-age line, "no offer
+ * matched ...") are its notes. A command that fails or runs out of
+ * memory cannot take the server with it. Every answer also carries the
+ * cache's data age per provider.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "cli.h"
+#include "complete.h"
+#include "db.h"
+#include "err.h"
+#include "filter.h"
+#include "jsonrpc.h"
+#include "mcp.h"
+#include "output.h"
+#include "provider.h"
+#include "str.h"
+#include "xalloc.h"
+
+/* The protocol revisions we speak, newest first. */
+static const char *const protocol_versions[] = {
+	"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"
+};
+#define NVERSIONS	(sizeof protocol_versions / sizeof protocol_versions[0])
+
+/* The most a command may print (a whole cache as JSON is a few MB). */
+#define MCP_OUTPUT_MAX	((size_t)64 << 20)
+
+/* A growing byte buffer. */
+struct buf {
+	char	*p;
+	size_t	 len, cap;
+	bool	 over;	/* more than MCP_OUTPUT_MAX was offered */
+};
+
+static void
+buf_add(struct buf *b, const char *data, size_t n)
+{
+	if (b->len + n > MCP_OUTPUT_MAX) {
+		b->over = true;
+		return;
+	}
+	if (b->len + n + 1 > b->cap) {
+		while (b->len + n + 1 > b->cap)
+			b->cap = b->cap == 0 ? 8192 : 2 * b->cap;
+		b->p = xreallocarray(b->p, b->cap, 1);
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+/*
+ * Run the command of o in a child with its stdout and stderr captured.
+ * Returns its exit status, or -1 with err (it could not be run, or it
+ * printed too much).
+ */
+static int
+run_command(const struct cli_options *o, struct buf *out, struct buf *errb,
+    struct err *err)
+{
+	int po[2], pe[2], status, n, live = 2;
+	struct pollfd fds[2];
+	char chunk[65536];
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe(po) < 0)
+		goto fail;
+	if (pipe(pe) < 0) {
+		close(po[0]);
+		close(po[1]);
+		goto fail;
+	}
+	fflush(NULL);
+	if ((pid = fork()) < 0) {
+		close(po[0]);
+		close(po[1]);
+		close(pe[0]);
+		close(pe[1]);
+		goto fail;
+	}
+	if (pid == 0) {
+		const struct cmd_entry *cmd = cli_command_entry(o->command);
+		int null = open("/dev/null", O_RDONLY);
+
+		signal(SIGPIPE, SIG_DFL);
+		if (null >= 0)
+			dup2(null, 0);
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(po[1]);
+		close(pe[0]);
+		close(pe[1]);
+		status = cmd->exec(o);
+		fflush(stdout);
+		fflush(stderr);
+		_exit(status);
+	}
+	close(po[1]);
+	close(pe[1]);
+	fds[0].fd = po[0];
+	fds[1].fd = pe[0];
+	fds[0].events = fds[1].events = POLLIN;
+	while (live > 0) {
+		if ((n = poll(fds, 2, -1)) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (n = 0; n < 2; n++) {
+			if (fds[n].fd < 0 || fds[n].revents == 0)
+				continue;
+			got = read(fds[n].fd, chunk, sizeof chunk);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0) {
+				close(fds[n].fd);
+				fds[n].fd = -1;
+				live--;
+				continue;
+			}
+			buf_add(n == 0 ? out : errb, chunk, (size_t)got);
+			if (out->over || errb->over) {
+				kill(pid, SIGKILL);
+			}
+		}
+	}
+	for (n = 0; n < 2; n++)
+		if (fds[n].fd >= 0)
+			close(fds[n].fd);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			err_set(err, "waiting for the query: %s",
+			    strerror(errno));
+			return -1;
+		}
+	if (out->over || errb->over) {
+		err_set(err, "the answer is larger than %zu MB: narrow the "
+		    "query or set limit", MCP_OUTPUT_MAX >> 20);
+		return -1;
+	}
+	if (WIFSIGNALED(status)) {
+		err_set(err, "the query ended with signal %d",
+		    WTERMSIG(status));
+		return -1;
+	}
+	return WEXITSTATUS(status);
+fail:
+	err_set(err, "cannot run the query: %s", strerror(errno));
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The tools                                                          */
+/* ------------------------------------------------------------------ */
+
+enum tool_id {
+	TOOL_FIND_OFFERS,
+	TOOL_MARKET_SUMMARY,
+	TOOL_PRICE_HISTORY,
+	TOOL_PROVIDERS,
+	TOOL_LAUNCH_COMMAND,
+	TOOL_GPU_CATALOGUE
+};
+
+struct tool {
+	enum tool_id	 id;
+	const char	*name;
+	const char	*title;
+	enum cli_command command;
+	unsigned	 scope;		/* options offered: CMD_SCOPE_*, 0 none */
+	const char	*required;	/* an option that must be given */
+	const char	*description;
+};
+
+/* The default number of offers an agent gets (it may ask for more). */
+#define MCP_DEFAULT_LIMIT	20
+
+static const struct tool tools[] = {
+	{ TOOL_FIND_OFFERS, "find_offers", "Find GPU offers", CMD_QUERY,
+	    CMD_SCOPE_QUERY, NULL,
+	    "Rank the cached GPU rental offers of every provider by price "
+	    "(the gpucost query: cheapest per GPU-hour first). Arguments are "
+	    "the gpucost query options; at most 20 offers unless limit is "
+	    "given. Each offer has its price, region, notes and fetched_at; "
+	    "the answer has the data age per provider. Prices come from the "
+	    "local cache and are not refreshed by this tool." },
+	{ TOOL_MARKET_SUMMARY, "market_summary", "GPU price summary",
+	    CMD_QUERY, CMD_SCOPE_QUERY, "group-by",
+	    "Minimum, median and maximum price per GPU-hour and the number of "
+	    "offers, grouped by gpu, provider, region and/or continent "
+	    "(group-by, a comma list), over the offers the query options "
+	    "select." },
+	{ TOOL_PRICE_HISTORY, "price_history", "Price history", CMD_HISTORY,
+	    CMD_SCOPE_QUERY | CMD_SCOPE_HISTORY, NULL,
+	    "How the prices of the matching offers moved over a period "
+	    "(since: 30d, 12h, 2w; default 30d): the price points the cache "
+	    "recorded at each refresh, and min/median/max per offer." },
+	{ TOOL_PROVIDERS, "providers", "Providers and data age",
+	    CMD_PROVIDERS, 0, NULL,
+	    "Every provider gpucost knows: where its data came from (the "
+	    "built-in snapshot or a live refresh), its offer count, the age of "
+	    "its oldest price, the last refresh attempt and error, and the "
+	    "snapshot's source." },
+	{ TOOL_LAUNCH_COMMAND, "launch_command", "Launch command", CMD_QUERY,
+	    0, NULL,
+	    "The command that launches one offer (from find_offers: its "
+	    "provider, instance_type and region), with its zones, quota "
+	    "notes, the spot variant and Vertex AI training where there is "
+	    "one. gpucost never runs it." },
+	{ TOOL_GPU_CATALOGUE, "gpu_catalogue", "GPU catalogue", CMD_GPUS,
+	    CMD_SCOPE_GPUS, NULL,
+	    "The GPU models gpucost knows (ids to use in gpu), with family, "
+	    "vendor, architecture, memory per GPU, BF16 TFLOPS and the "
+	    "aliases providers use; gpu narrows the list." },
+};
+#define NTOOLS	(sizeof tools / sizeof tools[0])
+
+/* launch_command's arguments: the offer, as find_offers shows it. */
+static const char *const launch_args[] = {
+	"provider", "instance_type", "region"
+};
+
+/*
+ * Is option opt offered by tool t? Its scope, less the options that
+ * shape the output rather than the question (--format, --db, --quiet,
+ * --help, --version, --all-regions: JSON never folds regions) and
+ * --group-by except where it is the point.
+ */
+static bool
+tool_takes(const struct tool *t, const struct cli_option *opt)
+{
+	enum cli_values v = cli_option_values(opt);
+
+	if (t->scope == 0 || (opt->scope & t->scope) == 0 ||
+	    opt->scope == CMD_SCOPE_ALL || cli_option_is_meta(opt))
+		return false;
+	if (opt->filter < 0 && v == CLI_VALUES_NONE &&
+	    strcmp(opt->name, "reverse") != 0)
+		return false;	/* --all-regions, --list, --forget, --quiet */
+	if (v == CLI_VALUES_GROUPS)
+		return t->id == TOOL_MARKET_SUMMARY;
+	if (t->id == TOOL_PRICE_HISTORY && opt->filter < 0 &&
+	    v == CLI_VALUES_NUMBER)
+		return false;	/* --hours: history has no job cost */
+	if (opt->filter < 0 && (opt->scope & (CMD_SCOPE_WATCH |
+	    CMD_SCOPE_REFRESH | CMD_SCOPE_PUBLISH)) != 0 &&
+	    (opt->scope & (CMD_SCOPE_QUERY | CMD_SCOPE_HISTORY |
+	    CMD_SCOPE_GPUS)) == 0)
+		return false;	/* --exec and the refresh options */
+	return true;
+}
+
+/* complete_values() into a JSON array. */
+static void
+add_enum(const char *word, void *ctx)
+{
+	cJSON_AddItemToArray(ctx, cJSON_CreateString(word));
+}
+
+/* The JSON schema of one option's value. */
+static cJSON *
+option_schema(const struct cli_option *opt)
+{
+	cJSON *s = cJSON_CreateObject(), *e;
+	enum cli_values v = cli_option_values(opt);
+	char desc[512];
+
+	snprintf(desc, sizeof desc, "%s", opt->help);
+	switch (v) {
+	case CLI_VALUES_NONE:
+		cJSON_AddStringToObject(s, "type", "boolean");
+		break;
+	case CLI_VALUES_INT:
+		cJSON_AddStringToObject(s, "type", "integer");
+		cJSON_AddNumberToObject(s, "minimum", opt->filter >= 0 ?
+		    filter_fields[opt->filter].min : 1);
+		if (opt->filter >= 0)
+			cJSON_AddNumberToObject(s, "maximum",
+			    filter_fields[opt->filter].max);
+		break;
+	case CLI_VALUES_NUMBER:
+		cJSON_AddStringToObject(s, "type", "number");
+		cJSON_AddNumberToObject(s, "exclusiveMinimum", 0);
+		break;
+	case CLI_VALUES_SORT:
+	case CLI_VALUES_FORMATS:
+	case CLI_VALUES_LINKS:
+		cJSON_AddStringToObject(s, "type", "string");
+		e = cJSON_AddArrayToObject(s, "enum");
+		complete_values(v, add_enum, e);
+		break;
+	case CLI_VALUES_PROVIDERS:
+		cJSON_AddStringToObject(s, "type", "string");
+		snprintf(desc, sizeof desc, "%s: %s", opt->help,
+		    provider_id_list());
+		break;
+	default:
+		cJSON_AddStringToObject(s, "type", "string");
+		break;
+	}
+	cJSON_AddStringToObject(s, "description", desc);
+	return s;
+}
+
+/* A tool's inputSchema: its options, by their long names. */
+static cJSON *
+tool_schema(const struct tool *t)
+{
+	cJSON *s = cJSON_CreateObject(), *props, *req;
+	const struct cli_option *opts;
+	size_t n, i;
+
+	cJSON_AddStringToObject(s, "type", "object");
+	props = cJSON_AddObjectToObject(s, "properties");
+	req = cJSON_CreateArray();
+	if (t->id == TOOL_LAUNCH_COMMAND) {
+		for (i = 0; i < sizeof launch_args / sizeof launch_args[0];
+		    i++) {
+			cJSON *p = cJSON_AddObjectToObject(props,
+			    launch_args[i]);
+
+			cJSON_AddStringToObject(p, "type", "string");
+			cJSON_AddStringToObject(p, "description", i == 0 ?
+			    provider_id_list() : "exactly as find_offers "
+			    "shows it");
+			cJSON_AddItemToArray(req,
+			    cJSON_CreateString(launch_args[i]));
+		}
+	}
+	opts = cli_option_table(&n);
+	for (i = 0; i < n; i++) {
+		if (!tool_takes(t, &opts[i]))
+			continue;
+		cJSON_AddItemToObject(props, opts[i].name,
+		    option_schema(&opts[i]));
+		if (t->required != NULL && strcmp(t->required,
+		    opts[i].name) == 0)
+			cJSON_AddItemToArray(req,
+			    cJSON_CreateString(opts[i].name));
+	}
+	if (cJSON_GetArraySize(req) > 0)
+		cJSON_AddItemToObject(s, "required", req);
+	else
+		cJSON_Delete(req);
+	cJSON_AddFalseToObject(s, "additionalProperties");
+	return s;
+}
+
+cJSON *
+mcp_tools_list(void)
+{
+	cJSON *r = cJSON_CreateObject(), *list, *t, *ann;
+	size_t i;
+
+	list = cJSON_AddArrayToObject(r, "tools");
+	for (i = 0; i < NTOOLS; i++) {
+		t = cJSON_CreateObject();
+		cJSON_AddStringToObject(t, "name", tools[i].name);
+		cJSON_AddStringToObject(t, "title", tools[i].title);
+		cJSON_AddStringToObject(t, "description",
+		    tools[i].description);
+		cJSON_AddItemToObject(t, "inputSchema", tool_schema(&tools[i]));
+		ann = cJSON_AddObjectToObject(t, "annotations");
+		cJSON_AddTrueToObject(ann, "readOnlyHint");
+		cJSON_AddFalseToObject(ann, "openWorldHint");
+		cJSON_AddItemToArray(list, t);
+	}
+	return r;
+}
+
+/* The option of tool t called name, or NULL. */
+static const struct cli_option *
+tool_option(const struct tool *t, const char *name)
+{
+	const struct cli_option *opts;
+	size_t n, i;
+
+	opts = cli_option_table(&n);
+	for (i = 0; i < n; i++)
+		if (strcmp(opts[i].name, name) == 0 &&
+		    tool_takes(t, &opts[i]))
+			return &opts[i];
+	return NULL;
+}
+
+/* An argv under construction; every string owned. */
+struct args {
+	char	**v;
+	int	  n;
+};
+
+static void
+args_add(struct args *a, char *s)
+{
+	a->v = xreallocarray(a->v, (size_t)a->n + 2, sizeof *a->v);
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+void
+mcp_args_free(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv != NULL && argv[i] != NULL; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* Longest argument value accepted (names and lists are short). */
+#define MCP_VALUE_MAX	1024
+
+/* One argument as "--name=value" (or "--name" for a flag set true). */
+static int
+option_arg(const struct cli_option *opt, const cJSON *val, struct args *a,
+    struct err *err)
+{
+	enum cli_values v = cli_option_values(opt);
+	char num[64], *list;
+	const cJSON *item;
+	size_t len;
+
+	switch (v) {
+	case CLI_VALUES_NONE:
+		if (!cJSON_IsBool(val))
+			goto type;
+		if (cJSON_IsTrue(val))
+			args_add(a, xasprintf("--%s", opt->name));
+		return 0;
+	case CLI_VALUES_INT:
+		/* floor(v) < v: a fraction (no == on doubles here) */
+		if (!cJSON_IsNumber(val) || !isfinite(val->valuedouble) ||
+		    floor(val->valuedouble) < val->valuedouble ||
+		    fabs(val->valuedouble) > 1e15)
+			goto type;
+		args_add(a, xasprintf("--%s=%.0f", opt->name,
+		    val->valuedouble));
+		return 0;
+	case CLI_VALUES_NUMBER:
+		if (!cJSON_IsNumber(val) || !isfinite(val->valuedouble))
+			goto type;
+		snprintf(num, sizeof num, "%.10g", val->valuedouble);
+		args_add(a, xasprintf("--%s=%s", opt->name, num));
+		return 0;
+	case CLI_VALUES_GPUS:
+	case CLI_VALUES_PROVIDERS:
+	case CLI_VALUES_GROUPS:
+		/* A comma list, or an array of its items. */
+		if (cJSON_IsArray(val)) {
+			if (cJSON_GetArraySize(val) == 0 ||
+			    cJSON_GetArraySize(val) > 64)
+				goto type;
+			list = xstrdup("");
+			cJSON_ArrayForEach(item, val) {
+				char *next;
+
+				if (!cJSON_IsString(item) || strlen(list) +
+				    strlen(item->valuestring) > MCP_VALUE_MAX) {
+					free(list);
+					goto type;
+				}
+				next = xasprintf("%s%s%s", list, list[0] ?
+				    "," : "", item->valuestring);
+				free(list);
+				list = next;
+			}
+			args_add(a, xasprintf("--%s=%s", opt->name, list));
+			free(list);
+			return 0;
+		}
+		/* FALLTHROUGH */
+	default:
+		if (!cJSON_IsString(val))
+			goto type;
+		len = strlen(val->valuestring);
+		if (len > MCP_VALUE_MAX) {
+			err_set(err, "%s: longer than %d bytes", opt->name,
+			    MCP_VALUE_MAX);
+			return -1;
+		}
+		args_add(a, xasprintf("--%s=%s", opt->name, val->valuestring));
+		return 0;
+	}
+type:
+	err_set(err, "%s: expected %s", opt->name,
+	    v == CLI_VALUES_NONE ? "true or false" :
+	    v == CLI_VALUES_INT ? "an integer" :
+	    v == CLI_VALUES_NUMBER ? "a number" :
+	    v == CLI_VALUES_GPUS || v == CLI_VALUES_PROVIDERS ||
+	    v == CLI_VALUES_GROUPS ? "a string or an array of strings" :
+	    "a string");
+	return -1;
+}
+
+const char *
+mcp_tool_name(size_t i)
+{
+	return i < NTOOLS ? tools[i].name : NULL;
+}
+
+int
+mcp_tool_argv(const char *name, const cJSON *arguments, const char *db,
+    char ***argv, int *argc, struct err *err)
+{
+	const struct tool *t = NULL;
+	const struct cli_option *opt;
+	const cJSON *val;
+	struct args a = { NULL, 0 };
+	size_t i;
+	bool limit = false;
+
+	for (i = 0; i < NTOOLS; i++)
+		if (strcmp(tools[i].name, name) == 0)
+			t = &tools[i];
+	if (t == NULL) {
+		err_set(err, "unknown tool %s", name);
+		return -1;
+	}
+	if (arguments != NULL && !cJSON_IsObject(arguments)) {
+		err_set(err, "%s: arguments must be an object", name);
+		return -1;
+	}
+	args_add(&a, xstrdup("gpucost"));
+	if (t->command != CMD_QUERY)
+		args_add(&a, xstrdup(cli_command_entry(t->command)->name));
+	if (t->id == TOOL_LAUNCH_COMMAND) {
+		for (i = 0; i < sizeof launch_args / sizeof launch_args[0];
+		    i++) {
+			val = cJSON_GetObjectItemCaseSensitive(arguments,
+			    launch_args[i]);
+			if (!cJSON_IsString(val) || val->valuestring[0] ==
+			    '\0' || strlen(val->valuestring) > MCP_VALUE_MAX) {
+				err_set(err, "launch_command: %s: expected a "
+				    "string", launch_args[i]);
+				goto fail;
+			}
+		}
+		val = cJSON_GetObjectItemCaseSensitive(arguments, "provider");
+		args_add(&a, xasprintf("--provider=%s", val->valuestring));
+		val = cJSON_GetObjectItemCaseSensitive(arguments,
+		    "instance_type");
+		args_add(&a, xasprintf("--match=%s", val->valuestring));
+	}
+	cJSON_ArrayForEach(val, arguments) {
+		if (val->string == NULL)
+			continue;
+		if (t->id == TOOL_LAUNCH_COMMAND) {
+			for (i = 0; i < sizeof launch_args /
+			    sizeof launch_args[0]; i++)
+				if (strcmp(val->string, launch_args[i]) == 0)
+					break;
+			if (i < sizeof launch_args / sizeof launch_args[0])
+				continue;
+		}
+		if ((opt = tool_option(t, val->string)) == NULL) {
+			err_set(err, "%s: unknown argument %.64s", name,
+			    val->string);
+			goto fail;
+		}
+		if (opt->filter < 0 && cli_option_values(opt) ==
+		    CLI_VALUES_INT && strcmp(opt->name, "limit") == 0)
+			limit = true;
+		if (option_arg(opt, val, &a, err) < 0)
+			goto fail;
+	}
+	if (t->required != NULL && cJSON_GetObjectItemCaseSensitive(arguments,
+	    t->required) == NULL) {
+		err_set(err, "%s: %s is required", name, t->required);
+		goto fail;
+	}
+	if (t->id == TOOL_FIND_OFFERS && !limit)
+		args_add(&a, xasprintf("--limit=%d", MCP_DEFAULT_LIMIT));
+	if (t->id == TOOL_PRICE_HISTORY && !limit)
+		args_add(&a, xasprintf("--limit=%d", MCP_DEFAULT_LIMIT));
+	args_add(&a, xstrdup("--format=json"));
+	if (db != NULL)
+		args_add(&a, xasprintf("--db=%s", db));
+	*argv = a.v;
+	*argc = a.n;
+	return 0;
+fail:
+	mcp_args_free(a.v);
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Answers                                                            */
+/* ------------------------------------------------------------------ */
+
+/* The cache's data age per provider (every answer carries it). */
+static cJSON *
+data_age(const char *db_opt, int64_t now)
+{
+	struct cli_options o;
+	struct provider_status *st = NULL;
+	size_t n = 0, i;
+	cJSON *arr = cJSON_CreateArray(), *p;
+	char buf[32];
+	struct err err;
+	struct db *db;
+
+	memset(&o, 0, sizeof o);
+	o.db = db_opt;
+	if ((db = cli_open_cache(&o)) == NULL)
+		return arr;
+	if (db_status(db, &st, &n, &err) < 0)
+		n = 0;
+	for (i = 0; i < n; i++) {
+		p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "provider", st[i].provider);
+		cJSON_AddStringToObject(p, "source", source_name(st[i].source));
+		cJSON_AddNumberToObject(p, "offers", (double)st[i].offer_count);
+		if (st[i].offer_count > 0) {
+			output_iso8601(st[i].oldest, buf, sizeof buf);
+			cJSON_AddStringToObject(p, "oldest_fetched_at", buf);
+			cJSON_AddNumberToObject(p, "age_seconds",
+			    (double)(now - st[i].oldest));
+		} else {
+			cJSON_AddNullToObject(p, "oldest_fetched_at");
+			cJSON_AddNullToObject(p, "age_seconds");
+		}
+		if (st[i].last_success > 0) {
+			output_iso8601(st[i].last_success, buf, sizeof buf);
+			cJSON_AddStringToObject(p, "last_success", buf);
+		} else
+			cJSON_AddNullToObject(p, "last_success");
+		if (st[i].last_error[0] != '\0')
+			cJSON_AddStringToObject(p, "last_error",
+			    st[i].last_error);
+		cJSON_AddItemToArray(arr, p);
+	}
+	free(st);
+	db_close(db);
+	return arr;
+}
+
+/* The command's stderr lines, without "gpucost: ", as notes. */
+static cJSON *
+notes_of(const char *text)
+{
+	cJSON *arr = cJSON_CreateArray();
+	const char *p = text, *nl;
+	char *line;
+	size_t len;
+
+	while (p != NULL && *p != '\0') {
+		nl = strchr(p, '\n');
+		len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		if (len > 9 && strncmp(p, "gpucost: ", 9) == 0) {
+			p += 9;
+			len -= 9;
+		}
+		if (len > 0) {
+			line = xstrndup(p, len);
+			cJSON_AddItemToArray(arr, cJSON_CreateString(line));
+			free(line);
+		}
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+	return arr;
+}
+
+/*
+ * launch_command: of the offers the query found, the one with exactly
+ * this instance type and region, reduced to how to launch it.
+ */
+static cJSON *
+pick_launch(cJSON *answer, const cJSON *arguments, struct err *err)
+{
+	const char *inst = cJSON_GetObjectItemCaseSensitive(arguments,
+	    "instance_type")->valuestring;
+	const char *region = cJSON_GetObjectItemCaseSensitive(arguments,
+	    "region")->valuestring;
+	static const char *const keep[] = {
+		"provider", "instance_type", "region", "gpu", "gpu_count",
+		"price_hour", "spot_hour", "launch", "launch_spot", "zones",
+		"quota", "vertex_training", "launch_vertex", "notes",
+		"fetched_at", "source"
+	};
+	const cJSON *offers, *o, *f;
+	cJSON *r;
+	size_t i;
+
+	offers = cJSON_GetObjectItemCaseSensitive(answer, "offers");
+	cJSON_ArrayForEach(o, offers) {
+		const cJSON *oi = cJSON_GetObjectItemCaseSensitive(o,
+		    "instance_type");
+		const cJSON *or = cJSON_GetObjectItemCaseSensitive(o, "region");
+
+		if (!cJSON_IsString(oi) || !cJSON_IsString(or) ||
+		    strcmp(oi->valuestring, inst) != 0 ||
+		    strcmp(or->valuestring, region) != 0)
+			continue;
+		r = cJSON_CreateObject();
+		for (i = 0; i < sizeof keep / sizeof keep[0]; i++)
+			if ((f = cJSON_GetObjectItemCaseSensitive(o, keep[i])) !=
+			    NULL)
+				cJSON_AddItemToObject(r, keep[i],
+				    cJSON_Duplicate(f, true));
+		return r;
+	}
+	err_set(err, "launch_command: no cached offer of that provider has "
+	    "instance type and region exactly as given (find_offers lists "
+	    "them)");
+	return NULL;
+}
+
+/* A tools/call result: the structured answer, and it as text. */
+static cJSON *
+tool_result(cJSON *structured, bool is_error)
+{
+	cJSON *r = cJSON_CreateObject(), *content, *text;
+	char *s = cJSON_PrintUnformatted(structured);
+
+	content = cJSON_AddArrayToObject(r, "content");
+	text = cJSON_CreateObject();
+	cJSON_AddStringToObject(text, "type", "text");
+	cJSON_AddStringToObject(text, "text", s);
+	cJSON_AddItemToArray(content, text);
+	free(s);
+	cJSON_AddItemToObject(r, "structuredContent", structured);
+	cJSON_AddBoolToObject(r, "isError", is_error);
+	return r;
+}
+
+/* A tool that could not answer: its message, the data age and notes. */
+static cJSON *
+tool_error(const char *message, cJSON *notes, const char *db, int64_t now)
+{
+	cJSON *s = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(s, "error", message);
+	cJSON_AddItemToObject(s, "data_age", data_age(db, now));
+	cJSON_AddItemToObject(s, "notes", notes != NULL ? notes :
+	    cJSON_CreateArray());
+	return tool_result(s, true);
+}
+
+/*
+ * tools/call. Returns the result, or NULL with a JSON-RPC error code in
+ * *code and err (unknown tool, arguments of the wrong shape).
+ */
+static cJSON *
+call_tool(const cJSON *params, const char *db, int *code, struct err *err)
+{
+	const cJSON *name, *arguments;
+	struct cli_options opts;
+	struct buf out = { 0 }, errb = { 0 };
+	cJSON *answer = NULL, *s, *notes, *r;
+	char **argv = NULL;
+	int argc = 0, status;
+	int64_t now = (int64_t)time(NULL);
+	struct err perr;
+
+	*code = JSONRPC_INVALID_PARAMS;
+	name = cJSON_GetObjectItemCaseSensitive(params, "name");
+	arguments = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+	if (!cJSON_IsString(name)) {
+		err_set(err, "tools/call: \"name\" must be a string");
+		return NULL;
+	}
+	if (cJSON_IsNull(arguments))
+		arguments = NULL;
+	if (mcp_tool_argv(name->valuestring, arguments, db, &argv, &argc,
+	    err) < 0)
+		return NULL;
+	/* A value the command refuses: the agent reads why and retries. */
+	if (cli_parse(argc, argv, &opts, &perr) < 0) {
+		r = tool_error(perr.msg, NULL, db, now);
+		mcp_args_free(argv);
+		return r;
+	}
+	status = run_command(&opts, &out, &errb, &perr);
+	notes = notes_of(errb.p);
+	if (status < 0 || (status != EXIT_OK && status != EXIT_NO_MATCH)) {
+		r = tool_error(status < 0 ? perr.msg :
+		    cJSON_GetArraySize(notes) > 0 ?
+		    cJSON_GetArrayItem(notes, 0)->valuestring :
+		    "the query failed", notes, db, now);
+		goto done;
+	}
+	if (out.p == NULL || (answer = cJSON_Parse(out.p)) == NULL) {
+		r = tool_error("the query printed no JSON", notes, db, now);
+		goto done;
+	}
+	if (strcmp(name->valuestring, "launch_command") == 0) {
+		cJSON *one = pick_launch(answer, arguments, &perr);
+
+		cJSON_Delete(answer);
+		answer = NULL;
+		if (one == NULL) {
+			r = tool_error(perr.msg, notes, db, now);
+			goto done;
+		}
+		answer = one;
+	}
+	s = cJSON_CreateObject();
+	cJSON_AddItemToObject(s, "result", answer);
+	cJSON_AddItemToObject(s, "data_age", data_age(db, now));
+	cJSON_AddItemToObject(s, "notes", notes);
+	r = tool_result(s, false);
+done:
+	free(out.p);
+	free(errb.p);
+	mcp_args_free(argv);
+	return r;
+}
+
+/* initialize: the revision the client asked for if we speak it. */
+static cJSON *
+initialize(const cJSON *params)
+{
+	const cJSON *want = cJSON_GetObjectItemCaseSensitive(params,
+	    "protocolVersion");
+	const char *version = protocol_versions[0];
+	cJSON *r = cJSON_CreateObject(), *caps, *info;
+	size_t i;
+
+	for (i = 0; cJSON_IsString(want) && i < NVERSIONS; i++)
+		if (strcmp(want->valuestring, protocol_versions[i]) == 0)
+			version = protocol_versions[i];
+	cJSON_AddStringToObject(r, "protocolVersion", version);
+	caps = cJSON_AddObjectToObject(r, "capabilities");
+	cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "tools"),
+	    "listChanged");
+	info = cJSON_AddObjectToObject(r, "serverInfo");
+	cJSON_AddStringToObject(info, "name", "gpucost");
+	cJSON_AddStringToObject(info, "title", "gpucost: where to rent GPUs");
+	cJSON_AddStringToObject(info, "version", PACKAGE_VERSION);
+	cJSON_AddStringToObject(r, "instructions",
+	    "GPU rental prices across cloud providers from gpucost's local "
+	    "cache (read-only; never refreshed by these tools). Prices are "
+	    "USD per hour; check data_age and notes before relying on a "
+	    "price. Use gpu_catalogue for GPU ids, find_offers to rank "
+	    "offers, launch_command for how to start one.");
+	return r;
+}
+
+char *
+mcp_handle_line(const char *line, size_t len, const char *db)
+{
+	struct jsonrpc_msg m;
+	cJSON *reply_id = NULL, *result = NULL;
+	char *reply = NULL;
+	struct err err;
+	int code;
+
+	if ((code = jsonrpc_parse(line, len, &m, &reply_id, &err)) != 0) {
+		/* A notification gets no answer, even a bad one. */
+		if (code != JSONRPC_PARSE_ERROR && reply_id == NULL &&
+		    m.doc != NULL && cJSON_IsObject(m.doc) &&
+		    cJSON_GetObjectItemCaseSensitive(m.doc, "id") == NULL &&
+		    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m.doc,
+		    "method")))
+			goto done;
+		reply = jsonrpc_error(reply_id, code, err.msg);
+		goto done;
+	}
+	if (m.method == NULL || m.id == NULL)
+		goto done;	/* a response, or a notification: no answer */
+	code = JSONRPC_INVALID_PARAMS;
+	if (strcmp(m.method, "initialize") == 0)
+		result = initialize(m.params);
+	else if (strcmp(m.method, "ping") == 0)
+		result = cJSON_CreateObject();
+	else if (strcmp(m.method, "tools/list") == 0)
+		result = mcp_tools_list();
+	else if (strcmp(m.method, "tools/call") == 0) {
+		if (m.params == NULL)
+			err_set(&err, "tools/call: params are required");
+		else
+			result = call_tool(m.params, db, &code, &err);
+	} else {
+		code = JSONRPC_METHOD_NOT_FOUND;
+		err_set(&err, "method not found: %.80s", m.method);
+	}
+	reply = result != NULL ? jsonrpc_result(m.id, result) :
+	    jsonrpc_error(m.id, code, err.msg);
+done:
+	cJSON_Delete(reply_id);
+	jsonrpc_msg_done(&m);
+	return reply;
+}
+
+/* Write one line; false when stdout is gone (the client left). */
+static bool
+send_line(const char *s)
+{
+	return fputs(s, stdout) >= 0 && fputc('\n', stdout) != EOF &&
+	    fflush(stdout) == 0;
+}
+
+static int
+cmd_mcp_exec(const struct cli_options *o)
+{
+	struct jsonrpc_line line;
+	char *reply, msg[96];
+	int r, rc = EXIT_OK;
+
+	jsonrpc_init();
+	/* A client that goes away is a write error, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	jsonrpc_line_init(&line, JSONRPC_LINE_MAX);
+	while ((r = jsonrpc_read_line(stdin, &line)) != 0) {
+		if (r < 0) {
+			snprintf(msg, sizeof msg, "parse error: a line longer "
+			    "than %d bytes", JSONRPC_LINE_MAX);
+			reply = jsonrpc_error(NULL, JSONRPC_PARSE_ERROR, msg);
+		} else if (line.len == 0 || strspn(line.buf, " \t\r") ==
+		    line.len)
+			continue;
+		else
+			reply = mcp_handle_line(line.buf, line.len, o->db);
+		if (reply == NULL)
+			continue;
+		if (!send_line(reply)) {
+			free(reply);
+			cli_error("mcp: writing the answer: %s",
+			    strerror(errno));
+			rc = EXIT_DATA;
+			break;
+		}
+		free(reply);
+	}
+	jsonrpc_line_done(&line);
+	return rc;
+}
+
+const struct cmd_entry cmd_mcp_entry = {
+	CMD_MCP, "mcp", "",
+	"a Model Context Protocol server on stdin/stdout for agents",
+	CMD_SCOPE_OTHER, false, cmd_mcp_exec
+};

@@ -1,0 +1,59 @@
+/*
+ * db_complete.c: what shell completion reads from the cache: the
+ * region names, hopping along the offers_region index.
+ */
+#include "config.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "db.h"
+#include "err.h"
+
+int
+db_region_names(const char *path, void (*emit)(const char *, void *),
+    void *ctx, struct err *err)
+{
+	sqlite3 *sql = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	/* No file: nothing to offer, and nothing may be created. */
+	if (sqlite3_open_v2(path, &sql, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close(sql);
+		return 0;
+	}
+	sqlite3_busy_timeout(sql, 200);
+	/*
+	 * Hop from each name to the next with one index seek each (a loose
+	 * index scan): as many steps as distinct regions (hundreds), not a
+	 * read of every offer (DISTINCT scans the whole index: 100k entries).
+	 * A cache without the table (not ours, or new): no names.
+	 */
+	if (sqlite3_prepare_v2(sql, "WITH RECURSIVE r(name) AS ("
+	    "SELECT min(region) FROM offers UNION ALL "
+	    "SELECT (SELECT min(region) FROM offers WHERE region > r.name) "
+	    "FROM r WHERE r.name IS NOT NULL) "
+	    "SELECT name FROM r WHERE name IS NOT NULL", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_close(sql);
+		return 0;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *r = sqlite3_column_text(st, 0);
+
+		if (r != NULL && r[0] != '\0')
+			emit((const char *)r, ctx);
+	}
+	if (rc != SQLITE_DONE) {
+		err_set(err, "cache %s: reading the regions: %s", path,
+		    sqlite3_errmsg(sql));
+		sqlite3_finalize(st);
+		sqlite3_close(sql);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(sql);
+	return 0;
+}
