@@ -1,12 +1,14 @@
 /*
  * tui/view_help.c: the help screen, generated from the action table
- * (keys.h) like the function bar, so the two always agree.
+ * (keys.h) like the function bar, so the two always agree, and the
+ * note letters from the note table (note_info.h), as --help lists them.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "note_info.h"
 #include "tui/curses.h"
 #include "tui/keys.h"
 #include "tui/view.h"
@@ -70,6 +72,24 @@ help_draw(struct view *v)
 		if ((y = view_row_y(v, row)) >= 0)
 			draw_text(y, v->area.x + 3, v->area.w - 4,
 			    help_mouse[i], ui_attr(UI_NORMAL), false);
+		row++;
+	}
+	/* The NOTE column's letters, from the note table (note_info.h). */
+	row++;
+	if ((y = view_row_y(v, row)) >= 0)
+		draw_text(y, v->area.x + 1, v->area.w - 2,
+		    "Notes (the NOTE column)", ui_attr(UI_SECTION), false);
+	row++;
+	for (a = 0; a < NOTE_COUNT; a++) {
+		if ((y = view_row_y(v, row)) >= 0) {
+			snprintf(keys, sizeof keys, "%s  %s",
+			    note_marker((enum note)a), note_token((enum note)a));
+			draw_text(y, v->area.x + 3, HELP_KEYS_W - 1, keys,
+			    ui_attr(UI_LABEL), false);
+			draw_text(y, v->area.x + 3 + HELP_KEYS_W,
+			    v->area.w - 4 - HELP_KEYS_W,
+			    note_text((enum note)a), ui_attr(UI_NORMAL), false);
+		}
 		row++;
 	}
 	v->rows = row;

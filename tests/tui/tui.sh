@@ -289,6 +289,10 @@ done
 keys End
 check "End scrolls the help to the mouse section" wait_for "Mouse"
 check "the help lists the prompt keys" wait_for "delete the last word"
+check "the help explains the note letters" wait_for "Notes (the NOTE column)"
+for n in price-outlier not-on-demand doubtful-price host-light; do
+	check "help: the note $n" wait_for "$n"
+done
 check "help's bar" line_has 40 'EscBack'
 keys Escape
 check "Esc leaves the help" wait_for "sort: gpu-price"
