@@ -233,6 +233,25 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 * (milliseconds at 100k offers) instead of reading every offer.
 	 */
 	"CREATE INDEX offers_region ON offers (region);",
+	/*
+	 * 11 -> 12 (issue 29): what a filter asks of an offer that is no
+	 * SQL expression on its columns, derived when it is written
+	 * (db_bind_offer(), from the C functions offer_matches() uses) so
+	 * that --limit keeps its index walk: the continent and country of
+	 * its region (region_locate()), its board form (offer_form(), a
+	 * gpu_form), whether Vertex AI trains on it (1), and its names
+	 * folded for --match (offer_search_text()). A cache's rows from
+	 * before are filled in by db_sort_keys_update(), as the sort keys
+	 * (their version names these too). Vertex AI offers are few: their
+	 * partial index is a walk of them in price order.
+	 */
+	"ALTER TABLE offers ADD COLUMN continent TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE offers ADD COLUMN country TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE offers ADD COLUMN form INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE offers ADD COLUMN vertex INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE offers ADD COLUMN search BLOB NOT NULL DEFAULT x'';"
+	"CREATE INDEX offers_vertex ON offers (nodes, sk_gpu_price) "
+	"  WHERE vertex = 1;",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -40,8 +40,14 @@ struct db {
 	"availability, spot_interruption, reliability, fetched_at, source, " \
 	"notes, spot_zone, currency, price_original, nodes"
 
-/* OFFER_COLUMNS and the sort keys computed at write time. */
-#define WRITE_COLUMNS	OFFER_COLUMNS ", sk_gpu_price, sk_spot_gpu, sk_pflop"
+/*
+ * OFFER_COLUMNS and what is computed at write time: the sort keys and
+ * the values the filters test (migration 12).
+ */
+#define WRITE_COLUMNS	OFFER_COLUMNS ", sk_gpu_price, sk_spot_gpu, sk_pflop, " \
+	"continent, country, form, vertex, search"
+#define WRITE_PLACEHOLDERS						\
+	"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 /* Put "cache PATH: what: sqlite message" into err. */
 void		 db_err(struct db *, struct err *, const char *);

@@ -16,10 +16,12 @@
 #include "db_internal.h"
 #include "err.h"
 #include "filter.h"
+#include "gcp_catalog.h"
 #include "gpu.h"
 #include "money.h"
 #include "notes.h"
 #include "provider.h"
+#include "region.h"
 #include "rentable.h"
 #include "str.h"
 
@@ -33,17 +35,33 @@
 #define SK_UNKNOWN_REAL		1e308
 #define SK_UNKNOWN_REAL_SQL	"1e308"
 
-/* An offer's stored sort keys: its plan of one instance, as plan_sort()'s. */
+/*
+ * An offer's stored sort keys: its plan of one instance, as
+ * plan_sort()'s; and what its filters test that is no SQL expression on
+ * its columns (migration 12), from the functions offer_matches() calls.
+ */
 struct sort_keys {
 	int64_t	gpu_price;
 	int64_t	spot_gpu;
 	double	pflop;
+	const char *continent;	/* static: region.c's tables */
+	const char *country;
+	int	form;		/* enum gpu_form */
+	int	vertex;		/* 1: Vertex AI trains on it */
+	size_t	search_len;
+	char	search[OFFER_SEARCH_MAX];	/* offer_search_text() */
 };
 
 static void
 offer_sort_keys(const struct offer *o, struct sort_keys *k)
 {
 	struct plan p;
+
+	region_locate(o->provider, o->region, &k->country, &k->continent);
+	k->form = (int)offer_form(o);
+	k->vertex = gcp_vertex_training(gcp_gpu_find(o->provider,
+	    o->instance_type, o->gpu), o->region) == VERTEX_YES;
+	k->search_len = offer_search_text(o, k->search, sizeof k->search);
 
 	cost_plan(&p, o, 1);
 	k->gpu_price = money_known(p.price_gpu_hour) ? p.price_gpu_hour :
@@ -54,10 +72,21 @@ offer_sort_keys(const struct offer *o, struct sort_keys *k)
 	    p.usd_per_pflop_hour : SK_UNKNOWN_REAL;
 }
 
+/* FNV-1a of len bytes of p into *h. */
+static void
+fnv(uint64_t *h, const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		*h = (*h ^ (unsigned char)p[i]) * 1099511628211ULL;
+}
+
 /*
- * What the stored sort keys were computed with: the formula's version
- * and the catalogue's BF16 figures ($/PFLOP-h depends on them). A
- * provider whose status row names another version has its keys
+ * What the stored sort keys and derived filter values were computed
+ * with: the formula's version, the catalogue's BF16 figures ($/PFLOP-h
+ * depends on them) and forms, the region tables and where Vertex AI
+ * trains. A provider whose status row names another version has them
  * recomputed before a query relies on them (db_sort_keys_update()).
  */
 const char *
@@ -65,23 +94,39 @@ db_sort_keys_version(void)
 {
 	static char version[32];
 	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-	char buf[GPU_NORM_MAX + 64];
-	size_t i, j, len;
+	char buf[GPU_NORM_MAX + 128];
+	const struct region_place *pl;
+	const char *p;
+	size_t i, len;
 
 	if (version[0] != '\0')
 		return version;
 	for (i = 0; i < gpu_model_count; i++) {
-		len = (size_t)snprintf(buf, sizeof buf, "%s %.17g %.17g;",
+		len = (size_t)snprintf(buf, sizeof buf, "%s %.17g %.17g %s %s;",
 		    gpu_models[i].id, gpu_models[i].bf16_tflops,
-		    gpu_models[i].bf16_tflops_pcie);
-		for (j = 0; j < len && j < sizeof buf; j++)
-			h = (h ^ (unsigned char)buf[j]) * 1099511628211ULL;
+		    gpu_models[i].bf16_tflops_pcie, gpu_models[i].form,
+		    gpu_models[i].vendor);
+		fnv(&h, buf, len < sizeof buf ? len : sizeof buf - 1);
 	}
-	snprintf(version, sizeof version, "1-%016llx", (unsigned long long)h);
+	for (i = 0; i < region_place_count; i++) {
+		pl = &region_places[i];
+		len = (size_t)snprintf(buf, sizeof buf, "%s %s %s %s;",
+		    pl->provider, pl->region, pl->country, pl->continent);
+		fnv(&h, buf, len < sizeof buf ? len : sizeof buf - 1);
+	}
+	for (i = 0; i < region_country_count; i++) {
+		len = (size_t)snprintf(buf, sizeof buf, "%s %s %s;",
+		    region_countries[i].code, region_countries[i].continent,
+		    region_countries[i].names);
+		fnv(&h, buf, len < sizeof buf ? len : sizeof buf - 1);
+	}
+	p = gcp_vertex_table(&len);
+	fnv(&h, p, len);
+	snprintf(version, sizeof version, "2-%016llx", (unsigned long long)h);
 	return version;
 }
 
-/* Bind one offer to the 26 placeholders of a WRITE_COLUMNS insert. */
+/* Bind one offer to the 31 placeholders of a WRITE_COLUMNS insert. */
 void
 db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 {
@@ -122,6 +167,12 @@ db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_int64(st, 24, k.gpu_price);
 	sqlite3_bind_int64(st, 25, k.spot_gpu);
 	sqlite3_bind_double(st, 26, k.pflop);
+	sqlite3_bind_text(st, 27, k.continent, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 28, k.country, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 29, k.form);
+	sqlite3_bind_int(st, 30, k.vertex);
+	sqlite3_bind_blob(st, 31, k.search, (int)k.search_len,
+	    SQLITE_TRANSIENT);
 }
 
 static int	incoming_ready(struct db *, struct err *);
@@ -249,7 +300,9 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 	    "notes = excluded.notes, spot_zone = excluded.spot_zone, "
 	    "currency = excluded.currency, "
 	    "price_original = excluded.price_original, "
-	    "nodes = excluded.nodes", err)) == NULL)
+	    "nodes = excluded.nodes, continent = excluded.continent, "
+	    "country = excluded.country, form = excluded.form, "
+	    "vertex = excluded.vertex, search = excluded.search", err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	rc = db_step_done(db, st, err);
@@ -359,9 +412,9 @@ incoming_add(struct db *db, const char *provider, const struct offer *offers,
 	int rc;
 
 	st = db_prepare(db, replace ? "INSERT OR REPLACE INTO incoming ("
-	    WRITE_COLUMNS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-	    "?,?,?,?,?)" : "INSERT INTO incoming (" WRITE_COLUMNS ") VALUES "
-	    "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", err);
+	    WRITE_COLUMNS ") VALUES (" WRITE_PLACEHOLDERS ")" :
+	    "INSERT INTO incoming (" WRITE_COLUMNS ") VALUES ("
+	    WRITE_PLACEHOLDERS ")", err);
 	if (st == NULL)
 		return -1;
 	for (i = 0; i < n; i++) {
@@ -574,7 +627,14 @@ struct rentable_sql {
 	size_t		 nmixed;
 	int64_t		 cutoff;	/* older than this: a reference */
 	bool		 only;		/* only_stale: per row */
+	/*
+	 * The stored filter values (migration 12) are not current and the
+	 * cache may not be written: db_query() leaves those filters to C.
+	 */
+	bool		 stale_derived;
 };
+
+static void	filter_functions(struct db *);
 
 static int
 rentable_prepare(struct db *db, const struct offer_filter *f,
@@ -587,6 +647,7 @@ rentable_prepare(struct db *db, const struct offer_filter *f,
 	int rc;
 
 	memset(rq, 0, sizeof *rq);
+	filter_functions(db);
 	if (f->now == 0 || (f->include_stale && !f->only_stale))
 		return 0;
 	rq->cutoff = f->now - RENTABLE_MARKET_SECONDS;
@@ -671,6 +732,135 @@ rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
 	}
 }
 
+/*
+ * The filters tested on the values stored at write time (migration 12)
+ * or on an expression of the columns, each exactly as offer_matches()
+ * tests it (it tests every row read again): --region (a continent or a
+ * country on the stored codes; a region name or glob through
+ * gpucost_region(), region.c's own test; "all" matches any), the form,
+ * --vertex, host per GPU (offer_vcpus_per_gpu()/offer_ram_gb_per_gpu()
+ * after the read's host bounds) and --match (offer_text_word()'s words
+ * in the stored folded names, or a form word of the offer's form).
+ */
+#define ANY_REGION_SQL	"region = 'all' COLLATE NOCASE"
+
+static void
+derived_sql(const struct offer_filter *f, const struct rentable_sql *rq,
+    char *sql, size_t size)
+{
+	struct region_query q;
+	char word[OFFER_NAME_MAX];
+	const char *p;
+	size_t n;
+
+	if (rq->stale_derived)
+		return;
+	if (f->region[0] != '\0') {
+		if (region_query_parse(f->region, &q) < 0)
+			strncat(sql, " AND 0", size - strlen(sql) - 1);
+		else if (q.kind == RQ_CONTINENT)
+			strncat(sql, " AND (continent = ? OR " ANY_REGION_SQL ")",
+			    size - strlen(sql) - 1);
+		else if (q.kind == RQ_COUNTRY)
+			strncat(sql, " AND (country = ? OR " ANY_REGION_SQL ")",
+			    size - strlen(sql) - 1);
+		else if (q.kind != RQ_ANY)
+			strncat(sql, " AND (" ANY_REGION_SQL " OR "
+			    "gpucost_region(?, ?, region))",
+			    size - strlen(sql) - 1);
+	}
+	if (f->form != GPU_FORM_ANY)
+		strncat(sql, " AND form = ?", size - strlen(sql) - 1);
+	if (f->vertex)
+		strncat(sql, " AND vertex = 1", size - strlen(sql) - 1);
+	if (f->min_vcpus_per_gpu > 0)
+		strncat(sql, " AND vcpus > 0 AND gpu_count > 0 AND "
+		    "vcpus <= ? * gpu_count AND "
+		    "CAST(vcpus AS REAL) / gpu_count >= ?",
+		    size - strlen(sql) - 1);
+	if (f->min_ram_gb_per_gpu > 0)
+		strncat(sql, " AND ram_gb > 0 AND gpu_count > 0 AND "
+		    "ram_gb <= ? * gpu_count AND ram_gb / gpu_count >= ?",
+		    size - strlen(sql) - 1);
+	for (p = f->text; (p = offer_text_word(p, word, sizeof word, &n)) !=
+	    NULL;)
+		strncat(sql, offer_form_word(word) != GPU_FORM_ANY ?
+		    " AND (instr(search, ?) > 0 OR form = ?)" :
+		    " AND instr(search, ?) > 0", size - strlen(sql) - 1);
+}
+
+static void
+derived_bind(sqlite3_stmt *st, const struct offer_filter *f,
+    const struct rentable_sql *rq, int *k)
+{
+	struct region_query q;
+	char word[OFFER_NAME_MAX];
+	const char *p;
+	enum gpu_form form;
+	size_t n;
+
+	if (rq->stale_derived)
+		return;
+	if (f->region[0] != '\0' && region_query_parse(f->region, &q) == 0) {
+		if (q.kind == RQ_CONTINENT || q.kind == RQ_COUNTRY)
+			sqlite3_bind_text(st, (*k)++, q.code, -1,
+			    SQLITE_TRANSIENT);
+		else if (q.kind != RQ_ANY) {
+			sqlite3_bind_int(st, (*k)++, (int)q.kind);
+			sqlite3_bind_text(st, (*k)++, f->region, -1,
+			    SQLITE_STATIC);
+		}
+	}
+	if (f->form != GPU_FORM_ANY)
+		sqlite3_bind_int(st, (*k)++, (int)f->form);
+	if (f->min_vcpus_per_gpu > 0) {
+		sqlite3_bind_double(st, (*k)++,
+		    (double)RENTABLE_VCPUS_PER_GPU_MAX);
+		sqlite3_bind_int(st, (*k)++, f->min_vcpus_per_gpu);
+	}
+	if (f->min_ram_gb_per_gpu > 0) {
+		sqlite3_bind_double(st, (*k)++,
+		    (double)RENTABLE_RAM_GB_PER_GPU_MAX);
+		sqlite3_bind_int(st, (*k)++, f->min_ram_gb_per_gpu);
+	}
+	for (p = f->text; (p = offer_text_word(p, word, sizeof word, &n)) !=
+	    NULL;) {
+		sqlite3_bind_blob(st, (*k)++, word, (int)n, SQLITE_TRANSIENT);
+		if ((form = offer_form_word(word)) != GPU_FORM_ANY)
+			sqlite3_bind_int(st, (*k)++, (int)form);
+	}
+}
+
+/* gpucost_region(kind, text, region): region_text_match() for SQL. */
+static void
+sql_region(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const unsigned char *text, *region;
+
+	(void)argc;
+	text = sqlite3_value_text(argv[1]);
+	region = sqlite3_value_text(argv[2]);
+	sqlite3_result_int(ctx, text != NULL && region != NULL &&
+	    region_text_match((enum region_query_kind)sqlite3_value_int(
+	    argv[0]), (const char *)text, (const char *)region));
+}
+
+/*
+ * The functions filter_sql() calls, on the connection (once per query:
+ * cheap). Direct only: never from a view or trigger of a copy.
+ */
+static void
+filter_functions(struct db *db)
+{
+	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+
+#ifdef SQLITE_DIRECTONLY
+	flags |= SQLITE_DIRECTONLY;
+#endif
+	sqlite3_create_function(db->sql, "gpucost_region", 3, flags, NULL,
+	    sql_region, NULL, NULL);
+}
+
 /* Append to sql (size bytes) the conditions of f that SQL tests. */
 static void
 filter_sql(const struct offer_filter *f, const struct rentable_sql *rq,
@@ -699,6 +889,7 @@ filter_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 		    size - strlen(sql) - 1);
 	if (f->no_outliers)
 		strncat(sql, " AND (notes & ?) = 0", size - strlen(sql) - 1);
+	derived_sql(f, rq, sql, size);
 	rentable_sql(rq, sql, size);
 }
 
@@ -709,7 +900,9 @@ filter_sql(const struct offer_filter *f, const struct rentable_sql *rq,
  */
 static const enum filter_field sql_fields[] = {
 	FF_GPU, FF_COUNT, FF_VRAM, FF_LINK, FF_PROVIDERS, FF_MAX_PRICE,
-	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS, FF_INCLUDE_STALE
+	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS, FF_INCLUDE_STALE,
+	/* derived_sql()'s (the form comes with FF_GPU) */
+	FF_REGION, FF_VCPUS_GPU, FF_RAM_GPU, FF_VERTEX, FF_TEXT
 };
 
 bool
@@ -727,11 +920,9 @@ db_filter_in_sql(const struct offer_filter *f)
 		if (i == sizeof sql_fields / sizeof sql_fields[0])
 			return false;
 	}
-	/*
-	 * --gpu's form word ("H100 SXM") is tested in C, and so is --term
-	 * (on the committed prices attached after the read).
-	 */
-	return f->form == GPU_FORM_ANY && f->term == TERM_NONE;
+	/* --term is tested in C (on the committed prices attached after
+	 * the read). */
+	return f->term == TERM_NONE;
 }
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */
@@ -757,7 +948,49 @@ filter_bind(sqlite3_stmt *st, const struct offer_filter *f,
 	if (f->no_outliers)
 		sqlite3_bind_int64(st, (*k)++,
 		    (sqlite3_int64)NOTE_BIT(NOTE_PRICE_OUTLIER));
+	derived_bind(st, f, rq, k);
 	rentable_bind(st, rq, k);
+}
+
+static int	db_sort_keys_update(struct db *, struct err *);
+
+/* Does f test a value stored at write time (derived_sql())? */
+static bool
+uses_derived(const struct offer_filter *f)
+{
+	return f->region[0] != '\0' || f->form != GPU_FORM_ANY ||
+	    f->vertex || f->min_vcpus_per_gpu > 0 ||
+	    f->min_ram_gb_per_gpu > 0 || f->text[0] != '\0';
+}
+
+/*
+ * Before a full read tests the stored values: bring them up to date
+ * (db_sort_keys_update()), or, on a cache this process may not write,
+ * leave those filters to C (rq->stale_derived) if they are not.
+ */
+static int
+derived_ready(struct db *db, const struct offer_filter *f,
+    struct rentable_sql *rq, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!uses_derived(f))
+		return 0;
+	if (!db->read_only)
+		return db_sort_keys_update(db, err);
+	if ((st = db_prepare(db, "SELECT 1 FROM provider_status WHERE "
+	    "sort_keys IS NOT ? AND offer_count > 0 LIMIT 1", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, db_sort_keys_version(), -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	rq->stale_derived = rc == SQLITE_ROW;
+	return 0;
 }
 
 /* Append the offers of a prepared OFFER_COLUMNS query that match f. */
@@ -787,12 +1020,13 @@ int
 db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
     struct err *err)
 {
-	char sql[2048] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	char sql[8192] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	int k = 1;
 
-	if (rentable_prepare(db, f, &rq, err) < 0)
+	if (rentable_prepare(db, f, &rq, err) < 0 ||
+	    derived_ready(db, f, &rq, err) < 0)
 		return -1;
 	filter_sql(f, &rq, sql, sizeof sql);
 	if ((st = db_prepare(db, sql, err)) == NULL)
@@ -888,7 +1122,7 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
     enum sort_key key, bool reverse, char *sql, size_t size, int *parts)
 {
 	const struct sort_sql *s = &sort_sql[key];
-	char where[1536] = "";
+	char where[6144] = "";
 	bool desc = s->desc != reverse;
 
 	top_where(f, rq, where, sizeof where);
@@ -915,10 +1149,11 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 }
 
 /*
- * Recompute the stored sort keys of every provider whose status row
- * names another version of them (a cache from before migration 4, or a
- * catalogue whose BF16 figures changed since its last refresh). Once,
- * in one transaction; afterwards a check of the small status table.
+ * Recompute the stored sort keys and filter values of every provider
+ * whose status row names another version of them (a cache from before
+ * migration 6 or 12, or a catalogue or region table changed since its
+ * last refresh). Once, in one transaction; afterwards a check of the
+ * small status table.
  */
 static int
 db_sort_keys_update(struct db *db, struct err *err)
@@ -929,7 +1164,6 @@ db_sort_keys_update(struct db *db, struct err *err)
 	const char *version = db_sort_keys_version();
 	struct sort_keys k;
 	struct offer o;
-	char buf[16];
 	int rc, i;
 
 	for (i = 0; i < 2; i++) {
@@ -952,30 +1186,31 @@ db_sort_keys_update(struct db *db, struct err *err)
 			goto fail;
 		}
 	}
-	if ((st = db_prepare(db, "SELECT provider, key, price, spot_price, "
-	    "gpu_count, gpu, interconnect FROM offers WHERE provider IN "
-	    "(SELECT provider FROM provider_status WHERE sort_keys IS NOT ?1)",
-	    err)) == NULL ||
+	if ((st = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM offers "
+	    "WHERE provider IN (SELECT provider FROM provider_status "
+	    "WHERE sort_keys IS NOT ?1)", err)) == NULL ||
 	    (up = db_prepare(db, "UPDATE offers SET sk_gpu_price = ?, "
-	    "sk_spot_gpu = ?, sk_pflop = ? WHERE provider = ? AND key = ?",
+	    "sk_spot_gpu = ?, sk_pflop = ?, continent = ?, country = ?, "
+	    "form = ?, vertex = ?, search = ? WHERE provider = ? AND key = ?",
 	    err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		offer_init(&o);
-		o.price = db_stmt_money(st, 2);
-		o.spot_price = db_stmt_money(st, 3);
-		o.gpu_count = sqlite3_column_int(st, 4);
-		db_column_text(st, 5, o.gpu, sizeof o.gpu);
-		db_column_text(st, 6, buf, sizeof buf);
-		if (interconnect_parse(buf, &o.interconnect) < 0)
-			o.interconnect = IC_UNKNOWN;
+		/* The row as a query reads it (host bounds and all). */
+		db_row_to_offer(st, &o);
 		offer_sort_keys(&o, &k);
 		sqlite3_bind_int64(up, 1, k.gpu_price);
 		sqlite3_bind_int64(up, 2, k.spot_gpu);
 		sqlite3_bind_double(up, 3, k.pflop);
-		sqlite3_bind_value(up, 4, sqlite3_column_value(st, 0));
-		sqlite3_bind_value(up, 5, sqlite3_column_value(st, 1));
+		sqlite3_bind_text(up, 4, k.continent, -1, SQLITE_STATIC);
+		sqlite3_bind_text(up, 5, k.country, -1, SQLITE_STATIC);
+		sqlite3_bind_int(up, 6, k.form);
+		sqlite3_bind_int(up, 7, k.vertex);
+		sqlite3_bind_blob(up, 8, k.search, (int)k.search_len,
+		    SQLITE_STATIC);
+		sqlite3_bind_value(up, 9, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(up, 10, sqlite3_column_value(st, 1));
 		if (sqlite3_step(up) != SQLITE_DONE) {
 			db_err(db, err, "write failed");
 			goto fail;
@@ -1011,7 +1246,7 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
     bool reverse, size_t limit, struct offer_list *out, size_t *matched,
     struct err *err)
 {
-	char where[1536] = "", sql[4096];
+	char where[6144] = "", sql[16384];
 	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
@@ -1058,7 +1293,7 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
     enum sort_key key, bool reverse, char *out, size_t size,
     struct err *err)
 {
-	char sql[4200] = "EXPLAIN QUERY PLAN ";
+	char sql[16384] = "EXPLAIN QUERY PLAN ";
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	size_t len = 0;

@@ -865,7 +865,7 @@ db_merge_one(struct db *db, sqlite3_stmt *pub_q, sqlite3_stmt *main_q,
 		rd = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM pub.offers "
 		    "WHERE provider = ?1", err);
 		wr = db_prepare(db, "INSERT INTO main.offers (" WRITE_COLUMNS
-		    ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		    ") VALUES (" WRITE_PLACEHOLDERS ")",
 		    err);
 		if (rd == NULL || wr == NULL)
 			goto fail;

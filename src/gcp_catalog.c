@@ -131,6 +131,13 @@ gcp_gpu_zones(const struct gcp_gpu *g, const char *region, char *buf,
 	    buf, size);
 }
 
+const char *
+gcp_vertex_table(size_t *len)
+{
+	*len = vertex_training_tsv_len;
+	return vertex_training_tsv;
+}
+
 /* Vertex AI custom training for g in region. */
 enum gcp_vertex
 gcp_vertex_training(const struct gcp_gpu *g, const char *region)

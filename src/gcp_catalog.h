@@ -51,6 +51,9 @@ size_t	gcp_gpu_zones(const struct gcp_gpu *g, const char *region, char *buf,
 	    size_t size);
 
 /* Whether Vertex AI custom training takes g in region (g NULL: unknown). */
+/* data/vertex_training.tsv as compiled in (len bytes): what the cache's
+ * stored Vertex flags were computed from (db_sort_keys_version()). */
+const char	*gcp_vertex_table(size_t *len);
 enum gcp_vertex gcp_vertex_training(const struct gcp_gpu *g,
 	    const char *region);
 

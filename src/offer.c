@@ -312,15 +312,63 @@ has_folded(const char *s, const char *word, size_t n)
  * "sxm" or "pcie" (a folded word) also matches an offer of that board form
  * whose names do not say it: AWS p5, GCP a3 and Azure ND are SXM boards.
  */
-static bool
-form_word_matches(const char *word, const struct offer *o)
+enum gpu_form
+offer_form_word(const char *word)
 {
 	if (strncmp(word, "sxm", 3) == 0 && (word[3] == '\0' ||
 	    (word[3] >= '2' && word[3] <= '6' && word[4] == '\0')))
-		return offer_form(o) == GPU_FORM_SXM;
+		return GPU_FORM_SXM;
 	if (strcmp(word, "pcie") == 0)
-		return offer_form(o) == GPU_FORM_PCIE;
-	return false;
+		return GPU_FORM_PCIE;
+	return GPU_FORM_ANY;
+}
+
+const char *
+offer_text_word(const char *p, char *word, size_t size, size_t *len)
+{
+	size_t n, i;
+
+	while (*p == ' ')
+		p++;
+	if (*p == '\0' || size == 0)
+		return NULL;
+	for (n = 0; p[n] != '\0' && p[n] != ' '; n++)
+		;
+	if (n >= size)
+		n = size - 1;
+	for (i = 0; i < n; i++)
+		word[i] = (char)fold((unsigned char)p[i]);
+	word[n] = '\0';
+	*len = n;
+	/* A cut word goes on after its cut, as the text does. */
+	return p + n;
+}
+
+/* Append s folded to buf (size bytes, length *len), then a space. */
+static void
+search_add(char *buf, size_t size, size_t *len, const char *s)
+{
+	for (; *s != '\0' && *len + 2 < size; s++)
+		buf[(*len)++] = (char)fold((unsigned char)*s);
+	if (*len + 1 < size)
+		buf[(*len)++] = ' ';
+	buf[*len] = '\0';
+}
+
+size_t
+offer_search_text(const struct offer *o, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	search_add(buf, size, &len, o->gpu);
+	search_add(buf, size, &len, o->gpu_raw);
+	search_add(buf, size, &len, o->provider);
+	search_add(buf, size, &len, o->instance_type);
+	search_add(buf, size, &len, o->region);
+	return len;
 }
 
 /* Every whitespace-separated word of text is in one of the offer's names. */
@@ -328,30 +376,22 @@ static bool
 text_matches(const char *text, const struct offer *o)
 {
 	char word[OFFER_NAME_MAX];
+	enum gpu_form form;
 	const char *p = text;
-	size_t n, i;
+	size_t n;
 
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			return true;
-		for (n = 0; p[n] != '\0' && p[n] != ' '; n++)
-			;
-		if (n >= sizeof word)
-			n = sizeof word - 1;
-		for (i = 0; i < n; i++)
-			word[i] = (char)fold((unsigned char)p[i]);
-		word[n] = '\0';
-		p += n;
-		if (!has_folded(o->gpu, word, n) &&
-		    !has_folded(o->gpu_raw, word, n) &&
-		    !has_folded(o->provider, word, n) &&
-		    !has_folded(o->instance_type, word, n) &&
-		    !has_folded(o->region, word, n) &&
-		    !form_word_matches(word, o))
+	while ((p = offer_text_word(p, word, sizeof word, &n)) != NULL) {
+		if (has_folded(o->gpu, word, n) ||
+		    has_folded(o->gpu_raw, word, n) ||
+		    has_folded(o->provider, word, n) ||
+		    has_folded(o->instance_type, word, n) ||
+		    has_folded(o->region, word, n))
+			continue;
+		form = offer_form_word(word);
+		if (form == GPU_FORM_ANY || offer_form(o) != form)
 			return false;
 	}
+	return true;
 }
 
 bool

@@ -237,6 +237,24 @@ void	offer_filter_init(struct offer_filter *f);
  */
 enum gpu_form offer_form(const struct offer *o);
 
+/*
+ * --match's words (the filter's text), as offer_matches() reads them
+ * and the cache's SQL tests them (db_offers.c), so the two agree:
+ * offer_text_word() puts the next space-separated word of p into word
+ * (ASCII folded, cut at size - 1 bytes, *len its length) and returns
+ * where the text goes on, or NULL at its end. A word is in an offer's
+ * names when it is in offer_search_text()'s text (the names folded,
+ * each followed by a space: a word holds no space, so it never spans
+ * two), or it is a form word (offer_form_word(): "sxm", "sxm4", "pcie")
+ * of the offer's form.
+ */
+const char	*offer_text_word(const char *p, char *word, size_t size,
+		    size_t *len);
+size_t		 offer_search_text(const struct offer *o, char *buf,
+		    size_t size);
+enum gpu_form	 offer_form_word(const char *word);
+#define OFFER_SEARCH_MAX	1024	/* the five names, folded */
+
 /* Host vCPUs and RAM (GB) per GPU of one instance; 0 when unknown. */
 double	offer_vcpus_per_gpu(const struct offer *o);
 double	offer_ram_gb_per_gpu(const struct offer *o);

@@ -247,11 +247,19 @@ region_query_match(const struct region_query *q, const char *provider,
 		region_locate(provider, region, &country, &continent);
 		return strcmp(country, q->code) == 0;
 	case RQ_NAME:
-		return str_find_nocase(region, q->text) != NULL;
 	case RQ_GLOB:
-		return fnmatch(q->text, region, FNM_CASEFOLD) == 0;
+		return region_text_match(q->kind, q->text, region);
 	}
 	return false;
+}
+
+bool
+region_text_match(enum region_query_kind kind, const char *text,
+    const char *region)
+{
+	if (kind == RQ_GLOB)
+		return fnmatch(text, region, FNM_CASEFOLD) == 0;
+	return str_find_nocase(region, text) != NULL;
 }
 
 bool

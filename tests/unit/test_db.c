@@ -1532,6 +1532,198 @@ test_query_top(void **state)
 	db_close(db);
 }
 
+/*
+ * Issue 29: the filters tested on values stored at write time (region's
+ * continent and country, its name and glob, "all", host per GPU, the
+ * form, --vertex, --match) give through db_query_top() exactly the
+ * first N plans of the full read (db_query() then query_plans(), where
+ * offer_matches() decides), alone and with --count, --gpu, --spot,
+ * --no-outliers, each sort and direction, on offers made to differ in
+ * every value those filters read.
+ */
+static void
+test_query_top_derived(void **state)
+{
+	static const char *const provs[] = { "aws", "gcp", "oci", "vast",
+	    "lambda" };
+	static const char *const regions[][6] = {
+		{ "eu-west-1", "us-east-1", "ap-northeast-1", "eu-central-1",
+		    "us-west-2", "sa-east-1" },
+		{ "europe-west4", "us-central1", "us-west1",
+		    "asia-southeast1", "us-east4", "europe-west1" },
+		{ "all", "all", "eu-frankfurt-1", "us-ashburn-1", "ALL",
+		    "uk-london-1" },
+		{ "Paris, FR", "Berlin, DE", "Texas, US", "Quebec, CA",
+		    "Florida, US, NA", "Germany" },
+		{ "us-east-1", "all", "europe-central-1", "asia-south-1",
+		    "us-west-1", "me-west-1" },
+	};
+	static const struct {
+		const char *gpu, *raw;
+	} gpus[] = {
+		{ "H100", "H100 SXM5" }, { "H100", "H100 PCIe" },
+		{ "H100", "NVIDIA H100 80GB" }, { "A100-80", "A100-SXM4-80GB" },
+		{ "RTX4090", "RTX 4090" }, { "", "Mystery 9000" },
+		{ "A100-80", "A100 80GB PCIe" },
+	};
+	static const char *const types[] = { "a3-highgpu-8g",
+	    "a2-ultragpu-1g", "n1-standard-8", "p5.48xlarge",
+	    "gpu_1x_h100_sxm5", "BM.GPU.H100.8", "g2-standard-4" };
+	static const int counts[] = { 1, 2, 8 };
+	static const struct {
+		enum filter_field ff;
+		const char *value;
+	} shapes[][3] = {
+		{ { FF_REGION, "europe" } }, { { FF_REGION, "eu" } },
+		{ { FF_REGION, "de" } }, { { FF_REGION, "fr" } },
+		{ { FF_REGION, "germany" } }, { { FF_REGION, "us" } },
+		{ { FF_REGION, "north america" } }, { { FF_REGION, "asia" } },
+		{ { FF_REGION, "us-*" } }, { { FF_REGION, "*WEST*" } },
+		{ { FF_REGION, "[!u]*" } }, { { FF_REGION, "west" } },
+		{ { FF_REGION, "eu-" } }, { { FF_REGION, "al" } },
+		{ { FF_VCPUS_GPU, "4" } }, { { FF_VCPUS_GPU, "8" } },
+		{ { FF_RAM_GPU, "32" } }, { { FF_RAM_GPU, "65" } },
+		{ { FF_VCPUS_GPU, "8" }, { FF_RAM_GPU, "64" } },
+		{ { FF_GPU, "H100 SXM" } }, { { FF_GPU, "H100 PCIe" } },
+		{ { FF_GPU, "A100-80 SXM" }, { FF_COUNT, "8" } },
+		{ { FF_GPU, "H100 SXM" }, { FF_COUNT, "8" } },
+		{ { FF_VERTEX, "yes" } },
+		{ { FF_VERTEX, "yes" }, { FF_GPU, "H100" } },
+		{ { FF_TEXT, "rtx 4090" } }, { { FF_TEXT, "h100 sxm" } },
+		{ { FF_TEXT, "pcie" } }, { { FF_TEXT, "gcp europe" } },
+		{ { FF_TEXT, "PARIS" } }, { { FF_TEXT, "sxm4 a100" } },
+		{ { FF_TEXT, "zzz" } }, { { FF_TEXT, "a3- 8" } },
+		{ { FF_REGION, "de" }, { FF_COUNT, "2" } },
+		{ { FF_REGION, "us-*" }, { FF_GPU, "H100" } },
+		{ { FF_REGION, "europe" }, { FF_SPOT, "yes" },
+		    { FF_NO_OUTLIERS, "yes" } },
+		{ { FF_SPOT, "yes" }, { FF_GPU, "A100-80" } },
+		{ { FF_NO_OUTLIERS, "yes" } },
+		{ { FF_TEXT, "h100" }, { FF_REGION, "us" },
+		    { FF_VCPUS_GPU, "2" } },
+	};
+	static const enum sort_key keys[] = { SORT_GPU_PRICE, SORT_PFLOP,
+	    SORT_SPOT_GPU, SORT_PRICE, SORT_REGION, SORT_COUNT };
+	static const size_t limits[] = { 1, 5, 1000 };
+	const char *path = tmp_path("derived.db");
+	static char want[65536], got[65536];
+	struct offer v[60];
+	struct offer_list all, top;
+	struct offer_filter f, none;
+	struct plan *pa, *pt;
+	size_t na, nt, matched, i, p, si, j, ki, li, shown;
+	unsigned seed = 11;
+	struct db *db;
+	struct err err;
+	int rev;
+
+	(void)state;
+	db = open_ok(path);
+	for (p = 0; p < 5; p++) {
+		for (i = 0; i < 60; i++) {
+			char key[16];
+			int g, c;
+
+			seed = seed * 1103515245 + 12345;
+			g = (int)((seed >> 8) % 7);
+			c = counts[(seed >> 12) % 3];
+			snprintf(key, sizeof key, "k%02zu", i);
+			v[i] = mk(provs[p], key, gpus[g].gpu, c, 80,
+			    (seed >> 14) % 3 == 0 ? IC_NVLINK :
+			    (seed >> 14) % 3 == 1 ? IC_PCIE : IC_UNKNOWN,
+			    1000000 + (int64_t)((seed >> 16) % 7) * 250000 * c,
+			    (seed >> 19) % 3 == 0 ? MONEY_NONE :
+			    400000 * c, AV_AVAILABLE, 100);
+			snprintf(v[i].gpu_raw, sizeof v[i].gpu_raw, "%s",
+			    gpus[g].raw);
+			snprintf(v[i].region, sizeof v[i].region, "%s",
+			    regions[p][(seed >> 21) % 6]);
+			snprintf(v[i].instance_type, sizeof v[i].instance_type,
+			    "%s", types[(seed >> 24) % 7]);
+			/* Unknown, light, usual and beyond the host bounds. */
+			switch ((seed >> 27) % 4) {
+			case 0:
+				v[i].vcpus = 0;
+				v[i].ram_gb = 0;
+				break;
+			case 1:
+				v[i].vcpus = 2 * c;
+				v[i].ram_gb = 16.0 * c;
+				break;
+			case 2:
+				break;		/* 8 and 64.5 per GPU */
+			default:
+				v[i].vcpus = 300 * c;
+				v[i].ram_gb = 2000.0 * c;
+				break;
+			}
+			if ((seed >> 29) % 4 == 0)
+				v[i].notes = NOTE_BIT(NOTE_PRICE_OUTLIER);
+		}
+		replace_ok(db, provs[p], v, 60, SRC_LIVE, 100, NULL);
+	}
+	for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+		offer_filter_init(&f);
+		for (j = 0; j < 3 && shapes[si][j].value != NULL; j++)
+			assert_int_equal(filter_set(&f, shapes[si][j].ff,
+			    shapes[si][j].value, false, &err), 0);
+		if (!db_filter_in_sql(&f))
+			fail_msg("shape %zu: not in SQL", si);
+		/*
+		 * The full answer from every offer, matched by C alone
+		 * (query_plans() asks offer_matches()): db_query() with f
+		 * would test the same SQL as db_query_top().
+		 */
+		offer_list_init(&all);
+		offer_filter_init(&none);
+		query_ok(db, &none, &all);
+		for (ki = 0; ki < sizeof keys / sizeof keys[0]; ki++)
+		for (rev = 0; rev < 2; rev++)
+		for (li = 0; li < 3; li++) {
+			query_plans(all.v, all.n, &f, keys[ki], rev, &pa, &na);
+			shown = limits[li] < na ? limits[li] : na;
+			plan_keys(pa, shown, want, sizeof want);
+			offer_list_init(&top);
+			assert_int_equal(db_query_top(db, &f, keys[ki], rev,
+			    limits[li], &top, &matched, &err), 0);
+			if (matched != na)
+				fail_msg("shape %zu (%s): %zu matched in SQL, "
+				    "%zu in C", si, shapes[si][0].value,
+				    matched, na);
+			query_plans(top.v, top.n, &f, keys[ki], rev, &pt, &nt);
+			plan_keys(pt, shown, got, sizeof got);
+			if (nt < shown || strcmp(want, got) != 0)
+				fail_msg("shape %zu (%s) sort %d reverse %d "
+				    "limit %zu:\nwant %.300s\ngot  %.300s", si,
+				    shapes[si][0].value, (int)keys[ki], rev,
+				    limits[li], want, got);
+			free(pa);
+			free(pt);
+			offer_list_done(&top);
+		}
+		/* The region shapes find some offers, not all. */
+		query_plans(all.v, all.n, &f, SORT_GPU_PRICE, false, &pa, &na);
+		plan_keys(pa, na, want, sizeof want);
+		free(pa);
+		if (si < 14 && (na == 0 || na == 300))
+			fail_msg("shape %zu (%s): %zu of 300 offers", si,
+			    shapes[si][0].value, na);
+		/* db_query() with f (SQL, then C): the same offers. */
+		offer_list_done(&all);
+		offer_list_init(&all);
+		query_ok(db, &f, &all);
+		query_plans(all.v, all.n, &f, SORT_GPU_PRICE, false, &pt, &nt);
+		plan_keys(pt, nt, got, sizeof got);
+		free(pt);
+		if (strcmp(want, got) != 0)
+			fail_msg("shape %zu (%s): db_query() differs:\nwant "
+			    "%.300s\ngot  %.300s", si, shapes[si][0].value,
+			    want, got);
+		offer_list_done(&all);
+	}
+	db_close(db);
+}
+
 /* The plan of db_query_top() for f and key holds every step of want. */
 static void
 assert_plan(struct db *db, const struct offer_filter *f, enum sort_key key,
@@ -2775,7 +2967,7 @@ test_filter_in_sql(void **state)
 		bool in_sql;
 	} cases[] = {
 		{ FF_GPU, "H100", true },
-		{ FF_GPU, "H100 SXM", false },	/* the form is tested in C */
+		{ FF_GPU, "H100 SXM", true },	/* the stored form */
 		{ FF_COUNT, "8", true },
 		{ FF_VRAM, "40", true },
 		{ FF_LINK, "nvlink", true },
@@ -2785,11 +2977,15 @@ test_filter_in_sql(void **state)
 		{ FF_AVAILABLE, "yes", true },
 		{ FF_NO_OUTLIERS, "yes", true },
 		{ FF_MULTI_NODE, "yes", false },
-		{ FF_REGION, "europe", false },
-		{ FF_TEXT, "lambda", false },
-		{ FF_VERTEX, "yes", false },
-		{ FF_VCPUS_GPU, "4", false },
-		{ FF_RAM_GPU, "16", false },
+		{ FF_REGION, "europe", true },
+		{ FF_REGION, "de", true },
+		{ FF_REGION, "us-*", true },
+		{ FF_REGION, "west", true },
+		{ FF_TEXT, "lambda", true },
+		{ FF_TEXT, "rtx 4090 sxm", true },
+		{ FF_VERTEX, "yes", true },
+		{ FF_VCPUS_GPU, "4", true },
+		{ FF_RAM_GPU, "16", true },
 	};
 	struct offer_filter f;
 	struct err err;
@@ -2807,7 +3003,8 @@ test_filter_in_sql(void **state)
 			    filter_fields[cases[i].ff].option, cases[i].value,
 			    !cases[i].in_sql, cases[i].in_sql);
 		/* One C-only field makes the whole filter C's. */
-		assert_int_equal(filter_set(&f, FF_TEXT, "x", false, &err), 0);
+		assert_int_equal(filter_set(&f, FF_MULTI_NODE, "yes", false,
+		    &err), 0);
 		assert_false(db_filter_in_sql(&f));
 	}
 }
@@ -2894,6 +3091,7 @@ main(void)
 		T(test_long_text_truncated),
 		T(test_record_failure),
 		T(test_query_filters),
+		T(test_query_top_derived),
 		T(test_query_appends),
 		T(test_query_top),
 		T(test_filter_in_sql),
