@@ -243,7 +243,9 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 * folded for --match (offer_search_text()). A cache's rows from
 	 * before are filled in by db_sort_keys_update(), as the sort keys
 	 * (their version names these too). Vertex AI offers are few: their
-	 * partial index is a walk of them in price order.
+	 * partial index is a walk of them in price order. And the walk in
+	 * $/PFLOP-h order without --provider, which had none: --sort pflop
+	 * read every offer and sorted them.
 	 */
 	"ALTER TABLE offers ADD COLUMN continent TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE offers ADD COLUMN country TEXT NOT NULL DEFAULT '';"
@@ -251,7 +253,8 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"ALTER TABLE offers ADD COLUMN vertex INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE offers ADD COLUMN search BLOB NOT NULL DEFAULT x'';"
 	"CREATE INDEX offers_vertex ON offers (nodes, sk_gpu_price) "
-	"  WHERE vertex = 1;",
+	"  WHERE vertex = 1;"
+	"CREATE INDEX offers_pflop ON offers (nodes, sk_pflop, sk_gpu_price);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

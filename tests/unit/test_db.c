@@ -1721,7 +1721,44 @@ test_query_top_derived(void **state)
 			    want, got);
 		offer_list_done(&all);
 	}
+	/*
+	 * A cache whose rows predate the stored values (migration 12
+	 * fills them with defaults): the first query recomputes them.
+	 */
 	db_close(db);
+	{
+		sqlite3 *raw;
+
+		assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(raw, "UPDATE offers SET "
+		    "continent = '', country = '', form = 0, vertex = 0, "
+		    "search = x''; UPDATE provider_status SET sort_keys = "
+		    "'1-old'", NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(raw);
+	}
+	db = open_ok(path);
+	offer_filter_init(&f);
+	assert_int_equal(filter_set(&f, FF_REGION, "europe", false, &err), 0);
+	assert_int_equal(filter_set(&f, FF_TEXT, "h100", false, &err), 0);
+	offer_list_init(&all);
+	offer_filter_init(&none);
+	query_ok(db, &none, &all);
+	query_plans(all.v, all.n, &f, SORT_GPU_PRICE, false, &pa, &na);
+	assert_true(na > 0);
+	plan_keys(pa, na, want, sizeof want);
+	offer_list_init(&top);
+	assert_int_equal(db_query_top(db, &f, SORT_GPU_PRICE, false, 1000,
+	    &top, NULL, &err), 0);
+	query_plans(top.v, top.n, &f, SORT_GPU_PRICE, false, &pt, &nt);
+	plan_keys(pt, nt, got, sizeof got);
+	assert_string_equal(want, got);
+	free(pa);
+	free(pt);
+	offer_list_done(&top);
+	offer_list_done(&all);
+	db_close(db);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM provider_status "
+	    "WHERE sort_keys = '1-old'"), 0);
 }
 
 /* The plan of db_query_top() for f and key holds every step of want. */
@@ -1847,6 +1884,53 @@ test_query_plans(void **state)
 	f.spot = true;
 	assert_plan(db, &f, SORT_SPOT_GPU, "--spot",
 	    (const char *const[]){ "INDEX offers_spot_gpu", NULL });
+
+	/*
+	 * Issue 29: the filters on stored values keep the walk (with
+	 * the old code each read every offer: db_filter_in_sql() said no,
+	 * and --sort pflop had no index without --provider).
+	 */
+	{
+		static const struct {
+			enum filter_field ff[2];
+			const char *value[2];
+			enum sort_key key;
+			const char *index;
+		} shapes[] = {
+			{ { FF_REGION }, { "europe" }, SORT_GPU_PRICE,
+			    "offers_gpu_price" },
+			{ { FF_REGION, FF_COUNT }, { "de", "2" },
+			    SORT_GPU_PRICE, "offers_count" },
+			{ { FF_REGION, FF_GPU }, { "us-*", "H100" },
+			    SORT_GPU_PRICE, "INDEX offers_" },
+			{ { FF_VCPUS_GPU, FF_RAM_GPU }, { "8", "64" },
+			    SORT_GPU_PRICE, "offers_gpu_price" },
+			{ { FF_GPU, FF_COUNT }, { "H100 SXM", "8" },
+			    SORT_GPU_PRICE, "offers_gpu" },
+			{ { FF_VERTEX, FF_GPU }, { "yes", "H100" },
+			    SORT_GPU_PRICE, "offers_vertex" },
+			{ { FF_TEXT }, { "rtx 4090" }, SORT_GPU_PRICE,
+			    "offers_gpu_price" },
+			{ { FF_NO_OUTLIERS }, { "yes" }, SORT_PFLOP,
+			    "offers_pflop" },
+			{ { FF_SPOT, FF_GPU }, { "yes", "A100-80" },
+			    SORT_SPOT_GPU, "INDEX offers_" },
+		};
+		struct err err;
+		size_t si, j;
+
+		for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+			offer_filter_init(&f);
+			for (j = 0; j < 2 && shapes[si].value[j] != NULL; j++)
+				assert_int_equal(filter_set(&f,
+				    shapes[si].ff[j], shapes[si].value[j],
+				    false, &err), 0);
+			assert_true(db_filter_in_sql(&f));
+			assert_plan(db, &f, shapes[si].key,
+			    shapes[si].value[0], (const char *const[]){
+			    shapes[si].index, NULL });
+		}
+	}
 	db_close(db);
 }
 
