@@ -243,9 +243,15 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 * folded for --match (offer_search_text()). A cache's rows from
 	 * before are filled in by db_sort_keys_update(), as the sort keys
 	 * (their version names these too). Vertex AI offers are few: their
-	 * partial index is a walk of them in price order. And the walk in
-	 * $/PFLOP-h order without --provider, which had none: --sort pflop
-	 * read every offer and sorted them.
+	 * partial index is a walk of them in price order. The walk in
+	 * price order without --gpu, --count or --provider holds what
+	 * these filters (and --gpu, --min-vram, --interconnect) test, after
+	 * the price and the key it orders by: a filter that few offers pass
+	 * (a glob, a large host, a rare word) then reads the index alone
+	 * instead of looking up every offer it passes over (SQLite looks a
+	 * row up before it tests the index's own columns). And the walk in $/PFLOP-h
+	 * order without --provider, which had none: --sort pflop read
+	 * every offer and sorted them.
 	 */
 	"ALTER TABLE offers ADD COLUMN continent TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE offers ADD COLUMN country TEXT NOT NULL DEFAULT '';"
@@ -254,7 +260,11 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"ALTER TABLE offers ADD COLUMN search BLOB NOT NULL DEFAULT x'';"
 	"CREATE INDEX offers_vertex ON offers (nodes, sk_gpu_price) "
 	"  WHERE vertex = 1;"
-	"CREATE INDEX offers_pflop ON offers (nodes, sk_pflop, sk_gpu_price);",
+	"CREATE INDEX offers_pflop ON offers (nodes, sk_pflop, sk_gpu_price);"
+	"DROP INDEX offers_gpu_price;"
+	"CREATE INDEX offers_gpu_price ON offers (nodes, sk_gpu_price, provider,"
+	"  key, gpu, gpu_count, vram_gb, interconnect, region, continent,"
+	"  country, form, vertex, vcpus, ram_gb, search);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -264,7 +264,9 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 
 	/*
 	 * Rows whose indexed columns (gpu, gpu_count, vram_gb,
-	 * interconnect, the sort keys) change go and come back whole;
+	 * interconnect, the sort keys, and what offers_gpu_price holds for
+	 * the filters: region, host, the stored values) change go and
+	 * come back whole;
 	 * every other row is updated in place by the upsert below, which
 	 * leaves those columns and so the indexes alone (half the cost of
 	 * replacing a row; a refresh changes about 1 % of the prices).
@@ -278,7 +280,13 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 	    "OR i.interconnect IS NOT offers.interconnect "
 	    "OR i.sk_gpu_price IS NOT offers.sk_gpu_price "
 	    "OR i.sk_spot_gpu IS NOT offers.sk_spot_gpu "
-	    "OR i.sk_pflop IS NOT offers.sk_pflop))", err)) == NULL)
+	    "OR i.sk_pflop IS NOT offers.sk_pflop "
+	    "OR i.region IS NOT offers.region OR i.vcpus IS NOT offers.vcpus "
+	    "OR i.ram_gb IS NOT offers.ram_gb "
+	    "OR i.continent IS NOT offers.continent "
+	    "OR i.country IS NOT offers.country OR i.form IS NOT offers.form "
+	    "OR i.vertex IS NOT offers.vertex "
+	    "OR i.search IS NOT offers.search))", err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) != SQLITE_DONE) {
@@ -290,9 +298,8 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 	if ((st = db_prepare(db, "INSERT INTO offers SELECT * FROM incoming "
 	    "WHERE provider = ? "
 	    "ON CONFLICT (provider, key) DO UPDATE SET "
-	    "instance_type = excluded.instance_type, region = excluded.region, "
-	    "gpu_raw = excluded.gpu_raw, vcpus = excluded.vcpus, "
-	    "ram_gb = excluded.ram_gb, spot_price = excluded.spot_price, "
+	    "instance_type = excluded.instance_type, "
+	    "gpu_raw = excluded.gpu_raw, spot_price = excluded.spot_price, "
 	    "availability = excluded.availability, "
 	    "spot_interruption = excluded.spot_interruption, "
 	    "reliability = excluded.reliability, "
@@ -300,9 +307,7 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 	    "notes = excluded.notes, spot_zone = excluded.spot_zone, "
 	    "currency = excluded.currency, "
 	    "price_original = excluded.price_original, "
-	    "nodes = excluded.nodes, continent = excluded.continent, "
-	    "country = excluded.country, form = excluded.form, "
-	    "vertex = excluded.vertex, search = excluded.search", err)) == NULL)
+	    "nodes = excluded.nodes", err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	rc = db_step_done(db, st, err);
