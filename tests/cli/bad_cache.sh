@@ -162,7 +162,8 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	run --db "$T/seed.db" --quiet
 	sqlite3 "$T/seed.db" 'pragma wal_checkpoint(truncate)' >/dev/null
 	walonly=no
-	for blocks in 200 300 400 500 600 700 800 900 1000 1100 1200; do
+	for blocks in 200 300 400 500 600 700 800 900 1000 1100 1200 1400 \
+	    1600 1800 2000 2400 2800 3200 3600 4000; do
 		cp "$T/seed.db" "$T/walonly.db"
 		rm -f "$T/walonly.db-wal" "$T/walonly.db-shm"
 		# A provider the cache has not seen: the next query seeds it.
