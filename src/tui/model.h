@@ -34,6 +34,7 @@
 #define MODEL_PATH_MAX	4096
 
 struct err;
+struct model_row;
 
 struct model {
 	struct db	*db;		/* owned; NULL until model_open() */
@@ -65,10 +66,30 @@ struct model {
 	enum sort_key	 base_sort;
 	bool		 base_reverse;
 	size_t		 cap;		/* plans[] capacity */
-	struct offer_filter last;	/* the filter plans[] was cut with */
-	bool		 last_valid;
 	bool		 spot_ranked;	/* filter.spot when the sort last followed it */
 	size_t		 noffers_shown;	/* offers in plans[], folded included */
+
+	/*
+	 * Private, for keystrokes (model.c explains): per base plan, what a
+	 * keystroke reads instead of the offer; the plans of base that pass
+	 * every test of the filter but its text; of those, the ones that
+	 * pass the text too (before folding).
+	 */
+	struct model_row *rows;		/* nbase of them, base's order */
+	char		*names;		/* rows' folded names, NUL-separated */
+	size_t		 names_len;
+	bool		 names_valid;
+	size_t		 nclasses;	/* fold classes among base's plans */
+	struct plan	*pre;
+	uint32_t	*pre_row;	/* each pre plan's index in base */
+	size_t		 npre;
+	bool		 pre_valid;
+	struct offer_filter pre_filter;	/* what pre was cut with, text "" */
+	uint32_t	*match;		/* indices into pre, in order */
+	size_t		 nmatch;
+	bool		 match_valid;
+	char		 match_text[sizeof ((struct offer_filter *)0)->text];
+	uint32_t	*leader;	/* per class: its row in plans[] + 1 */
 };
 
 /* Zero m: no cache, no offers, empty filter, sorted by $/GPU-h. */
