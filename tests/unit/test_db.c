@@ -397,6 +397,47 @@ replace_ok(struct db *db, const char *provider, const struct offer *v,
 		fail_msg("db_replace_offers(%s): %s", provider, err.msg);
 }
 
+/*
+ * db_query_scan() (the TUI's load) gives the offers db_query() gave in
+ * want, sorted by (provider, key): the same rows, field for field.
+ */
+static void
+scan_same(struct db *db, const struct offer_filter *f,
+    const struct offer_list *want)
+{
+	struct offer_list got;
+	struct err err;
+	size_t i;
+
+	offer_list_init(&got);
+	err_clear(&err);
+	if (db_query_scan(db, f, &got, &err) != 0)
+		fail_msg("db_query_scan: %s", err.msg);
+	if (got.n > 1)
+		qsort(got.v, got.n, sizeof got.v[0], cmp_offer_key);
+	assert_int_equal(got.n, want->n);
+	/* Field by field: strings may be pointers into each list's own store. */
+	for (i = 0; i < got.n; i++) {
+		const struct offer *a = &got.v[i], *b = &want->v[i];
+
+		assert_string_equal(a->provider, b->provider);
+		assert_string_equal(a->key, b->key);
+		assert_string_equal(a->instance_type, b->instance_type);
+		assert_string_equal(a->region, b->region);
+		assert_string_equal(a->gpu, b->gpu);
+		assert_string_equal(a->gpu_raw, b->gpu_raw);
+		assert_int_equal(a->gpu_count, b->gpu_count);
+		assert_int_equal(a->price, b->price);
+		assert_int_equal(a->spot_price, b->spot_price);
+		assert_int_equal(a->fetched_at, b->fetched_at);
+		assert_int_equal(a->notes, b->notes);
+		assert_int_equal(a->nodes, b->nodes);
+		assert_int_equal(a->ncommitted, b->ncommitted);
+		assert_true(a->fabric == b->fabric);
+	}
+	offer_list_done(&got);
+}
+
 /* db_query with filter f, sorted by (provider, key). */
 static void
 query_ok(struct db *db, const struct offer_filter *f, struct offer_list *out)
@@ -409,6 +450,7 @@ query_ok(struct db *db, const struct offer_filter *f, struct offer_list *out)
 		fail_msg("db_query: %s", err.msg);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof out->v[0], cmp_offer_key);
+	scan_same(db, f, out);
 }
 
 static struct offer *
