@@ -2,23 +2,31 @@
  * tui/model.h: the offers the TUI shows, loaded once and re-filtered on
  * every change.
  *
- * model_load() reads every cached offer (db_query with an empty filter)
- * and model_query() turns them into the plans for the current filter
- * and sort. The result is exactly query_plans(offers, filter, sort),
- * the CLI's answer for the same options, but cheaper per keystroke:
- * for filters without --multi-node and a count, every plan has
- * nodes = 1, so the model sorts all offers once per sort order
- * (query_plans with an empty filter) and each filter change keeps the
- * plans of that sorted list that pass offer_matches() and
- * plan_matches_price() -- the very tests query_plans applies. The sort
- * is a total order (ties end on provider and key), so filtering the
- * sorted list and sorting the filtered list give the same sequence.
- * Typing more text only narrows: when the new text starts with the old
- * one and nothing else changed, only the current plans are re-tested.
- * Multi-node filters call query_plans directly. Unless all_regions is
- * set, plans that differ only in region are then folded into one
- * (query_fold_regions(), like the CLI's table). Turning the spot filter
- * on while sorted by $/GPU-h sorts by spot $/GPU-h, as the CLI's --spot
+ * model_load() reads every cached offer (db_query_scan(), the table in
+ * key order, with an empty filter) and model_query() turns them into
+ * the plans for the current filter and sort. The result is exactly
+ * query_plans(offers, filter, sort), the CLI's answer for the same
+ * options, but cheaper per keystroke: for filters without --multi-node
+ * and a count, every plan has nodes = 1, so the model sorts all offers
+ * once per sort order (query_plans with an empty filter: "base") and
+ * each filter change keeps the plans of that sorted list that pass
+ * offer_matches() and plan_matches_price() -- the very tests
+ * query_plans applies. The sort is a total order (ties end on provider
+ * and key), so filtering the sorted list and sorting the filtered list
+ * give the same sequence. The plans that pass every test but the text
+ * are kept ("pre"), so a keystroke tests only the text, on a copy of
+ * each plan's five searched names folded to lower case; typing more
+ * text only narrows: when the new text starts with the old one, only
+ * the last matches are tested again (a board-form word, "sxm" or
+ * "pcie", is tested by offer_matches() and never narrows). Multi-node
+ * filters call query_plans directly. Unless all_regions is set, plans
+ * that differ only in region are then folded into one, the first in
+ * sort order, as query_fold_regions() (the CLI's table) folds them: by
+ * classes numbered once per sort (query_fold_classes()), in one pass.
+ * tests/unit/test_tui_logic.c compares every step (typing, erasing,
+ * sort, folding, term, reload) with a fresh query_plans() and
+ * query_fold_regions(). Turning the spot filter on while sorted by
+ * $/GPU-h sorts by spot $/GPU-h, as the CLI's --spot
  * does; turning it off goes back. No curses.
  */
 #ifndef GPUCOST_TUI_MODEL_H
