@@ -323,7 +323,11 @@ form_word_matches(const char *word, const struct offer *o)
 	return false;
 }
 
-/* Every whitespace-separated word of text is in one of the offer's names. */
+/*
+ * Every whitespace-separated word of text is in one of the offer's names.
+ * tui/model.c keeps these five names folded for its keystrokes: a name
+ * added here goes into its names_build() too (test_tui_logic checks).
+ */
 static bool
 text_matches(const char *text, const struct offer *o)
 {
