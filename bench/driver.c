@@ -76,7 +76,13 @@ die(const char *what, const struct err *err)
 	exit(1);
 }
 
-/* n offers shaped like Vast's: ids, a mix of GPUs, regions, prices. */
+/* make_offers()'s list: its text lives as long as the offers. */
+static struct offer_list made;
+
+/*
+ * n offers shaped like Vast's: ids, a mix of GPUs, regions, prices;
+ * freed with made_free().
+ */
 static struct offer *
 make_offers(size_t n)
 {
@@ -91,24 +97,20 @@ make_offers(size_t n)
 		"Japan, JP", "Sichuan, CN", "California, US", "Poland, PL",
 	};
 	static const int counts[] = { 1, 1, 1, 2, 2, 4, 8, 8 };
-	struct offer *v = calloc(n, sizeof *v);
 	size_t i, g;
 
-	if (v == NULL)
-		die("out of memory", NULL);
+	offer_list_done(&made);
+	offer_list_reserve(&made, n);
 	for (i = 0; i < n; i++) {
-		struct offer *o = &v[i];
+		struct offer *o = offer_list_add(&made);
 
-		offer_init(o);
 		g = (i * 7 + i / 13) % 8;
-		snprintf(o->provider, sizeof o->provider, "vast");
-		snprintf(o->key, sizeof o->key, "%zu", 11000000 + i * 7);
-		snprintf(o->instance_type, sizeof o->instance_type, "%s",
-		    o->key);
-		snprintf(o->region, sizeof o->region, "%s",
-		    regions[(i / 3) % 8]);
-		snprintf(o->gpu, sizeof o->gpu, "%s", gpus[g][0]);
-		snprintf(o->gpu_raw, sizeof o->gpu_raw, "%s", gpus[g][1]);
+		o->provider = "vast";
+		offer_set_keyf(&made, o, "%zu", 11000000 + i * 7);
+		o->instance_type = o->key;
+		o->region = regions[(i / 3) % 8];
+		o->gpu = gpus[g][0];
+		o->gpu_raw = gpus[g][1];
 		o->gpu_count = counts[(i / 5) % 8];
 		o->vram_gb = gpu_find(o->gpu) != NULL ?
 		    gpu_find(o->gpu)->vram_gb : 11;
@@ -123,7 +125,13 @@ make_offers(size_t n)
 		o->fetched_at = 1790000000;
 		o->source = SRC_LIVE;
 	}
-	return v;
+	return made.v;
+}
+
+static void
+made_free(void)
+{
+	offer_list_done(&made);
 }
 
 /* The floor: n rows in one transaction into an empty offers-like table. */
@@ -222,7 +230,7 @@ cache_write(const char *path, size_t n, int runs)
 	}
 	sqlite3_close(sql);
 	db_close(db);
-	free(v);
+	made_free();
 	return 0;
 }
 
@@ -332,7 +340,7 @@ make_cache(const char *path, size_t n)
 		die("write", &err);
 	printf("make-cache %.6f %zu offers\n", now_s() - t0, stats.offers);
 	db_close(db);
-	free(v);
+	made_free();
 	return 0;
 }
 
@@ -374,7 +382,7 @@ history(const char *path, size_t n, int rounds)
 	printf("history %.6f %d refreshes, %zu history rows\n", now_s() - t0,
 	    rounds, rows);
 	db_close(db);
-	free(v);
+	made_free();
 	return 0;
 }
 
