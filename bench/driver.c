@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "db_internal.h"
 #include "err.h"
 #include "gpu.h"
 #include "money.h"
@@ -182,6 +183,36 @@ floor_insert(sqlite3 *sql, const struct offer *v, size_t n)
 	return t;
 }
 
+/*
+ * BENCH_TRACE=1: each statement of the write that takes a millisecond
+ * or more, with its time, on stderr (the profile by statement).
+ */
+static int
+trace_cb(unsigned type, void *ctx, void *p, void *x)
+{
+	sqlite3_int64 ns = *(sqlite3_int64 *)x;
+	char *sql;
+
+	(void)type;
+	(void)ctx;
+	if (ns < 1000000)
+		return 0;
+	sql = sqlite3_expanded_sql(p);
+	fprintf(stderr, "trace %8.3f ms %.100s\n", (double)ns / 1e6,
+	    sql != NULL ? sql : "?");
+	sqlite3_free(sql);
+	return 0;
+}
+
+static void
+trace_maybe(struct db *db)
+{
+	const char *v = getenv("BENCH_TRACE");
+
+	if (v != NULL && strcmp(v, "1") == 0)
+		sqlite3_trace_v2(db->sql, SQLITE_TRACE_PROFILE, trace_cb, NULL);
+}
+
 static int
 cache_write(const char *path, size_t n, int runs)
 {
@@ -201,6 +232,7 @@ cache_write(const char *path, size_t n, int runs)
 	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, 1790000000,
 	    &stats, &err) < 0)
 		die("first write", &err);
+	trace_maybe(db);
 	printf("load %.6f %zu offers\n", now_s() - t0, stats.offers);
 	if (sqlite3_open(path, &sql) != SQLITE_OK)
 		die("sqlite3_open", NULL);
