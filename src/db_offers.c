@@ -284,8 +284,10 @@ fail:
  * (so a column added by a migration is compared and copied too): every
  * column but the key, split by whether an index holds it.
  */
+#define MERGE_ROW	" FROM incoming i WHERE i.provider = offers.provider " \
+			"AND i.key = offers.key"
 struct merge_sql {
-	char	all_set[4096];		/* (a, b) = (i.a, i.b) */
+	char	all_set[4096];		/* (a, b) = (SELECT i.a, i.b ...) */
 	char	idx_diff[4096];		/* i.a IS NOT offers.a OR ... */
 	char	plain_set[4096];
 	char	plain_diff[4096];
@@ -356,9 +358,9 @@ merge_sql_make(struct db *db, struct merge_sql *m, struct err *err)
 		return -1;
 	}
 	bad |= merge_append(m->all_set, sizeof m->all_set, "(", cols[0],
-	    ") = (", vals[0], ")", NULL);
+	    ") = (SELECT ", vals[0], MERGE_ROW ")", NULL);
 	bad |= merge_append(m->plain_set, sizeof m->plain_set, "(", cols[1],
-	    ") = (", vals[1], ")", NULL);
+	    ") = (SELECT ", vals[1], MERGE_ROW ")", NULL);
 	if (bad || m->idx_diff[0] == '\0' || m->plain_diff[0] == '\0') {
 		err_set(err, "cache %s: the offers table's columns do not fit "
 		    "merge_offers()", db->path);
@@ -394,9 +396,11 @@ merge_offers(struct db *db, const char *provider, struct err *err)
 	set[1] = m.plain_set;
 	diff[1] = m.plain_diff;
 	for (pass = 0; pass < 2; pass++) {
-		snprintf(sql, sizeof sql, "UPDATE offers SET %s FROM incoming i "
-		    "WHERE offers.provider = ?1 AND i.provider = offers.provider "
-		    "AND i.key = offers.key AND (%s)", set[pass], diff[pass]);
+		/* Not UPDATE ... FROM: that needs SQLite 3.33, we take 3.27. */
+		snprintf(sql, sizeof sql, "UPDATE offers SET %s WHERE "
+		    "provider = ?1 AND EXISTS (SELECT 1 FROM incoming i WHERE "
+		    "i.provider = offers.provider AND i.key = offers.key AND "
+		    "(%s))", set[pass], diff[pass]);
 		if ((st = db_prepare(db, sql, err)) == NULL)
 			return -1;
 		sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
