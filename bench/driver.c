@@ -96,8 +96,12 @@ base_time(void)
  * the name (SXM, PCIe), "City, CC" locations on five continents, 1-8
  * GPUs, hosts of 2-32 vCPUs and 8-128 GB per GPU, spot prices on most,
  * a price outlier in 50, one in 5 not available now: every filter of
- * bench/shapes.sh selects some of them and leaves others out.
+ * bench/shapes.sh selects some of them and leaves others out. Freed
+ * with made_free().
  */
+/* make_offers()'s list: its text lives as long as the offers. */
+static struct offer_list made;
+
 static struct offer *
 make_offers(size_t n, int64_t at)
 {
@@ -120,24 +124,20 @@ make_offers(size_t n, int64_t at)
 	static const int ram[] = { 8, 16, 32, 64, 96, 128 };
 	const size_t ngpus = sizeof gpus / sizeof gpus[0];
 	const size_t nregions = sizeof regions / sizeof regions[0];
-	struct offer *v = calloc(n, sizeof *v);
 	size_t i, g;
 
-	if (v == NULL)
-		die("out of memory", NULL);
+	offer_list_done(&made);
+	offer_list_reserve(&made, n);
 	for (i = 0; i < n; i++) {
-		struct offer *o = &v[i];
+		struct offer *o = offer_list_add(&made);
 
-		offer_init(o);
 		g = (i * 7 + i / 13) % ngpus;
-		snprintf(o->provider, sizeof o->provider, "vast");
-		snprintf(o->key, sizeof o->key, "%zu", 11000000 + i * 7);
-		snprintf(o->instance_type, sizeof o->instance_type, "%s",
-		    o->key);
-		snprintf(o->region, sizeof o->region, "%s",
-		    regions[(i / 3) % nregions]);
-		snprintf(o->gpu, sizeof o->gpu, "%s", gpus[g][0]);
-		snprintf(o->gpu_raw, sizeof o->gpu_raw, "%s", gpus[g][1]);
+		o->provider = "vast";
+		offer_set_keyf(&made, o, "%zu", 11000000 + i * 7);
+		o->instance_type = o->key;
+		o->region = regions[(i / 3) % nregions];
+		o->gpu = gpus[g][0];
+		o->gpu_raw = gpus[g][1];
 		o->gpu_count = counts[(i / 5) % 8];
 		o->vram_gb = gpu_find(o->gpu) != NULL ?
 		    gpu_find(o->gpu)->vram_gb : 11;
@@ -157,7 +157,13 @@ make_offers(size_t n, int64_t at)
 		o->fetched_at = at;
 		o->source = SRC_LIVE;
 	}
-	return v;
+	return made.v;
+}
+
+static void
+made_free(void)
+{
+	offer_list_done(&made);
 }
 
 /*
@@ -173,10 +179,9 @@ clone_cloud(struct db *db, const char *provider, size_t n, int64_t at)
 {
 	struct db_replace_stats stats;
 	struct offer_filter f;
-	struct offer_list l;
-	struct offer *v;
+	struct offer_list l, c;
 	struct err err;
-	size_t i, k, copies, m = 0;
+	size_t i, k, copies;
 
 	offer_filter_init(&f);
 	f.include_stale = true;
@@ -190,35 +195,33 @@ clone_cloud(struct db *db, const char *provider, size_t n, int64_t at)
 		return 0;
 	}
 	copies = (n + l.n - 1) / l.n;
-	if ((v = calloc(l.n * copies, sizeof *v)) == NULL)
-		die("out of memory", NULL);
+	offer_list_init(&c);
+	offer_list_reserve(&c, l.n * copies);
 	for (k = 0; k < copies; k++) {
 		for (i = 0; i < l.n; i++) {
-			struct offer *o = &v[m++];
+			struct offer *o = offer_list_add_copy(&c, &l.v[i]);
 
-			*o = l.v[i];
 			if (k > 0)
-				snprintf(o->key, sizeof o->key, "%.100s#%zu",
-				    l.v[i].key, k);
+				offer_set_keyf(&c, o, "%.100s#%zu", l.v[i].key,
+				    k);
 			o->fetched_at = at;
 			o->source = SRC_LIVE;
 			if (money_known(o->price) && o->ncommitted == 0 &&
 			    (i + k) % 2 == 0) {
-				committed_add(o->committed, &o->ncommitted,
-				    CK_COMMITMENT, 12, CU_NONE,
-				    o->price * 63 / 100, 0);
-				committed_add(o->committed, &o->ncommitted,
-				    CK_COMMITMENT, 36, CU_NONE,
-				    o->price * 45 / 100, 0);
+				offer_add_committed(&c, o, CK_COMMITMENT, 12,
+				    CU_NONE, o->price * 63 / 100, 0);
+				offer_add_committed(&c, o, CK_COMMITMENT, 36,
+				    CU_NONE, o->price * 45 / 100, 0);
 			}
 		}
 	}
-	if (db_replace_offers(db, provider, v, m, SRC_LIVE, at, &stats,
+	if (db_replace_offers(db, provider, c.v, c.n, SRC_LIVE, at, &stats,
 	    &err) < 0)
 		die("write the cloud offers", &err);
-	free(v);
+	k = c.n;
+	offer_list_done(&c);
 	offer_list_done(&l);
-	return m;
+	return k;
 }
 
 /* The floor: n rows in one transaction into an empty offers-like table. */
@@ -355,7 +358,7 @@ cache_write(const char *path, size_t n, int runs)
 	}
 	sqlite3_close(sql);
 	db_close(db);
-	free(v);
+	made_free();
 	return 0;
 }
 
@@ -479,7 +482,7 @@ make_cache(const char *path, size_t n)
 		cloud += clone_cloud(db, clouds[i], n / 10 / nclouds, at);
 	printf(", %zu cloud offers\n", cloud);
 	db_close(db);
-	free(v);
+	made_free();
 	return 0;
 }
 
@@ -522,7 +525,7 @@ history(const char *path, size_t n, int rounds)
 	printf("history %.6f %d refreshes, %zu history rows\n", now_s() - t0,
 	    rounds, rows);
 	db_close(db);
-	free(v);
+	made_free();
 	return 0;
 }
 

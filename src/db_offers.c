@@ -625,18 +625,31 @@ fail:
 	return -1;
 }
 
-/* Fill an offer from a row of SELECT OFFER_COLUMNS. */
+/* Column i's text, "" for NULL: valid until st steps again. */
+static const char *
+row_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t != NULL ? (const char *)t : "";
+}
+
+/*
+ * Fill an offer from a row of SELECT OFFER_COLUMNS. Its text is the
+ * row's (valid until st steps again: copy it with offer_list_add_copy()
+ * to keep it), so a row the caller leaves out costs no copy.
+ */
 void
 db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 {
 	char buf[16];
 
-	db_column_text(st, 0, o->provider, sizeof o->provider);
-	db_column_text(st, 1, o->key, sizeof o->key);
-	db_column_text(st, 2, o->instance_type, sizeof o->instance_type);
-	db_column_text(st, 3, o->region, sizeof o->region);
-	db_column_text(st, 4, o->gpu, sizeof o->gpu);
-	db_column_text(st, 5, o->gpu_raw, sizeof o->gpu_raw);
+	o->provider = row_text(st, 0);
+	o->key = row_text(st, 1);
+	o->instance_type = row_text(st, 2);
+	o->region = row_text(st, 3);
+	o->gpu = row_text(st, 4);
+	o->gpu_raw = row_text(st, 5);
 	o->gpu_count = sqlite3_column_int(st, 6);
 	o->vram_gb = sqlite3_column_int(st, 7);
 	db_column_text(st, 8, buf, sizeof buf);
@@ -657,7 +670,7 @@ db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 	db_column_text(st, 17, buf, sizeof buf);
 	o->source = strcmp(buf, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
 	o->notes = (unsigned)sqlite3_column_int64(st, 18);
-	db_column_text(st, 19, o->spot_zone, sizeof o->spot_zone);
+	o->spot_zone = row_text(st, 19);
 	db_column_text(st, 20, o->currency, sizeof o->currency);
 	if (o->currency[0] == '\0')
 		str_copy(o->currency, sizeof o->currency, "USD");
@@ -892,15 +905,15 @@ static int
 read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
     struct offer_list *out, struct err *err)
 {
-	struct offer *o;
+	struct offer o;
 	size_t from = out->n;
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		o = offer_list_add(out);
-		db_row_to_offer(st, o);
-		if (!offer_matches(f, o, NULL))
-			offer_list_pop(out);
+		offer_init(&o);
+		db_row_to_offer(st, &o);
+		if (offer_matches(f, &o, NULL))
+			offer_list_add_copy(out, &o);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -1093,7 +1106,7 @@ db_sort_keys_update(struct db *db, struct err *err)
 		o.price = db_stmt_money(st, 2);
 		o.spot_price = db_stmt_money(st, 3);
 		o.gpu_count = sqlite3_column_int(st, 4);
-		db_column_text(st, 5, o.gpu, sizeof o.gpu);
+		o.gpu = row_text(st, 5);
 		db_column_text(st, 6, buf, sizeof buf);
 		if (interconnect_parse(buf, &o.interconnect) < 0)
 			o.interconnect = IC_UNKNOWN;

@@ -32,6 +32,8 @@
 #include "provider.h"
 #include "query.h"
 #include "snapshot.h"
+#include "str.h"
+#include "offer_text.h"
 
 /* 'gpuc', the application_id of a gpucost cache. */
 #define APP_ID		0x67707563
@@ -312,12 +314,12 @@ mk(const char *provider, const char *key, const char *gpu, int count,
 	struct offer o;
 
 	offer_init(&o);
-	snprintf(o.provider, sizeof o.provider, "%s", provider);
-	snprintf(o.key, sizeof o.key, "%s", key);
-	snprintf(o.instance_type, sizeof o.instance_type, "%s-type", key);
-	snprintf(o.region, sizeof o.region, "region-%s", key);
-	snprintf(o.gpu, sizeof o.gpu, "%s", gpu);
-	snprintf(o.gpu_raw, sizeof o.gpu_raw, "raw %s", gpu);
+	o.provider = tstrf("%s", provider);
+	o.key = tstrf("%s", key);
+	o.instance_type = tstrf("%s-type", key);
+	o.region = tstrf("region-%s", key);
+	o.gpu = tstrf("%s", gpu);
+	o.gpu_raw = tstrf("raw %s", gpu);
 	o.gpu_count = count;
 	o.vram_gb = vram;
 	o.interconnect = ic;
@@ -493,11 +495,9 @@ test_committed_roundtrip(void **state)
 	db = open_ok(path);
 	v[0] = mk("azure", "Standard_ND96isr_H200_v5/eastus2", "H200", 8, 141,
 	    IC_NVLINK, 84800000, MONEY_NONE, AV_UNKNOWN, 1700000000);
-	assert_int_equal(committed_add(v[0].committed, &v[0].ncommitted,
-	    CK_RESERVATION, 12, CU_ALL, 69863014,
+	assert_int_equal(tcommitted_add(&v[0], CK_RESERVATION, 12, CU_ALL, 69863014,
 	    (int64_t)612000 * MONEY_UNIT), 0);
-	assert_int_equal(committed_add(v[0].committed, &v[0].ncommitted,
-	    CK_SAVINGS_PLAN, 36, CU_NONE, 38160000, 0), 0);
+	assert_int_equal(tcommitted_add(&v[0], CK_SAVINGS_PLAN, 36, CU_NONE, 38160000, 0), 0);
 	v[1] = mk("azure", "Standard_NC40ads_H100_v5/eastus", "H100", 1, 94,
 	    IC_PCIE, 6980000, MONEY_NONE, AV_UNKNOWN, 1700000000);
 	replace_ok(db, "azure", v, 2, SRC_LIVE, 1700000000, NULL);
@@ -533,7 +533,13 @@ test_committed_roundtrip(void **state)
 	f.term = TERM_NONE;
 
 	/* One price changes: one history row; the other is kept. */
-	v[0].committed[1].price_hour = 37000000;
+	{
+		struct committed c[2];
+
+		memcpy(c, v[0].committed, sizeof c);
+		c[1].price_hour = 37000000;
+		offer_set_committed(&test_text, &v[0], c, 2);
+	}
 	replace_ok(db, "azure", v, 2, SRC_LIVE, 1700000100, NULL);
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM "
 	    "committed_history"), 3);
@@ -1102,7 +1108,7 @@ test_replace_roundtrip(void **state)
 	in[0] = mk("vast", "1x-H100_NVL-32-65536/Quebec, CA", "H100-NVL", 1,
 	    94, IC_PCIE, 2670000, 1200000, AV_AVAILABLE, 1777420800);
 	in[0].reliability = 0.9871;
-	snprintf(in[0].region, sizeof in[0].region, "Qu\xc3\xa9" "bec, CA");
+	in[0].region = tstrf("Qu\xc3\xa9" "bec, CA");
 	in[1] = mk("vast", "2x-RTX_4090/\"quoted\" 'key'", "RTX4090", 2, 24,
 	    IC_UNKNOWN, MONEY_NONE, 700000, AV_LIMITED, 1777420801);
 	in[1].spot_interruption = 4;
@@ -1111,10 +1117,10 @@ test_replace_roundtrip(void **state)
 	in[0].notes = NOTE_BIT(NOTE_SINGLE_LISTING) |
 	    NOTE_BIT(NOTE_PRICE_OUTLIER);
 	in[1].notes = NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE);
-	snprintf(in[1].spot_zone, sizeof in[1].spot_zone, "use1-az4");
+	in[1].spot_zone = tstrf("use1-az4");
 	in[2] = mk("vast", "unknown-gpu", "", 4, 0, IC_NVLINK, 1, MONEY_NONE,
 	    AV_UNAVAILABLE, 1777420802);
-	snprintf(in[2].gpu_raw, sizeof in[2].gpu_raw, "Mystery 9000");
+	in[2].gpu_raw = tstrf("Mystery 9000");
 	in[2].vcpus = 0;
 	in[2].ram_gb = 0;
 	in[2].spot_interruption = 0;
@@ -1217,7 +1223,7 @@ test_replace_history_changes(void **state)
 
 	memcpy(second, first, sizeof second);
 	second[0].fetched_at = 200;			/* unchanged prices */
-	snprintf(second[0].region, sizeof second[0].region, "moved");
+	second[0].region = tstrf("moved");
 	second[0].vcpus = 99;				/* not history */
 	second[1].price = 810000;
 	second[1].fetched_at = 200;
@@ -1429,19 +1435,16 @@ test_replace_merge_differential(void **state)
 			o->fetched_at = 100 + round;
 			switch ((i + (size_t)round) % 8) {
 			case 0:		/* the GPU: an indexed column */
-				snprintf(o->gpu, sizeof o->gpu, "%s",
-				    gpus[(i + (size_t)round) % 3]);
+				o->gpu = gpus[(i + (size_t)round) % 3];
 				break;
 			case 1:		/* the region: indexed too */
-				snprintf(o->region, sizeof o->region, "r%d",
-				    round);
+				o->region = tstrf("r%d", round);
 				break;
 			case 2:		/* the price: a sort key moves */
 				o->price += 7000;
 				break;
 			case 3:		/* only columns no index holds */
-				snprintf(o->gpu_raw, sizeof o->gpu_raw,
-				    "raw %d", round);
+				o->gpu_raw = tstrf("raw %d", round);
 				o->notes ^= NOTE_BIT(NOTE_PRICE_OUTLIER);
 				o->spot_price = MONEY_NONE;
 				break;
@@ -1553,11 +1556,10 @@ test_query_top(void **state)
 			    (int64_t)((seed2 >> 21) % 3));
 			/* Unknown GPUs, among themselves by raw name. */
 			if (v[p][i].gpu[0] == '\0')
-				snprintf(v[p][i].gpu_raw,
-				    sizeof v[p][i].gpu_raw, "%s",
+				v[p][i].gpu_raw = tstrf("%s",
 				    raws[(seed2 >> 23) % 3]);
 			if ((seed2 >> 25) % 7 == 0)
-				v[p][i].region[0] = '\0';
+				v[p][i].region = "";
 		}
 		replace_ok(db, provs[p], v[p], 120, SRC_LIVE, 100, NULL);
 	}
@@ -2104,8 +2106,8 @@ test_watch_state(void **state)
 	assert_int_equal(stat(path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	memset(&w, 0, sizeof w);
-	strcpy(w.provider, "vast");
-	strcpy(w.key, "42");
+	str_copy(w.provider, sizeof w.provider, "vast");
+	str_copy(w.key, sizeof w.key, "42");
 	w.price = 310000;
 	w.availability = AV_AVAILABLE;
 	w.reported_at = 1000;
@@ -2471,9 +2473,9 @@ test_query_filters(void **state)
 
 	/* Conditions checked in C only. */
 	offer_filter_init(&f);
-	strcpy(f.region, "us-east");
+	str_copy(f.region, sizeof f.region, "us-east");
 	query_matches_c(db, &all, &f, "region us-east", false);
-	strcpy(f.region, "europe-*");
+	str_copy(f.region, sizeof f.region, "europe-*");
 	query_matches_c(db, &all, &f, "region europe-*", false);
 	offer_filter_init(&f);
 	strcpy(f.text, "h100 aws");
@@ -2536,7 +2538,7 @@ test_query_appends(void **state)
 	db = open_ok(path);
 	replace_ok(db, "aws", &o, 1, SRC_LIVE, 100, NULL);
 	offer_list_init(&l);
-	snprintf(offer_list_add(&l)->key, OFFER_KEY_MAX, "already");
+	offer_list_add(&l)->key = "already";
 	offer_filter_init(&f);
 	assert_int_equal(db_query(db, &f, &l, &err), 0);
 	assert_int_equal(l.n, 2);

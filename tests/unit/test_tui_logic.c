@@ -25,6 +25,7 @@
 #include "tui/fields.h"
 #include "tui/model.h"
 #include "tui/scroll.h"
+#include "offer_text.h"
 
 /* ------------------------------------------------------------------ */
 /* scroll                                                              */
@@ -509,12 +510,12 @@ facet_offers(struct offer_list *l)
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct offer *o = offer_list_add(l);
 
-		str_copy(o->provider, sizeof o->provider, rows[i].provider);
-		snprintf(o->key, sizeof o->key, "k%zu", i);
-		str_copy(o->instance_type, sizeof o->instance_type, "i");
-		str_copy(o->region, sizeof o->region, "r");
-		str_copy(o->gpu, sizeof o->gpu, rows[i].gpu);
-		str_copy(o->gpu_raw, sizeof o->gpu_raw, rows[i].gpu[0] != '\0' ?
+		o->provider = tstr(rows[i].provider);
+		o->key = tstrf("k%zu", i);
+		o->instance_type = tstr("i");
+		o->region = tstr("r");
+		o->gpu = tstr(rows[i].gpu);
+		o->gpu_raw = tstr(rows[i].gpu[0] != '\0' ?
 		    rows[i].gpu : "Mystery X");
 		o->gpu_count = rows[i].count;
 		o->price = USD(rows[i].price);
