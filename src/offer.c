@@ -732,7 +732,11 @@ offer_search_text(const struct offer *o, char *buf, size_t size)
 	return len;
 }
 
-/* Every whitespace-separated word of text is in one of the offer's names. */
+/*
+ * Every whitespace-separated word of text is in one of the offer's names.
+ * tui/model.c keeps these five names folded for its keystrokes: a name
+ * added here goes into its names_build() too (test_tui_logic checks).
+ */
 static bool
 text_matches(const char *text, const struct offer *o)
 {

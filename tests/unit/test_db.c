@@ -399,6 +399,47 @@ replace_ok(struct db *db, const char *provider, const struct offer *v,
 		fail_msg("db_replace_offers(%s): %s", provider, err.msg);
 }
 
+/*
+ * db_query_scan() (the TUI's load) gives the offers db_query() gave in
+ * want, sorted by (provider, key): the same rows, field for field.
+ */
+static void
+scan_same(struct db *db, const struct offer_filter *f,
+    const struct offer_list *want)
+{
+	struct offer_list got;
+	struct err err;
+	size_t i;
+
+	offer_list_init(&got);
+	err_clear(&err);
+	if (db_query_scan(db, f, &got, &err) != 0)
+		fail_msg("db_query_scan: %s", err.msg);
+	if (got.n > 1)
+		qsort(got.v, got.n, sizeof got.v[0], cmp_offer_key);
+	assert_int_equal(got.n, want->n);
+	/* Field by field: strings may be pointers into each list's own store. */
+	for (i = 0; i < got.n; i++) {
+		const struct offer *a = &got.v[i], *b = &want->v[i];
+
+		assert_string_equal(a->provider, b->provider);
+		assert_string_equal(a->key, b->key);
+		assert_string_equal(a->instance_type, b->instance_type);
+		assert_string_equal(a->region, b->region);
+		assert_string_equal(a->gpu, b->gpu);
+		assert_string_equal(a->gpu_raw, b->gpu_raw);
+		assert_int_equal(a->gpu_count, b->gpu_count);
+		assert_int_equal(a->price, b->price);
+		assert_int_equal(a->spot_price, b->spot_price);
+		assert_int_equal(a->fetched_at, b->fetched_at);
+		assert_int_equal(a->notes, b->notes);
+		assert_int_equal(a->nodes, b->nodes);
+		assert_int_equal(a->ncommitted, b->ncommitted);
+		assert_true(a->fabric == b->fabric);
+	}
+	offer_list_done(&got);
+}
+
 /* db_query with filter f, sorted by (provider, key). */
 static void
 query_ok(struct db *db, const struct offer_filter *f, struct offer_list *out)
@@ -411,6 +452,7 @@ query_ok(struct db *db, const struct offer_filter *f, struct offer_list *out)
 		fail_msg("db_query: %s", err.msg);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof out->v[0], cmp_offer_key);
+	scan_same(db, f, out);
 }
 
 static struct offer *
@@ -1395,6 +1437,98 @@ test_replace_reindexes(void **state)
 	    "INDEXED BY offers_gpu WHERE gpu = 'RTX4090'"), 2);
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM "
 	    "pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+}
+
+/*
+ * A cache refreshed many times, each row changing in a different way
+ * (an indexed column, a plain column, fetched_at alone, nothing, new,
+ * gone), holds exactly the rows and index entries of one write of the
+ * last set into an empty cache: replace_offers() updates a row in place
+ * only where it changed and moves an index entry only where an indexed
+ * column changed.
+ */
+static void
+test_replace_merge_differential(void **state)
+{
+	const char *path = tmp_path("merge.db"), *fresh = tmp_path("fresh.db");
+	static const char *const gpus[] = { "RTX4090", "H100", "A100-80" };
+	struct offer in[40];
+	struct db *db, *db2;
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	size_t i, n = 30;
+	int round;
+
+	(void)state;
+	for (i = 0; i < 40; i++) {
+		char key[16];
+
+		snprintf(key, sizeof key, "k%02zu", i);
+		in[i] = mk("vast", key, gpus[i % 3], 1 + (int)(i % 4), 24,
+		    IC_PCIE, 100000 + (int64_t)i * 1000, 50000, AV_AVAILABLE,
+		    100);
+	}
+	db = open_ok(path);
+	replace_ok(db, "vast", in, n, SRC_LIVE, 100, NULL);
+	for (round = 1; round <= 6; round++) {
+		for (i = 0; i < n; i++) {
+			struct offer *o = &in[i];
+
+			o->fetched_at = 100 + round;
+			switch ((i + (size_t)round) % 8) {
+			case 0:		/* the GPU: an indexed column */
+				o->gpu = gpus[(i + (size_t)round) % 3];
+				break;
+			case 1:		/* the region: indexed too */
+				o->region = tstrf("r%d", round);
+				break;
+			case 2:		/* the price: a sort key moves */
+				o->price += 7000;
+				break;
+			case 3:		/* only columns no index holds */
+				o->gpu_raw = tstrf("raw %d", round);
+				o->notes ^= NOTE_BIT(NOTE_PRICE_OUTLIER);
+				o->spot_price = MONEY_NONE;
+				break;
+			case 4:
+				o->gpu_count = 1 + (o->gpu_count % 8);
+				break;
+			default:	/* fetched_at alone */
+				break;
+			}
+		}
+		/* Ten offers come and go: a window sliding over in[]. */
+		replace_ok(db, "vast", in + round, n, SRC_LIVE, 100 + round,
+		    NULL);
+		(void)unlink(fresh);
+		db2 = open_ok(fresh);
+		replace_ok(db2, "vast", in + round, n, SRC_LIVE, 100 + round,
+		    NULL);
+		db_close(db2);
+		s = raw_open(path);
+		assert_int_equal(sqlite3_prepare_v2(s, "ATTACH ?1 AS f", -1,
+		    &st, NULL), SQLITE_OK);
+		sqlite3_bind_text(st, 1, fresh, -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_finalize(st);
+		assert_int_equal(sqlite3_prepare_v2(s, "SELECT (SELECT count(*) "
+		    "FROM (SELECT * FROM main.offers EXCEPT SELECT * FROM "
+		    "f.offers)), (SELECT count(*) FROM (SELECT * FROM f.offers "
+		    "EXCEPT SELECT * FROM main.offers)), (SELECT count(*) FROM "
+		    "main.offers), (SELECT count(*) FROM main.offers INDEXED BY "
+		    "offers_region WHERE region > '')", -1, &st, NULL),
+		    SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), 0);
+		assert_int_equal(sqlite3_column_int(st, 1), 0);
+		assert_int_equal(sqlite3_column_int(st, 2), (int)n);
+		assert_int_equal(sqlite3_column_int(st, 3), (int)n);
+		sqlite3_finalize(st);
+		sqlite3_close(s);
+		assert_int_equal(raw_int(path, "SELECT count(*) FROM "
+		    "pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	}
+	db_close(db);
 }
 
 /* The (provider, key) of each plan, one string, for comparisons. */
@@ -3211,6 +3345,7 @@ main(void)
 		T(test_replace_other_providers),
 		T(test_replace_failure_rolls_back),
 		T(test_replace_meta_atomic),
+		T(test_replace_merge_differential),
 		T(test_stage_offers),
 		T(test_watch_state),
 		T(test_confirm_offers),
