@@ -54,13 +54,24 @@ while [ "$kb" -gt 4000 ]; do
 done
 check "a query ran out of memory at some limit" [ "$oom" = yes ]
 
-# Refreshes, the same way, until Vast's failure is recorded as such.
+# Refreshes, the same way, until Vast's failure is recorded as such. The
+# window between the limit where opening and checking the cache fails
+# and the one where Vast's answer does is narrow: at the first failure,
+# back to the last limit that worked, and on by 3% a step.
 kb=400000
 recorded=no
+step=85
+last_ok=
 while [ "$kb" -gt 4000 ]; do
 	limited "$kb" --db "$DB" refresh --provider vast
+	if [ "$status" -ne 0 ] && [ "$status" -ne 4 ] && [ "$step" = 85 ] &&
+	    [ -n "$last_ok" ]; then
+		step=97
+		kb=$((last_ok * step / 100))
+		continue
+	fi
 	case $status in
-	0) ;;
+	0) last_ok=$kb ;;
 	4)
 		check "refresh at ${kb} KB: says vast ran out of memory" \
 		    err_has "^gpucost: vast: .*out of memory"
@@ -81,7 +92,7 @@ while [ "$kb" -gt 4000 ]; do
 		    eval 'err_has "out of memory" && err_lines_are 1'
 		;;
 	esac
-	kb=$((kb * 85 / 100))
+	kb=$((kb * step / 100))
 done
 check "a refresh recorded running out of memory" [ "$recorded" = yes ]
 
