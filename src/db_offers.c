@@ -566,17 +566,7 @@ sql_in(char *sql, size_t size, const char *col, size_t n)
  * offers older than a day, the provider is left out; none, nothing is
  * tested; only a mix tests notes and age row by row.
  */
-#define RENTABLE_SQL_MAX	8
-struct rentable_sql {
-	const char	*all_old[RENTABLE_SQL_MAX];	/* marketplaces, all stale */
-	size_t		 nall_old;
-	const char	*mixed[RENTABLE_SQL_MAX];	/* some stale */
-	size_t		 nmixed;
-	int64_t		 cutoff;	/* older than this: a reference */
-	bool		 only;		/* only_stale: per row */
-};
-
-static int
+int
 rentable_prepare(struct db *db, const struct offer_filter *f,
     struct rentable_sql *rq, struct err *err)
 {
@@ -672,7 +662,7 @@ rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
 }
 
 /* Append to sql (size bytes) the conditions of f that SQL tests. */
-static void
+void
 filter_sql(const struct offer_filter *f, const struct rentable_sql *rq,
     char *sql, size_t size)
 {
@@ -735,7 +725,7 @@ db_filter_in_sql(const struct offer_filter *f)
 }
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */
-static void
+void
 filter_bind(sqlite3_stmt *st, const struct offer_filter *f,
     const struct rentable_sql *rq, int *k)
 {
@@ -920,7 +910,7 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
  * catalogue whose BF16 figures changed since its last refresh). Once,
  * in one transaction; afterwards a check of the small status table.
  */
-static int
+int
 db_sort_keys_update(struct db *db, struct err *err)
 {
 	static const char stale_sql[] = "SELECT 1 FROM provider_status "
