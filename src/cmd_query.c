@@ -560,6 +560,10 @@ cmd_query_exec(const struct cli_options *o)
 		rc = EXIT_OK;
 	}
 done:
+	/* Tests (tests/cli/plans_paths.sh): what this answer read whole. */
+	if (getenv("GPUCOST_DEBUG_READS") != NULL)
+		fprintf(stderr, "gpucost: debug: %zu offers read whole\n",
+		    db_offers_read());
 	/* Even with -q: the answer is older than was asked for. */
 	if (refresh_note[0] != '\0')
 		fprintf(stderr, "gpucost: %s\n", refresh_note);

@@ -214,6 +214,13 @@ int	db_offers_get(struct db *db, const char *const *providers,
 	    struct err *err);
 
 /*
+ * How many offers this process has read whole from a cache (every row
+ * through db_row_to_offer()): what GPUCOST_DEBUG_READS prints, so tests
+ * see that a shape reads only what it shows.
+ */
+size_t	db_offers_read(void);
+
+/*
  * Plans of several nodes (--nodes N > 1, or --multi-node with --count),
  * sorted by price per GPU-hour, at most `limit` (db_summary.c): appended
  * to out, a superset of the offers of the first `limit` plans of the full

@@ -498,11 +498,22 @@ fail:
 	return -1;
 }
 
+/* Offers read whole by this process (db_offers_read()). */
+static size_t offers_read;
+
+size_t
+db_offers_read(void)
+{
+	return offers_read;
+}
+
 /* Fill an offer from a row of SELECT OFFER_COLUMNS. */
 void
 db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 {
 	char buf[16];
+
+	offers_read++;
 
 	db_column_text(st, 0, o->provider, sizeof o->provider);
 	db_column_text(st, 1, o->key, sizeof o->key);

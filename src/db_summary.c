@@ -205,7 +205,10 @@ nodes_walk(struct db *db, const struct offer_filter *f,
 	strncat(sql, walk == NODES_CLUSTER ? " AND nodes > 1" :
 	    walk == NODES_WHOLE ? " AND nodes = 1 AND gpu_count = ?" :
 	    f->nodes > 1 ? " AND nodes = 1 AND provider = ?" :
-	    " AND nodes = 1 AND provider = ? AND gpu_count < ?",
+	    /* plan_nodes(), assembled_ok(): k = count / gpu_count > 1,
+	     * and no more than 4 nodes per 8 GPUs asked. */
+	    " AND nodes = 1 AND provider = ? AND gpu_count < ? AND "
+	    "gpu_count >= 2 AND ? % gpu_count = 0",
 	    sizeof sql - strlen(sql) - 1);
 	strncat(sql, " ORDER BY sk_gpu_price, provider, key",
 	    sizeof sql - strlen(sql) - 1);
@@ -216,8 +219,12 @@ nodes_walk(struct db *db, const struct offer_filter *f,
 		sqlite3_bind_int64(st, k++, f->max_price_gpu_hour);
 	if (walk == NODES_ASSEMBLED)
 		sqlite3_bind_text(st, k++, provider, -1, SQLITE_STATIC);
-	if (walk != NODES_CLUSTER && (walk == NODES_WHOLE || f->nodes <= 1))
+	if (walk == NODES_WHOLE)
 		sqlite3_bind_int(st, k++, f->count);
+	if (walk == NODES_ASSEMBLED && f->nodes <= 1) {
+		sqlite3_bind_int(st, k++, f->count);
+		sqlite3_bind_int(st, k++, f->count);
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		o = offer_list_add(out);
 		db_row_to_offer(st, o);
