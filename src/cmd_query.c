@@ -187,18 +187,13 @@ query_top_n(const struct cli_options *o, const struct offer_filter *f)
 
 /*
  * Can the first --limit plans of several nodes come from the walks of
- * db_query_nodes() (issue 29)? Sorted by price per GPU-hour (a plan's is
- * its offer's), rows not folded, no --term (tested on committed prices
- * attached after the read) and not --fabric any (the walks need the
- * fabric table to name the providers whose offers can be assembled).
+ * db_query_nodes() (query_nodes_walk()), the rows not folded?
  */
 static bool
-query_nodes_walk(const struct cli_options *o, const struct offer_filter *f)
+query_walk(const struct cli_options *o, const struct offer_filter *f)
 {
 	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) &&
-	    o->sort == SORT_GPU_PRICE && !o->reverse && f->term == TERM_NONE &&
-	    (f->fabrics & FABRIC_ANY) == 0 && (f->nodes > 1 ||
-	    (f->multi_node && f->nodes == 0 && f->count > 0));
+	    query_nodes_walk(f, o->sort, o->reverse);
 }
 
 /* Say which option left no offer, and what to do (query.c). */
@@ -468,7 +463,7 @@ cmd_query_exec(const struct cli_options *o)
 	if (o->group_by.nkeys > 0)
 		f.include_stale = true;
 	top_n = query_top_n(o, &f);
-	walk = !top_n && query_nodes_walk(o, &f);
+	walk = !top_n && query_walk(o, &f);
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);

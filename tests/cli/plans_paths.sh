@@ -103,4 +103,26 @@ fast=$(sed -n 's/^gpucost: debug: \([0-9]*\) offers read whole$/\1/p' "$T/err")
 check "--multi-node --count 16 --limit 5 reads few offers whole ($fast of $total)" \
     [ -n "$fast" ] && [ "$fast" -lt "$((total / 4))" ]
 
+# history --limit 5: the same offers' points as the first 5 offers of the
+# whole answer (CSV: one row a point, the offers in the query's order).
+for shape in "" "--gpu H100" "--provider vast --sort spot" "--count 8" \
+    "--multi-node --count 16" "--nodes 2 --gpu A100" "--region europe"; do
+	# shellcheck disable=SC2086
+	run --db "$DB" history $shape --format csv -q
+	all_status=$status
+	awk -F, 'NR == 1 { print; next }
+	    { k = $1 FS $2; if (!(k in seen)) { if (n == 5) exit; seen[k] = 1; n++ } print }' \
+	    "$T/out" > "$T/all"
+	# shellcheck disable=SC2086
+	run --db "$DB" history $shape --format csv -q --limit 5
+	check "history $shape --limit 5: the first 5 offers' points" \
+	    cmp -s "$T/out" "$T/all"
+	check "history $shape --limit 5: same status ($all_status)" \
+	    status_is "$all_status"
+done
+GPUCOST_DEBUG_READS=1 run --db "$DB" history --gpu H100 --format csv -q --limit 5
+fast=$(sed -n 's/^gpucost: debug: \([0-9]*\) offers read whole$/\1/p' "$T/err")
+check "history --limit 5 reads few offers whole ($fast of $total)" \
+    [ -n "$fast" ] && [ "$fast" -lt "$((total / 4))" ]
+
 finish
