@@ -125,4 +125,42 @@ fast=$(sed -n 's/^gpucost: debug: \([0-9]*\) offers read whole$/\1/p' "$T/err")
 check "history --limit 5 reads few offers whole ($fast of $total)" \
     [ -n "$fast" ] && [ "$fast" -lt "$((total / 4))" ]
 
+# watch --limit 3: the first news and what the watch keeps, as the full
+# path (GPUCOST_DEBUG_FULL_READ) finds them, run after run, while prices
+# fall and offers go; on two copies of the cache (the watch lives in it).
+cp "$DB" "$T/w1.db"
+cp "$DB" "$T/w2.db"
+# watch_pair NAME ARGS...: the same run on both copies; same output.
+watch_pair() {
+	name=$1
+	shift
+	run --db "$T/w1.db" watch "$@"
+	cp "$T/out" "$T/fast"
+	fast_status=$status
+	GPUCOST_DEBUG_FULL_READ=1 run --db "$T/w2.db" watch "$@"
+	check "watch $name: same news" cmp -s "$T/fast" "$T/out"
+	check "watch $name: same status ($fast_status)" status_is "$fast_status"
+	for w in w1 w2; do
+		sqlite3 "$T/$w.db" "select query, provider, key, price, availability from watch_offer order by 1, 2, 3" > "$T/$w.kept"
+	done
+	check "watch $name: the same offers kept" cmp -s "$T/w1.kept" "$T/w2.kept"
+}
+# both SQL: the same change on both copies.
+both() { sqlite3 "$T/w1.db" "$1" && sqlite3 "$T/w2.db" "$1"; }
+for q in "--gpu H100" "--provider vast --sort spot" "--count 8 --spot"; do
+	# shellcheck disable=SC2086
+	for round in 1 2 3; do
+		watch_pair "$q round $round" $q --limit 3 --format csv
+	done
+	# shellcheck disable=SC2086
+	watch_pair "$q json" $q --limit 2 --format json --quiet
+	# Cheaper: a known offer and an unseen one; one known offer gone.
+	both "update offers set price = price / 2, sk_gpu_price = sk_gpu_price / 2, sk_spot_gpu = sk_spot_gpu / 2, spot_price = spot_price / 2 where (provider, key) in (select provider, key from watch_offer order by provider, key limit 1) or key = (select max(key) from offers where nodes = 1)"
+	both "delete from offers where (provider, key) in (select provider, key from watch_offer order by provider desc, key desc limit 1)"
+	# shellcheck disable=SC2086
+	watch_pair "$q after changes" $q --limit 3 --format csv
+	# shellcheck disable=SC2086
+	watch_pair "$q after changes, again" $q --limit 3 --format csv
+done
+
 finish
