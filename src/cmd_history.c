@@ -282,7 +282,7 @@ static int
 history_read(struct db *db, const struct cli_options *o,
     const struct offer_filter *f, struct offer_list *out, struct err *err)
 {
-	if (o->limit > 0 && db_filter_in_sql(f))
+	if (o->limit > 0 && db_filter_in_sql(f) && db_sort_in_sql(o->sort))
 		return db_query_top(db, f, o->sort, o->reverse,
 		    (size_t)o->limit, out, NULL, err);
 	if (o->limit > 0 && query_nodes_walk(f, o->sort, o->reverse))

@@ -182,7 +182,7 @@ static bool
 query_top_n(const struct cli_options *o, const struct offer_filter *f)
 {
 	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) &&
-	    db_filter_in_sql(f);
+	    db_filter_in_sql(f) && db_sort_in_sql(o->sort);
 }
 
 /*

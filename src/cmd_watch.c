@@ -396,7 +396,7 @@ watch_read(struct db *db, const struct cli_options *o,
 	int rc;
 
 	/* GPUCOST_DEBUG_FULL_READ: the full path, for tests to compare. */
-	if (o->limit <= 0 || !db_filter_in_sql(f) ||
+	if (o->limit <= 0 || !db_filter_in_sql(f) || !db_sort_in_sql(o->sort) ||
 	    getenv("GPUCOST_DEBUG_FULL_READ") != NULL)
 		return db_query(db, f, out, err) < 0 ? -1 : 0;
 	provs = xcalloc(nknown > 0 ? nknown : 1, sizeof *provs);

@@ -181,6 +181,13 @@ int	db_query(struct db *db, const struct offer_filter *filter,
  */
 bool	db_filter_in_sql(const struct offer_filter *f);
 
+/*
+ * Can SQL order offers by key as plan_sort() orders their plans (a
+ * stored column or an expression of them)? Host per GPU and --term's
+ * price cannot: db_query_top() is not for them.
+ */
+bool	db_sort_in_sql(enum sort_key key);
+
 int	db_query_top(struct db *db, const struct offer_filter *filter,
 	    enum sort_key key, bool reverse, size_t limit,
 	    struct offer_list *out, size_t *matched, struct err *err);

@@ -847,6 +847,12 @@ static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
 	[SORT_AGE] = { NULL, "fetched_at", true, false },
 };
 
+bool
+db_sort_in_sql(enum sort_key key)
+{
+	return (unsigned)key < SORT_KEY_COUNT && sort_sql[key].expr != NULL;
+}
+
 /* plan_sort()'s ties after the key: lower price per GPU-hour, provider, key. */
 static const char *
 tiebreak(enum sort_key key)

@@ -336,8 +336,8 @@ summary_acc_new(const struct group_by *g, bool spot_rank)
 
 /*
  * "gpu\x1fprovider\x1fregion" into buf (3 * OFFER_NAME_MAX + 4 bytes),
- * each truncated as an offer's would be: once per offer read, so no
- * printf.
+ * each truncated as an offer's would be: once per offer read, so by
+ * hand (a formatted print was a sixth of --group-by's time).
  */
 static void
 atom_make(char *buf, const char *gpu, const char *provider,
