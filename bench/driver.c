@@ -29,7 +29,7 @@
  *	driver history DB N ROUNDS
  *		ROUNDS more refreshes of those N offers, each moving a
  *		tenth of the prices up or down (about N/10 history rows a
- *		round), an hour apart: the cache after a month of
+ *		round), half an hour apart: the cache after weeks of
  *		refreshes that bench/shapes.sh queries again.
  */
 #include "config.h"
@@ -42,9 +42,11 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "db_internal.h"
 #include "err.h"
 #include "gpu.h"
 #include "money.h"
+#include "notes.h"
 #include "offer.h"
 #include "str.h"
 #include "tui/model.h"
@@ -76,54 +78,150 @@ die(const char *what, const struct err *err)
 	exit(1);
 }
 
-/* n offers shaped like Vast's: ids, a mix of GPUs, regions, prices. */
+/*
+ * When make-cache's offers were fetched: 16 hours ago, so that they are
+ * fresh offers (a marketplace listing older than a day is a market
+ * reference, left out without --include-stale) and the 30 refreshes of
+ * `driver history`, half an hour apart, end before now and inside
+ * `history`'s default 30 days.
+ */
+static int64_t
+base_time(void)
+{
+	return ((int64_t)time(NULL) / 3600) * 3600 - 16 * 3600;
+}
+
+/*
+ * n offers shaped like Vast's: ids, a mix of GPUs and their forms in
+ * the name (SXM, PCIe), "City, CC" locations on five continents, 1-8
+ * GPUs, hosts of 2-32 vCPUs and 8-128 GB per GPU, spot prices on most,
+ * a price outlier in 50, one in 5 not available now: every filter of
+ * bench/shapes.sh selects some of them and leaves others out. Freed
+ * with made_free().
+ */
+/* make_offers()'s list: its text lives as long as the offers. */
+static struct offer_list made;
+
 static struct offer *
-make_offers(size_t n)
+make_offers(size_t n, int64_t at)
 {
 	static const char *const gpus[][2] = {
 		{ "RTX4090", "RTX 4090" }, { "RTX3090", "RTX 3090" },
 		{ "A100-80", "A100 SXM4" }, { "H100", "H100 SXM" },
 		{ "L40S", "L40S" }, { "A6000", "RTX A6000" },
 		{ "", "GTX 1080 Ti" }, { "RTX5090", "RTX 5090" },
+		{ "H100", "H100 PCIE" }, { "A100-80", "A100 PCIE" },
 	};
 	static const char *const regions[] = {
 		"Texas, US", "Quebec, CA", "Norway, NO", "Germany, DE",
 		"Japan, JP", "Sichuan, CN", "California, US", "Poland, PL",
+		"Bavaria, DE", "North Holland, NL", "Singapore, SG",
+		"New South Wales, AU", "Sao Paulo, BR", "England, GB",
+		"Virginia, US", "Ontario, CA",
 	};
 	static const int counts[] = { 1, 1, 1, 2, 2, 4, 8, 8 };
-	struct offer *v = calloc(n, sizeof *v);
+	static const int vcpus[] = { 2, 4, 8, 12, 16, 32 };
+	static const int ram[] = { 8, 16, 32, 64, 96, 128 };
+	const size_t ngpus = sizeof gpus / sizeof gpus[0];
+	const size_t nregions = sizeof regions / sizeof regions[0];
 	size_t i, g;
 
-	if (v == NULL)
-		die("out of memory", NULL);
+	offer_list_done(&made);
+	offer_list_reserve(&made, n);
 	for (i = 0; i < n; i++) {
-		struct offer *o = &v[i];
+		struct offer *o = offer_list_add(&made);
 
-		offer_init(o);
-		g = (i * 7 + i / 13) % 8;
-		snprintf(o->provider, sizeof o->provider, "vast");
-		snprintf(o->key, sizeof o->key, "%zu", 11000000 + i * 7);
-		snprintf(o->instance_type, sizeof o->instance_type, "%s",
-		    o->key);
-		snprintf(o->region, sizeof o->region, "%s",
-		    regions[(i / 3) % 8]);
-		snprintf(o->gpu, sizeof o->gpu, "%s", gpus[g][0]);
-		snprintf(o->gpu_raw, sizeof o->gpu_raw, "%s", gpus[g][1]);
+		g = (i * 7 + i / 13) % ngpus;
+		o->provider = "vast";
+		offer_set_keyf(&made, o, "%zu", 11000000 + i * 7);
+		o->instance_type = o->key;
+		o->region = regions[(i / 3) % nregions];
+		o->gpu = gpus[g][0];
+		o->gpu_raw = gpus[g][1];
 		o->gpu_count = counts[(i / 5) % 8];
 		o->vram_gb = gpu_find(o->gpu) != NULL ?
 		    gpu_find(o->gpu)->vram_gb : 11;
-		o->interconnect = g == 3 ? IC_NVLINK : IC_UNKNOWN;
-		o->vcpus = 8 * o->gpu_count;
-		o->ram_gb = 32.0 * o->gpu_count;
+		o->interconnect = g == 3 || g == 2 ? IC_NVLINK : IC_PCIE;
+		if (g == 6)
+			o->interconnect = IC_UNKNOWN;
+		o->vcpus = vcpus[(i / 11) % 6] * o->gpu_count;
+		o->ram_gb = (double)ram[(i / 17) % 6] * o->gpu_count;
 		o->price = (int64_t)(200000 + (i * 7919) % 3000000) *
 		    o->gpu_count;
-		o->spot_price = o->price / 2;
-		o->availability = AV_AVAILABLE;
+		o->spot_price = i % 4 == 3 ? MONEY_NONE : o->price / 2;
+		o->availability = i % 5 == 4 ? AV_UNAVAILABLE : AV_AVAILABLE;
 		o->reliability = 0.95;
-		o->fetched_at = 1790000000;
+		o->notes = NOTE_BIT(NOTE_SINGLE_LISTING);
+		if (i % 50 == 7)
+			o->notes |= NOTE_BIT(NOTE_PRICE_OUTLIER);
+		o->fetched_at = at;
 		o->source = SRC_LIVE;
 	}
-	return v;
+	return made.v;
+}
+
+static void
+made_free(void)
+{
+	offer_list_done(&made);
+}
+
+/*
+ * The cloud providers' share of a big cache: each of the snapshot's
+ * offers of provider (real instance types, regions, fabric, GCP rows
+ * that Vertex AI trains on) cloned under new keys until there are
+ * about n, with committed prices (1 and 3 years) on every other one, so
+ * that --region 'us-*', --vertex, --multi-node, --fabric and --term
+ * meet cloud rows at scale, not only the snapshot's few hundred.
+ */
+static size_t
+clone_cloud(struct db *db, const char *provider, size_t n, int64_t at)
+{
+	struct db_replace_stats stats;
+	struct offer_filter f;
+	struct offer_list l, c;
+	struct err err;
+	size_t i, k, copies;
+
+	offer_filter_init(&f);
+	f.include_stale = true;
+	snprintf(f.providers[0], sizeof f.providers[0], "%s", provider);
+	f.nproviders = 1;
+	offer_list_init(&l);
+	if (db_query(db, &f, &l, &err) < 0)
+		die("read the snapshot", &err);
+	if (l.n == 0) {
+		offer_list_done(&l);
+		return 0;
+	}
+	copies = (n + l.n - 1) / l.n;
+	offer_list_init(&c);
+	offer_list_reserve(&c, l.n * copies);
+	for (k = 0; k < copies; k++) {
+		for (i = 0; i < l.n; i++) {
+			struct offer *o = offer_list_add_copy(&c, &l.v[i]);
+
+			if (k > 0)
+				offer_set_keyf(&c, o, "%.100s#%zu", l.v[i].key,
+				    k);
+			o->fetched_at = at;
+			o->source = SRC_LIVE;
+			if (money_known(o->price) && o->ncommitted == 0 &&
+			    (i + k) % 2 == 0) {
+				offer_add_committed(&c, o, CK_COMMITMENT, 12,
+				    CU_NONE, o->price * 63 / 100, 0);
+				offer_add_committed(&c, o, CK_COMMITMENT, 36,
+				    CU_NONE, o->price * 45 / 100, 0);
+			}
+		}
+	}
+	if (db_replace_offers(db, provider, c.v, c.n, SRC_LIVE, at, &stats,
+	    &err) < 0)
+		die("write the cloud offers", &err);
+	k = c.n;
+	offer_list_done(&c);
+	offer_list_done(&l);
+	return k;
 }
 
 /* The floor: n rows in one transaction into an empty offers-like table. */
@@ -182,25 +280,58 @@ floor_insert(sqlite3 *sql, const struct offer *v, size_t n)
 	return t;
 }
 
+/*
+ * BENCH_TRACE=1: each statement of the write that takes a millisecond
+ * or more, with its time, on stderr (the profile by statement).
+ */
+static int
+trace_cb(unsigned type, void *ctx, void *p, void *x)
+{
+	sqlite3_int64 ns = *(sqlite3_int64 *)x;
+	char *sql;
+
+	(void)type;
+	(void)ctx;
+	if (ns < 1000000)
+		return 0;
+	sql = sqlite3_expanded_sql(p);
+	fprintf(stderr, "trace %8.3f ms %.100s\n", (double)ns / 1e6,
+	    sql != NULL ? sql : "?");
+	sqlite3_free(sql);
+	return 0;
+}
+
+static void
+trace_maybe(struct db *db)
+{
+	const char *v = getenv("BENCH_TRACE");
+
+	if (v != NULL && strcmp(v, "1") == 0)
+		sqlite3_trace_v2(db->sql, SQLITE_TRACE_PROFILE, trace_cb, NULL);
+}
+
 static int
 cache_write(const char *path, size_t n, int runs)
 {
 	struct db_replace_stats stats;
-	struct offer *v = make_offers(n);
+	struct offer *v = make_offers(n, 1790000000);
 	struct err err;
 	struct db *db;
 	sqlite3 *sql;
 	double t0, c0, t;
 	size_t i;
-	int r;
+	int r, refetch;
 
 	unlink(path);
+	refetch = getenv("BENCH_WRITE_REFETCH") != NULL &&
+	    strcmp(getenv("BENCH_WRITE_REFETCH"), "1") == 0;
 	if (db_open(path, &db, &err) < 0)
 		die("open", &err);
 	t0 = now_s();
 	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, 1790000000,
 	    &stats, &err) < 0)
 		die("first write", &err);
+	trace_maybe(db);
 	printf("load %.6f %zu offers\n", now_s() - t0, stats.offers);
 	if (sqlite3_open(path, &sql) != SQLITE_OK)
 		die("sqlite3_open", NULL);
@@ -209,6 +340,11 @@ cache_write(const char *path, size_t n, int runs)
 		/* 1 % of the prices change: a different 1 % each run. */
 		for (i = (size_t)r % 100; i < n; i += 100)
 			v[i].price += 10000;
+		/* BENCH_WRITE_REFETCH=1: as a real refresh, every offer
+		 * fetched again (a new fetched_at on every row). */
+		if (refetch)
+			for (i = 0; i < n; i++)
+				v[i].fetched_at = 1790000000 + r + 1;
 		t0 = now_s();
 		c0 = cpu_s();
 		if (db_replace_offers(db, "vast", v, n, SRC_LIVE,
@@ -222,7 +358,7 @@ cache_write(const char *path, size_t n, int runs)
 	}
 	sqlite3_close(sql);
 	db_close(db);
-	free(v);
+	made_free();
 	return 0;
 }
 
@@ -314,25 +450,39 @@ filter(const char *path, int runs, const char *text)
 	return 0;
 }
 
-/* The big cache of bench/shapes.sh: N Vast-like offers, as a refresh. */
+/*
+ * The big cache of bench/shapes.sh: N Vast-like offers and a tenth of N
+ * cloud offers (GCP, AWS, Azure, RunPod clusters ...) cloned from the
+ * snapshot, each provider written as a refresh writes it.
+ */
 static int
 make_cache(const char *path, size_t n)
 {
+	static const char *const clouds[] = {
+		"gcp", "aws", "azure", "runpod", "runpod-clusters", "lambda",
+		"oci", "vultr",
+	};
+	const size_t nclouds = sizeof clouds / sizeof clouds[0];
 	struct db_replace_stats stats;
-	struct offer *v = make_offers(n);
+	int64_t at = base_time();
+	struct offer *v = make_offers(n, at);
 	struct err err;
 	struct db *db;
+	size_t i, cloud = 0;
 	double t0;
 
 	if (db_open(path, &db, &err) < 0)
 		die("open", &err);
 	t0 = now_s();
-	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, 1790000000,
-	    &stats, &err) < 0)
+	if (db_replace_offers(db, "vast", v, n, SRC_LIVE, at, &stats,
+	    &err) < 0)
 		die("write", &err);
-	printf("make-cache %.6f %zu offers\n", now_s() - t0, stats.offers);
+	printf("make-cache %.6f %zu offers", now_s() - t0, stats.offers);
+	for (i = 0; i < nclouds; i++)
+		cloud += clone_cloud(db, clouds[i], n / 10 / nclouds, at);
+	printf(", %zu cloud offers\n", cloud);
 	db_close(db);
-	free(v);
+	made_free();
 	return 0;
 }
 
@@ -341,7 +491,8 @@ static int
 history(const char *path, size_t n, int rounds)
 {
 	struct db_replace_stats stats;
-	struct offer *v = make_offers(n);
+	int64_t at = base_time();
+	struct offer *v = make_offers(n, at);
 	size_t i, rows = 0;
 	struct err err;
 	struct db *db;
@@ -365,16 +516,16 @@ history(const char *path, size_t n, int rounds)
 			v[i].spot_price = v[i].price / 2;
 		}
 		for (i = 0; i < n; i++)
-			v[i].fetched_at = 1790000000 + (int64_t)r * 3600;
+			v[i].fetched_at = at + (int64_t)r * 1800;
 		if (db_replace_offers(db, "vast", v, n, SRC_LIVE,
-		    1790000000 + (int64_t)r * 3600, &stats, &err) < 0)
+		    at + (int64_t)r * 1800, &stats, &err) < 0)
 			die("write", &err);
 		rows += stats.history_rows;
 	}
 	printf("history %.6f %d refreshes, %zu history rows\n", now_s() - t0,
 	    rounds, rows);
 	db_close(db);
-	free(v);
+	made_free();
 	return 0;
 }
 

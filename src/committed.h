@@ -23,8 +23,9 @@
 /*
  * Entries one offer keeps: AWS has 6 reservation terms (1y/3y x no,
  * partial, all upfront), Azure 2 reservations and 2 savings plans, GCP 2
- * commitments. AWS Savings Plans (6 more) would need 12; each entry
- * costs 24 bytes in every offer, marketplace ones included.
+ * commitments. AWS Savings Plans (6 more) would need 12. An offer holds
+ * a pointer to its entries (24 bytes each), allocated only when it has
+ * some: the marketplaces' offers have none.
  */
 #define OFFER_COMMITTED_MAX	8
 #define COMMITTED_HOURS_PER_MONTH 730

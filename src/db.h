@@ -160,6 +160,12 @@ int	db_record_failure(struct db *db, const char *provider, int64_t now,
  */
 int	db_query(struct db *db, const struct offer_filter *filter,
 	    struct offer_list *out, struct err *err);
+/*
+ * db_query() as a scan of the whole table, for a caller that reads
+ * nearly every offer (the TUI): the same offers, in key order.
+ */
+int	db_query_scan(struct db *db, const struct offer_filter *filter,
+	    struct offer_list *out, struct err *err);
 
 /*
  * The first `limit` offers matching filter in plan_sort()'s order for

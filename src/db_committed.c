@@ -99,8 +99,10 @@ db_committed_attach(struct db *db, struct offer_list *out, size_t from,
 	char last[OFFER_PROVIDER_MAX] = "", kind[32], upfront[16];
 	enum committed_kind k;
 	enum committed_upfront u;
+	struct committed c[OFFER_COMMITTED_MAX];
 	struct offer *o;
 	bool any = false;
+	uint8_t nc;
 	size_t i;
 	int rc;
 
@@ -123,8 +125,10 @@ db_committed_attach(struct db *db, struct offer_list *out, size_t from,
 			str_copy(last, sizeof last, o->provider);
 		}
 		o->ncommitted = 0;
+		o->committed = NULL;
 		if (!any)
 			continue;
+		nc = 0;
 		if (st == NULL && (st = db_prepare(db, "SELECT kind, months, "
 		    "upfront, price_hour, upfront_usd FROM committed WHERE "
 		    "provider = ? AND key = ?", err)) == NULL)
@@ -139,7 +143,7 @@ db_committed_attach(struct db *db, struct offer_list *out, size_t from,
 			if (committed_kind_parse(kind, &k) < 0 ||
 			    committed_upfront_parse(upfront, &u) < 0)
 				continue;
-			(void)committed_add(o->committed, &o->ncommitted, k,
+			(void)committed_add(c, &nc, k,
 			    sqlite3_column_int(st, 1), u,
 			    sqlite3_column_int64(st, 3),
 			    sqlite3_column_int64(st, 4));
@@ -148,7 +152,8 @@ db_committed_attach(struct db *db, struct offer_list *out, size_t from,
 			db_file_error(db, err);
 			goto fail;
 		}
-		committed_sort(o->committed, o->ncommitted);
+		committed_sort(c, nc);
+		offer_set_committed(out, o, c, nc);
 	}
 	sqlite3_finalize(has);
 	sqlite3_finalize(st);

@@ -7,6 +7,7 @@
 #include "db.h"
 
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,7 @@ db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 }
 
 static int	incoming_ready(struct db *, struct err *);
+static int	merge_offers(struct db *, const char *, struct err *);
 static int	incoming_add(struct db *, const char *, const struct offer *,
 		    size_t, bool, struct err *);
 
@@ -211,50 +213,7 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 	sqlite3_finalize(st);
 	st = NULL;
 
-	/*
-	 * Rows whose indexed columns (gpu, gpu_count, vram_gb,
-	 * interconnect, the sort keys) change go and come back whole;
-	 * every other row is updated in place by the upsert below, which
-	 * leaves those columns and so the indexes alone (half the cost of
-	 * replacing a row; a refresh changes about 1 % of the prices).
-	 */
-	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ? AND "
-	    "EXISTS (SELECT 1 FROM incoming i WHERE i.provider = offers.provider "
-	    "AND i.key = offers.key AND "
-	    "(i.gpu IS NOT offers.gpu OR i.gpu_count IS NOT offers.gpu_count "
-	    "OR i.price IS NOT offers.price "
-	    "OR i.vram_gb IS NOT offers.vram_gb "
-	    "OR i.interconnect IS NOT offers.interconnect "
-	    "OR i.sk_gpu_price IS NOT offers.sk_gpu_price "
-	    "OR i.sk_spot_gpu IS NOT offers.sk_spot_gpu "
-	    "OR i.sk_pflop IS NOT offers.sk_pflop))", err)) == NULL)
-		goto fail;
-	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		db_err(db, err, "write failed");
-		goto fail;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if ((st = db_prepare(db, "INSERT INTO offers SELECT * FROM incoming "
-	    "WHERE provider = ? "
-	    "ON CONFLICT (provider, key) DO UPDATE SET "
-	    "instance_type = excluded.instance_type, region = excluded.region, "
-	    "gpu_raw = excluded.gpu_raw, vcpus = excluded.vcpus, "
-	    "ram_gb = excluded.ram_gb, spot_price = excluded.spot_price, "
-	    "availability = excluded.availability, "
-	    "spot_interruption = excluded.spot_interruption, "
-	    "reliability = excluded.reliability, "
-	    "fetched_at = excluded.fetched_at, source = excluded.source, "
-	    "notes = excluded.notes, spot_zone = excluded.spot_zone, "
-	    "currency = excluded.currency, "
-	    "price_original = excluded.price_original, "
-	    "nodes = excluded.nodes", err)) == NULL)
-		goto fail;
-	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
-	rc = db_step_done(db, st, err);
-	st = NULL;
-	if (rc < 0)
+	if (merge_offers(db, provider, err) < 0)
 		goto fail;
 	db_stage_drop(db, provider);
 
@@ -320,6 +279,141 @@ fail:
 	return -1;
 }
 
+/*
+ * The SQL of merge_offers(), made from the offers table's own columns
+ * (so a column added by a migration is compared and copied too): every
+ * column but the key, split by whether an index holds it.
+ */
+#define MERGE_ROW	" FROM incoming i WHERE i.provider = offers.provider " \
+			"AND i.key = offers.key"
+struct merge_sql {
+	char	all_set[4096];		/* (a, b) = (SELECT i.a, i.b ...) */
+	char	idx_diff[4096];		/* i.a IS NOT offers.a OR ... */
+	char	plain_set[4096];
+	char	plain_diff[4096];
+};
+
+/* Append the strings of a NULL-terminated list to buf; -1 if cut. */
+static int
+merge_append(char *buf, size_t size, ...)
+{
+	va_list ap;
+	const char *p;
+	size_t len = strlen(buf), n;
+	int rc = 0;
+
+	va_start(ap, size);
+	while ((p = va_arg(ap, const char *)) != NULL) {
+		n = strlen(p);
+		if (len + n >= size) {
+			rc = -1;
+			break;
+		}
+		memcpy(buf + len, p, n + 1);
+		len += n;
+	}
+	va_end(ap);
+	return rc;
+}
+
+static int
+merge_sql_make(struct db *db, struct merge_sql *m, struct err *err)
+{
+	char cols[2][4096] = { "", "" }, vals[2][4096] = { "", "" };
+	char *diff;
+	sqlite3_stmt *st;
+	const char *name, *sep;
+	int idx, rc, bad = 0;
+
+	memset(m, 0, sizeof *m);
+	if ((st = db_prepare(db, "SELECT t.name, EXISTS (SELECT 1 FROM "
+	    "pragma_index_list('offers') l, pragma_index_info(l.name) c "
+	    "WHERE l.origin = 'c' AND c.name = t.name) "
+	    "FROM pragma_table_info('offers') t WHERE t.pk = 0 ORDER BY t.cid",
+	    err)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		name = (const char *)sqlite3_column_text(st, 0);
+		idx = sqlite3_column_int(st, 1) != 0;
+		if (name == NULL)
+			continue;
+		sep = cols[0][0] == '\0' ? "" : ", ";
+		bad |= merge_append(cols[0], sizeof cols[0], sep, name, NULL);
+		bad |= merge_append(vals[0], sizeof vals[0], sep, "i.", name,
+		    NULL);
+		if (!idx) {
+			sep = cols[1][0] == '\0' ? "" : ", ";
+			bad |= merge_append(cols[1], sizeof cols[1], sep, name,
+			    NULL);
+			bad |= merge_append(vals[1], sizeof vals[1], sep, "i.",
+			    name, NULL);
+		}
+		diff = idx ? m->idx_diff : m->plain_diff;
+		bad |= merge_append(diff, sizeof m->idx_diff, diff[0] == '\0' ?
+		    "" : " OR ", "i.", name, " IS NOT offers.", name, NULL);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "reading the offers' columns failed");
+		return -1;
+	}
+	bad |= merge_append(m->all_set, sizeof m->all_set, "(", cols[0],
+	    ") = (SELECT ", vals[0], MERGE_ROW ")", NULL);
+	bad |= merge_append(m->plain_set, sizeof m->plain_set, "(", cols[1],
+	    ") = (SELECT ", vals[1], MERGE_ROW ")", NULL);
+	if (bad || m->idx_diff[0] == '\0' || m->plain_diff[0] == '\0') {
+		err_set(err, "cache %s: the offers table's columns do not fit "
+		    "merge_offers()", db->path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Bring provider's rows of offers to what incoming holds, gone rows
+ * already deleted. A refresh changes a few prices but every row's
+ * fetched_at: rewriting each row whole (an upsert naming every column)
+ * rewrote an entry in every index that holds a named column for every
+ * row, whether its value changed or not (4 s at 100k offers). So: rows
+ * whose indexed columns changed are updated whole (a few); the others
+ * only in the columns no index holds (no index entry moves), and only
+ * where something changed; new rows are inserted. Three passes along
+ * the primary key, one transaction (the caller's).
+ */
+static int
+merge_offers(struct db *db, const char *provider, struct err *err)
+{
+	struct merge_sql m;
+	const char *set[2], *diff[2];
+	sqlite3_stmt *st;
+	char sql[sizeof m.all_set + sizeof m.idx_diff + 256];
+	int pass;
+
+	if (merge_sql_make(db, &m, err) < 0)
+		return -1;
+	set[0] = m.all_set;
+	diff[0] = m.idx_diff;
+	set[1] = m.plain_set;
+	diff[1] = m.plain_diff;
+	for (pass = 0; pass < 2; pass++) {
+		/* Not UPDATE ... FROM: that needs SQLite 3.33, we take 3.27. */
+		snprintf(sql, sizeof sql, "UPDATE offers SET %s WHERE "
+		    "provider = ?1 AND EXISTS (SELECT 1 FROM incoming i WHERE "
+		    "i.provider = offers.provider AND i.key = offers.key AND "
+		    "(%s))", set[pass], diff[pass]);
+		if ((st = db_prepare(db, sql, err)) == NULL)
+			return -1;
+		sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+		if (db_step_done(db, st, err) < 0)
+			return -1;
+	}
+	if ((st = db_prepare(db, "INSERT INTO offers SELECT * FROM incoming i "
+	    "WHERE i.provider = ?1 AND NOT EXISTS (SELECT 1 FROM offers o "
+	    "WHERE o.provider = i.provider AND o.key = i.key)", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	return db_step_done(db, st, err);
+}
 
 int
 db_replace_offers(struct db *db, const char *provider,
@@ -339,10 +433,43 @@ db_replace_offers(struct db *db, const char *provider,
 static int
 incoming_ready(struct db *db, struct err *err)
 {
-	return db_exec(db, "CREATE TEMP TABLE IF NOT EXISTS incoming AS "
-	    "SELECT * FROM offers WHERE 0;"
-	    "CREATE UNIQUE INDEX IF NOT EXISTS temp.incoming_pk ON "
-	    "incoming (provider, key);", err);
+	sqlite3_stmt *st;
+	const unsigned char *cols;
+	char sql[4096];
+	int rc;
+
+	/*
+	 * Keyed by (provider, key) WITHOUT ROWID, the key being the table:
+	 * one b-tree insert per staged offer and one seek per row in each
+	 * of replace_offers()'s joins, not an index entry and a rowid
+	 * lookup besides. Its columns are the offers' own, in their order
+	 * (INSERT INTO offers SELECT * FROM incoming), read from the table.
+	 */
+	if ((st = db_prepare(db, "SELECT (SELECT count(*) FROM "
+	    "temp.sqlite_master WHERE name = 'incoming'), (SELECT "
+	    "group_concat(name || ' ' || type, ', ') FROM (SELECT name, type "
+	    "FROM pragma_table_info('offers') ORDER BY cid))", err)) == NULL)
+		return -1;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		db_err(db, err, "reading the offers' columns failed");
+		return -1;
+	}
+	if (sqlite3_column_int(st, 0) != 0) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	cols = sqlite3_column_text(st, 1);
+	rc = snprintf(sql, sizeof sql, "CREATE TEMP TABLE incoming (%s, "
+	    "PRIMARY KEY (provider, key)) WITHOUT ROWID",
+	    cols != NULL ? (const char *)cols : "");
+	sqlite3_finalize(st);
+	if (cols == NULL || rc < 0 || (size_t)rc >= sizeof sql) {
+		err_set(err, "cache %s: cannot make the staging table",
+		    db->path);
+		return -1;
+	}
+	return db_exec(db, sql, err);
 }
 
 /*
@@ -507,20 +634,32 @@ db_offers_read(void)
 	return offers_read;
 }
 
-/* Fill an offer from a row of SELECT OFFER_COLUMNS. */
+/* Column i's text, "" for NULL: valid until st steps again. */
+static const char *
+row_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t != NULL ? (const char *)t : "";
+}
+
+/*
+ * Fill an offer from a row of SELECT OFFER_COLUMNS. Its text is the
+ * row's (valid until st steps again: copy it with offer_list_add_copy()
+ * to keep it), so a row the caller leaves out costs no copy.
+ */
 void
 db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 {
 	char buf[16];
 
 	offers_read++;
-
-	db_column_text(st, 0, o->provider, sizeof o->provider);
-	db_column_text(st, 1, o->key, sizeof o->key);
-	db_column_text(st, 2, o->instance_type, sizeof o->instance_type);
-	db_column_text(st, 3, o->region, sizeof o->region);
-	db_column_text(st, 4, o->gpu, sizeof o->gpu);
-	db_column_text(st, 5, o->gpu_raw, sizeof o->gpu_raw);
+	o->provider = row_text(st, 0);
+	o->key = row_text(st, 1);
+	o->instance_type = row_text(st, 2);
+	o->region = row_text(st, 3);
+	o->gpu = row_text(st, 4);
+	o->gpu_raw = row_text(st, 5);
 	o->gpu_count = sqlite3_column_int(st, 6);
 	o->vram_gb = sqlite3_column_int(st, 7);
 	db_column_text(st, 8, buf, sizeof buf);
@@ -541,7 +680,7 @@ db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 	db_column_text(st, 17, buf, sizeof buf);
 	o->source = strcmp(buf, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
 	o->notes = (unsigned)sqlite3_column_int64(st, 18);
-	db_column_text(st, 19, o->spot_zone, sizeof o->spot_zone);
+	o->spot_zone = row_text(st, 19);
 	db_column_text(st, 20, o->currency, sizeof o->currency);
 	if (o->currency[0] == '\0')
 		str_copy(o->currency, sizeof o->currency, "USD");
@@ -766,15 +905,15 @@ static int
 read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
     struct offer_list *out, struct err *err)
 {
-	struct offer *o;
+	struct offer o;
 	size_t from = out->n;
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		o = offer_list_add(out);
-		db_row_to_offer(st, o);
-		if (!offer_matches(f, o, NULL))
-			offer_list_pop(out);
+		offer_init(&o);
+		db_row_to_offer(st, &o);
+		if (offer_matches(f, &o, NULL))
+			offer_list_add_copy(out, &o);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -796,6 +935,43 @@ db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
 	if (rentable_prepare(db, f, &rq, err) < 0)
 		return -1;
 	filter_sql(f, &rq, sql, sizeof sql);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	filter_bind(st, f, &rq, &k);
+	return read_offers(db, st, f, out, err);
+}
+
+/*
+ * db_query() for a caller that reads (nearly) every offer: the TUI's
+ * load. The planner takes an index for "nodes = 1" and then seeks the
+ * table once per row; stepping through the table itself in key order
+ * is a third cheaper at 100k offers and more at 1M (a profile:
+ * sqlite3BtreeIndexMoveto was a quarter of the TUI's load). Same
+ * conditions, same rows; only their order may differ.
+ */
+int
+db_query_scan(struct db *db, const struct offer_filter *f,
+    struct offer_list *out, struct err *err)
+{
+	static const char nodes[] = " AND nodes = 1";
+	char sql[2048] = "SELECT " OFFER_COLUMNS " FROM offers WHERE 1";
+	struct rentable_sql rq;
+	sqlite3_stmt *st;
+	char *at;
+	int k = 1;
+
+	if (rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	filter_sql(f, &rq, sql, sizeof sql);
+	/*
+	 * SQLite 3.40 still walks an index on "nodes = ?" under NOT
+	 * INDEXED (a WITHOUT ROWID table); a unary + makes the term
+	 * unusable for an index, so the table is scanned.
+	 */
+	if ((at = strstr(sql, nodes)) != NULL && strlen(sql) + 2 < sizeof sql) {
+		memmove(at + 6, at + 5, strlen(at + 5) + 1);
+		at[5] = '+';
+	}
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
 	filter_bind(st, f, &rq, &k);
@@ -973,7 +1149,7 @@ db_sort_keys_update(struct db *db, struct err *err)
 		o.price = db_stmt_money(st, 2);
 		o.spot_price = db_stmt_money(st, 3);
 		o.gpu_count = sqlite3_column_int(st, 4);
-		db_column_text(st, 5, o.gpu, sizeof o.gpu);
+		o.gpu = row_text(st, 5);
 		db_column_text(st, 6, buf, sizeof buf);
 		if (interconnect_parse(buf, &o.interconnect) < 0)
 			o.interconnect = IC_UNKNOWN;

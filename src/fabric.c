@@ -22,8 +22,14 @@ fabric_find(const char *provider, const char *instance_type)
 {
 	size_t i;
 
+	/*
+	 * Called for every offer read (offer_set_fabric()): the first byte
+	 * rules out most rows before a strcmp() (a tenth of the TUI's load
+	 * at 100k offers was this loop).
+	 */
 	for (i = 0; i < fabric_row_count; i++)
-		if (strcmp(fabric_rows[i].provider, provider) == 0 &&
+		if (fabric_rows[i].provider[0] == provider[0] &&
+		    strcmp(fabric_rows[i].provider, provider) == 0 &&
 		    fnmatch(fabric_rows[i].pattern, instance_type, 0) == 0)
 			return &fabric_rows[i];
 	return NULL;

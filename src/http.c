@@ -714,8 +714,15 @@ xfer_curl_error(struct xfer *t, CURLcode code)
 			    "%lld bytes (%s)", (long long)got, t->req->url);
 		return;
 	}
-	/* libcurl's own words, and which URL (its key masked). */
-	text = t->errbuf[0] != '\0' ? t->errbuf : lc.easy_strerror(code);
+	/*
+	 * libcurl's own words, and which URL (its key masked); running
+	 * out of memory in words the rest of gpucost uses for it.
+	 */
+	if (code == CURLE_OUT_OF_MEMORY)
+		text = "out of memory";
+	else
+		text = t->errbuf[0] != '\0' ? t->errbuf :
+		    lc.easy_strerror(code);
 	xfer_error(t, "%s (%s)", text, t->req->url);
 }
 

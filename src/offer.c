@@ -2,7 +2,9 @@
 #include "config.h"
 #include "offer.h"
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
@@ -20,6 +22,8 @@ void
 offer_init(struct offer *o)
 {
 	memset(o, 0, sizeof *o);
+	o->provider = o->key = o->instance_type = o->region = o->gpu =
+	    o->gpu_raw = o->spot_zone = "";
 	o->price = MONEY_NONE;
 	o->spot_price = MONEY_NONE;
 	o->spot_interruption = -1;
@@ -47,18 +51,319 @@ offer_node_gbps(const struct offer *o)
 	return o->fabric != NULL ? o->fabric->node_gbps : 0;
 }
 
+/*
+ * An offer list's text: strings and committed prices in chunks that
+ * only grow (each string is written once and never moved, so offers
+ * point into them), freed together. Chunks double from TEXT_CHUNK_MIN
+ * to TEXT_CHUNK_MAX, so a million offers cost a few dozen allocations.
+ */
+#define TEXT_CHUNK_MIN	4096
+#define TEXT_CHUNK_MAX	(1024 * 1024)
+#define TEXT_SLOTS	256	/* recent values, by hash: stored once */
+
+struct text_chunk {
+	struct text_chunk *prev;	/* the older chunk; owned */
+	size_t	 size;
+	size_t	 used;
+	char	 data[];		/* starts 8-byte aligned */
+};
+
+struct offer_text {
+	struct text_chunk *chunk;	/* the newest; owns the chain */
+	/*
+	 * Where the last added offer's text began: offer_list_pop() gives
+	 * it back, unless a setter has since written for another offer
+	 * (whose text would be lost with it): then mark_ok is false.
+	 */
+	struct text_chunk *mark_chunk;
+	size_t	 mark_used;
+	size_t	 mark_index;
+	bool	 mark_ok;
+	/* Values seen lately (regions, types, GPUs), each stored once. */
+	const char *seen[TEXT_SLOTS];
+};
+
+static void
+text_free(struct offer_text *t)
+{
+	struct text_chunk *c, *prev;
+
+	if (t == NULL)
+		return;
+	for (c = t->chunk; c != NULL; c = prev) {
+		prev = c->prev;
+		free(c);
+	}
+	free(t);
+}
+
+/* n bytes (8-byte aligned) of list's text storage. */
+static void *
+text_alloc(struct offer_list *list, size_t n)
+{
+	struct offer_text *t;
+	struct text_chunk *c;
+	size_t size, at;
+
+	if ((t = list->text) == NULL)
+		t = list->text = xcalloc(1, sizeof *t);
+	c = t->chunk;
+	at = c != NULL ? (c->used + 7) & ~(size_t)7 : 0;
+	if (c == NULL || n > c->size - at || at > c->size) {
+		size = c == NULL ? TEXT_CHUNK_MIN : c->size * 2;
+		if (size > TEXT_CHUNK_MAX)
+			size = TEXT_CHUNK_MAX;
+		if (size < n)
+			size = n;
+		c = xmalloc(sizeof *c + size);
+		c->prev = t->chunk;
+		c->size = size;
+		at = c->used = 0;
+		t->chunk = c;
+	}
+	c->used = at + n;
+	return c->data + at;
+}
+
+/* Is p in text written since the mark (c: the mark's chunk)? */
+static bool
+text_after_mark(const struct offer_text *t, const char *p)
+{
+	const struct text_chunk *c;
+	uintptr_t u = (uintptr_t)p, base;
+
+	for (c = t->chunk; c != NULL; c = c->prev) {
+		base = (uintptr_t)c->data;
+		if (u >= base && u < base + c->size)
+			return c != t->mark_chunk ||
+			    u >= base + t->mark_used;
+		if (c == t->mark_chunk)
+			break;
+	}
+	return false;
+}
+
+/* Give back the text written since the mark (offer_list_pop()). */
+static void
+text_rollback(struct offer_text *t)
+{
+	struct text_chunk *c;
+	size_t i;
+
+	for (i = 0; i < TEXT_SLOTS; i++)
+		if (t->seen[i] != NULL && text_after_mark(t, t->seen[i]))
+			t->seen[i] = NULL;
+	while ((c = t->chunk) != t->mark_chunk && c != NULL) {
+		t->chunk = c->prev;
+		free(c);
+	}
+	if (t->chunk != NULL)
+		t->chunk->used = t->mark_used;
+	t->mark_ok = false;
+}
+
+/* A new offer at index i: its text starts here. */
+static void
+text_mark(struct offer_list *list, size_t i)
+{
+	struct offer_text *t = list->text;
+
+	if (t == NULL)
+		return;		/* nothing written yet: nothing to give back */
+	t->mark_chunk = t->chunk;
+	t->mark_used = t->chunk != NULL ? t->chunk->used : 0;
+	t->mark_index = i;
+	t->mark_ok = true;
+}
+
+/*
+ * *field = s in list's storage, cut at max bytes with the NUL (never
+ * inside a UTF-8 character); a value seen lately is shared.
+ */
+static void
+text_set(struct offer_list *list, struct offer *o, const char **field,
+    size_t max, const char *s, bool shared)
+{
+	struct offer_text *t;
+	uint32_t h = 2166136261u;
+	size_t len, i;
+	char *p;
+
+	len = strnlen(s, max);
+	if (len == max) {
+		len = max - 1;
+		while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	if (len == 0) {
+		*field = "";
+		return;
+	}
+	if ((t = list->text) == NULL)
+		t = list->text = xcalloc(1, sizeof *t);
+	if (t->mark_ok && (list->n == 0 || o != &list->v[t->mark_index]))
+		t->mark_ok = false;
+	if (shared) {
+		for (i = 0; i < len; i++)
+			h = (h ^ (unsigned char)s[i]) * 16777619u;
+		h &= TEXT_SLOTS - 1;
+		if (t->seen[h] != NULL && strncmp(t->seen[h], s, len) == 0 &&
+		    t->seen[h][len] == '\0') {
+			*field = t->seen[h];
+			return;
+		}
+	}
+	p = text_alloc(list, len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	if (shared)
+		t->seen[h] = p;
+	*field = p;
+}
+
+void
+offer_set_provider(struct offer_list *list, struct offer *o, const char *s)
+{
+	text_set(list, o, &o->provider, OFFER_PROVIDER_MAX, s, true);
+}
+
+void
+offer_set_key(struct offer_list *list, struct offer *o, const char *s)
+{
+	text_set(list, o, &o->key, OFFER_KEY_MAX, s, false);
+}
+
+void
+offer_set_keyf(struct offer_list *list, struct offer *o, const char *fmt, ...)
+{
+	char buf[OFFER_KEY_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	text_set(list, o, &o->key, OFFER_KEY_MAX, buf, false);
+}
+
+void
+offer_set_instance_type(struct offer_list *list, struct offer *o,
+    const char *s)
+{
+	text_set(list, o, &o->instance_type, OFFER_NAME_MAX, s, true);
+}
+
+void
+offer_set_region(struct offer_list *list, struct offer *o, const char *s)
+{
+	text_set(list, o, &o->region, OFFER_NAME_MAX, s, true);
+}
+
+void
+offer_set_gpu(struct offer_list *list, struct offer *o, const char *s)
+{
+	text_set(list, o, &o->gpu, OFFER_GPU_MAX, s, true);
+}
+
+void
+offer_set_gpu_raw(struct offer_list *list, struct offer *o, const char *s)
+{
+	text_set(list, o, &o->gpu_raw, OFFER_NAME_MAX, s, true);
+}
+
+void
+offer_set_spot_zone(struct offer_list *list, struct offer *o, const char *s)
+{
+	text_set(list, o, &o->spot_zone, OFFER_NAME_MAX, s, true);
+}
+
+size_t
+offer_setter_max(offer_setter *set)
+{
+	if (set == offer_set_key)
+		return OFFER_KEY_MAX;
+	if (set == offer_set_provider)
+		return OFFER_PROVIDER_MAX;
+	if (set == offer_set_gpu)
+		return OFFER_GPU_MAX;
+	return OFFER_NAME_MAX;
+}
+
+void
+offer_set_committed(struct offer_list *list, struct offer *o,
+    const struct committed *c, size_t n)
+{
+	struct committed *v;
+	struct offer_text *t;
+
+	if (n > OFFER_COMMITTED_MAX)
+		n = OFFER_COMMITTED_MAX;
+	o->ncommitted = (uint8_t)n;
+	if (n == 0) {
+		o->committed = NULL;
+		return;
+	}
+	if ((t = list->text) == NULL)
+		t = list->text = xcalloc(1, sizeof *t);
+	if (t->mark_ok && (list->n == 0 || o != &list->v[t->mark_index]))
+		t->mark_ok = false;
+	v = text_alloc(list, n * sizeof *v);
+	memcpy(v, c, n * sizeof *v);
+	o->committed = v;
+}
+
+int
+offer_add_committed(struct offer_list *list, struct offer *o,
+    enum committed_kind kind, int months, enum committed_upfront up,
+    int64_t price_hour, int64_t upfront)
+{
+	struct committed c[OFFER_COMMITTED_MAX];
+	uint8_t n = o->ncommitted;
+
+	if (n > 0)
+		memcpy(c, o->committed, n * sizeof *c);
+	if (committed_add(c, &n, kind, months, up, price_hour, upfront) < 0)
+		return -1;
+	offer_set_committed(list, o, c, n);
+	return 0;
+}
+
+size_t
+offer_prune_committed(struct offer_list *list, struct offer *o)
+{
+	struct committed c[OFFER_COMMITTED_MAX];
+	uint8_t n = o->ncommitted;
+	size_t dropped;
+
+	if (n == 0)
+		return 0;
+	memcpy(c, o->committed, n * sizeof *c);
+	dropped = committed_prune(c, &n, o->price);	/* and sorts */
+	offer_set_committed(list, o, c, n);
+	return dropped;
+}
+
 void
 offer_list_init(struct offer_list *list)
 {
 	list->v = NULL;
 	list->n = list->cap = 0;
+	list->text = NULL;
 }
 
 void
 offer_list_done(struct offer_list *list)
 {
 	free(list->v);
+	text_free(list->text);
 	offer_list_init(list);
+}
+
+void
+offer_list_clear(struct offer_list *list)
+{
+	list->n = 0;
+	text_free(list->text);
+	list->text = NULL;
 }
 
 struct offer *
@@ -76,6 +381,7 @@ offer_list_try_add(struct offer_list *list)
 		list->cap = cap;
 	}
 	offer_init(&list->v[list->n]);
+	text_mark(list, list->n);
 	return &list->v[list->n++];
 }
 
@@ -87,7 +393,26 @@ offer_list_add(struct offer_list *list)
 		list->v = xreallocarray(list->v, list->cap, sizeof *list->v);
 	}
 	offer_init(&list->v[list->n]);
+	text_mark(list, list->n);
 	return &list->v[list->n++];
+}
+
+struct offer *
+offer_list_add_copy(struct offer_list *dst, const struct offer *src)
+{
+	struct offer from = *src, *o;	/* src may move as dst grows */
+
+	o = offer_list_add(dst);
+	*o = from;
+	offer_set_provider(dst, o, from.provider);
+	offer_set_key(dst, o, from.key);
+	offer_set_instance_type(dst, o, from.instance_type);
+	offer_set_region(dst, o, from.region);
+	offer_set_gpu(dst, o, from.gpu);
+	offer_set_gpu_raw(dst, o, from.gpu_raw);
+	offer_set_spot_zone(dst, o, from.spot_zone);
+	offer_set_committed(dst, o, from.committed, from.ncommitted);
+	return o;
 }
 
 void
@@ -103,8 +428,13 @@ offer_list_reserve(struct offer_list *list, size_t n)
 void
 offer_list_pop(struct offer_list *list)
 {
-	if (list->n > 0)
-		list->n--;
+	struct offer_text *t = list->text;
+
+	if (list->n == 0)
+		return;
+	list->n--;
+	if (t != NULL && t->mark_ok && t->mark_index == list->n)
+		text_rollback(t);
 }
 
 static const char *const interconnect_names[] = { "unknown", "pcie", "nvlink" };
@@ -218,9 +548,40 @@ offer_check_committed(const struct offer *o, struct err *err)
 	return 0;
 }
 
+/* Is every text within its OFFER_*_MAX (the setters' cut)? */
+static int
+offer_check_text(const struct offer *o, struct err *err)
+{
+	const struct {
+		const char	*name;
+		const char	*s;
+		size_t		 max;
+	} f[] = {
+		{ "provider", o->provider, OFFER_PROVIDER_MAX },
+		{ "key", o->key, OFFER_KEY_MAX },
+		{ "instance_type", o->instance_type, OFFER_NAME_MAX },
+		{ "region", o->region, OFFER_NAME_MAX },
+		{ "gpu", o->gpu, OFFER_GPU_MAX },
+		{ "gpu_raw", o->gpu_raw, OFFER_NAME_MAX },
+		{ "spot_zone", o->spot_zone, OFFER_NAME_MAX },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof f / sizeof f[0]; i++)
+		if (strnlen(f[i].s, f[i].max) == f[i].max) {
+			err_set(err, "%.40s: %s longer than %zu bytes",
+			    i == 1 ? "offer" : o->key, f[i].name,
+			    f[i].max - 1);
+			return -1;
+		}
+	return 0;
+}
+
 int
 offer_check(const struct offer *o, struct err *err)
 {
+	if (offer_check_text(o, err) < 0)
+		return -1;
 	if (o->key[0] == '\0') {
 		err_set(err, "offer without a key (instance %s)",
 		    o->instance_type);
@@ -323,7 +684,11 @@ form_word_matches(const char *word, const struct offer *o)
 	return false;
 }
 
-/* Every whitespace-separated word of text is in one of the offer's names. */
+/*
+ * Every whitespace-separated word of text is in one of the offer's names.
+ * tui/model.c keeps these five names folded for its keystrokes: a name
+ * added here goes into its names_build() too (test_tui_logic checks).
+ */
 static bool
 text_matches(const char *text, const struct offer *o)
 {

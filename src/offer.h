@@ -19,9 +19,17 @@
 #include "gpu.h"
 #include "money.h"
 
+/*
+ * The longest text an offer keeps, in bytes with the terminating NUL
+ * (so a key holds at most 127 bytes): the setters below cut longer
+ * provider text there (never inside a UTF-8 character), as the fixed
+ * arrays these once sized did, and offer_check() refuses an offer whose
+ * text is longer (one filled without the setters, a copy's row), so a
+ * hostile provider string costs at most this much memory.
+ */
 #define OFFER_PROVIDER_MAX	16
 #define OFFER_KEY_MAX		128
-#define OFFER_NAME_MAX		64
+#define OFFER_NAME_MAX		64	/* instance type, region, GPU text, zone */
 #define OFFER_GPU_MAX		24
 
 /*
@@ -61,47 +69,29 @@ enum offer_source {
 	SRC_LIVE		/* fetched from the provider's API */
 };
 
+/*
+ * Sized for a million in memory (issue 29): the text is pointers, not
+ * arrays. Never NULL: "" when unknown. An offer in an offer_list points
+ * into the list's own storage (written through offer_set_*()) or at
+ * static strings; a copy to another list goes through
+ * offer_list_add_copy(), never a plain assignment, so no offer points
+ * into a list that may be freed first. A lone offer (a test's, a row
+ * being checked) may point at any string that outlives it.
+ */
 struct offer {
-	char	provider[OFFER_PROVIDER_MAX];	/* "aws", "vast" ... */
-	char	key[OFFER_KEY_MAX];	/* unique within provider */
-	char	instance_type[OFFER_NAME_MAX];	/* provider's name */
-	char	region[OFFER_NAME_MAX];	/* provider's region/location */
-	char	gpu[OFFER_GPU_MAX];	/* canonical id; "" when unknown */
-	char	gpu_raw[OFFER_NAME_MAX];	/* provider's GPU text */
-	int	gpu_count;		/* GPUs in one instance, >= 1 */
-	int	vram_gb;		/* memory per GPU, GB; 0 unknown */
-	enum interconnect interconnect;
-	int	vcpus;			/* whole instance; 0 unknown */
-	double	ram_gb;			/* whole instance, GB; 0 unknown */
-	int64_t	price;			/* micro-USD per instance-hour, on-demand */
-	int64_t	spot_price;		/* micro-USD per instance-hour, spot */
-	enum availability availability;
-	int	spot_interruption;	/* AWS Spot Advisor bucket 0..4; -1 unknown */
-	double	reliability;		/* Vast host reliability 0..1; < 0 unknown */
-	int64_t	fetched_at;		/* UTC epoch seconds */
-	enum offer_source source;
-	unsigned notes;			/* stored NOTE_BIT()s (note_info.h) */
-	char	spot_zone[OFFER_NAME_MAX];	/* zone of the spot price; "" */
-	/*
-	 * The provider's own price before conversion to USD: currency is
-	 * its ISO 4217 code ("USD", "EUR"), price_original the on-demand
-	 * price of one instance-hour in millionths of that currency
-	 * (MONEY_NONE when the source published none).
-	 */
-	char	currency[4];
-	int64_t	price_original;
+	const char *provider;		/* "aws", "vast" ... */
+	const char *key;		/* unique within provider */
+	const char *instance_type;	/* provider's name */
+	const char *region;		/* provider's region/location */
+	const char *gpu;		/* canonical id; "" when unknown */
+	const char *gpu_raw;		/* provider's GPU text */
+	const char *spot_zone;		/* zone of the spot price; "" */
 	/*
 	 * Committed prices (committed.h): reservations, savings plans,
-	 * committed use; same fetched_at and source as the offer.
+	 * committed use; same fetched_at and source as the offer. NULL
+	 * when none (most offers): allocated only when present.
 	 */
-	uint8_t	ncommitted;
-	struct committed committed[OFFER_COMMITTED_MAX];
-	/*
-	 * A cluster product (issue 26): nodes > 1 is one offer of that many
-	 * nodes sold as one cluster (RunPod Instant Clusters), gpu_count
-	 * GPUs and price (per instance-hour) per node. 1: one machine.
-	 */
-	int	nodes;
+	const struct committed *committed;
 	/*
 	 * Its line of data/fabric.tsv, the network between its nodes, or
 	 * NULL when unknown: set from provider and instance type by
@@ -109,6 +99,34 @@ struct offer {
 	 * place snapshot and live offers both pass.
 	 */
 	const struct fabric *fabric;
+	int64_t	price;			/* micro-USD per instance-hour, on-demand */
+	int64_t	spot_price;		/* micro-USD per instance-hour, spot */
+	int64_t	fetched_at;		/* UTC epoch seconds */
+	/*
+	 * The provider's own price before conversion to USD: currency is
+	 * its ISO 4217 code ("USD", "EUR"), price_original the on-demand
+	 * price of one instance-hour in millionths of that currency
+	 * (MONEY_NONE when the source published none).
+	 */
+	int64_t	price_original;
+	double	ram_gb;			/* whole instance, GB; 0 unknown */
+	double	reliability;		/* Vast host reliability 0..1; < 0 unknown */
+	int	gpu_count;		/* GPUs in one instance, >= 1 */
+	int	vram_gb;		/* memory per GPU, GB; 0 unknown */
+	int	vcpus;			/* whole instance; 0 unknown */
+	int	spot_interruption;	/* AWS Spot Advisor bucket 0..4; -1 unknown */
+	/*
+	 * A cluster product (issue 26): nodes > 1 is one offer of that many
+	 * nodes sold as one cluster (RunPod Instant Clusters), gpu_count
+	 * GPUs and price (per instance-hour) per node. 1: one machine.
+	 */
+	int	nodes;
+	unsigned notes;			/* stored NOTE_BIT()s (note_info.h) */
+	enum interconnect interconnect;
+	enum availability availability;
+	enum offer_source source;
+	char	currency[4];
+	uint8_t	ncommitted;
 };
 
 /* Look up o's fabric (data/fabric.tsv) by provider and instance type. */
@@ -117,11 +135,18 @@ void	offer_set_fabric(struct offer *o);
 enum fabric_kind offer_fabric_kind(const struct offer *o);
 int	offer_node_gbps(const struct offer *o);
 
-/* A growable array of offers; it owns its elements' storage. */
+struct offer_text;
+
+/*
+ * A growable array of offers; it owns its elements' storage: the array
+ * and, in text, every string and committed price its offers' setters
+ * wrote (freed with the list; emptied by offer_list_clear()).
+ */
 struct offer_list {
 	struct offer	*v;
 	size_t		 n;
 	size_t		 cap;
+	struct offer_text *text;	/* NULL until the first string */
 };
 
 void	offer_init(struct offer *o);	/* zero, prices NONE, unknowns */
@@ -142,8 +167,61 @@ void	offer_list_reserve(struct offer_list *list, size_t n);
  * goes on and records it, instead of the process ending.
  */
 struct offer *offer_list_try_add(struct offer_list *list);
-/* Drop the last offer (a parser rejecting the record it just added). */
+/*
+ * Drop the last offer (a parser rejecting the record it just added);
+ * the text written for it since it was added is given back.
+ */
 void	offer_list_pop(struct offer_list *list);
+/* No offers, and their text freed; the array is kept for reuse. */
+void	offer_list_clear(struct offer_list *list);
+/*
+ * Append a copy of src (which may be in any list, dst included), its
+ * text and committed prices copied into dst's storage.
+ */
+struct offer *offer_list_add_copy(struct offer_list *dst,
+	    const struct offer *src);
+
+/*
+ * Set an offer's text: s copied into list's storage (o must be one of
+ * list's offers, or a template later copied into the list by
+ * assignment), cut at the field's OFFER_*_MAX above as str_copy() cuts;
+ * repeated values (a region, an instance type) are stored once. The
+ * text is stored as given: an adapter sanitises provider text first
+ * (provider_copy()). offer_set_keyf() formats the key.
+ */
+void	offer_set_provider(struct offer_list *list, struct offer *o,
+	    const char *s);
+void	offer_set_key(struct offer_list *list, struct offer *o, const char *s);
+void	offer_set_keyf(struct offer_list *list, struct offer *o,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void	offer_set_instance_type(struct offer_list *list, struct offer *o,
+	    const char *s);
+void	offer_set_region(struct offer_list *list, struct offer *o,
+	    const char *s);
+void	offer_set_gpu(struct offer_list *list, struct offer *o, const char *s);
+void	offer_set_gpu_raw(struct offer_list *list, struct offer *o,
+	    const char *s);
+void	offer_set_spot_zone(struct offer_list *list, struct offer *o,
+	    const char *s);
+/* One of the setters above, for a caller that fills several alike. */
+typedef void offer_setter(struct offer_list *, struct offer *, const char *);
+/*
+ * The OFFER_*_MAX of the field set writes: a caller that sanitises
+ * first (str_sanitize() drops the blanks a cut leaves at the end) cuts
+ * there itself.
+ */
+size_t	offer_setter_max(offer_setter *set);
+/* The offer's committed prices: n (<= OFFER_COMMITTED_MAX) copied. */
+void	offer_set_committed(struct offer_list *list, struct offer *o,
+	    const struct committed *c, size_t n);
+/*
+ * committed_add() and committed_prune() on an offer's committed prices
+ * (each writes a new array into list's storage when they change).
+ */
+int	offer_add_committed(struct offer_list *list, struct offer *o,
+	    enum committed_kind kind, int months, enum committed_upfront up,
+	    int64_t price_hour, int64_t upfront);
+size_t	offer_prune_committed(struct offer_list *list, struct offer *o);
 
 const char *interconnect_name(enum interconnect ic);	/* "nvlink" ... */
 int	interconnect_parse(const char *s, enum interconnect *out);

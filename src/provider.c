@@ -276,19 +276,29 @@ provider_copy(char *dst, size_t size, const char *src)
 }
 
 void
+provider_text(struct provider_run *run, struct offer *o, offer_setter *set,
+    const char *src)
+{
+	char buf[OFFER_KEY_MAX];	/* the longest field's */
+
+	provider_copy(buf, offer_setter_max(set), src);
+	set(&run->offers, o, buf);
+}
+
+void
 provider_set_gpu(struct provider_run *run, struct offer *o, const char *raw,
     int vram_gb)
 {
 	const struct gpu_model *m;
 
-	provider_copy(o->gpu_raw, sizeof o->gpu_raw, raw);
+	provider_text(run, o, offer_set_gpu_raw, raw);
 	m = gpu_resolve(o->gpu_raw, vram_gb);
 	if (m == NULL) {
-		o->gpu[0] = '\0';
+		o->gpu = "";
 		run->unknown_gpu++;
 		return;
 	}
-	str_copy(o->gpu, sizeof o->gpu, m->id);
+	o->gpu = m->id;		/* the catalogue's: static */
 	if (o->vram_gb <= 0)
 		o->vram_gb = m->vram_gb;
 }
@@ -301,7 +311,7 @@ provider_offer_done(struct provider_run *run, struct err *err)
 	if (run->offers.n == 0)
 		return 0;
 	o = &run->offers.v[run->offers.n - 1];
-	str_copy(o->provider, sizeof o->provider, run->provider->id);
+	o->provider = run->provider->id;	/* static */
 	o->fetched_at = run->now;
 	o->source = SRC_LIVE;
 	if (offer_check(o, err) < 0) {

@@ -241,6 +241,13 @@ int	provider_check_unique(const struct provider_run *run, struct err *err);
 
 /* Copy provider text into a fixed field, sanitised. */
 void	provider_copy(char *dst, size_t size, const char *src);
+/*
+ * Set a text of o (offer_set_region ...) from provider text: sanitised
+ * as provider_copy() does, stored in run->offers, cut at the field's
+ * OFFER_*_MAX (offer.h).
+ */
+void	provider_text(struct provider_run *run, struct offer *o,
+	    offer_setter *set, const char *src);
 
 /*
  * The adapter toolkit: what more than one adapter needs, written once.

@@ -188,6 +188,33 @@ query_fold_regions(struct plan *plans, size_t n)
 	return k;
 }
 
+/*
+ * The classes query_fold_regions() folds by, for a caller that folds
+ * subsets of the same plans many times (the TUI, at each keystroke):
+ * the same hash sort and compare, numbered once.
+ */
+size_t
+query_fold_classes(struct plan *plans, size_t n, uint32_t *cls)
+{
+	struct fold_entry *by;
+	size_t i, j, k = 0;
+
+	if (n == 0)
+		return 0;
+	by = xreallocarray(NULL, n, sizeof *by);
+	for (i = 0; i < n; i++) {
+		by[i].plan = &plans[i];
+		by[i].hash = plan_fold_hash(&plans[i]);
+	}
+	qsort(by, n, sizeof *by, fold_cmp);
+	for (i = 0; i < n; i = j, k++)
+		for (j = i; j < n && by[i].hash == by[j].hash &&
+		    fold_key_cmp(by[i].plan, by[j].plan) == 0; j++)
+			cls[by[j].plan - plans] = (uint32_t)k;
+	free(by);
+	return k;
+}
+
 /* Steps of query_explain_empty(), in the order of the options. */
 enum explain_step {
 	EX_GPU,

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "offer.h"
 
@@ -30,6 +31,13 @@ void	query_plans(const struct offer *offers, size_t n,
  * plans remain. Tables fold; CSV and JSON keep one row per offer.
  */
 size_t	query_fold_regions(struct plan *plans, size_t n);
+
+/*
+ * Number plans by what query_fold_regions() compares: cls[i] == cls[j]
+ * exactly when plans i and j would fold together. Returns the number of
+ * classes (each cls[i] is below it).
+ */
+size_t	query_fold_classes(struct plan *plans, size_t n, uint32_t *cls);
 
 /*
  * Why filter f matches none of offers[0..n) (the whole cache): apply

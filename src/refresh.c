@@ -371,7 +371,7 @@ stage_batch(struct refresh_provider *rp, size_t min)
 		return -1;
 	}
 	rp->staged += list->n;
-	list->n = 0;
+	offer_list_clear(list);		/* and their text: memory stays flat */
 	return 0;
 }
 
@@ -609,7 +609,9 @@ add_kept_offers(struct refresh *r, struct refresh_provider *rp,
 		for (j = 0; j < rp->run.nkeep_regions; j++)
 			if (strcmp(old.v[i].region, rp->run.keep_regions[j]) == 0) {
 				old.v[i].fetched_at = rp->run.now;
-				*offer_list_add(&rp->run.offers) = old.v[i];
+				/* Its text into the run's list: old is freed. */
+				offer_list_add_copy(&rp->run.offers,
+				    &old.v[i]);
 				break;
 			}
 	offer_list_done(&old);

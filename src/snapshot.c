@@ -103,9 +103,21 @@ field_date(const struct field *f, int64_t *out)
 	return 0;
 }
 
+/* Set a text of o from a field (cut at the setter's limit). */
+static void
+field_set(struct offer_list *list, struct offer *o, offer_setter *set,
+    const struct field *f)
+{
+	char buf[OFFER_KEY_MAX];	/* the longest field's */
+
+	field_copy(buf, offer_setter_max(set), f);
+	set(list, o, buf);
+}
+
 /* Fill the offer from one line's fields; -1 with the column in err. */
 static int
-parse_row(const struct field *fl, struct offer *o, struct err *err)
+parse_row(const struct field *fl, struct offer_list *list, struct offer *o,
+    struct err *err)
 {
 	static const char *const names[SNAPSHOT_FIELDS] = {
 		"provider", "key", "instance_type", "region", "gpu", "gpu_raw",
@@ -118,13 +130,13 @@ parse_row(const struct field *fl, struct offer *o, struct err *err)
 	size_t badlen;
 	int bad = -1;
 
-	field_copy(o->provider, sizeof o->provider, &fl[0]);
-	field_copy(o->key, sizeof o->key, &fl[1]);
-	field_copy(o->instance_type, sizeof o->instance_type, &fl[2]);
-	field_copy(o->region, sizeof o->region, &fl[3]);
-	field_copy(o->gpu, sizeof o->gpu, &fl[4]);
-	field_copy(o->gpu_raw, sizeof o->gpu_raw, &fl[5]);
-	field_copy(o->spot_zone, sizeof o->spot_zone, &fl[16]);
+	field_set(list, o, offer_set_provider, &fl[0]);
+	field_set(list, o, offer_set_key, &fl[1]);
+	field_set(list, o, offer_set_instance_type, &fl[2]);
+	field_set(list, o, offer_set_region, &fl[3]);
+	field_set(list, o, offer_set_gpu, &fl[4]);
+	field_set(list, o, offer_set_gpu_raw, &fl[5]);
+	field_set(list, o, offer_set_spot_zone, &fl[16]);
 	if (field_int(&fl[6], 1000000, &o->gpu_count) < 0)
 		bad = 6;
 	else if (field_int(&fl[7], 100000, &o->vram_gb) < 0)
@@ -220,7 +232,7 @@ snapshot_parse(const char *text, size_t len, const char *name,
 			return -1;
 		}
 		o = offer_list_add(out);
-		if (parse_row(fl, o, err) < 0) {
+		if (parse_row(fl, out, o, err) < 0) {
 			offer_list_pop(out);
 			err_prefix(err, "%s:%zu", name, lineno);
 			return -1;

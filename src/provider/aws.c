@@ -1156,7 +1156,7 @@ csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
 		}
 	}
 
-	snprintf(o.key, sizeof o.key, "%s/%s", type, region);
+	offer_set_keyf(&run->offers, &o, "%s/%s", type, region);
 	if ((dup = provider_offer_find(run, o.key)) != NULL) {
 		/* Two rows for one type: keep the cheaper price. */
 		if (price < dup->price)
@@ -1164,8 +1164,8 @@ csv_row(struct provider_run *run, struct aws_state *st, struct csv *c,
 		provider_skip(run, &st->nduplicate);
 		return 0;
 	}
-	str_copy(o.instance_type, sizeof o.instance_type, type);
-	str_copy(o.region, sizeof o.region, region);
+	offer_set_instance_type(&run->offers, &o, type);
+	offer_set_region(&run->offers, &o, region);
 	o.vcpus = (int)vcpus;
 	o.price = price;
 	o.vram_gb = fam->vram_gb;
@@ -1532,13 +1532,12 @@ add_capacity_only(struct provider_run *run, struct aws_state *st,
 			    (fam = family_find(c->type)) == NULL)
 				continue;
 			offer_init(&o);
-			snprintf(o.key, sizeof o.key, "%s/%s", c->type,
+			offer_set_keyf(&run->offers, &o, "%s/%s", c->type,
 			    st->csv[i].region);
 			if (provider_offer_find(run, o.key) != NULL)
 				continue;	/* an on-demand row after all */
-			str_copy(o.instance_type, sizeof o.instance_type,
-			    c->type);
-			str_copy(o.region, sizeof o.region, st->csv[i].region);
+			offer_set_instance_type(&run->offers, &o, c->type);
+			offer_set_region(&run->offers, &o, st->csv[i].region);
 			o.gpu_count = c->gpus;
 			o.vcpus = c->vcpus;
 			o.ram_gb = c->ram_gb;

@@ -222,7 +222,7 @@ aws_terms_apply(struct aws_terms *t, struct offer_list *offers,
 		}
 		price = term_price(&t->v[i], j - i, &upfront);
 		if (!money_known(price) || price > OFFER_PRICE_MAX ||
-		    committed_add(o->committed, &o->ncommitted, CK_RESERVATION,
+		    offer_add_committed(offers, o, CK_RESERVATION,
 		    t->v[i].months, t->v[i].upfront, price, upfront) < 0)
 			stats->incomplete++;
 	}
@@ -230,8 +230,7 @@ aws_terms_apply(struct aws_terms *t, struct offer_list *offers,
 		o = &offers->v[k];
 		if (o->ncommitted == 0)
 			continue;
-		stats->incomplete += committed_prune(o->committed,
-		    &o->ncommitted, o->price);
+		stats->incomplete += offer_prune_committed(offers, o);
 		stats->kept += o->ncommitted;
 	}
 }

@@ -640,16 +640,13 @@ azure_response(struct provider_run *run, const struct http_result *result,
  * (committed_prune(): a whole-term price misread).
  */
 static void
-azure_offer_committed(struct azure_state *st, struct offer *o,
-    const struct azure_price *p)
+azure_offer_committed(struct azure_state *st, struct offer_list *list,
+    struct offer *o, const struct azure_price *p)
 {
 	size_t i;
 
-	o->ncommitted = p->ncommitted;
-	memcpy(o->committed, p->committed, p->ncommitted *
-	    sizeof *p->committed);
-	st->nimplausible += committed_prune(o->committed, &o->ncommitted,
-	    o->price);
+	offer_set_committed(list, o, p->committed, p->ncommitted);
+	st->nimplausible += offer_prune_committed(list, o);
 	for (i = 0; i < o->ncommitted; i++) {
 		if (o->committed[i].kind == CK_RESERVATION)
 			st->nreserved++;
@@ -673,9 +670,9 @@ azure_offer(struct provider_run *run, const struct azure_price *p,
 		return 0;
 	}
 	o = offer_list_add(&run->offers);
-	snprintf(o->key, sizeof o->key, "%s/%s", s->name, p->region);
-	str_copy(o->instance_type, sizeof o->instance_type, s->name);
-	str_copy(o->region, sizeof o->region, p->region);
+	offer_set_keyf(&run->offers, o, "%s/%s", s->name, p->region);
+	offer_set_instance_type(&run->offers, o, s->name);
+	offer_set_region(&run->offers, o, p->region);
 	o->gpu_count = s->count;
 	provider_set_gpu(run, o, s->gpu_raw, s->vram_gb);
 	if (o->gpu[0] == '\0')
@@ -686,7 +683,7 @@ azure_offer(struct provider_run *run, const struct azure_price *p,
 	o->price = p->price;
 	o->spot_price = p->spot;
 	o->availability = AV_UNKNOWN;
-	azure_offer_committed(st, o, p);
+	azure_offer_committed(st, &run->offers, o, p);
 	return provider_offer_done(run, err);
 }
 

@@ -181,10 +181,9 @@ cloudrift_variant(struct provider_run *run, struct cloudrift_state *st,
 				continue;
 			any = true;
 			o = offer_list_add(&run->offers);
-			snprintf(o->key, sizeof o->key, "%s/%s", name, dcname);
-			str_copy(o->instance_type, sizeof o->instance_type,
-			    name);
-			str_copy(o->region, sizeof o->region, dcname);
+			offer_set_keyf(&run->offers, o, "%s/%s", name, dcname);
+			offer_set_instance_type(&run->offers, o, name);
+			offer_set_region(&run->offers, o, dcname);
 			o->gpu_count = (int)count;
 			provider_set_gpu(run, o, gpu,
 			    (int)lround(fmax(vram, 0) / GIB));

@@ -982,7 +982,8 @@ region_cmp(const void *a, const void *b)
  * no upfront), where every part has a commitment SKU there.
  */
 static void
-add_commitments(struct gcp_state *st, struct offer *o,
+add_commitments(struct gcp_state *st, struct offer_list *list,
+    struct offer *o,
     const struct gcp_region *r, const struct gcp_machine *m)
 {
 	static const struct {
@@ -996,10 +997,10 @@ add_commitments(struct gcp_state *st, struct offer *o,
 		price = machine_price(r, terms[i].market, m);
 		if (money_known(price) && price > 0 &&
 		    price <= OFFER_PRICE_MAX)
-			(void)committed_add(o->committed, &o->ncommitted,
-			    CK_COMMITMENT, terms[i].months, CU_NONE, price, 0);
+			(void)offer_add_committed(list, o, CK_COMMITMENT,
+			    terms[i].months, CU_NONE, price, 0);
 	}
-	(void)committed_prune(o->committed, &o->ncommitted, o->price);
+	(void)offer_prune_committed(list, o);
 	st->ncommitted += o->ncommitted;
 }
 
@@ -1026,9 +1027,9 @@ add_offer(struct provider_run *run, const struct gcp_region *r,
 	if (m->spot_only)
 		price = MONEY_NONE;
 	o = offer_list_add(&run->offers);
-	snprintf(o->key, sizeof o->key, "%s/%s", m->name, r->name);
-	str_copy(o->instance_type, sizeof o->instance_type, m->name);
-	str_copy(o->region, sizeof o->region, r->name);
+	offer_set_keyf(&run->offers, o, "%s/%s", m->name, r->name);
+	offer_set_instance_type(&run->offers, o, m->name);
+	offer_set_region(&run->offers, o, r->name);
 	provider_set_gpu(run, o, gi->accelerator, gi->vram_gb);
 	o->gpu_count = m->gpu_count;
 	o->interconnect = m->interconnect;
@@ -1039,7 +1040,7 @@ add_offer(struct provider_run *run, const struct gcp_region *r,
 	o->availability = AV_UNKNOWN;
 	if (m->spot_only)
 		o->notes |= NOTE_BIT(NOTE_NOT_ON_DEMAND);
-	add_commitments(run->state, o, r, m);
+	add_commitments(run->state, &run->offers, o, r, m);
 	return provider_offer_done(run, err);
 }
 

@@ -233,8 +233,8 @@ add_offer(struct provider_run *run, const struct offer *tmpl,
 	}
 	o = offer_list_add(&run->offers);
 	*o = *tmpl;
-	str_copy(o->key, sizeof o->key, key);
-	str_copy(o->region, sizeof o->region, region);
+	offer_set_key(&run->offers, o, key);
+	offer_set_region(&run->offers, o, region);
 	o->availability = av;
 	provider_set_gpu(run, o, g->model, g->vram_gb);
 	o->interconnect = g->ic != IC_UNKNOWN ? g->ic :
@@ -325,7 +325,7 @@ parse_type(struct provider_run *run, const cJSON *rec, struct tally *t,
 		err_set(err, "%s.name: empty", ipath);
 		return -1;
 	}
-	str_copy(tmpl.instance_type, sizeof tmpl.instance_type, name);
+	offer_set_instance_type(&run->offers, &tmpl, name);
 	if (json_get_string(it, "description", ipath, desc, sizeof desc,
 	    &has_desc, err) < 0 ||
 	    json_get_string(it, "gpu_description", ipath, gdesc, sizeof gdesc,

@@ -484,9 +484,9 @@ linode_offer(struct provider_run *run, const struct linode_state *st,
 	size_t i;
 
 	o = offer_list_add(&run->offers);
-	snprintf(o->key, sizeof o->key, "%s/%s", t->id, region);
-	str_copy(o->instance_type, sizeof o->instance_type, t->id);
-	str_copy(o->region, sizeof o->region, region);
+	offer_set_keyf(&run->offers, o, "%s/%s", t->id, region);
+	offer_set_instance_type(&run->offers, o, t->id);
+	offer_set_region(&run->offers, o, region);
 	o->gpu_count = t->gpus;
 	provider_set_gpu(run, o, linode_gpu_name(t), 0);
 	o->interconnect = provider_interconnect(NULL, o->gpu, o->gpu_count);

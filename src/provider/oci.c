@@ -355,9 +355,9 @@ oci_shape(struct provider_run *run, struct oci_state *st,
 	    oci_qty(shape, "bundleMemoryQty", path, &mem, err) < 0)
 		goto fail;
 	o = offer_list_add(&run->offers);
-	str_copy(o->key, sizeof o->key, name);
-	str_copy(o->instance_type, sizeof o->instance_type, name);
-	str_copy(o->region, sizeof o->region, "all");
+	offer_set_key(&run->offers, o, name);
+	offer_set_instance_type(&run->offers, o, name);
+	offer_set_region(&run->offers, o, "all");
 	o->gpu_count = (int)gpus;
 	provider_set_gpu(run, o, g != NULL ? g->gpu_raw : word,
 	    g != NULL ? g->vram_gb : 0);

@@ -441,9 +441,9 @@ ovh_addon(struct provider_run *run, struct ovh_state *st, const cJSON *addon,
 		return 0;	/* priced, but orderable nowhere */
 	for (i = 0; i < f->nregion; i++) {
 		o = offer_list_add(&run->offers);
-		snprintf(o->key, sizeof o->key, "%s/%s", flavor, f->region[i]);
-		str_copy(o->instance_type, sizeof o->instance_type, flavor);
-		str_copy(o->region, sizeof o->region, f->region[i]);
+		offer_set_keyf(&run->offers, o, "%s/%s", flavor, f->region[i]);
+		offer_set_instance_type(&run->offers, o, flavor);
+		offer_set_region(&run->offers, o, f->region[i]);
 		o->gpu_count = (int)count;
 		provider_set_gpu(run, o, model, (int)lround(vram));
 		if (o->gpu[0] == '\0')

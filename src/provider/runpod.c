@@ -295,12 +295,12 @@ add_offer(struct provider_run *run, const struct gpu_type *t,
 		return -1;
 	}
 	o = offer_list_add(&run->offers);
-	str_copy(o->key, sizeof o->key, key);
+	offer_set_key(&run->offers, o, key);
 	/* Through a bigger buffer, then cut at a character boundary with
 	 * no blank left at the end. */
 	snprintf(itype, sizeof itype, "%dx %s", count, t->name);
-	provider_copy(o->instance_type, sizeof o->instance_type, itype);
-	str_copy(o->region, sizeof o->region, c->region);
+	provider_text(run, o, offer_set_instance_type, itype);
+	offer_set_region(&run->offers, o, c->region);
 	o->gpu_count = count;
 	o->vram_gb = t->vram_gb;
 	provider_set_gpu(run, o, raw, t->vram_gb);

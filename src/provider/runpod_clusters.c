@@ -228,11 +228,11 @@ add_offer(struct provider_run *run, const struct cluster_type *t,
 		return -1;
 	}
 	o = offer_list_add(&run->offers);
-	str_copy(o->key, sizeof o->key, key);
+	offer_set_key(&run->offers, o, key);
 	snprintf(itype, sizeof itype, "Instant Cluster %dx %s", t->gpus,
 	    t->name);
-	provider_copy(o->instance_type, sizeof o->instance_type, itype);
-	provider_copy(o->region, sizeof o->region, dc);
+	provider_text(run, o, offer_set_instance_type, itype);
+	provider_text(run, o, offer_set_region, dc);
 	o->gpu_count = t->gpus;
 	o->nodes = nodes;
 	o->vram_gb = t->vram_gb;

@@ -236,9 +236,9 @@ scaleway_type(struct provider_run *run, struct scaleway_state *st,
 	}
 
 	o = offer_list_add(&run->offers);
-	snprintf(o->key, sizeof o->key, "%s/%s", name, scaleway_zones[zone]);
-	str_copy(o->instance_type, sizeof o->instance_type, name);
-	str_copy(o->region, sizeof o->region, scaleway_zones[zone]);
+	offer_set_keyf(&run->offers, o, "%s/%s", name, scaleway_zones[zone]);
+	offer_set_instance_type(&run->offers, o, name);
+	offer_set_region(&run->offers, o, scaleway_zones[zone]);
 	o->gpu_count = (int)count;
 	provider_set_gpu(run, o, gpu_name, (int)lround(vram / GIB));
 	if (o->gpu[0] == '\0')

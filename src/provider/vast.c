@@ -117,7 +117,7 @@ static int
 vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
     const char *path, bool *zero, struct err *err)
 {
-	char name[OFFER_NAME_MAX];
+	char name[OFFER_NAME_MAX], region[OFFER_NAME_MAX];
 	double dph, bid, ngpus, gpu_ram, bw, cores, eff, ram, frac, rel;
 	bool found;
 	int hint;
@@ -192,11 +192,11 @@ vast_fill(struct provider_run *run, struct offer *o, const cJSON *item,
 		return -1;
 	o->reliability = found && rel >= 0 && rel <= 1 ? rel : -1;
 
-	if (json_get_string(item, "geolocation", path, o->region,
-	    sizeof o->region, &found, err) < 0)
+	if (json_get_string(item, "geolocation", path, region,
+	    sizeof region, &found, err) < 0)
 		return -1;
-	if (o->region[0] == '\0')
-		str_copy(o->region, sizeof o->region, "unknown");
+	offer_set_region(&run->offers, o, region[0] != '\0' ? region :
+	    "unknown");
 	o->availability = vast_availability(item);
 	o->notes |= NOTE_BIT(NOTE_SINGLE_LISTING);	/* one machine */
 	return 0;
@@ -225,8 +225,8 @@ vast_offer(struct provider_run *run, const cJSON *item, size_t index,
 		err_set(err, "out of memory after %zu offers", run->offers.n);
 		return -1;
 	}
-	snprintf(o->key, sizeof o->key, "%lld", id);
-	snprintf(o->instance_type, sizeof o->instance_type, "%lld", id);
+	offer_set_keyf(&run->offers, o, "%lld", id);
+	o->instance_type = o->key;	/* the machine's id: one string */
 	if (vast_fill(run, o, item, path, &zero, err) < 0) {
 		offer_list_pop(&run->offers);
 		err_prefix(err, "offer %lld", id);

@@ -388,9 +388,9 @@ verda_finish(struct provider_run *run, struct err *err)
 			continue;
 		}
 		o = offer_list_add(&run->offers);
-		snprintf(o->key, sizeof o->key, "%s", v->name);
-		str_copy(o->instance_type, sizeof o->instance_type, v->name);
-		str_copy(o->region, sizeof o->region, VERDA_REGION);
+		offer_set_keyf(&run->offers, o, "%s", v->name);
+		offer_set_instance_type(&run->offers, o, v->name);
+		offer_set_region(&run->offers, o, VERDA_REGION);
 		o->gpu_count = v->count;
 		verda_gpu_name(v->model, gpu, sizeof gpu);
 		provider_set_gpu(run, o, gpu, v->vram_gb);

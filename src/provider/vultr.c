@@ -485,9 +485,9 @@ vultr_offer(struct provider_run *run, const struct vultr_plan_info *p,
 	if (price == 0)
 		price = MONEY_NONE;
 	o = offer_list_add(&run->offers);
-	snprintf(o->key, sizeof o->key, "%s/%s", p->id, region);
-	str_copy(o->instance_type, sizeof o->instance_type, p->id);
-	str_copy(o->region, sizeof o->region, region);
+	offer_set_keyf(&run->offers, o, "%s/%s", p->id, region);
+	offer_set_instance_type(&run->offers, o, p->id);
+	offer_set_region(&run->offers, o, region);
 	o->gpu_count = p->shape->count;
 	/* Vultr's own memory per GPU, else the model's. */
 	o->vram_gb = p->shape->vram_gb;

@@ -57,7 +57,8 @@ model_load(struct model *m, struct err *err)
 	/* A count is a hint, never a reason to reserve gigabytes. */
 	offer_list_reserve(&offers, expected < MODEL_RESERVE_MAX ? expected :
 	    MODEL_RESERVE_MAX);
-	if (db_query(m->db, &all, &offers, err) < 0) {
+	/* Nearly every row: a scan of the table, not an index walk. */
+	if (db_query_scan(m->db, &all, &offers, err) < 0) {
 		offer_list_done(&offers);
 		free(status);
 		return -1;
@@ -73,8 +74,8 @@ model_load(struct model *m, struct err *err)
 	m->base = NULL;
 	m->nbase = 0;
 	m->base_valid = false;
+	m->names_valid = m->pre_valid = m->match_valid = false;
 	free(m->plans);
-	m->last_valid = false;
 	m->cap = m->offers.n > 0 ? m->offers.n : 1;
 	m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
 	xalloc_large_hint(m->plans, m->cap * sizeof *m->plans);
@@ -111,46 +112,328 @@ model_stats(struct model *m)
 }
 
 /*
- * Is filter f the last one with more text typed? Then its plans are a
- * subset of the current ones: every word of the old text is a prefix
- * of a word of the new text, or the new text has more words.
+ * Keystrokes. A profile of typing "rtx 4090 texas" at 100k offers put
+ * 70 % of the time on the first load of each offer in offer_matches()
+ * (cache misses: the plans are in price order, the offers in key order,
+ * 728 bytes apart) and most of the rest on folding regions (a sort of
+ * every match at each key) and the statistics (the offer again). So
+ * model_query() reads, per plan, only what it needs, kept in base's
+ * order:
+ *
+ *  - pre: the plans of base that pass every test of the filter but its
+ *    text (their indices in base), cut again only when the rest of the
+ *    filter, the sort or the offers change;
+ *  - rows: per base plan, its fold class (query_fold_classes(): the
+ *    classes query_fold_regions() folds by), fetched_at, snapshot, and
+ *    its five searched names folded to lower case in one arena, so a
+ *    text test is a memmem() per word over ~60 contiguous bytes;
+ *  - match: the pre plans that pass the text too; when the text only
+ *    grows, the new matches are a subset and only they are tested.
+ *
+ * Folding is then one pass: the first plan of a class in sort order is
+ * the one kept, as in query_fold_regions(). A word the board form can
+ * match ("sxm", "pcie": offer_form(), not a name) takes offer_matches()
+ * itself, and narrows nothing: "pci" is no superset of "pcie".
  */
-static bool
-model_narrows(const struct model *m, const struct offer_filter *f)
-{
-	struct offer_filter a = m->last, b = *f;
-	size_t len = strlen(m->last.text);
+struct model_row {
+	size_t		 names;		/* offset in m->names */
+	uint32_t	 names_len;	/* its five names, NULs included */
+	uint32_t	 cls;		/* fold class */
+	int64_t		 fetched_at;
+	bool		 snapshot;
+};
 
-	if (!m->last_valid || strncmp(f->text, m->last.text, len) != 0)
-		return false;
-	memset(a.text, 0, sizeof a.text);
-	memset(b.text, 0, sizeof b.text);
-	/* A byte-wise difference (padding included) just means "no". */
-	return memcmp(&a, &b, sizeof a) == 0;
+/* Words longer than this take offer_matches(), which truncates them. */
+#define MODEL_WORD_MAX	32
+
+/* The text's words, folded as offer.c's text_matches() folds them. */
+struct model_words {
+	char		 buf[sizeof ((struct offer_filter *)0)->text * 2];
+	const char	*w[sizeof ((struct offer_filter *)0)->text];
+	size_t		 n[sizeof ((struct offer_filter *)0)->text];
+	size_t		 count;
+	bool		 slow;		/* a form word or a long one */
+};
+
+static unsigned char
+fold_byte(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c - 'A' + 'a') : c;
 }
 
-/* Fold regions unless asked not to, then the statistics. */
+/* Split text into folded words; ws->slow when one needs offer_matches(). */
 static void
-model_fold(struct model *m)
+words_split(const char *text, struct model_words *ws)
 {
-	m->noffers_shown = m->nplans;
-	if (!m->all_regions) {
-		m->nplans = query_fold_regions(m->plans, m->nplans);
-		/* Folded plans are not a superset to narrow from. */
-		m->last_valid = false;
+	size_t i, len = 0, n;
+
+	ws->count = 0;
+	ws->slow = false;
+	for (;;) {
+		while (*text == ' ')
+			text++;
+		if (*text == '\0')
+			break;
+		for (n = 0; text[n] != '\0' && text[n] != ' '; n++)
+			;
+		ws->w[ws->count] = ws->buf + len;
+		ws->n[ws->count++] = n;
+		for (i = 0; i < n; i++)
+			ws->buf[len++] = (char)fold_byte((unsigned char)text[i]);
+		ws->buf[len++] = '\0';
+		if (n >= MODEL_WORD_MAX ||
+		    strstr(ws->w[ws->count - 1], "sxm") != NULL ||
+		    strstr(ws->w[ws->count - 1], "pcie") != NULL)
+			ws->slow = true;
+		text += n;
 	}
-	model_stats(m);
+}
+
+/* Append s folded and its NUL to the names arena. */
+static void
+names_add(struct model *m, size_t *cap, const char *s)
+{
+	size_t n = strlen(s) + 1, i;
+
+	if (m->names_len + n > *cap) {
+		*cap = (*cap + n) * 2;
+		m->names = xreallocarray(m->names, *cap, 1);
+	}
+	for (i = 0; i < n; i++)
+		m->names[m->names_len + i] = (char)fold_byte((unsigned char)s[i]);
+	m->names_len += n;
+}
+
+/* The searched names of every base plan, built on the first text typed. */
+static void
+names_build(struct model *m)
+{
+	size_t i, cap = m->nbase * 64 + 1;
+
+	free(m->names);
+	m->names = xmalloc(cap);
+	m->names_len = 0;
+	for (i = 0; i < m->nbase; i++) {
+		const struct offer *o = m->base[i].offer;
+		size_t at = m->names_len;
+
+		/* offer.c's text_matches() searches these five. */
+		names_add(m, &cap, o->gpu);
+		names_add(m, &cap, o->gpu_raw);
+		names_add(m, &cap, o->provider);
+		names_add(m, &cap, o->instance_type);
+		names_add(m, &cap, o->region);
+		m->rows[i].names = at;
+		m->rows[i].names_len = (uint32_t)(m->names_len - at);
+	}
+	m->names_valid = true;
+}
+
+/* Every offer as a plan in the current order, with its row. */
+static void
+base_build(struct model *m)
+{
+	struct offer_filter all;
+	uint32_t *cls;
+	size_t i;
+
+	offer_filter_init(&all);
+	free(m->base);
+	query_plans(m->offers.v, m->offers.n, &all, m->sort, m->reverse,
+	    &m->base, &m->nbase);
+	m->base_valid = true;
+	m->base_sort = m->sort;
+	m->base_reverse = m->reverse;
+	if (m->nbase > m->cap) {
+		m->cap = m->nbase;
+		m->plans = xreallocarray(m->plans, m->cap, sizeof *m->plans);
+	}
+	free(m->rows);
+	m->rows = xreallocarray(NULL, m->nbase > 0 ? m->nbase : 1,
+	    sizeof *m->rows);
+	cls = xreallocarray(NULL, m->nbase > 0 ? m->nbase : 1, sizeof *cls);
+	m->nclasses = query_fold_classes(m->base, m->nbase, cls);
+	for (i = 0; i < m->nbase; i++) {
+		m->rows[i].cls = cls[i];
+		m->rows[i].fetched_at = m->base[i].offer->fetched_at;
+		m->rows[i].snapshot = m->base[i].offer->source == SRC_SNAPSHOT;
+		m->rows[i].names = 0;
+		m->rows[i].names_len = 0;
+	}
+	free(cls);
+	free(m->leader);
+	m->leader = xreallocarray(NULL, m->nclasses > 0 ? m->nclasses : 1,
+	    sizeof *m->leader);
+	m->names_valid = false;
+	m->pre_valid = false;
+	m->match_valid = false;
+}
+
+/* Is f, text aside, the filter pre was cut with? */
+static bool
+pre_current(const struct model *m, const struct offer_filter *f)
+{
+	struct offer_filter a = *f;
+
+	/* A byte-wise difference (padding included) just means "no". */
+	memset(a.text, 0, sizeof a.text);
+	return m->pre_valid && memcmp(&a, &m->pre_filter, sizeof a) == 0;
+}
+
+/* base's plans that pass every test of the filter but its text. */
+static void
+pre_build(struct model *m)
+{
+	struct offer_filter f = m->filter;
+	struct plan *tp = NULL;
+	uint32_t *row_of;
+	size_t i, k = 0;
+	int nodes;
+
+	memset(f.text, 0, sizeof f.text);
+	m->pre_filter = f;
+	free(m->pre_row);
+	m->pre_row = xreallocarray(NULL, m->nbase > 0 ? m->nbase : 1,
+	    sizeof *m->pre_row);
+	if (f.term != TERM_NONE)
+		tp = xreallocarray(NULL, m->nbase > 0 ? m->nbase : 1,
+		    sizeof *tp);
+	for (i = 0; i < m->nbase; i++) {
+		struct plan p = m->base[i];
+
+		/* The base is of no term: the term's price is the filter's. */
+		if (f.term != TERM_NONE)
+			cost_plan_term(&p, f.term);
+		if (!offer_matches(&f, p.offer, &nodes) || nodes != 1 ||
+		    !plan_matches_price(&f, &p))
+			continue;
+		if (tp != NULL)
+			tp[k] = p;
+		m->pre_row[k++] = (uint32_t)i;
+	}
+	m->npre = k;
+	if (tp != NULL) {
+		/* The base was sorted without term prices: rank by them now. */
+		plan_sort(tp, k, m->sort, m->reverse);
+		row_of = xreallocarray(NULL, m->offers.n > 0 ? m->offers.n : 1,
+		    sizeof *row_of);
+		for (i = 0; i < m->nbase; i++)
+			row_of[m->base[i].offer - m->offers.v] = (uint32_t)i;
+		for (i = 0; i < k; i++)
+			m->pre_row[i] = row_of[tp[i].offer - m->offers.v];
+		free(row_of);
+		free(tp);
+	}
+	free(m->match);
+	m->match = xreallocarray(NULL, k > 0 ? k : 1, sizeof *m->match);
+	m->pre_valid = true;
+	m->match_valid = false;
+}
+
+/* Does pre plan j pass the text's words? */
+static bool
+text_passes(const struct model *m, const struct model_words *ws, size_t j)
+{
+	const struct model_row *r = &m->rows[m->pre_row[j]];
+	const char *names = m->names + r->names;
+	size_t w;
+	int nodes;
+
+	/* pre passed the rest of the filter: this tests the text. */
+	if (ws->slow)
+		return offer_matches(&m->filter, m->base[m->pre_row[j]].offer,
+		    &nodes);
+	for (w = 0; w < ws->count; w++)
+		if (memmem(names, r->names_len, ws->w[w], ws->n[w]) == NULL)
+			return false;
+	return true;
+}
+
+/* The pre plans that pass the text: from the last matches if it grew. */
+static void
+match_build(struct model *m)
+{
+	struct model_words ws;
+	size_t i, k = 0, len = strlen(m->match_text);
+
+	words_split(m->filter.text, &ws);
+	if (ws.count > 0 && !ws.slow && !m->names_valid)
+		names_build(m);
+	if (m->match_valid && !ws.slow &&
+	    strncmp(m->filter.text, m->match_text, len) == 0) {
+		for (i = 0; i < m->nmatch; i++)
+			if (text_passes(m, &ws, m->match[i]))
+				m->match[k++] = m->match[i];
+	} else
+		for (i = 0; i < m->npre; i++)
+			if (ws.count == 0 || text_passes(m, &ws, i))
+				m->match[k++] = (uint32_t)i;
+	m->nmatch = k;
+	str_copy(m->match_text, sizeof m->match_text, m->filter.text);
+	m->match_valid = true;
+}
+
+/* Put plan p (of row r) in plans[k], counting it in the statistics. */
+static void
+keep(struct model *m, size_t k, const struct plan *p,
+    const struct model_row *r)
+{
+	m->plans[k] = *p;
+	m->plans[k].other_regions = 0;
+	if (money_known(p->price_gpu_hour) &&
+	    (!money_known(m->best_gpu_price) ||
+	    p->price_gpu_hour < m->best_gpu_price))
+		m->best_gpu_price = p->price_gpu_hour;
+	if (money_known(p->spot_gpu_hour) &&
+	    (!money_known(m->best_spot_gpu_price) ||
+	    p->spot_gpu_hour < m->best_spot_gpu_price))
+		m->best_spot_gpu_price = p->spot_gpu_hour;
+	if (m->oldest == 0 || r->fetched_at < m->oldest)
+		m->oldest = r->fetched_at;
+	if (r->snapshot)
+		m->any_snapshot = true;
+}
+
+/* plans[] from the matches, folded by class unless all_regions. */
+static void
+match_emit(struct model *m)
+{
+	size_t i, k = 0;
+
+	m->best_gpu_price = m->best_spot_gpu_price = MONEY_NONE;
+	m->oldest = 0;
+	m->any_snapshot = false;
+	if (!m->all_regions)
+		memset(m->leader, 0, (m->nclasses > 0 ? m->nclasses : 1) *
+		    sizeof *m->leader);
+	for (i = 0; i < m->nmatch; i++) {
+		uint32_t row = m->pre_row[m->match[i]];
+		const struct model_row *r = &m->rows[row];
+		struct plan p;
+
+		/* The first of a class in sort order stays, the rest count. */
+		if (!m->all_regions && m->leader[r->cls] != 0) {
+			m->plans[m->leader[r->cls] - 1].other_regions++;
+			continue;
+		}
+		p = m->base[row];
+		if (m->filter.term != TERM_NONE)
+			cost_plan_term(&p, m->filter.term);
+		keep(m, k, &p, r);
+		if (!m->all_regions)
+			m->leader[r->cls] = (uint32_t)(k + 1);
+		k++;
+	}
+	m->noffers_shown = m->nmatch;
+	m->nplans = k;
 }
 
 /* Filter and sort: see the equivalence argument in model.h. */
 void
 model_query(struct model *m)
 {
-	struct offer_filter all;
-	const struct plan *from;
 	struct plan *q;
-	size_t i, k = 0, nq, nfrom;
-	int nodes;
+	size_t nq;
 
 	if (m->plans == NULL) {
 		m->cap = 1;
@@ -165,7 +448,6 @@ model_query(struct model *m)
 		m->spot_ranked = m->filter.spot;
 	}
 	if (m->filter.multi_node && m->filter.count > 0) {
-		m->last_valid = false;
 		query_plans(m->offers.v, m->offers.n, &m->filter, m->sort,
 		    m->reverse, &q, &nq);
 		if (nq > m->cap) {
@@ -176,49 +458,19 @@ model_query(struct model *m)
 		memcpy(m->plans, q, nq * sizeof *q);
 		m->nplans = nq;
 		free(q);
-		model_fold(m);
+		m->noffers_shown = m->nplans;
+		if (!m->all_regions)
+			m->nplans = query_fold_regions(m->plans, m->nplans);
+		model_stats(m);
 		return;
 	}
 	if (!m->base_valid || m->base_sort != m->sort ||
-	    m->base_reverse != m->reverse) {
-		offer_filter_init(&all);
-		free(m->base);
-		query_plans(m->offers.v, m->offers.n, &all, m->sort, m->reverse,
-		    &m->base, &m->nbase);
-		m->base_valid = true;
-		m->base_sort = m->sort;
-		m->base_reverse = m->reverse;
-		m->last_valid = false;
-		if (m->nbase > m->cap) {
-			m->cap = m->nbase;
-			m->plans = xreallocarray(m->plans, m->cap,
-			    sizeof *m->plans);
-		}
-	}
-	/* Cut the sorted list, or (typing on) the current result in place. */
-	from = m->base;
-	nfrom = m->nbase;
-	if (model_narrows(m, &m->filter)) {
-		from = m->plans;
-		nfrom = m->nplans;
-	}
-	for (i = 0; i < nfrom; i++) {
-		struct plan p = from[i];
-
-		/* The base is of no term: the term's price is the filter's. */
-		if (m->filter.term != TERM_NONE)
-			cost_plan_term(&p, m->filter.term);
-		if (offer_matches(&m->filter, p.offer, &nodes) && nodes == 1 &&
-		    plan_matches_price(&m->filter, &p))
-			m->plans[k++] = p;
-	}
-	/* The base was sorted without term prices: rank by them now. */
-	if (m->filter.term != TERM_NONE)
-		plan_sort(m->plans, k, m->sort, m->reverse);
-	m->nplans = k;
-	m->last = m->filter;
-	m->last_valid = true;
-	model_fold(m);
+	    m->base_reverse != m->reverse)
+		base_build(m);
+	if (!pre_current(m, &m->filter))
+		pre_build(m);
+	match_build(m);
+	match_emit(m);
 }
 
 /* Find a plan by its offer's identity. */
@@ -244,6 +496,11 @@ model_done(struct model *m)
 {
 	free(m->plans);
 	free(m->base);
+	free(m->rows);
+	free(m->names);
+	free(m->pre_row);
+	free(m->match);
+	free(m->leader);
 	free(m->status);
 	offer_list_done(&m->offers);
 	db_close(m->db);

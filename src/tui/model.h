@@ -2,23 +2,31 @@
  * tui/model.h: the offers the TUI shows, loaded once and re-filtered on
  * every change.
  *
- * model_load() reads every cached offer (db_query with an empty filter)
- * and model_query() turns them into the plans for the current filter
- * and sort. The result is exactly query_plans(offers, filter, sort),
- * the CLI's answer for the same options, but cheaper per keystroke:
- * for filters without --multi-node and a count, every plan has
- * nodes = 1, so the model sorts all offers once per sort order
- * (query_plans with an empty filter) and each filter change keeps the
- * plans of that sorted list that pass offer_matches() and
- * plan_matches_price() -- the very tests query_plans applies. The sort
- * is a total order (ties end on provider and key), so filtering the
- * sorted list and sorting the filtered list give the same sequence.
- * Typing more text only narrows: when the new text starts with the old
- * one and nothing else changed, only the current plans are re-tested.
- * Multi-node filters call query_plans directly. Unless all_regions is
- * set, plans that differ only in region are then folded into one
- * (query_fold_regions(), like the CLI's table). Turning the spot filter
- * on while sorted by $/GPU-h sorts by spot $/GPU-h, as the CLI's --spot
+ * model_load() reads every cached offer (db_query_scan(), the table in
+ * key order, with an empty filter) and model_query() turns them into
+ * the plans for the current filter and sort. The result is exactly
+ * query_plans(offers, filter, sort), the CLI's answer for the same
+ * options, but cheaper per keystroke: for filters without --multi-node
+ * and a count, every plan has nodes = 1, so the model sorts all offers
+ * once per sort order (query_plans with an empty filter: "base") and
+ * each filter change keeps the plans of that sorted list that pass
+ * offer_matches() and plan_matches_price() -- the very tests
+ * query_plans applies. The sort is a total order (ties end on provider
+ * and key), so filtering the sorted list and sorting the filtered list
+ * give the same sequence. The plans that pass every test but the text
+ * are kept ("pre"), so a keystroke tests only the text, on a copy of
+ * each plan's five searched names folded to lower case; typing more
+ * text only narrows: when the new text starts with the old one, only
+ * the last matches are tested again (a board-form word, "sxm" or
+ * "pcie", is tested by offer_matches() and never narrows). Multi-node
+ * filters call query_plans directly. Unless all_regions is set, plans
+ * that differ only in region are then folded into one, the first in
+ * sort order, as query_fold_regions() (the CLI's table) folds them: by
+ * classes numbered once per sort (query_fold_classes()), in one pass.
+ * tests/unit/test_tui_logic.c compares every step (typing, erasing,
+ * sort, folding, term, reload) with a fresh query_plans() and
+ * query_fold_regions(). Turning the spot filter on while sorted by
+ * $/GPU-h sorts by spot $/GPU-h, as the CLI's --spot
  * does; turning it off goes back. No curses.
  */
 #ifndef GPUCOST_TUI_MODEL_H
@@ -34,6 +42,7 @@
 #define MODEL_PATH_MAX	4096
 
 struct err;
+struct model_row;
 
 struct model {
 	struct db	*db;		/* owned; NULL until model_open() */
@@ -65,10 +74,30 @@ struct model {
 	enum sort_key	 base_sort;
 	bool		 base_reverse;
 	size_t		 cap;		/* plans[] capacity */
-	struct offer_filter last;	/* the filter plans[] was cut with */
-	bool		 last_valid;
 	bool		 spot_ranked;	/* filter.spot when the sort last followed it */
 	size_t		 noffers_shown;	/* offers in plans[], folded included */
+
+	/*
+	 * Private, for keystrokes (model.c explains): per base plan, what a
+	 * keystroke reads instead of the offer; the plans of base that pass
+	 * every test of the filter but its text; of those, the ones that
+	 * pass the text too (before folding).
+	 */
+	struct model_row *rows;		/* nbase of them, base's order */
+	char		*names;		/* rows' folded names, NUL-separated */
+	size_t		 names_len;
+	bool		 names_valid;
+	size_t		 nclasses;	/* fold classes among base's plans */
+	struct plan	*pre;
+	uint32_t	*pre_row;	/* each pre plan's index in base */
+	size_t		 npre;
+	bool		 pre_valid;
+	struct offer_filter pre_filter;	/* what pre was cut with, text "" */
+	uint32_t	*match;		/* indices into pre, in order */
+	size_t		 nmatch;
+	bool		 match_valid;
+	char		 match_text[sizeof ((struct offer_filter *)0)->text];
+	uint32_t	*leader;	/* per class: its row in plans[] + 1 */
 };
 
 /* Zero m: no cache, no offers, empty filter, sorted by $/GPU-h. */

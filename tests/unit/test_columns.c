@@ -18,6 +18,7 @@
 #include "money.h"
 #include "offer.h"
 #include "str.h"
+#include "offer_text.h"
 
 #define NOW	INT64_C(1700000000)
 
@@ -27,13 +28,12 @@ make_offer(struct offer *o, const char *gpu, int count, int64_t price,
     int64_t spot)
 {
 	offer_init(o);
-	str_copy(o->provider, sizeof o->provider, "aws");
-	str_copy(o->key, sizeof o->key, "p5.48xlarge/us-east-1");
-	str_copy(o->instance_type, sizeof o->instance_type, "p5.48xlarge");
-	str_copy(o->region, sizeof o->region, "us-east-1");
-	str_copy(o->gpu, sizeof o->gpu, gpu);
-	str_copy(o->gpu_raw, sizeof o->gpu_raw,
-	    gpu[0] != '\0' ? "NVIDIA H100 80GB HBM3" : "Mystery X");
+	o->provider = tstr("aws");
+	o->key = tstr("p5.48xlarge/us-east-1");
+	o->instance_type = tstr("p5.48xlarge");
+	o->region = tstr("us-east-1");
+	o->gpu = tstr(gpu);
+	o->gpu_raw = tstr(gpu[0] != '\0' ? "NVIDIA H100 80GB HBM3" : "Mystery X");
 	o->gpu_count = count;
 	o->vram_gb = 80;
 	o->interconnect = IC_NVLINK;
@@ -498,7 +498,7 @@ test_cells_host_and_regions(void **state)
 	o.vcpus = 12;
 	cell_is(COL_VCPUS_GPU, &p, &ctx, "1.5");
 	p.other_regions = 16;
-	str_copy(o.region, sizeof o.region, "us-east-1");
+	o.region = tstr("us-east-1");
 	cell_is(COL_REGION, &p, &ctx, "us-east-1 +16");
 }
 

@@ -15,6 +15,7 @@
 #include "money.h"
 #include "offer.h"
 #include "str.h"
+#include "offer_text.h"
 
 /* |a - b| <= tol, with a readable failure. */
 static void
@@ -30,12 +31,12 @@ make_offer(struct offer *o, const char *gpu, int count, enum interconnect ic,
     int64_t price, int64_t spot)
 {
 	offer_init(o);
-	str_copy(o->provider, sizeof o->provider, "aws");
-	str_copy(o->key, sizeof o->key, "p5.48xlarge/us-east-1");
-	str_copy(o->instance_type, sizeof o->instance_type, "p5.48xlarge");
-	str_copy(o->region, sizeof o->region, "us-east-1");
-	str_copy(o->gpu, sizeof o->gpu, gpu);
-	str_copy(o->gpu_raw, sizeof o->gpu_raw, gpu[0] != '\0' ? gpu : "Mystery X");
+	o->provider = tstr("aws");
+	o->key = tstr("p5.48xlarge/us-east-1");
+	o->instance_type = tstr("p5.48xlarge");
+	o->region = tstr("us-east-1");
+	o->gpu = tstr(gpu);
+	o->gpu_raw = tstr(gpu[0] != '\0' ? gpu : "Mystery X");
 	o->gpu_count = count;
 	o->vram_gb = 80;
 	o->interconnect = ic;
@@ -344,31 +345,29 @@ test_inter_node(void **state)
 
 	(void)state;
 	make_offer(&o, "H100", 8, IC_NVLINK, 98320000, MONEY_NONE);
-	str_copy(o.provider, sizeof o.provider, "aws");
-	str_copy(o.instance_type, sizeof o.instance_type, "p5.48xlarge");
+	o.provider = tstr("aws");
+	o.instance_type = tstr("p5.48xlarge");
 	offer_set_fabric(&o);
 	cost_plan(&p, &o, 1);
 	assert_null(cost_inter_node(&p));
 	cost_plan(&p, &o, 2);
 	assert_string_equal(cost_inter_node(&p), "efa");
-	str_copy(o.instance_type, sizeof o.instance_type, "g4dn.12xlarge");
+	o.instance_type = tstr("g4dn.12xlarge");
 	offer_set_fabric(&o);
 	assert_string_equal(cost_inter_node(&p), "network");
-	str_copy(o.provider, sizeof o.provider, "azure");
-	str_copy(o.instance_type, sizeof o.instance_type,
-	    "Standard_ND96isr_H100_v5");
+	o.provider = tstr("azure");
+	o.instance_type = tstr("Standard_ND96isr_H100_v5");
 	offer_set_fabric(&o);
 	assert_string_equal(cost_inter_node(&p), "infiniband");
-	str_copy(o.instance_type, sizeof o.instance_type,
-	    "Standard_NC96ads_A100_v4");
+	o.instance_type = tstr("Standard_NC96ads_A100_v4");
 	offer_set_fabric(&o);
 	assert_string_equal(cost_inter_node(&p), "ethernet");
-	str_copy(o.provider, sizeof o.provider, "gcp");
-	str_copy(o.instance_type, sizeof o.instance_type, "a3-megagpu-8g");
+	o.provider = tstr("gcp");
+	o.instance_type = tstr("a3-megagpu-8g");
 	offer_set_fabric(&o);
 	assert_string_equal(cost_inter_node(&p), "tcpxo");
 	/* The same name at another provider is not that fabric. */
-	str_copy(o.instance_type, sizeof o.instance_type, "p5.48xlarge");
+	o.instance_type = tstr("p5.48xlarge");
 	offer_set_fabric(&o);
 	assert_string_equal(cost_inter_node(&p), "network");
 }
@@ -475,11 +474,10 @@ test_plan_term(void **state)
 
 	(void)state;
 	offer_init(&o);
-	str_copy(o.gpu, sizeof o.gpu, "A100-40");
+	o.gpu = tstr("A100-40");
 	o.gpu_count = 8;
 	o.price = 21957600;
-	assert_int_equal(committed_add(o.committed, &o.ncommitted,
-	    CK_RESERVATION, 12, CU_ALL, 12933790,
+	assert_int_equal(tcommitted_add(&o, CK_RESERVATION, 12, CU_ALL, 12933790,
 	    113300 * (int64_t)MONEY_UNIT), 0);
 	cost_plan(&p, &o, 2);
 	assert_null(p.term);

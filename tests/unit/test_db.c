@@ -32,6 +32,8 @@
 #include "provider.h"
 #include "query.h"
 #include "snapshot.h"
+#include "str.h"
+#include "offer_text.h"
 
 /* 'gpuc', the application_id of a gpucost cache. */
 #define APP_ID		0x67707563
@@ -312,12 +314,12 @@ mk(const char *provider, const char *key, const char *gpu, int count,
 	struct offer o;
 
 	offer_init(&o);
-	snprintf(o.provider, sizeof o.provider, "%s", provider);
-	snprintf(o.key, sizeof o.key, "%s", key);
-	snprintf(o.instance_type, sizeof o.instance_type, "%s-type", key);
-	snprintf(o.region, sizeof o.region, "region-%s", key);
-	snprintf(o.gpu, sizeof o.gpu, "%s", gpu);
-	snprintf(o.gpu_raw, sizeof o.gpu_raw, "raw %s", gpu);
+	o.provider = tstrf("%s", provider);
+	o.key = tstrf("%s", key);
+	o.instance_type = tstrf("%s-type", key);
+	o.region = tstrf("region-%s", key);
+	o.gpu = tstrf("%s", gpu);
+	o.gpu_raw = tstrf("raw %s", gpu);
 	o.gpu_count = count;
 	o.vram_gb = vram;
 	o.interconnect = ic;
@@ -397,6 +399,47 @@ replace_ok(struct db *db, const char *provider, const struct offer *v,
 		fail_msg("db_replace_offers(%s): %s", provider, err.msg);
 }
 
+/*
+ * db_query_scan() (the TUI's load) gives the offers db_query() gave in
+ * want, sorted by (provider, key): the same rows, field for field.
+ */
+static void
+scan_same(struct db *db, const struct offer_filter *f,
+    const struct offer_list *want)
+{
+	struct offer_list got;
+	struct err err;
+	size_t i;
+
+	offer_list_init(&got);
+	err_clear(&err);
+	if (db_query_scan(db, f, &got, &err) != 0)
+		fail_msg("db_query_scan: %s", err.msg);
+	if (got.n > 1)
+		qsort(got.v, got.n, sizeof got.v[0], cmp_offer_key);
+	assert_int_equal(got.n, want->n);
+	/* Field by field: strings may be pointers into each list's own store. */
+	for (i = 0; i < got.n; i++) {
+		const struct offer *a = &got.v[i], *b = &want->v[i];
+
+		assert_string_equal(a->provider, b->provider);
+		assert_string_equal(a->key, b->key);
+		assert_string_equal(a->instance_type, b->instance_type);
+		assert_string_equal(a->region, b->region);
+		assert_string_equal(a->gpu, b->gpu);
+		assert_string_equal(a->gpu_raw, b->gpu_raw);
+		assert_int_equal(a->gpu_count, b->gpu_count);
+		assert_int_equal(a->price, b->price);
+		assert_int_equal(a->spot_price, b->spot_price);
+		assert_int_equal(a->fetched_at, b->fetched_at);
+		assert_int_equal(a->notes, b->notes);
+		assert_int_equal(a->nodes, b->nodes);
+		assert_int_equal(a->ncommitted, b->ncommitted);
+		assert_true(a->fabric == b->fabric);
+	}
+	offer_list_done(&got);
+}
+
 /* db_query with filter f, sorted by (provider, key). */
 static void
 query_ok(struct db *db, const struct offer_filter *f, struct offer_list *out)
@@ -409,6 +452,7 @@ query_ok(struct db *db, const struct offer_filter *f, struct offer_list *out)
 		fail_msg("db_query: %s", err.msg);
 	if (out->n > 1)
 		qsort(out->v, out->n, sizeof out->v[0], cmp_offer_key);
+	scan_same(db, f, out);
 }
 
 static struct offer *
@@ -493,11 +537,9 @@ test_committed_roundtrip(void **state)
 	db = open_ok(path);
 	v[0] = mk("azure", "Standard_ND96isr_H200_v5/eastus2", "H200", 8, 141,
 	    IC_NVLINK, 84800000, MONEY_NONE, AV_UNKNOWN, 1700000000);
-	assert_int_equal(committed_add(v[0].committed, &v[0].ncommitted,
-	    CK_RESERVATION, 12, CU_ALL, 69863014,
+	assert_int_equal(tcommitted_add(&v[0], CK_RESERVATION, 12, CU_ALL, 69863014,
 	    (int64_t)612000 * MONEY_UNIT), 0);
-	assert_int_equal(committed_add(v[0].committed, &v[0].ncommitted,
-	    CK_SAVINGS_PLAN, 36, CU_NONE, 38160000, 0), 0);
+	assert_int_equal(tcommitted_add(&v[0], CK_SAVINGS_PLAN, 36, CU_NONE, 38160000, 0), 0);
 	v[1] = mk("azure", "Standard_NC40ads_H100_v5/eastus", "H100", 1, 94,
 	    IC_PCIE, 6980000, MONEY_NONE, AV_UNKNOWN, 1700000000);
 	replace_ok(db, "azure", v, 2, SRC_LIVE, 1700000000, NULL);
@@ -533,7 +575,13 @@ test_committed_roundtrip(void **state)
 	f.term = TERM_NONE;
 
 	/* One price changes: one history row; the other is kept. */
-	v[0].committed[1].price_hour = 37000000;
+	{
+		struct committed c[2];
+
+		memcpy(c, v[0].committed, sizeof c);
+		c[1].price_hour = 37000000;
+		offer_set_committed(&test_text, &v[0], c, 2);
+	}
 	replace_ok(db, "azure", v, 2, SRC_LIVE, 1700000100, NULL);
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM "
 	    "committed_history"), 3);
@@ -1102,7 +1150,7 @@ test_replace_roundtrip(void **state)
 	in[0] = mk("vast", "1x-H100_NVL-32-65536/Quebec, CA", "H100-NVL", 1,
 	    94, IC_PCIE, 2670000, 1200000, AV_AVAILABLE, 1777420800);
 	in[0].reliability = 0.9871;
-	snprintf(in[0].region, sizeof in[0].region, "Qu\xc3\xa9" "bec, CA");
+	in[0].region = tstrf("Qu\xc3\xa9" "bec, CA");
 	in[1] = mk("vast", "2x-RTX_4090/\"quoted\" 'key'", "RTX4090", 2, 24,
 	    IC_UNKNOWN, MONEY_NONE, 700000, AV_LIMITED, 1777420801);
 	in[1].spot_interruption = 4;
@@ -1111,10 +1159,10 @@ test_replace_roundtrip(void **state)
 	in[0].notes = NOTE_BIT(NOTE_SINGLE_LISTING) |
 	    NOTE_BIT(NOTE_PRICE_OUTLIER);
 	in[1].notes = NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE);
-	snprintf(in[1].spot_zone, sizeof in[1].spot_zone, "use1-az4");
+	in[1].spot_zone = tstrf("use1-az4");
 	in[2] = mk("vast", "unknown-gpu", "", 4, 0, IC_NVLINK, 1, MONEY_NONE,
 	    AV_UNAVAILABLE, 1777420802);
-	snprintf(in[2].gpu_raw, sizeof in[2].gpu_raw, "Mystery 9000");
+	in[2].gpu_raw = tstrf("Mystery 9000");
 	in[2].vcpus = 0;
 	in[2].ram_gb = 0;
 	in[2].spot_interruption = 0;
@@ -1217,7 +1265,7 @@ test_replace_history_changes(void **state)
 
 	memcpy(second, first, sizeof second);
 	second[0].fetched_at = 200;			/* unchanged prices */
-	snprintf(second[0].region, sizeof second[0].region, "moved");
+	second[0].region = tstrf("moved");
 	second[0].vcpus = 99;				/* not history */
 	second[1].price = 810000;
 	second[1].fetched_at = 200;
@@ -1391,6 +1439,98 @@ test_replace_reindexes(void **state)
 	    "pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
 }
 
+/*
+ * A cache refreshed many times, each row changing in a different way
+ * (an indexed column, a plain column, fetched_at alone, nothing, new,
+ * gone), holds exactly the rows and index entries of one write of the
+ * last set into an empty cache: replace_offers() updates a row in place
+ * only where it changed and moves an index entry only where an indexed
+ * column changed.
+ */
+static void
+test_replace_merge_differential(void **state)
+{
+	const char *path = tmp_path("merge.db"), *fresh = tmp_path("fresh.db");
+	static const char *const gpus[] = { "RTX4090", "H100", "A100-80" };
+	struct offer in[40];
+	struct db *db, *db2;
+	sqlite3 *s;
+	sqlite3_stmt *st;
+	size_t i, n = 30;
+	int round;
+
+	(void)state;
+	for (i = 0; i < 40; i++) {
+		char key[16];
+
+		snprintf(key, sizeof key, "k%02zu", i);
+		in[i] = mk("vast", key, gpus[i % 3], 1 + (int)(i % 4), 24,
+		    IC_PCIE, 100000 + (int64_t)i * 1000, 50000, AV_AVAILABLE,
+		    100);
+	}
+	db = open_ok(path);
+	replace_ok(db, "vast", in, n, SRC_LIVE, 100, NULL);
+	for (round = 1; round <= 6; round++) {
+		for (i = 0; i < n; i++) {
+			struct offer *o = &in[i];
+
+			o->fetched_at = 100 + round;
+			switch ((i + (size_t)round) % 8) {
+			case 0:		/* the GPU: an indexed column */
+				o->gpu = gpus[(i + (size_t)round) % 3];
+				break;
+			case 1:		/* the region: indexed too */
+				o->region = tstrf("r%d", round);
+				break;
+			case 2:		/* the price: a sort key moves */
+				o->price += 7000;
+				break;
+			case 3:		/* only columns no index holds */
+				o->gpu_raw = tstrf("raw %d", round);
+				o->notes ^= NOTE_BIT(NOTE_PRICE_OUTLIER);
+				o->spot_price = MONEY_NONE;
+				break;
+			case 4:
+				o->gpu_count = 1 + (o->gpu_count % 8);
+				break;
+			default:	/* fetched_at alone */
+				break;
+			}
+		}
+		/* Ten offers come and go: a window sliding over in[]. */
+		replace_ok(db, "vast", in + round, n, SRC_LIVE, 100 + round,
+		    NULL);
+		(void)unlink(fresh);
+		db2 = open_ok(fresh);
+		replace_ok(db2, "vast", in + round, n, SRC_LIVE, 100 + round,
+		    NULL);
+		db_close(db2);
+		s = raw_open(path);
+		assert_int_equal(sqlite3_prepare_v2(s, "ATTACH ?1 AS f", -1,
+		    &st, NULL), SQLITE_OK);
+		sqlite3_bind_text(st, 1, fresh, -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_finalize(st);
+		assert_int_equal(sqlite3_prepare_v2(s, "SELECT (SELECT count(*) "
+		    "FROM (SELECT * FROM main.offers EXCEPT SELECT * FROM "
+		    "f.offers)), (SELECT count(*) FROM (SELECT * FROM f.offers "
+		    "EXCEPT SELECT * FROM main.offers)), (SELECT count(*) FROM "
+		    "main.offers), (SELECT count(*) FROM main.offers INDEXED BY "
+		    "offers_region WHERE region > '')", -1, &st, NULL),
+		    SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), 0);
+		assert_int_equal(sqlite3_column_int(st, 1), 0);
+		assert_int_equal(sqlite3_column_int(st, 2), (int)n);
+		assert_int_equal(sqlite3_column_int(st, 3), (int)n);
+		sqlite3_finalize(st);
+		sqlite3_close(s);
+		assert_int_equal(raw_int(path, "SELECT count(*) FROM "
+		    "pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	}
+	db_close(db);
+}
+
 /* The (provider, key) of each plan, one string, for comparisons. */
 static void
 plan_keys(const struct plan *p, size_t n, char *buf, size_t size)
@@ -1458,11 +1598,10 @@ test_query_top(void **state)
 			    (int64_t)((seed2 >> 21) % 3));
 			/* Unknown GPUs, among themselves by raw name. */
 			if (v[p][i].gpu[0] == '\0')
-				snprintf(v[p][i].gpu_raw,
-				    sizeof v[p][i].gpu_raw, "%s",
+				v[p][i].gpu_raw = tstrf("%s",
 				    raws[(seed2 >> 23) % 3]);
 			if ((seed2 >> 25) % 7 == 0)
-				v[p][i].region[0] = '\0';
+				v[p][i].region = "";
 		}
 		replace_ok(db, provs[p], v[p], 120, SRC_LIVE, 100, NULL);
 	}
@@ -2009,8 +2148,8 @@ test_watch_state(void **state)
 	assert_int_equal(stat(path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	memset(&w, 0, sizeof w);
-	strcpy(w.provider, "vast");
-	strcpy(w.key, "42");
+	str_copy(w.provider, sizeof w.provider, "vast");
+	str_copy(w.key, sizeof w.key, "42");
 	w.price = 310000;
 	w.availability = AV_AVAILABLE;
 	w.reported_at = 1000;
@@ -2376,9 +2515,9 @@ test_query_filters(void **state)
 
 	/* Conditions checked in C only. */
 	offer_filter_init(&f);
-	strcpy(f.region, "us-east");
+	str_copy(f.region, sizeof f.region, "us-east");
 	query_matches_c(db, &all, &f, "region us-east", false);
-	strcpy(f.region, "europe-*");
+	str_copy(f.region, sizeof f.region, "europe-*");
 	query_matches_c(db, &all, &f, "region europe-*", false);
 	offer_filter_init(&f);
 	strcpy(f.text, "h100 aws");
@@ -2441,7 +2580,7 @@ test_query_appends(void **state)
 	db = open_ok(path);
 	replace_ok(db, "aws", &o, 1, SRC_LIVE, 100, NULL);
 	offer_list_init(&l);
-	snprintf(offer_list_add(&l)->key, OFFER_KEY_MAX, "already");
+	offer_list_add(&l)->key = "already";
 	offer_filter_init(&f);
 	assert_int_equal(db_query(db, &f, &l, &err), 0);
 	assert_int_equal(l.n, 2);
@@ -2887,6 +3026,7 @@ main(void)
 		T(test_replace_other_providers),
 		T(test_replace_failure_rolls_back),
 		T(test_replace_meta_atomic),
+		T(test_replace_merge_differential),
 		T(test_stage_offers),
 		T(test_watch_state),
 		T(test_confirm_offers),

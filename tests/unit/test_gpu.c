@@ -23,6 +23,7 @@
 
 #include "gpu.h"
 #include "offer.h"
+#include "offer_text.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                            */
@@ -441,13 +442,13 @@ test_a100_80_never_40(void **state)
 
 	(void)state;
 	offer_init(&o40);
-	strcpy(o40.provider, "aws");
-	strcpy(o40.key, "p4d.24xlarge/us-east-1");
-	strcpy(o40.gpu, "A100-40");
+	o40.provider = tstr("aws");
+	o40.key = tstr("p4d.24xlarge/us-east-1");
+	o40.gpu = tstr("A100-40");
 	o40.gpu_count = 8;
 	o40.vram_gb = 40;
 	o80 = o40;
-	strcpy(o80.gpu, "A100-80");
+	o80.gpu = tstr("A100-80");
 	o80.vram_gb = 80;
 	for (i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
 		resolves_to(spellings[i], 0, "A100-80");

@@ -17,6 +17,7 @@
 #include "launch.h"
 #include "money.h"
 #include "offer.h"
+#include "offer_text.h"
 
 static struct offer offer;
 static struct plan plan;
@@ -28,12 +29,12 @@ make(const char *provider, const char *type, const char *region,
     const char *key, const char *gpu, int count)
 {
 	offer_init(&offer);
-	strcpy(offer.provider, provider);
-	strcpy(offer.instance_type, type);
-	strcpy(offer.region, region);
-	strcpy(offer.key, key);
-	strcpy(offer.gpu, gpu);
-	strcpy(offer.gpu_raw, gpu);
+	offer.provider = tstr(provider);
+	offer.instance_type = tstr(type);
+	offer.region = tstr(region);
+	offer.key = tstr(key);
+	offer.gpu = tstr(gpu);
+	offer.gpu_raw = tstr(gpu);
 	offer.gpu_count = count;
 	offer.price = 1000000;
 	memset(&plan, 0, sizeof plan);
@@ -126,7 +127,7 @@ test_gcp(void **state)
 	assert_string_equal(buf, "");
 
 	/* A region whose zones the table lacks: a ZONE placeholder. */
-	strcpy(offer.region, "mars-north1");
+	offer.region = tstr("mars-north1");
 	assert_non_null(strstr(launch(), " --zone=ZONE "));
 	assert_int_equal(launch_zones(&offer, z, sizeof z), 0);
 	/* Vertex trains H100 in named regions only. */
@@ -211,9 +212,9 @@ test_vertex_table(void **state)
 	 * us-west2 ("Not available"). */
 	make("gcp", "a3-ultragpu-8g", "us-east4", "k", "H200", 8);
 	assert_int_equal(launch_vertex_training(&offer), VERTEX_YES);
-	strcpy(offer.region, "us-central1");
+	offer.region = tstr("us-central1");
 	assert_int_equal(launch_vertex_training(&offer), VERTEX_YES);
-	strcpy(offer.region, "us-west2");
+	offer.region = tstr("us-west2");
 	assert_int_equal(launch_vertex_training(&offer), VERTEX_NO);
 	/* Not GCP: unknown. */
 	make("aws", "p5.48xlarge", "us-east-1", "k", "H100", 8);
@@ -244,19 +245,19 @@ test_aws(void **state)
 	assert_non_null(strstr(launch(), " --count 3 "));
 
 	/* Families by the letters before the generation. */
-	strcpy(offer.instance_type, "g6e.xlarge");
+	offer.instance_type = tstr("g6e.xlarge");
 	launch_quota(&offer, q, sizeof q);
 	assert_string_equal(q, "on-demand=L-DB2E81BA spot=L-3819A6DF");
-	strcpy(offer.instance_type, "gr6.4xlarge");
+	offer.instance_type = tstr("gr6.4xlarge");
 	launch_quota(&offer, q, sizeof q);
 	assert_string_equal(q, "on-demand=L-DB2E81BA spot=L-3819A6DF");
-	strcpy(offer.instance_type, "p6-b200.48xlarge");
+	offer.instance_type = tstr("p6-b200.48xlarge");
 	launch_quota(&offer, q, sizeof q);
 	assert_string_equal(q, "on-demand=L-417A185B spot=L-7212CCBC");
-	strcpy(offer.instance_type, "inf2.xlarge");
+	offer.instance_type = tstr("inf2.xlarge");
 	launch_quota(&offer, q, sizeof q);
 	assert_string_equal(q, "on-demand=L-1945791B spot=L-B5D1601B");
-	strcpy(offer.instance_type, "trn1.32xlarge");
+	offer.instance_type = tstr("trn1.32xlarge");
 	launch_quota(&offer, q, sizeof q);
 	assert_string_equal(q, "on-demand=L-2C3B7624 spot=L-5480EFD2");
 	/* No zones known for AWS offers. */
@@ -270,7 +271,7 @@ test_runpod(void **state)
 	/* Live: the id is in the key, the region is the cloud. */
 	make("runpod", "8x H100 SXM", "community",
 	    "8x_NVIDIA H100 80GB HBM3_COMMUNITY", "H100", 8);
-	strcpy(offer.gpu_raw, "H100 SXM");
+	offer.gpu_raw = tstr("H100 SXM");
 	assert_string_equal(launch(), "runpodctl pod create --name gpucost"
 	    " --image IMAGE --gpu-id 'NVIDIA H100 80GB HBM3' --gpu-count 8"
 	    " --cloud-type COMMUNITY");
@@ -281,12 +282,12 @@ test_runpod(void **state)
 	/* Snapshot: a data centre; the id from the display name. */
 	make("runpod", "2x_RTX4090_SECURE", "US-TX-3",
 	    "2x_RTX4090_SECURE/US-TX-3", "RTX4090", 2);
-	strcpy(offer.gpu_raw, "RTX 4090");
+	offer.gpu_raw = tstr("RTX 4090");
 	assert_string_equal(launch(), "runpodctl pod create --name gpucost"
 	    " --image IMAGE --gpu-id 'NVIDIA GeForce RTX 4090' --gpu-count 2"
 	    " --cloud-type SECURE --data-center-ids 'US-TX-3'");
 	/* A display name RunPod's table lacks: a placeholder. */
-	strcpy(offer.gpu_raw, "RTX PRO 4000");
+	offer.gpu_raw = tstr("RTX PRO 4000");
 	assert_non_null(strstr(launch(), " --gpu-id GPU_TYPE_ID "));
 }
 
@@ -319,7 +320,7 @@ test_lambda_vultr(void **state)
 	    "\"gpu_8x_h100_sxm5\",\"ssh_key_names\":[\"KEY\"],\"quantity\":1}'"
 	    " https://cloud.lambda.ai/api/v1/instance-operations/launch");
 	/* JSON escapes inside the body, shell quoting around it. */
-	strcpy(offer.region, "x\"y'z");
+	offer.region = tstr("x\"y'z");
 	assert_non_null(strstr(launch(),
 	    "'{\"region_name\":\"x\\\"y'\\''z\","));
 
@@ -356,7 +357,7 @@ test_new_providers(void **state)
 	    " --ssh-authorized-keys-file KEY");
 	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
 	offer.spot_price = 40000000;
-	strcpy(offer.region, "us-ashburn-1");
+	offer.region = tstr("us-ashburn-1");
 	assert_non_null(strstr(spot(), "launch --region 'us-ashburn-1' "));
 	assert_non_null(strstr(buf, " --preemptible-instance-config '{"));
 

@@ -14,6 +14,7 @@
 #include "notes.h"
 #include "offer.h"
 #include "str.h"
+#include "offer_text.h"
 
 /* The tokens are a contract (JSON, CSV, the man page): exactly these. */
 static void
@@ -93,10 +94,10 @@ gcp_offer(struct offer *o, const char *type, const char *region,
     int64_t price, int64_t spot)
 {
 	offer_init(o);
-	str_copy(o->provider, sizeof o->provider, "gcp");
-	str_copy(o->instance_type, sizeof o->instance_type, type);
-	str_copy(o->region, sizeof o->region, region);
-	snprintf(o->key, sizeof o->key, "%s/%s", type, region);
+	o->provider = tstr("gcp");
+	o->instance_type = tstr(type);
+	o->region = tstr(region);
+	o->key = tstrf("%s/%s", type, region);
 	o->price = price;
 	o->spot_price = spot;
 }
@@ -154,7 +155,7 @@ test_mark_per_provider(void **state)
 	gcp_offer(&v[1], "x", "r2", 1000000, MONEY_NONE);
 	gcp_offer(&v[2], "x", "r3", 1000000, MONEY_NONE);
 	gcp_offer(&v[3], "x", "r4", 3000000, MONEY_NONE);
-	str_copy(v[3].provider, sizeof v[3].provider, "aws");
+	v[3].provider = tstr("aws");
 	notes_mark(v, 4);
 	for (i = 0; i < 4; i++)
 		assert_int_equal(v[i].notes, 0);

@@ -21,6 +21,7 @@
 #include "query.h"
 #include "rentable.h"
 #include "str.h"
+#include "offer_text.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
@@ -32,12 +33,12 @@ make_offer(struct offer *o, const char *provider, const char *key,
     const char *gpu, int count, int64_t price, int64_t spot)
 {
 	offer_init(o);
-	str_copy(o->provider, sizeof o->provider, provider);
-	str_copy(o->key, sizeof o->key, key);
-	str_copy(o->instance_type, sizeof o->instance_type, "inst-1");
-	str_copy(o->region, sizeof o->region, "us-east-1");
-	str_copy(o->gpu, sizeof o->gpu, gpu);
-	str_copy(o->gpu_raw, sizeof o->gpu_raw, gpu[0] != '\0' ? gpu : "Mystery X");
+	o->provider = tstr(provider);
+	o->key = tstr(key);
+	o->instance_type = tstr("inst-1");
+	o->region = tstr("us-east-1");
+	o->gpu = tstr(gpu);
+	o->gpu_raw = tstr(gpu[0] != '\0' ? gpu : "Mystery X");
 	o->gpu_count = count;
 	o->vram_gb = 80;
 	o->interconnect = IC_NVLINK;
@@ -52,9 +53,9 @@ static void
 set_names(struct offer *o, const char *instance, const char *region,
     const char *gpu_raw)
 {
-	str_copy(o->instance_type, sizeof o->instance_type, instance);
-	str_copy(o->region, sizeof o->region, region);
-	str_copy(o->gpu_raw, sizeof o->gpu_raw, gpu_raw);
+	o->instance_type = tstr(instance);
+	o->region = tstr(region);
+	o->gpu_raw = tstr(gpu_raw);
 }
 
 static const struct gpu_model *
@@ -226,10 +227,10 @@ test_offer_list_add_pop(void **state)
 	/* Added offers come initialised. */
 	assert_int_equal(o->price, MONEY_NONE);
 	assert_int_equal(o->spot_interruption, -1);
-	str_copy(o->key, sizeof o->key, "first");
+	o->key = tstr("first");
 	o = offer_list_add(&l);
 	assert_ptr_equal(o, &l.v[1]);
-	str_copy(o->key, sizeof o->key, "second");
+	o->key = tstr("second");
 	assert_int_equal(l.n, 2);
 	offer_list_pop(&l);
 	assert_int_equal(l.n, 1);
@@ -277,6 +278,162 @@ test_offer_list_growth(void **state)
 	}
 	offer_list_done(&l);
 	assert_int_equal(l.n, 0);
+}
+
+/*
+ * An offer's text (issue 29, the compact offer): each field is cut at
+ * its documented OFFER_*_MAX by the setters (never inside a UTF-8
+ * character), and offer_check() refuses longer text set any other way.
+ */
+static void
+test_offer_text_limits(void **state)
+{
+	static const struct {
+		offer_setter	*set;
+		size_t		 max;
+		const char	*what;
+	} f[] = {
+		{ offer_set_provider, OFFER_PROVIDER_MAX, "provider" },
+		{ offer_set_key, OFFER_KEY_MAX, "key" },
+		{ offer_set_instance_type, OFFER_NAME_MAX, "instance_type" },
+		{ offer_set_region, OFFER_NAME_MAX, "region" },
+		{ offer_set_gpu, OFFER_GPU_MAX, "gpu" },
+		{ offer_set_gpu_raw, OFFER_NAME_MAX, "gpu_raw" },
+		{ offer_set_spot_zone, OFFER_NAME_MAX, "spot_zone" },
+	};
+	static char huge[100000];
+	const char **field[7];
+	struct offer_list l;
+	struct offer *o, bad;
+	char e[300];
+	size_t i, len;
+
+	(void)state;
+	memset(huge, 'x', sizeof huge - 1);
+	offer_list_init(&l);
+	for (i = 0; i < sizeof f / sizeof f[0]; i++) {
+		o = offer_list_add(&l);
+		field[0] = &o->provider;
+		field[1] = &o->key;
+		field[2] = &o->instance_type;
+		field[3] = &o->region;
+		field[4] = &o->gpu;
+		field[5] = &o->gpu_raw;
+		field[6] = &o->spot_zone;
+		assert_int_equal(offer_setter_max(f[i].set), f[i].max);
+		/* A hostile 100 kB string costs max bytes, no more. */
+		f[i].set(&l, o, huge);
+		assert_int_equal(strlen(*field[i]), f[i].max - 1);
+		/* Cut before a 2-byte character that would straddle it. */
+		memset(e, 'a', sizeof e);
+		e[f[i].max - 2] = '\xc3';
+		e[f[i].max - 1] = '\xa9';
+		e[f[i].max + 2] = '\0';
+		f[i].set(&l, o, e);
+		assert_int_equal(strlen(*field[i]), f[i].max - 2);
+		/* At the limit: kept whole. */
+		e[f[i].max - 1] = '\0';
+		e[f[i].max - 2] = 'z';
+		f[i].set(&l, o, e);
+		assert_string_equal(*field[i], e);
+		/* One more byte set directly: refused, naming the field. */
+		make_offer(&bad, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
+		check_passes(&bad);
+		len = f[i].max;
+		memset(e, 'b', len);
+		e[len] = '\0';
+		switch (i) {
+		case 0: bad.provider = e; break;
+		case 1: bad.key = e; break;
+		case 2: bad.instance_type = e; break;
+		case 3: bad.region = e; break;
+		case 4: bad.gpu = e; break;
+		case 5: bad.gpu_raw = e; break;
+		default: bad.spot_zone = e; break;
+		}
+		check_fails(&bad, f[i].what);
+		check_fails(&bad, "longer than");
+	}
+	offer_list_done(&l);
+}
+
+/*
+ * The list owns its offers' text: a copy into another list outlives
+ * the first (ASan sees any use after free), repeated values are stored
+ * once, a popped offer's text is given back, and clear frees it.
+ */
+static void
+test_offer_text_ownership(void **state)
+{
+	static const struct committed c[2] = {
+		{ 69863014, 0, 12, CK_RESERVATION, CU_NONE },
+		{ 38160000, 0, 36, CK_SAVINGS_PLAN, CU_NONE },
+	};
+	struct offer_list a, b;
+	struct offer *o, *p;
+	const char *key;
+	size_t i;
+
+	(void)state;
+	offer_list_init(&a);
+	offer_list_init(&b);
+	assert_int_equal(sizeof(struct offer) <= 176, 1);
+	for (i = 0; i < 1000; i++) {
+		o = offer_list_add(&a);
+		offer_set_keyf(&a, o, "key-%zu", i);
+		offer_set_region(&a, o, i % 2 ? "us-east-1" : "eu-west-1");
+		offer_set_committed(&a, o, c, i % 3);
+	}
+	/* A repeated region is one string. */
+	assert_ptr_equal(a.v[1].region, a.v[3].region);
+	assert_ptr_not_equal(a.v[0].region, a.v[1].region);
+	assert_null(a.v[0].committed);
+	assert_int_equal(a.v[0].ncommitted, 0);
+	for (i = 0; i < 1000; i++)
+		offer_list_add_copy(&b, &a.v[i]);
+	/* Into itself: the source moves as the array grows. */
+	for (i = 0; i < 70; i++)
+		offer_list_add_copy(&b, &b.v[0]);
+	offer_list_done(&a);
+	for (i = 0; i < 1000; i++) {
+		char want[32];
+
+		snprintf(want, sizeof want, "key-%zu", i);
+		assert_string_equal(b.v[i].key, want);
+		assert_string_equal(b.v[i].region, i % 2 ? "us-east-1" :
+		    "eu-west-1");
+		assert_int_equal(b.v[i].ncommitted, i % 3);
+		if (i % 3 == 2)
+			assert_int_equal(b.v[i].committed[1].price_hour,
+			    38160000);
+	}
+	assert_string_equal(b.v[1069].key, "key-0");
+	/* A popped offer's text is given back: the next reuses it. */
+	o = offer_list_add(&b);
+	offer_set_key(&b, o, "rejected");
+	key = o->key;
+	offer_list_pop(&b);
+	o = offer_list_add(&b);
+	offer_set_key(&b, o, "kept");
+	assert_ptr_equal(o->key, key);
+	/* ... unless an earlier offer's text was written since. */
+	o = offer_list_add(&b);
+	offer_set_key(&b, o, "second");
+	p = &b.v[b.n - 2];
+	offer_set_region(&b, p, "moved-after");
+	offer_list_pop(&b);
+	assert_string_equal(b.v[b.n - 1].key, "kept");
+	assert_string_equal(b.v[b.n - 1].region, "moved-after");
+	o = offer_list_add(&b);
+	offer_set_region(&b, o, "moved-after");	/* the same string */
+	assert_ptr_equal(o->region, b.v[b.n - 2].region);
+	offer_list_clear(&b);
+	assert_int_equal(b.n, 0);
+	assert_null(b.text);
+	o = offer_list_add(&b);
+	offer_set_key(&b, o, "again");
+	assert_string_equal(b.v[0].key, "again");
+	offer_list_done(&b);
 }
 
 static void
@@ -373,7 +530,7 @@ test_check_accepts(void **state)
 	o.spot_price = MONEY_NONE;
 	check_passes(&o);
 	/* Unknown GPU keeps its raw name and is accepted. */
-	o.gpu[0] = '\0';
+	o.gpu = "";
 	check_passes(&o);
 	/* Limits themselves. */
 	o.gpu_count = 1;
@@ -390,7 +547,7 @@ test_check_accepts(void **state)
 	check_passes(&o);
 	/* A canonical GPU without raw text is fine as well. */
 	make_offer(&o, "aws", "k", "H100", 8, 98320000, MONEY_NONE);
-	o.gpu_raw[0] = '\0';
+	o.gpu_raw = "";
 	check_passes(&o);
 	/* err may be NULL. */
 	assert_int_equal(offer_check(&o, NULL), 0);
@@ -403,17 +560,17 @@ test_check_rejects_names(void **state)
 
 	(void)state;
 	make_offer(&o, "aws", "p5/us-east-1", "H100", 8, 98320000, MONEY_NONE);
-	o.key[0] = '\0';
+	o.key = "";
 	check_fails(&o, "key");
 	make_offer(&o, "aws", "p5/us-east-1", "H100", 8, 98320000, MONEY_NONE);
-	o.instance_type[0] = '\0';
+	o.instance_type = "";
 	check_fails(&o, "instance");
 	make_offer(&o, "aws", "p5/us-east-1", "H100", 8, 98320000, MONEY_NONE);
-	o.region[0] = '\0';
+	o.region = "";
 	check_fails(&o, "region");
 	make_offer(&o, "aws", "p5/us-east-1", "H100", 8, 98320000, MONEY_NONE);
-	o.gpu[0] = '\0';
-	o.gpu_raw[0] = '\0';
+	o.gpu = "";
+	o.gpu_raw = "";
 	check_fails(&o, "gpu");
 	/* The message names the record. */
 	check_fails(&o, "p5/us-east-1");
@@ -645,7 +802,7 @@ typed_offer(struct offer *o, const char *provider, const char *type,
 {
 	make_offer(o, provider, type, gpu, count, 10000000 * (int64_t)count,
 	    MONEY_NONE);
-	str_copy(o->instance_type, sizeof o->instance_type, type);
+	o->instance_type = tstr(type);
 	offer_set_fabric(o);
 }
 
@@ -939,7 +1096,7 @@ test_match_region(void **state)
 	no_match(&f, &o);
 	str_copy(f.region, sizeof f.region, "us-east-[12]");
 	matches(&f, &o, 1);
-	str_copy(o.region, sizeof o.region, "eu-west-1");
+	o.region = tstr("eu-west-1");
 	str_copy(f.region, sizeof f.region, "us-*");
 	no_match(&f, &o);
 }
@@ -954,7 +1111,7 @@ test_match_region_geography(void **state)
 	(void)state;
 	offer_filter_init(&f);
 	make_offer(&o, "vast", "k", "H100", 8, 98320000, MONEY_NONE);
-	str_copy(o.region, sizeof o.region, "Sweden, SE, EU");
+	o.region = tstr("Sweden, SE, EU");
 	str_copy(f.region, sizeof f.region, "europe");
 	matches(&f, &o, 1);
 	str_copy(f.region, sizeof f.region, "se");
@@ -962,7 +1119,7 @@ test_match_region_geography(void **state)
 	str_copy(f.region, sizeof f.region, "us");
 	no_match(&f, &o);
 	make_offer(&o, "gcp", "k", "H100", 8, 98320000, MONEY_NONE);
-	str_copy(o.region, sizeof o.region, "australia-southeast1");
+	o.region = tstr("australia-southeast1");
 	str_copy(f.region, sizeof f.region, "us");	/* not a substring */
 	no_match(&f, &o);
 	str_copy(f.region, sizeof f.region, "oceania");
@@ -990,19 +1147,19 @@ test_offer_form(void **state)
 	o.interconnect = IC_NVLINK;
 	assert_int_equal(offer_form(&o), GPU_FORM_PCIE);
 	set_names(&o, "x", "us-east-1", "A100-SXM4-80GB");
-	str_copy(o.gpu, sizeof o.gpu, "A100-80");
+	o.gpu = tstr("A100-80");
 	o.interconnect = IC_UNKNOWN;
 	assert_int_equal(offer_form(&o), GPU_FORM_SXM);
 	/* Models made in one form only. */
 	set_names(&o, "x", "us-east-1", "H200");
-	str_copy(o.gpu, sizeof o.gpu, "H200");
+	o.gpu = tstr("H200");
 	assert_int_equal(offer_form(&o), GPU_FORM_SXM);
 	set_names(&o, "x", "us-east-1", "H100 NVL");
-	str_copy(o.gpu, sizeof o.gpu, "H100-NVL");
+	o.gpu = tstr("H100-NVL");
 	o.interconnect = IC_NVLINK;	/* a bridge: still a PCIe card */
 	assert_int_equal(offer_form(&o), GPU_FORM_PCIE);
 	set_names(&o, "x", "us-east-1", "L4");
-	str_copy(o.gpu, sizeof o.gpu, "L4");
+	o.gpu = tstr("L4");
 	assert_int_equal(offer_form(&o), GPU_FORM_PCIE);
 	/* The filter. */
 	offer_filter_init(&f);
@@ -1010,7 +1167,7 @@ test_offer_form(void **state)
 	no_match(&f, &o);
 	f.form = GPU_FORM_PCIE;
 	matches(&f, &o, 1);
-	str_copy(o.gpu, sizeof o.gpu, "GH200");
+	o.gpu = tstr("GH200");
 	set_names(&o, "x", "us-east-1", "GH200");
 	o.interconnect = IC_UNKNOWN;
 	no_match(&f, &o);		/* unknown form: never a match */
@@ -1064,11 +1221,11 @@ test_fold_regions(void **state)
 	for (i = 0; i < 6; i++)
 		make_offer(&o[i], "lambda", "k", "H100", 8, 23920000,
 		    MONEY_NONE);
-	str_copy(o[0].region, sizeof o[0].region, "us-east-1");
-	str_copy(o[1].region, sizeof o[1].region, "us-west-1");
+	o[0].region = tstr("us-east-1");
+	o[1].region = tstr("us-west-1");
 	o[2].price = 25000000;				/* another price */
-	str_copy(o[3].region, sizeof o[3].region, "europe-central-1");
-	str_copy(o[4].instance_type, sizeof o[4].instance_type, "other");
+	o[3].region = tstr("europe-central-1");
+	o[4].instance_type = tstr("other");
 	make_offer(&o[5], "aws", "k", "H100", 8, 23920000, MONEY_NONE);
 	for (i = 0; i < 6; i++)
 		cost_plan(&p[i], &o[i], 1);
@@ -1170,8 +1327,7 @@ test_explain_empty(void **state)
 	    "the snapshot has none, run 'gpucost refresh'): drop it or try "
 	    "another term");
 	/* One has a 3-year price: the 3-year query matches it. */
-	assert_int_equal(committed_add(o[0].committed, &o[0].ncommitted,
-	    CK_RESERVATION, 36, CU_NONE, 12000000, 0), 0);
+	assert_int_equal(tcommitted_add(&o[0], CK_RESERVATION, 36, CU_NONE, 12000000, 0), 0);
 	f.term = 36;
 	assert_int_equal(query_explain_empty(o, 4, &f, buf, sizeof buf), 0);
 	/* Something matches: nothing to explain. */
@@ -1267,7 +1423,7 @@ test_match_text(void **state)
 	str_copy(f.text, sizeof f.text, "p5.48xlarge-us-east-1-nvidia-h100");
 	no_match(&f, &o[0]);
 	/* Other bytes (UTF-8) compare as they are. */
-	str_copy(o[4].region, sizeof o[4].region, "Zürich, CH");
+	o[4].region = tstr("Zürich, CH");
 	str_copy(f.text, sizeof f.text, "zürich");
 	matches(&f, &o[4], 1);
 	str_copy(f.text, sizeof f.text, "ZÜRICH");
@@ -1309,21 +1465,21 @@ test_match_all_fields_together(void **state)
 	o.availability = AV_LIMITED;
 	no_match(&f, &o);
 	o.availability = AV_AVAILABLE;
-	str_copy(o.region, sizeof o.region, "eu-west-1");
+	o.region = tstr("eu-west-1");
 	no_match(&f, &o);
-	str_copy(o.region, sizeof o.region, "us-east-1");
-	str_copy(o.instance_type, sizeof o.instance_type, "p4d.24xlarge");
+	o.region = tstr("us-east-1");
+	o.instance_type = tstr("p4d.24xlarge");
 	no_match(&f, &o);
-	str_copy(o.instance_type, sizeof o.instance_type, "p5.48xlarge");
-	str_copy(o.provider, sizeof o.provider, "gcp");
+	o.instance_type = tstr("p5.48xlarge");
+	o.provider = tstr("gcp");
 	no_match(&f, &o);
-	str_copy(o.provider, sizeof o.provider, "aws");
+	o.provider = tstr("aws");
 	o.gpu_count = 3;
 	no_match(&f, &o);
 	o.gpu_count = 8;
-	str_copy(o.gpu, sizeof o.gpu, "A100-80");
+	o.gpu = tstr("A100-80");
 	no_match(&f, &o);
-	str_copy(o.gpu, sizeof o.gpu, "H100");
+	o.gpu = tstr("H100");
 	matches(&f, &o, 2);
 }
 
@@ -2071,6 +2227,8 @@ main(void)
 		cmocka_unit_test(test_offer_init_defaults),
 		cmocka_unit_test(test_offer_list_add_pop),
 		cmocka_unit_test(test_offer_list_growth),
+		cmocka_unit_test(test_offer_text_limits),
+		cmocka_unit_test(test_offer_text_ownership),
 		cmocka_unit_test(test_interconnect_names),
 		cmocka_unit_test(test_availability_names),
 		cmocka_unit_test(test_source_and_interruption_names),

@@ -26,6 +26,7 @@
 #include "offer.h"
 #include "output.h"
 #include "str.h"
+#include "offer_text.h"
 
 #define NOW		1779235200	/* 2026-05-20T00:00:00Z */
 #define JAN1		1767225600	/* 2026-01-01T00:00:00Z */
@@ -95,12 +96,12 @@ fixture_init(void)
 	struct offer *a = &fx.o[0], *b = &fx.o[1];
 
 	offer_init(a);
-	strcpy(a->provider, "aws");
-	strcpy(a->key, "p4de.24xlarge/us-east-1");
-	strcpy(a->instance_type, "p4de.24xlarge");
-	strcpy(a->region, "us-east-1, \"N. Virginia\"");
-	strcpy(a->gpu, "A100-80");
-	strcpy(a->gpu_raw, "A100-80GB");
+	a->provider = tstr("aws");
+	a->key = tstr("p4de.24xlarge/us-east-1");
+	a->instance_type = tstr("p4de.24xlarge");
+	a->region = tstr("us-east-1, \"N. Virginia\"");
+	a->gpu = tstr("A100-80");
+	a->gpu_raw = tstr("A100-80GB");
 	a->gpu_count = 8;
 	a->vram_gb = 80;
 	a->interconnect = IC_NVLINK;
@@ -113,14 +114,14 @@ fixture_init(void)
 	a->fetched_at = JAN1;
 	a->source = SRC_LIVE;
 	a->notes = NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE);
-	strcpy(a->spot_zone, "use1-az4");
+	a->spot_zone = tstr("use1-az4");
 
 	offer_init(b);
-	strcpy(b->provider, "vast");
-	strcpy(b->key, "k2");
-	strcpy(b->instance_type, "inst2");
-	strcpy(b->region, "US, NA");
-	strcpy(b->gpu_raw, "Mystery GPU");
+	b->provider = tstr("vast");
+	b->key = tstr("k2");
+	b->instance_type = tstr("inst2");
+	b->region = tstr("US, NA");
+	b->gpu_raw = tstr("Mystery GPU");
 	b->gpu_count = 1;
 	b->price = 350000;		/* 0.35, no spot */
 	memcpy(b->currency, "EUR", 4);	/* 0.324 EUR at 1.08 USD */
@@ -416,10 +417,10 @@ test_csv_totals_and_quoting(void **state)
 
 	(void)state;
 	/* A quote alone, a line break and a CR each force quoting. */
-	strcpy(fx.o[1].gpu_raw, "say \"hi\"");
-	strcpy(fx.o[1].instance_type, "two\nlines");
-	strcpy(fx.o[1].key, "cr\rkey");
-	strcpy(fx.o[1].region, "plain");
+	fx.o[1].gpu_raw = tstr("say \"hi\"");
+	fx.o[1].instance_type = tstr("two\nlines");
+	fx.o[1].key = tstr("cr\rkey");
+	fx.o[1].region = tstr("plain");
 	opts_init(&o, OUTPUT_CSV, 10);
 	out = render(&o, &fx.p[1], 1);
 	line_of(out, 0, "\r\n", line, sizeof line);
@@ -448,8 +449,8 @@ test_tsv(void **state)
 	size_t i, len = 0;
 
 	(void)state;
-	strcpy(fx.o[1].region, "tab\there");
-	strcpy(fx.o[1].gpu_raw, "nl\nand\rcr \"q\"");
+	fx.o[1].region = tstr("tab\there");
+	fx.o[1].gpu_raw = tstr("nl\nand\rcr \"q\"");
 	opts_init(&o, OUTPUT_TSV, 2);
 	out = render(&o, &fx.p[1], 1);
 	for (i = 0; i < NFIELDS; i++)
@@ -536,13 +537,13 @@ test_json(void **state)
 
 	(void)state;
 	memset(st, 0, sizeof st);
-	strcpy(st[0].provider, "aws");
+	str_copy(st[0].provider, sizeof st[0].provider, "aws");
 	st[0].source = SRC_LIVE;
 	st[0].offer_count = 5;
 	st[0].oldest = JAN1;
 	st[0].newest = JAN1 + 3600;
 	st[0].last_success = JAN1 + 7200;
-	strcpy(st[1].provider, "gcp");
+	str_copy(st[1].provider, sizeof st[1].provider, "gcp");
 	st[1].source = SRC_SNAPSHOT;
 	strcpy(st[1].last_error, "HTTP 503: \"busy\"\tbye");
 
@@ -812,9 +813,9 @@ test_json_escaping_document(void **state)
 	char *out;
 
 	(void)state;
-	strcpy(fx.o[1].gpu_raw, "q\"b\\s\001c\x1b[31m");
-	strcpy(fx.o[1].region, "line\nbreak\ttab");
-	strcpy(fx.o[1].key, "k\"ey");
+	fx.o[1].gpu_raw = tstr("q\"b\\s\001c\x1b[31m");
+	fx.o[1].region = tstr("line\nbreak\ttab");
+	fx.o[1].key = tstr("k\"ey");
 	opts_init(&o, OUTPUT_JSON, -1);
 	out = render(&o, &fx.p[1], 1);
 	root = cJSON_Parse(out);
@@ -1089,8 +1090,7 @@ test_table_utf8(void **state)
 
 	(void)state;
 	/* Every character of the region is two or three bytes. */
-	strcpy(fx.o[0].region,
-	    "\xc3\xa3\xc3\xa9\xe2\x80\x94\xc3\xa3\xc3\xa9\xe2\x80\x94"
+	fx.o[0].region = tstr("\xc3\xa3\xc3\xa9\xe2\x80\x94\xc3\xa3\xc3\xa9\xe2\x80\x94"
 	    "\xc3\xa3\xc3\xa9\xe2\x80\x94\xc3\xa3\xc3\xa9\xe2\x80\x94");
 	for (w = 20; w <= 140; w++) {
 		opts_init(&o, OUTPUT_TABLE, -1);

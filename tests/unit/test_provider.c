@@ -15,6 +15,7 @@
 #include "offer.h"
 #include "provider.h"
 #include "request.h"
+#include "offer_text.h"
 
 /* Unreserved bytes stay; everything else, UTF-8 included, is %XX. */
 static void
@@ -65,9 +66,9 @@ test_offer_find(void **state)
 	provider_run_init(&run, NULL);
 	assert_null(provider_offer_find(&run, "a"));
 	o = offer_list_add(&run.offers);
-	strcpy(o->key, "a");
+	o->key = tstr("a");
 	o = offer_list_add(&run.offers);
-	strcpy(o->key, "b");
+	o->key = tstr("b");
 	assert_ptr_equal(provider_offer_find(&run, "b"), &run.offers.v[1]);
 	assert_ptr_equal(provider_offer_find(&run, "a"), &run.offers.v[0]);
 	assert_null(provider_offer_find(&run, "c"));

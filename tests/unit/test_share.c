@@ -24,6 +24,7 @@
 #include "err.h"
 #include "offer.h"
 #include "provider.h"
+#include "offer_text.h"
 
 static char tmpdir[1024];
 
@@ -65,12 +66,12 @@ mk(const char *provider, const char *key, int64_t price, int64_t at)
 	struct offer o;
 
 	offer_init(&o);
-	snprintf(o.provider, sizeof o.provider, "%s", provider);
-	snprintf(o.key, sizeof o.key, "%s", key);
-	snprintf(o.instance_type, sizeof o.instance_type, "%s-type", key);
-	snprintf(o.region, sizeof o.region, "us-east-1");
-	snprintf(o.gpu, sizeof o.gpu, "H100");
-	snprintf(o.gpu_raw, sizeof o.gpu_raw, "H100 SXM");
+	o.provider = tstrf("%s", provider);
+	o.key = tstrf("%s", key);
+	o.instance_type = tstrf("%s-type", key);
+	o.region = tstrf("us-east-1");
+	o.gpu = tstrf("H100");
+	o.gpu_raw = tstrf("H100 SXM");
 	o.gpu_count = 8;
 	o.vram_gb = 80;
 	o.interconnect = IC_NVLINK;
@@ -368,8 +369,7 @@ test_merge_committed(void **state)
 	(void)state;
 	db = open_ok(cache);
 	v[0] = mk("aws", "a", 21957600, 1000);
-	assert_int_equal(committed_add(v[0].committed, &v[0].ncommitted,
-	    CK_RESERVATION, 12, CU_ALL, 12933790,
+	assert_int_equal(tcommitted_add(&v[0], CK_RESERVATION, 12, CU_ALL, 12933790,
 	    (int64_t)113300 * MONEY_UNIT), 0);
 	v[1] = mk("aws", "b", 3000000, 1000);
 	if (db_replace_offers(db, "aws", v, 2, SRC_LIVE, 1000, NULL, &err) != 0)

@@ -18,6 +18,7 @@
 #include "offer.h"
 #include "str.h"
 #include "summary.h"
+#include "offer_text.h"
 
 #define USD(x)	((int64_t)((x) * 1000000.0 + 0.5))
 
@@ -26,12 +27,12 @@ make_offer(struct offer *o, const char *provider, const char *region,
     const char *gpu, int count, int64_t price, int64_t spot)
 {
 	offer_init(o);
-	str_copy(o->provider, sizeof o->provider, provider);
-	snprintf(o->key, sizeof o->key, "%s/%s/%d", gpu, region, count);
-	str_copy(o->instance_type, sizeof o->instance_type, "box");
-	str_copy(o->region, sizeof o->region, region);
-	str_copy(o->gpu, sizeof o->gpu, gpu);
-	str_copy(o->gpu_raw, sizeof o->gpu_raw, gpu);
+	o->provider = tstr(provider);
+	o->key = tstrf("%s/%s/%d", gpu, region, count);
+	o->instance_type = tstr("box");
+	o->region = tstr(region);
+	o->gpu = tstr(gpu);
+	o->gpu_raw = tstr(gpu);
 	o->gpu_count = count;
 	o->price = price;
 	o->spot_price = spot;

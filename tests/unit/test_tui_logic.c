@@ -25,6 +25,7 @@
 #include "tui/fields.h"
 #include "tui/model.h"
 #include "tui/scroll.h"
+#include "offer_text.h"
 
 /* ------------------------------------------------------------------ */
 /* scroll                                                              */
@@ -509,12 +510,12 @@ facet_offers(struct offer_list *l)
 	for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		struct offer *o = offer_list_add(l);
 
-		str_copy(o->provider, sizeof o->provider, rows[i].provider);
-		snprintf(o->key, sizeof o->key, "k%zu", i);
-		str_copy(o->instance_type, sizeof o->instance_type, "i");
-		str_copy(o->region, sizeof o->region, "r");
-		str_copy(o->gpu, sizeof o->gpu, rows[i].gpu);
-		str_copy(o->gpu_raw, sizeof o->gpu_raw, rows[i].gpu[0] != '\0' ?
+		o->provider = tstr(rows[i].provider);
+		o->key = tstrf("k%zu", i);
+		o->instance_type = tstr("i");
+		o->region = tstr("r");
+		o->gpu = tstr(rows[i].gpu);
+		o->gpu_raw = tstr(rows[i].gpu[0] != '\0' ?
 		    rows[i].gpu : "Mystery X");
 		o->gpu_count = rows[i].count;
 		o->price = USD(rows[i].price);
@@ -794,6 +795,137 @@ test_model_stats_and_find(void **state)
 	}
 }
 
+/*
+ * Typing, one character at a time, then erasing: after each key the
+ * model (which narrows the last matches while the text grows, and folds
+ * by precomputed classes) gives what a fresh query_plans() and
+ * query_fold_regions() give. "sx" then "sxm" and "pci" then "pcie": a
+ * board-form word matches offers whose names do not hold it, so those
+ * keys must not narrow.
+ */
+static void
+type_and_erase(struct model *m, const char *text)
+{
+	size_t i, len = strlen(text);
+
+	for (i = 0; i <= len; i++) {
+		memcpy(m->filter.text, text, i);
+		m->filter.text[i] = '\0';
+		assert_same_as_query(m);
+	}
+	while (len-- > 0) {
+		m->filter.text[len] = '\0';
+		assert_same_as_query(m);
+	}
+}
+
+static void
+test_model_typing_matches_fresh(void **state)
+{
+	static const char *const texts[] = { "h100 sxm", "a100 us-east",
+	    "rtx 4090 texas", "pcie", "l4 pcie", "aws p5", "  v100  x ",
+	    "GCP A3", "lambda h100 sxm5" };
+	struct model *m = *state;
+	struct err err;
+	size_t t;
+	int variant;
+
+	for (variant = 0; variant < 8; variant++) {
+		offer_filter_init(&m->filter);
+		m->sort = SORT_GPU_PRICE;
+		m->reverse = false;
+		m->all_regions = false;
+		switch (variant) {
+		case 1:
+			m->all_regions = true;
+			break;
+		case 2:
+			m->sort = SORT_REGION;
+			break;
+		case 3:
+			m->sort = SORT_PROVIDER;
+			m->reverse = true;
+			m->all_regions = true;
+			break;
+		case 4:
+			m->filter.term = 12;
+			m->sort = SORT_TERM_GPU;
+			break;
+		case 5:
+			assert_int_equal(filter_set(&m->filter, FF_COUNT, "8",
+			    false, &err), 0);
+			break;
+		case 6:
+			m->filter.spot = true;
+			break;
+		case 7:
+			assert_int_equal(filter_set(&m->filter, FF_REGION,
+			    "europe", false, &err), 0);
+			m->sort = SORT_AGE;
+			break;
+		}
+		for (t = 0; t < sizeof texts / sizeof texts[0]; t++)
+			type_and_erase(m, texts[t]);
+	}
+}
+
+/* Changes between keys: sort, order, folding, term, filter, reload. */
+static void
+test_model_changes_while_typing(void **state)
+{
+	struct model *m = *state;
+	struct err err;
+
+	offer_filter_init(&m->filter);
+	m->sort = SORT_GPU_PRICE;
+	m->reverse = false;
+	m->all_regions = false;
+	str_copy(m->filter.text, sizeof m->filter.text, "h1");
+	assert_same_as_query(m);
+	str_copy(m->filter.text, sizeof m->filter.text, "h10");
+	assert_same_as_query(m);
+	m->sort = SORT_VRAM;
+	assert_same_as_query(m);
+	str_copy(m->filter.text, sizeof m->filter.text, "h100");
+	assert_same_as_query(m);
+	m->reverse = true;
+	assert_same_as_query(m);
+	m->all_regions = true;
+	assert_same_as_query(m);
+	str_copy(m->filter.text, sizeof m->filter.text, "h100 e");
+	assert_same_as_query(m);
+	m->all_regions = false;
+	assert_same_as_query(m);
+	m->filter.term = 36;
+	m->sort = SORT_TERM_GPU;
+	assert_same_as_query(m);
+	str_copy(m->filter.text, sizeof m->filter.text, "h100 eu");
+	assert_same_as_query(m);
+	m->filter.term = TERM_NONE;
+	m->sort = SORT_GPU_PRICE;
+	assert_same_as_query(m);
+	assert_int_equal(filter_set(&m->filter, FF_PROVIDERS, "aws", false,
+	    &err), 0);
+	assert_same_as_query(m);
+	str_copy(m->filter.text, sizeof m->filter.text, "h100 eu w");
+	assert_same_as_query(m);
+	/* A multi-node filter goes to query_plans() and comes back. */
+	m->filter.multi_node = true;
+	assert_int_equal(filter_set(&m->filter, FF_COUNT, "16", false,
+	    &err), 0);
+	assert_same_as_query(m);
+	m->filter.multi_node = false;
+	m->filter.count = 0;
+	assert_same_as_query(m);
+	/* A reload in the middle of a search. */
+	assert_int_equal(model_load(m, &err), 0);
+	assert_same_as_query(m);
+	str_copy(m->filter.text, sizeof m->filter.text, "h100 eu we");
+	assert_same_as_query(m);
+	m->filter.text[0] = '\0';
+	assert_same_as_query(m);
+}
+
 int
 main(void)
 {
@@ -818,6 +950,8 @@ main(void)
 		cmocka_unit_test(test_model_matches_query_plans),
 		cmocka_unit_test(test_model_stats_and_find),
 		cmocka_unit_test(test_model_spot_ranks_by_spot),
+		cmocka_unit_test(test_model_typing_matches_fresh),
+		cmocka_unit_test(test_model_changes_while_typing),
 	};
 	int failed;
 
