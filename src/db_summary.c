@@ -136,6 +136,7 @@ db_offers_get(struct db *db, const char *const *providers,
     struct err *err)
 {
 	sqlite3_stmt *st;
+	struct offer o;
 	size_t from = out->n, i;
 	int rc;
 
@@ -145,9 +146,11 @@ db_offers_get(struct db *db, const char *const *providers,
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_text(st, 1, providers[i], -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, keys[i], -1, SQLITE_STATIC);
-		if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			db_row_to_offer(st, offer_list_add(out));
-		else if (rc != SQLITE_DONE) {
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			offer_init(&o);
+			db_row_to_offer(st, &o);
+			offer_list_add_copy(out, &o);	/* the row's text */
+		} else if (rc != SQLITE_DONE) {
 			sqlite3_finalize(st);
 			db_file_error(db, err);
 			return -1;
@@ -191,7 +194,7 @@ nodes_walk(struct db *db, const struct offer_filter *f,
 	};
 	char sql[3072];
 	sqlite3_stmt *st;
-	struct offer *o;
+	struct offer o;
 	struct plan p;
 	size_t from = out->n, kept = 0;
 	int k = 1, rc, nodes;
@@ -226,22 +229,19 @@ nodes_walk(struct db *db, const struct offer_filter *f,
 		sqlite3_bind_int(st, k++, f->count);
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		o = offer_list_add(out);
-		db_row_to_offer(st, o);
-		if (!offer_matches(f, o, &nodes)) {
-			offer_list_pop(out);
+		offer_init(&o);
+		db_row_to_offer(st, &o);	/* the row's text until a step */
+		if (!offer_matches(f, &o, &nodes))
 			continue;
-		}
-		cost_plan(&p, o, nodes);
-		if (!plan_matches_price(f, &p)) {
-			offer_list_pop(out);
+		cost_plan(&p, &o, nodes);
+		if (!plan_matches_price(f, &p))
 			continue;
-		}
 		if (matched != NULL)
 			(*matched)++;
 		if (kept == limit)
-			offer_list_pop(out);	/* counted, not shown */
-		else if (++kept == limit && matched == NULL)
+			continue;	/* counted, not shown */
+		offer_list_add_copy(out, &o);
+		if (++kept == limit && matched == NULL)
 			break;
 	}
 	sqlite3_finalize(st);
