@@ -27,7 +27,7 @@ echo
 printf '%-40s %9s | %-36s %9s | %7s | %s\n' "figure" "gpucost" \
     "baseline (same run)" "baseline" "ratio" "target"
 failed=
-for s in startup query shapes aws vast parallel cache_write tui; do
+for s in ${BENCH_SCRIPTS:-startup query shapes aws vast parallel cache_write tui}; do
 	sh "$dir/$s.sh" || failed="$failed $s"
 done
 echo

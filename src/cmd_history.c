@@ -271,6 +271,25 @@ write_history(const struct cli_options *o, struct history_rows *r,
 	return rc;
 }
 
+/*
+ * The offers whose history is shown: with --limit only the first ones,
+ * as the query's shortcuts find them (issue 29): db_query_top() when SQL
+ * tests the whole filter, the walks of db_query_nodes() for plans of
+ * several nodes by price per GPU-hour (cmd_query.c's rules; no rows
+ * are folded here); else every matching offer.
+ */
+static int
+history_read(struct db *db, const struct cli_options *o,
+    const struct offer_filter *f, struct offer_list *out, struct err *err)
+{
+	if (o->limit > 0 && db_filter_in_sql(f) && db_sort_in_sql(o->sort))
+		return db_query_top(db, f, o->sort, o->reverse,
+		    (size_t)o->limit, out, NULL, err);
+	if (o->limit > 0 && query_nodes_walk(f, o->sort, o->reverse))
+		return db_query_nodes(db, f, (size_t)o->limit, out, NULL, err);
+	return db_query(db, f, out, err);
+}
+
 static int
 cmd_history_exec(const struct cli_options *o)
 {
@@ -291,7 +310,7 @@ cmd_history_exec(const struct cli_options *o)
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);
-	if (db_query(db, &f, &offers, &err) < 0) {
+	if (history_read(db, o, &f, &offers, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
@@ -341,6 +360,10 @@ cmd_history_exec(const struct cli_options *o)
 	}
 	rc = n > 0 ? EXIT_OK : EXIT_NO_MATCH;
 done:
+	/* Tests (tests/cli/plans_paths.sh): what this answer read whole. */
+	if (getenv("GPUCOST_DEBUG_READS") != NULL)
+		fprintf(stderr, "gpucost: debug: %zu offers read whole\n",
+		    db_offers_read());
 	for (i = 0; h != NULL && i < n; i++)
 		free(h[i].points);
 	free(h);

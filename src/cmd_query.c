@@ -182,7 +182,18 @@ static bool
 query_top_n(const struct cli_options *o, const struct offer_filter *f)
 {
 	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) &&
-	    db_filter_in_sql(f);
+	    db_filter_in_sql(f) && db_sort_in_sql(o->sort);
+}
+
+/*
+ * Can the first --limit plans of several nodes come from the walks of
+ * db_query_nodes() (query_nodes_walk()), the rows not folded?
+ */
+static bool
+query_walk(const struct cli_options *o, const struct offer_filter *f)
+{
+	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) &&
+	    query_nodes_walk(f, o->sort, o->reverse);
 }
 
 /* Say which option left no offer, and what to do (query.c). */
@@ -217,19 +228,16 @@ explain_empty(struct db *db, const struct cli_options *o,
 }
 
 /*
- * --group-by: the plans summarised per group, cheapest group first, at
- * most --limit groups. Returns 0, or -1 on a write error.
+ * --group-by: the groups (summary_build()), cheapest group first, at
+ * most --limit of them. Returns 0, or -1 on a write error; frees groups.
  */
 static int
-print_groups(const struct cli_options *o, const struct plan *plans,
-    size_t nplans, size_t *ngroups)
+print_group_list(const struct cli_options *o, struct summary_group *groups,
+    size_t *ngroups)
 {
-	struct summary_group *groups;
 	size_t shown;
 	int rc = 0;
 
-	summary_build(plans, nplans, &o->group_by, o->filter.spot, &groups,
-	    ngroups);
 	shown = o->limit > 0 && (size_t)o->limit < *ngroups ?
 	    (size_t)o->limit : *ngroups;
 	if ((*ngroups > 0 || o->format != OUTPUT_TABLE) &&
@@ -237,6 +245,90 @@ print_groups(const struct cli_options *o, const struct plan *plans,
 	    &o->group_by, o->filter.term != TERM_NONE, groups, shown) < 0 || fflush(stdout) != 0))
 		rc = -1;
 	free(groups);
+	return rc;
+}
+
+/* --group-by: the plans summarised per group (print_group_list()). */
+static int
+print_groups(const struct cli_options *o, const struct plan *plans,
+    size_t nplans, size_t *ngroups)
+{
+	struct summary_group *groups;
+
+	summary_build(plans, nplans, &o->group_by, o->filter.spot, &groups,
+	    ngroups);
+	return print_group_list(o, groups, ngroups);
+}
+
+/*
+ * Can --group-by read the cache's summary index instead of every offer
+ * whole (issue 29)? When SQL tests the whole filter (db_filter_in_sql():
+ * so no --term, --multi-node, --nodes, fabric, region geography, text,
+ * form, host per GPU or Vertex) and with -q: the lines on stderr (data
+ * age per provider, market references) are about every plan, and are
+ * made from them on the full path.
+ */
+static bool
+groups_indexed(const struct cli_options *o, const struct offer_filter *f)
+{
+	return o->group_by.nkeys > 0 && o->quiet && db_filter_in_sql(f);
+}
+
+static void
+group_row(const struct db_summary_row *r, void *ctx)
+{
+	summary_acc_add(ctx, r->gpu, r->provider, r->region, r->key,
+	    r->price_gpu_hour, r->spot_gpu_hour);
+}
+
+/*
+ * --group-by from the summary index (groups_indexed()): every matching
+ * offer's GPU, region and prices from one index walk, and only the
+ * offers tied for a group's cheapest read whole, their plans ranked as
+ * the full path ranks every plan. Returns the exit status, or -1 when
+ * the full path must answer (the rows read and their plans disagree).
+ */
+static int
+query_groups_indexed(struct db *db, const struct cli_options *o,
+    const struct offer_filter *f)
+{
+	struct summary_acc *acc = summary_acc_new(&o->group_by, f->spot);
+	struct summary_group *groups = NULL;
+	struct offer_list cands;
+	struct plan *plans = NULL;
+	const char **provs = NULL, **keys = NULL;
+	size_t nplans = 0, ncands, ngroups = 0, rows = 0;
+	struct err err;
+	int rc = -1;
+
+	offer_list_init(&cands);
+	if (db_summary_scan(db, f, group_row, acc, &rows, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_DATA;
+		goto done;
+	}
+	ncands = summary_acc_candidates(acc, &provs, &keys);
+	if (db_offers_get(db, provs, keys, ncands, &cands, &err) < 0) {
+		cli_error("%s", err.msg);
+		rc = EXIT_DATA;
+		goto done;
+	}
+	query_plans(cands.v, cands.n, f, o->sort, o->reverse, &plans,
+	    &nplans);
+	if (summary_acc_finish(acc, plans, nplans, &groups, &ngroups) < 0)
+		goto done;	/* rc -1: the full path answers */
+	if (print_group_list(o, groups, &ngroups) < 0) {
+		cli_error("writing the output: %s", strerror(errno));
+		rc = EXIT_DATA;
+		goto done;
+	}
+	rc = rows > 0 ? EXIT_OK : EXIT_NO_MATCH;
+done:
+	free(provs);
+	free(keys);
+	free(plans);
+	offer_list_done(&cands);
+	summary_acc_free(acc);
 	return rc;
 }
 
@@ -352,7 +444,7 @@ cmd_query_exec(const struct cli_options *o)
 	struct plan *plans = NULL;
 	size_t nplans = 0, shown, nstatus = 0, matched = 0, rows, i;
 	size_t folded = 0, left_out = 0;
-	bool top_n;
+	bool top_n, walk;
 	char refresh_note[768] = "";
 	int64_t max_age;
 	struct err err;
@@ -371,23 +463,30 @@ cmd_query_exec(const struct cli_options *o)
 	if (o->group_by.nkeys > 0)
 		f.include_stale = true;
 	top_n = query_top_n(o, &f);
+	walk = !top_n && query_walk(o, &f);
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);
+	if (groups_indexed(o, &f) &&
+	    (rc = query_groups_indexed(db, o, &f)) >= 0)
+		goto done;
+	rc = EXIT_DATA;
 	/* The count of all matches is shown by JSON and the age line. */
 	if ((top_n ? db_query_top(db, &f, o->sort, o->reverse,
 	    (size_t)o->limit, &offers, o->quiet && o->format != OUTPUT_JSON ?
 	    NULL : &matched, &err) :
+	    walk ? db_query_nodes(db, &f, (size_t)o->limit, &offers,
+	    o->quiet && o->format != OUTPUT_JSON ? NULL : &matched, &err) :
 	    db_query(db, &f, &offers, &err)) < 0 ||
 	    /* Only JSON shows the status; the full path keeps reading it. */
-	    ((!top_n || o->format == OUTPUT_JSON) &&
+	    ((!(top_n || walk) || o->format == OUTPUT_JSON) &&
 	    db_status(db, &status, &nstatus, &err) < 0)) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
 	query_plans(offers.v, offers.n, &f, o->sort, o->reverse,
 	    &plans, &nplans);
-	if (!top_n)
+	if (!top_n && !walk)
 		matched = nplans;
 	if (!o->quiet)
 		left_out = count_left_out(db, o, &f);
@@ -456,6 +555,10 @@ cmd_query_exec(const struct cli_options *o)
 		rc = EXIT_OK;
 	}
 done:
+	/* Tests (tests/cli/plans_paths.sh): what this answer read whole. */
+	if (getenv("GPUCOST_DEBUG_READS") != NULL)
+		fprintf(stderr, "gpucost: debug: %zu offers read whole\n",
+		    db_offers_read());
 	/* Even with -q: the answer is older than was asked for. */
 	if (refresh_note[0] != '\0')
 		fprintf(stderr, "gpucost: %s\n", refresh_note);

@@ -377,6 +377,58 @@ say_nothing_new(const struct cli_options *o, int64_t last_run)
 		cli_error("nothing matches this watch yet");
 }
 
+/*
+ * With --limit N and a filter SQL tests whole, the offers a run needs
+ * (issue 29) instead of every match: the first N + K in the query's
+ * order (db_query_top()), K the offers the watch knows (only they can
+ * be a match that is not news, so the first N news are among them), and
+ * the known ones whole (they carry what the watch stores next). *matched
+ * is the number of all matches. Returns 1 when it read them, 0 when the
+ * full path must (into out then), -1 on error.
+ */
+static int
+watch_read(struct db *db, const struct cli_options *o,
+    const struct offer_filter *f, const struct db_watch_offer *known,
+    size_t nknown, struct offer_list *out, size_t *matched, struct err *err)
+{
+	const char **provs, **keys;
+	size_t i;
+	int rc;
+
+	/* GPUCOST_DEBUG_FULL_READ: the full path, for tests to compare. */
+	if (o->limit <= 0 || !db_filter_in_sql(f) || !db_sort_in_sql(o->sort) ||
+	    getenv("GPUCOST_DEBUG_FULL_READ") != NULL)
+		return db_query(db, f, out, err) < 0 ? -1 : 0;
+	provs = xcalloc(nknown > 0 ? nknown : 1, sizeof *provs);
+	keys = xcalloc(nknown > 0 ? nknown : 1, sizeof *keys);
+	for (i = 0; i < nknown; i++) {
+		provs[i] = known[i].provider;
+		keys[i] = known[i].key;
+	}
+	rc = db_offers_get(db, provs, keys, nknown, out, err) < 0 ||
+	    db_query_top(db, f, o->sort, o->reverse, (size_t)o->limit + nknown,
+	    out, matched, err) < 0 ? -1 : 1;
+	free(provs);
+	free(keys);
+	return rc;
+}
+
+/* Drop the second of plans of one offer (adjacent once sorted). */
+static size_t
+plans_unique(struct plan *plans, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (k > 0 && strcmp(plans[k - 1].offer->provider,
+		    plans[i].offer->provider) == 0 &&
+		    strcmp(plans[k - 1].offer->key, plans[i].offer->key) == 0)
+			continue;
+		plans[k++] = plans[i];
+	}
+	return k;
+}
+
 static int
 cmd_watch_exec(const struct cli_options *o)
 {
@@ -395,7 +447,8 @@ cmd_watch_exec(const struct cli_options *o)
 	struct err err;
 	struct db *db, *state = NULL;
 	bool found;
-	int rc = EXIT_DATA;
+	size_t matched = 0;
+	int rc = EXIT_DATA, part = 0;
 
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
@@ -424,7 +477,8 @@ cmd_watch_exec(const struct cli_options *o)
 	f.now = now;
 	offer_list_init(&offers);
 	if (db_watch_load(state, query, &known, &nknown, &last_run, &err) < 0 ||
-	    db_query(db, &f, &offers, &err) < 0) {
+	    (part = watch_read(db, o, &f, known, nknown, &offers, &matched,
+	    &err)) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
@@ -432,6 +486,8 @@ cmd_watch_exec(const struct cli_options *o)
 		qsort(known, nknown, sizeof *known, cmp_known);
 	query_plans(offers.v, offers.n, &f, o->sort, o->reverse,
 	    &plans, &nplans);
+	if (part)
+		nplans = plans_unique(plans, nplans);
 	news = xcalloc(nplans > 0 ? nplans : 1, sizeof *news);
 	why = xcalloc(nplans > 0 ? nplans : 1, sizeof *why);
 	from = xcalloc(nplans > 0 ? nplans : 1, sizeof *from);
@@ -460,7 +516,8 @@ cmd_watch_exec(const struct cli_options *o)
 	oo.width = cli_output_width(stdout);
 	oo.hours = o->hours;
 	oo.now = now;
-	oo.matched = nnews;
+	/* Read in part: every match not read is new (never known). */
+	oo.matched = part ? nnews + (matched - nplans) : nnews;
 	oo.changes = why;
 	if (nshown > 0) {
 		if (o->exec != NULL) {

@@ -32,7 +32,7 @@
 #include "health.h"
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	12
+#define DB_SCHEMA_VERSION	13
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -187,9 +187,65 @@ int	db_query_scan(struct db *db, const struct offer_filter *filter,
  */
 bool	db_filter_in_sql(const struct offer_filter *f);
 
+/*
+ * Can SQL order offers by key as plan_sort() orders their plans (a
+ * stored column or an expression of them)? Host per GPU and --term's
+ * price cannot: db_query_top() is not for them.
+ */
+bool	db_sort_in_sql(enum sort_key key);
+
 int	db_query_top(struct db *db, const struct offer_filter *filter,
 	    enum sort_key key, bool reverse, size_t limit,
 	    struct offer_list *out, size_t *matched, struct err *err);
+
+/*
+ * --group-by's read (db_summary.c): fn is called once for every offer
+ * matching f -- only for filters SQL tests whole (db_filter_in_sql()),
+ * the maximum price tested on the stored per-GPU key -- with what a
+ * summary groups and ranks by, from one covering index; *rows is how
+ * many (what tests check). The strings are valid during the call only.
+ * db_summary_plan() is SQLite's plan for that walk (EXPLAIN QUERY PLAN).
+ */
+struct db_summary_row {
+	const char	*provider, *key, *gpu, *region;
+	int64_t		 price_gpu_hour;	/* plan of one node; NONE */
+	int64_t		 spot_gpu_hour;
+};
+typedef void db_summary_fn(const struct db_summary_row *row, void *ctx);
+int	db_summary_scan(struct db *db, const struct offer_filter *f,
+	    db_summary_fn *fn, void *ctx, size_t *rows, struct err *err);
+int	db_summary_plan(struct db *db, const struct offer_filter *f,
+	    char *out, size_t size, struct err *err);
+
+/*
+ * The offers (provider, key) of providers[i], keys[i] for i < n, whole
+ * (committed prices attached), appended to out; a key not cached is left
+ * out.
+ */
+int	db_offers_get(struct db *db, const char *const *providers,
+	    const char *const *keys, size_t n, struct offer_list *out,
+	    struct err *err);
+
+/*
+ * How many offers this process has read whole from a cache (every row
+ * through db_row_to_offer()): what GPUCOST_DEBUG_READS prints, so tests
+ * see that a shape reads only what it shows.
+ */
+size_t	db_offers_read(void);
+
+/*
+ * Plans of several nodes (--nodes N > 1, or --multi-node with --count),
+ * sorted by price per GPU-hour, at most `limit` (db_summary.c): appended
+ * to out, a superset of the offers of the first `limit` plans of the full
+ * answer (query_plans() on them gives those plans), each matching f;
+ * *matched, unless NULL, the number of all matching offers (then every
+ * candidate is read, else each walk stops at the limit). Not for --term,
+ * nor for --fabric any (any offer not a single listing can be taken
+ * several times: the walks would read them all).
+ */
+int	db_query_nodes(struct db *db, const struct offer_filter *f,
+	    size_t limit, struct offer_list *out, size_t *matched,
+	    struct err *err);
 
 /*
  * SQLite's plan (EXPLAIN QUERY PLAN, one step a line) for the query

@@ -42,7 +42,7 @@ struct db {
 
 /*
  * OFFER_COLUMNS and what is computed at write time: the sort keys and
- * the values the filters test (migration 12).
+ * the values the filters test (migration 13).
  */
 #define WRITE_COLUMNS	OFFER_COLUMNS ", sk_gpu_price, sk_spot_gpu, sk_pflop, " \
 	"continent, country, form, vertex, search"
@@ -101,5 +101,37 @@ int		 db_committed_replace(struct db *, const char *,
 		    const struct offer *, size_t, struct err *);
 int		 db_committed_attach(struct db *, struct offer_list *, size_t,
 		    struct err *);
+
+/*
+ * The offers' filter in SQL (db_offers.c), for the other readers of the
+ * offers table (db_summary.c). rentable_prepare() judges the market
+ * references of f from the status rows into *rq; filter_sql() appends
+ * " AND ..." conditions of f that SQL tests (never more than
+ * offer_matches() keeps: the caller tests the rows again or relies on
+ * db_filter_in_sql()); filter_bind() binds them from parameter *k on.
+ */
+#define RENTABLE_SQL_MAX	8
+struct rentable_sql {
+	const char	*all_old[RENTABLE_SQL_MAX];	/* marketplaces, all stale */
+	size_t		 nall_old;
+	const char	*mixed[RENTABLE_SQL_MAX];	/* some stale */
+	size_t		 nmixed;
+	int64_t		 cutoff;	/* older than this: a reference */
+	bool		 only;		/* only_stale: per row */
+	/*
+	 * The stored filter values (migration 13) are not current and the
+	 * cache may not be written: db_query() leaves those filters to C.
+	 */
+	bool		 stale_derived;
+};
+struct offer_filter;
+int		 rentable_prepare(struct db *, const struct offer_filter *,
+		    struct rentable_sql *, struct err *);
+void		 filter_sql(const struct offer_filter *,
+		    const struct rentable_sql *, char *, size_t);
+void		 filter_bind(sqlite3_stmt *, const struct offer_filter *,
+		    const struct rentable_sql *, int *);
+/* Recompute stale stored sort keys before a read relies on them. */
+int		 db_sort_keys_update(struct db *, struct err *);
 
 #endif

@@ -39,7 +39,7 @@
 /*
  * An offer's stored sort keys: its plan of one instance, as
  * plan_sort()'s; and what its filters test that is no SQL expression on
- * its columns (migration 12), from the functions offer_matches() calls.
+ * its columns (migration 13), from the functions offer_matches() calls.
  */
 struct sort_keys {
 	int64_t	gpu_price;
@@ -676,6 +676,15 @@ fail:
 	return -1;
 }
 
+/* Offers read whole by this process (db_offers_read()). */
+static size_t offers_read;
+
+size_t
+db_offers_read(void)
+{
+	return offers_read;
+}
+
 /* Column i's text, "" for NULL: valid until st steps again. */
 static const char *
 row_text(sqlite3_stmt *st, int i)
@@ -695,6 +704,7 @@ db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 {
 	char buf[16];
 
+	offers_read++;
 	o->provider = row_text(st, 0);
 	o->key = row_text(st, 1);
 	o->instance_type = row_text(st, 2);
@@ -757,24 +767,9 @@ sql_in(char *sql, size_t size, const char *col, size_t n)
  * offers older than a day, the provider is left out; none, nothing is
  * tested; only a mix tests notes and age row by row.
  */
-#define RENTABLE_SQL_MAX	8
-struct rentable_sql {
-	const char	*all_old[RENTABLE_SQL_MAX];	/* marketplaces, all stale */
-	size_t		 nall_old;
-	const char	*mixed[RENTABLE_SQL_MAX];	/* some stale */
-	size_t		 nmixed;
-	int64_t		 cutoff;	/* older than this: a reference */
-	bool		 only;		/* only_stale: per row */
-	/*
-	 * The stored filter values (migration 12) are not current and the
-	 * cache may not be written: db_query() leaves those filters to C.
-	 */
-	bool		 stale_derived;
-};
-
 static void	filter_functions(struct db *);
 
-static int
+int
 rentable_prepare(struct db *db, const struct offer_filter *f,
     struct rentable_sql *rq, struct err *err)
 {
@@ -871,7 +866,7 @@ rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
 }
 
 /*
- * The filters tested on the values stored at write time (migration 12)
+ * The filters tested on the values stored at write time (migration 13)
  * or on an expression of the columns, each exactly as offer_matches()
  * tests it (it tests every row read again): --region (a continent or a
  * country on the stored codes; a region name or glob through
@@ -1000,7 +995,7 @@ filter_functions(struct db *db)
 }
 
 /* Append to sql (size bytes) the conditions of f that SQL tests. */
-static void
+void
 filter_sql(const struct offer_filter *f, const struct rentable_sql *rq,
     char *sql, size_t size)
 {
@@ -1064,7 +1059,7 @@ db_filter_in_sql(const struct offer_filter *f)
 }
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */
-static void
+void
 filter_bind(sqlite3_stmt *st, const struct offer_filter *f,
     const struct rentable_sql *rq, int *k)
 {
@@ -1090,7 +1085,6 @@ filter_bind(sqlite3_stmt *st, const struct offer_filter *f,
 	rentable_bind(st, rq, k);
 }
 
-static int	db_sort_keys_update(struct db *, struct err *);
 
 /* Does f test a value stored at write time (derived_sql())? */
 static bool
@@ -1255,6 +1249,12 @@ static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
 	[SORT_AGE] = { NULL, "fetched_at", true, false },
 };
 
+bool
+db_sort_in_sql(enum sort_key key)
+{
+	return (unsigned)key < SORT_KEY_COUNT && sort_sql[key].expr != NULL;
+}
+
 /* plan_sort()'s ties after the key: lower price per GPU-hour, provider, key. */
 static const char *
 tiebreak(enum sort_key key)
@@ -1330,7 +1330,7 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
  * last refresh). Once, in one transaction; afterwards a check of the
  * small status table.
  */
-static int
+int
 db_sort_keys_update(struct db *db, struct err *err)
 {
 	static const char stale_sql[] = "SELECT 1 FROM provider_status "

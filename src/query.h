@@ -51,4 +51,15 @@ size_t	query_fold_classes(struct plan *plans, size_t n, uint32_t *cls);
 size_t	query_explain_empty(const struct offer *offers, size_t n,
 	    const struct offer_filter *f, char *buf, size_t size);
 
+/*
+ * Can the first plans of f, sorted by key, come from db_query_nodes()'s
+ * walks (issue 29)? Plans of several nodes (--nodes N > 1, or
+ * --multi-node with --count) by price per GPU-hour (a plan's is its
+ * offer's), no --term (tested on committed prices attached after the
+ * read), not --fabric any (the walks need the fabric table to name the
+ * providers whose offers can be assembled).
+ */
+bool	query_nodes_walk(const struct offer_filter *f, enum sort_key key,
+	    bool reverse);
+
 #endif

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "summary.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,28 +64,36 @@ bad:
 	return -1;
 }
 
-/* The value of key for plan p ("" for an unknown GPU). */
+/* The value of key for an offer of this GPU, provider and region. */
 static const char *
-key_value(const struct plan *p, enum group_key key)
+key_value_of(const char *gpu, const char *provider, const char *region,
+    enum group_key key)
 {
 	switch (key) {
 	case GROUP_GPU:
-		return p->offer->gpu[0] != '\0' ? p->offer->gpu : "unknown";
+		return gpu[0] != '\0' ? gpu : "unknown";
 	case GROUP_PROVIDER:
-		return p->offer->provider;
+		return provider;
 	case GROUP_REGION:
-		return p->offer->region;
+		return region;
 	case GROUP_CONTINENT: {
 		const char *country, *continent;
 
-		region_locate(p->offer->provider, p->offer->region, &country,
-		    &continent);
+		region_locate(provider, region, &country, &continent);
 		return continent[0] != '\0' ? continent : "unknown";
 	}
 	case GROUP_KEY_COUNT:
 		break;
 	}
 	return "";
+}
+
+/* The value of key for plan p ("unknown" for an unknown GPU). */
+static const char *
+key_value(const struct plan *p, enum group_key key)
+{
+	return key_value_of(p->offer->gpu, p->offer->provider,
+	    p->offer->region, key);
 }
 
 static int
@@ -227,4 +236,379 @@ summary_build(const struct plan *plans, size_t n, const struct group_by *g,
 	qsort(groups, nb, sizeof *groups, cmp_group);
 	*out = groups;
 	*nout = nb;
+}
+
+/*
+ * The summary from rows (summary_acc_*): the same groups, counts and
+ * statistics as summary_build(), from one pass over what the cache's
+ * index holds of each offer; the cheapest of a group is picked among the
+ * offers tied at its lowest ranked price, whose plans the caller makes
+ * in the query's order.
+ */
+
+/* One offer that may be its group's cheapest. */
+struct acc_cand {
+	char	*provider;
+	char	*key;
+};
+
+struct acc_group {
+	struct summary_group group;
+	int64_t	*prices, *spots;	/* known values */
+	size_t	 np, capp, ns, caps;
+	bool	 best_known;		/* a ranked price is known */
+	int64_t	 best;			/* the lowest, when known */
+	struct acc_cand *cands;		/* tied at best (every offer while
+					   none is known) */
+	size_t	 nc, capc;
+};
+
+/* A string-keyed open-addressing table of group indexes. */
+struct acc_slot {
+	char	*name;			/* owned; NULL: empty */
+	size_t	 group;
+};
+
+struct summary_acc {
+	struct group_by	 by;
+	bool		 spot_rank;
+	struct acc_group *groups;
+	size_t		 ngroups, capg;
+	struct acc_slot	*atoms;		/* "gpu\x1fprovider\x1fregion" */
+	struct acc_slot	*names;		/* the group's values, joined */
+	size_t		 natoms, nnames, cap;	/* cap: slots of each */
+};
+
+static uint64_t
+acc_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* The slot of name in t (cap a power of two): its own or the empty one. */
+static struct acc_slot *
+acc_slot(struct acc_slot *t, size_t cap, const char *name)
+{
+	size_t i = (size_t)acc_hash(name) & (cap - 1);
+
+	while (t[i].name != NULL && strcmp(t[i].name, name) != 0)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+/* Double both tables (kept at most half full). */
+static void
+acc_grow(struct summary_acc *a)
+{
+	struct acc_slot *old[2] = { a->atoms, a->names }, **t[2] =
+	    { &a->atoms, &a->names };
+	size_t oldcap = a->cap, i, j;
+
+	a->cap = a->cap * 2;
+	for (j = 0; j < 2; j++) {
+		*t[j] = xcalloc(a->cap, sizeof **t[j]);
+		for (i = 0; i < oldcap; i++)
+			if (old[j][i].name != NULL)
+				*acc_slot(*t[j], a->cap, old[j][i].name) =
+				    old[j][i];
+		free(old[j]);
+	}
+}
+
+struct summary_acc *
+summary_acc_new(const struct group_by *g, bool spot_rank)
+{
+	struct summary_acc *a = xcalloc(1, sizeof *a);
+
+	a->by = *g;
+	a->spot_rank = spot_rank;
+	a->cap = 64;
+	a->atoms = xcalloc(a->cap, sizeof *a->atoms);
+	a->names = xcalloc(a->cap, sizeof *a->names);
+	return a;
+}
+
+/*
+ * "gpu\x1fprovider\x1fregion" into buf (3 * OFFER_NAME_MAX + 4 bytes),
+ * each truncated as an offer's would be: once per offer read, so by
+ * hand (a formatted print was a sixth of --group-by's time).
+ */
+static void
+atom_make(char *buf, const char *gpu, const char *provider,
+    const char *region)
+{
+	const char *v[3] = { gpu, provider, region };
+	size_t i, len, at = 0;
+
+	for (i = 0; i < 3; i++) {
+		len = strlen(v[i]);
+		if (len > OFFER_NAME_MAX)
+			len = OFFER_NAME_MAX;
+		memcpy(buf + at, v[i], len);
+		at += len;
+		buf[at++] = i < 2 ? '\x1f' : '\0';
+	}
+}
+
+/* The group of an offer of gpu, provider and region, made if new. */
+static size_t
+acc_group_of(struct summary_acc *a, const char *gpu, const char *provider,
+    const char *region)
+{
+	char atom[3 * OFFER_NAME_MAX + 4], name[GROUP_KEY_COUNT *
+	    (OFFER_NAME_MAX + 1) + 1];
+	const char *v[GROUP_KEY_COUNT];
+	struct acc_slot *s;
+	struct acc_group *grp;
+	size_t k, len = 0;
+
+	atom_make(atom, gpu, provider, region);
+	if ((s = acc_slot(a->atoms, a->cap, atom))->name != NULL)
+		return s->group;
+	name[0] = '\0';
+	for (k = 0; k < a->by.nkeys; k++) {
+		v[k] = key_value_of(gpu, provider, region, a->by.keys[k]);
+		/* As summary_build() compares them: truncated to a value. */
+		len += (size_t)snprintf(name + len, sizeof name - len,
+		    "%.*s\x1f", OFFER_NAME_MAX - 1, v[k]);
+		if (len >= sizeof name)
+			len = sizeof name - 1;
+	}
+	s->name = xstrdup(atom);
+	a->natoms++;
+	s = acc_slot(a->names, a->cap, name);
+	if (s->name == NULL) {
+		if (a->ngroups == a->capg) {
+			a->capg = a->capg == 0 ? 16 : a->capg * 2;
+			a->groups = xreallocarray(a->groups, a->capg,
+			    sizeof *a->groups);
+		}
+		grp = &a->groups[a->ngroups];
+		memset(grp, 0, sizeof *grp);
+		for (k = 0; k < a->by.nkeys; k++)
+			str_copy(grp->group.values[k], OFFER_NAME_MAX, v[k]);
+		s->name = xstrdup(name);
+		s->group = a->ngroups++;
+		a->nnames++;
+	}
+	k = s->group;
+	acc_slot(a->atoms, a->cap, atom)->group = k;
+	if (2 * (a->natoms > a->nnames ? a->natoms : a->nnames) >= a->cap)
+		acc_grow(a);
+	return k;
+}
+
+static void
+acc_push(int64_t **v, size_t *n, size_t *cap, int64_t x)
+{
+	if (*n == *cap) {
+		*cap = *cap == 0 ? 64 : *cap * 2;
+		*v = xreallocarray(*v, *cap, sizeof **v);
+	}
+	(*v)[(*n)++] = x;
+}
+
+static void
+acc_cands_clear(struct acc_group *grp)
+{
+	size_t i;
+
+	for (i = 0; i < grp->nc; i++) {
+		free(grp->cands[i].provider);
+		free(grp->cands[i].key);
+	}
+	grp->nc = 0;
+}
+
+void
+summary_acc_add(struct summary_acc *a, const char *gpu, const char *provider,
+    const char *region, const char *key, int64_t price_gpu_hour,
+    int64_t spot_gpu_hour)
+{
+	size_t g = acc_group_of(a, gpu, provider, region);	/* may move */
+	struct acc_group *grp = &a->groups[g];
+	int64_t r = a->spot_rank ? spot_gpu_hour : price_gpu_hour;
+
+	grp->group.offers++;
+	if (money_known(price_gpu_hour))
+		acc_push(&grp->prices, &grp->np, &grp->capp, price_gpu_hour);
+	if (money_known(spot_gpu_hour))
+		acc_push(&grp->spots, &grp->ns, &grp->caps, spot_gpu_hour);
+	/* summary_build(): the first of the lowest, else the first. */
+	if (money_known(r) && (!grp->best_known || r < grp->best)) {
+		acc_cands_clear(grp);
+		grp->best_known = true;
+		grp->best = r;
+	} else if (money_known(r) ? r != grp->best : grp->best_known)
+		return;
+	if (grp->nc == grp->capc) {
+		grp->capc = grp->capc == 0 ? 4 : grp->capc * 2;
+		grp->cands = xreallocarray(grp->cands, grp->capc,
+		    sizeof *grp->cands);
+	}
+	grp->cands[grp->nc].provider = xstrdup(provider);
+	grp->cands[grp->nc].key = xstrdup(key);
+	grp->nc++;
+}
+
+size_t
+summary_acc_candidates(const struct summary_acc *a, const char ***providers,
+    const char ***keys)
+{
+	size_t n = 0, i, j;
+
+	for (i = 0; i < a->ngroups; i++)
+		n += a->groups[i].nc;
+	*providers = xreallocarray(NULL, n > 0 ? n : 1, sizeof **providers);
+	*keys = xreallocarray(NULL, n > 0 ? n : 1, sizeof **keys);
+	for (i = n = 0; i < a->ngroups; i++)
+		for (j = 0; j < a->groups[i].nc; j++) {
+			(*providers)[n] = a->groups[i].cands[j].provider;
+			(*keys)[n++] = a->groups[i].cands[j].key;
+		}
+	return n;
+}
+
+/*
+ * The k-th smallest of v[0..n) into v[k], every value before it no
+ * larger (Hoare's selection): price_stats_of()'s figures without its
+ * sort, in linear time.
+ */
+static void
+select_kth(int64_t *v, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, i, j, kk = (ptrdiff_t)k;
+	int64_t pivot, a, b, c, t;
+
+	while (lo < hi) {
+		a = v[lo];
+		b = v[lo + (hi - lo) / 2];
+		c = v[hi];
+		pivot = a < b ? (b < c ? b : a < c ? c : a) :
+		    (a < c ? a : b < c ? c : b);
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = v[i];
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				j--;
+			}
+		}
+		if (kk <= j)
+			hi = j;
+		else if (kk >= i)
+			lo = i;
+		else
+			return;
+	}
+}
+
+/* price_stats_of()'s figures of v[0..n) (reordered), without a sort. */
+static void
+price_stats_select(int64_t *v, size_t n, struct price_stats *st)
+{
+	int64_t lo;
+	size_t i;
+
+	st->n = n;
+	if (n == 0) {
+		st->min = st->median = st->max = MONEY_NONE;
+		return;
+	}
+	st->min = st->max = v[0];
+	for (i = 1; i < n; i++) {
+		if (v[i] < st->min)
+			st->min = v[i];
+		if (v[i] > st->max)
+			st->max = v[i];
+	}
+	select_kth(v, n, n / 2);
+	if (n % 2 == 1) {
+		st->median = v[n / 2];
+		return;
+	}
+	for (lo = v[0], i = 1; i < n / 2; i++)
+		if (v[i] > lo)
+			lo = v[i];
+	st->median = lo + (v[n / 2] - lo) / 2;
+}
+
+int
+summary_acc_finish(struct summary_acc *a, const struct plan *plans, size_t n,
+    struct summary_group **out, size_t *nout)
+{
+	struct summary_group *groups;
+	struct acc_group *grp;
+	const struct offer *o;
+	size_t i, missing = a->ngroups;
+	char atom[3 * OFFER_NAME_MAX + 4];
+	struct acc_slot *s;
+	int64_t r;
+
+	/* In the query's order: the first plan tied at its group's best. */
+	for (i = 0; i < n && missing > 0; i++) {
+		o = plans[i].offer;
+		atom_make(atom, o->gpu, o->provider, o->region);
+		if ((s = acc_slot(a->atoms, a->cap, atom))->name == NULL)
+			continue;
+		grp = &a->groups[s->group];
+		r = rank_price(&plans[i], a->spot_rank);
+		if (grp->group.cheapest != NULL || money_known(r) !=
+		    grp->best_known || (grp->best_known && r != grp->best))
+			continue;
+		grp->group.cheapest = &plans[i];
+		missing--;
+	}
+	if (missing > 0)
+		return -1;	/* the rows read and the plans disagree */
+	groups = xcalloc(a->ngroups > 0 ? a->ngroups : 1, sizeof *groups);
+	for (i = 0; i < a->ngroups; i++) {
+		grp = &a->groups[i];
+		price_stats_select(grp->prices, grp->np, &grp->group.price);
+		price_stats_select(grp->spots, grp->ns, &grp->group.spot);
+		price_stats_of(NULL, 0, &grp->group.term);
+		grp->group.rank_min = a->spot_rank ? grp->group.spot.min :
+		    grp->group.price.min;
+		groups[i] = grp->group;
+	}
+	qsort(groups, a->ngroups, sizeof *groups, cmp_group);
+	*out = groups;
+	*nout = a->ngroups;
+	return 0;
+}
+
+void
+summary_acc_free(struct summary_acc *a)
+{
+	size_t i;
+
+	if (a == NULL)
+		return;
+	for (i = 0; i < a->ngroups; i++) {
+		acc_cands_clear(&a->groups[i]);
+		free(a->groups[i].cands);
+		free(a->groups[i].prices);
+		free(a->groups[i].spots);
+	}
+	for (i = 0; i < a->cap; i++) {
+		free(a->atoms[i].name);
+		free(a->names[i].name);
+	}
+	free(a->atoms);
+	free(a->names);
+	free(a->groups);
+	free(a);
 }

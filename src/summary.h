@@ -77,4 +77,26 @@ void	summary_build(const struct plan *plans, size_t n,
 	    const struct group_by *g, bool spot_rank,
 	    struct summary_group **out, size_t *nout);
 
+/*
+ * The same summary from the offers' rows instead of their plans (the
+ * CLI's --group-by reads them from one index, db_summary_scan()), for a
+ * query of plans of one node and no --term: summary_acc_add() each
+ * matching offer once; summary_acc_candidates() lists (borrowed, in two
+ * new arrays the caller frees) the offers that may be a group's cheapest:
+ * those tied at its lowest ranked price, or all of a group's when it has
+ * none; summary_acc_finish() takes their plans in the query's order and
+ * gives what summary_build() gives on every plan (the plans borrowed), or
+ * -1 when some group's cheapest is not among them.
+ */
+struct summary_acc;
+struct summary_acc *summary_acc_new(const struct group_by *g, bool spot_rank);
+void	summary_acc_add(struct summary_acc *a, const char *gpu,
+	    const char *provider, const char *region, const char *key,
+	    int64_t price_gpu_hour, int64_t spot_gpu_hour);
+size_t	summary_acc_candidates(const struct summary_acc *a,
+	    const char ***providers, const char ***keys);
+int	summary_acc_finish(struct summary_acc *a, const struct plan *plans,
+	    size_t n, struct summary_group **out, size_t *nout);
+void	summary_acc_free(struct summary_acc *a);
+
 #endif
