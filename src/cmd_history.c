@@ -300,7 +300,7 @@ cmd_history_exec(const struct cli_options *o)
 	struct plan *plans = NULL;
 	int64_t now = (int64_t)time(NULL), since, *times = NULL;
 	const char *times_of = NULL;
-	size_t nplans = 0, n, ntimes = 0, i;
+	size_t nplans = 0, n = 0, ntimes = 0, i;
 	struct err err;
 	struct db *db;
 	int rc = EXIT_DATA;
