@@ -405,9 +405,12 @@ watch_read(struct db *db, const struct cli_options *o,
 		provs[i] = known[i].provider;
 		keys[i] = known[i].key;
 	}
+	/* Only JSON (and so --exec) shows the count of every match: it is
+	 * a count of every matching row, which the walk itself is not. */
 	rc = db_offers_get(db, provs, keys, nknown, out, err) < 0 ||
 	    db_query_top(db, f, o->sort, o->reverse, (size_t)o->limit + nknown,
-	    out, matched, err) < 0 ? -1 : 1;
+	    out, o->exec != NULL || o->format == OUTPUT_JSON ? matched : NULL,
+	    err) < 0 ? -1 : 1;
 	free(provs);
 	free(keys);
 	return rc;
@@ -517,7 +520,8 @@ cmd_watch_exec(const struct cli_options *o)
 	oo.hours = o->hours;
 	oo.now = now;
 	/* Read in part: every match not read is new (never known). */
-	oo.matched = part ? nnews + (matched - nplans) : nnews;
+	oo.matched = part && matched >= nplans ? nnews + (matched - nplans) :
+	    nnews;
 	oo.changes = why;
 	if (nshown > 0) {
 		if (o->exec != NULL) {
