@@ -274,6 +274,13 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"CREATE INDEX offers_gpu_price ON offers (nodes, sk_gpu_price, provider,"
 	"  key, gpu, gpu_count, vram_gb, interconnect, region, continent,"
 	"  country, form, vertex, vcpus, ram_gb, search);",
+	/*
+	 * 13 -> 14 (issue 29): the number of offers each watch tracks,
+	 * written with them (db_watch_store()), so `watch --list` reads
+	 * one row per watch instead of counting every tracked offer; NULL
+	 * (a watch last run before) is counted when listed.
+	 */
+	"ALTER TABLE watch ADD COLUMN offers INTEGER;",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -227,6 +227,16 @@ db_watch_store(struct db *db, const char *query,
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
+	/* What `watch --list` shows, counted once here (v may repeat an
+	 * offer: the last one stands, as INSERT OR REPLACE leaves it). */
+	if ((st = db_prepare(db, "UPDATE watch SET offers = (SELECT count(*) "
+	    "FROM watch_offer WHERE query = ?1) WHERE query = ?1", err)) ==
+	    NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto sqlfail;
+	sqlite3_finalize(st);
 	st = NULL;
 	if (db_exec(db, "COMMIT", err) < 0)
 		goto fail;
@@ -261,8 +271,10 @@ db_watch_list(struct db *db, struct db_watch **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
+	/* The count stored by the last run; counted for a watch from before. */
 	st = db_prepare(db, "SELECT w.query, w.created_at, w.last_run, "
-	    "(SELECT count(*) FROM watch_offer o WHERE o.query = w.query) "
+	    "coalesce(w.offers, (SELECT count(*) FROM watch_offer o "
+	    "WHERE o.query = w.query)) "
 	    "FROM watch w ORDER BY w.created_at, w.query", err);
 	if (st == NULL)
 		return -1;
@@ -307,14 +319,18 @@ fail:
 
 /*
  * The watch state file: the watch tables of the cache's schema (the
- * migration 6 -> 7 made them) and nothing else, marked 'gpuw'.
+ * migrations 6 -> 7 and 13 -> 14 made them) and nothing else, marked
+ * 'gpuw'. Version 1 had no watch.offers (WATCH_STATE_V2 adds it).
  */
 #define WATCH_STATE_APP_ID	0x67707577
+#define WATCH_STATE_VERSION	2
+#define WATCH_STATE_V2	"ALTER TABLE watch ADD COLUMN offers INTEGER;"
 #define WATCH_STATE_SCHEMA						\
 	"CREATE TABLE IF NOT EXISTS watch ("				\
 	"  query TEXT PRIMARY KEY,"					\
 	"  created_at INTEGER NOT NULL,"				\
-	"  last_run INTEGER NOT NULL"					\
+	"  last_run INTEGER NOT NULL,"					\
+	"  offers INTEGER"						\
 	");"								\
 	"CREATE TABLE IF NOT EXISTS watch_offer ("			\
 	"  query TEXT NOT NULL,"					\
@@ -363,13 +379,26 @@ db_open_watch_state(const char *path, struct db **out, struct err *err)
 	/* Only an empty file becomes one: never someone else's database. */
 	if (app == 0 && version == 0 && objects == 0) {
 		if (db_exec(db, "BEGIN IMMEDIATE;" WATCH_STATE_SCHEMA
-		    "PRAGMA user_version = 1;"
+		    "PRAGMA user_version = 2;"
 		    /* WATCH_STATE_APP_ID */
 		    "PRAGMA application_id = 1735423351;" "COMMIT", err) < 0) {
 			sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 			goto fail;
 		}
-	} else if (app != WATCH_STATE_APP_ID || version != 1) {
+	} else if (app == WATCH_STATE_APP_ID && version == 1) {
+		/* user_version read again under the lock: another process
+		 * may have brought it to 2 meanwhile. */
+		if (db_exec(db, "BEGIN IMMEDIATE", err) < 0 ||
+		    db_int(db, "PRAGMA user_version", &version, err) < 0 ||
+		    (version == 1 && db_exec(db, WATCH_STATE_V2
+		    "PRAGMA user_version = 2;", err) < 0) ||
+		    db_exec(db, "COMMIT", err) < 0) {
+			sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+			err_prefix(err, "upgrading the watch state");
+			goto fail;
+		}
+	} else if (app != WATCH_STATE_APP_ID ||
+	    version != WATCH_STATE_VERSION) {
 		err_set(err, "watch state %s: not a gpucost watch state file "
 		    "(or one from a newer gpucost); move it away", path);
 		goto fail;

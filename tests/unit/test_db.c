@@ -2504,6 +2504,93 @@ test_watch_state(void **state)
 	    -1);
 }
 
+/*
+ * `watch --list` shows the offers a watch tracks from the count its
+ * last run stored (issue 29: no count of every tracked offer per list):
+ * the distinct offers of the last store, replaced by the next; a watch
+ * stored before the column existed (NULL) is counted when listed; a
+ * version-1 watch state file is upgraded in place, its watches kept.
+ */
+static void
+test_watch_list_count(void **state)
+{
+	const char *path = tmp_path("wl.db"), *old = tmp_path("wl1.db");
+	struct db_watch_offer w[3];
+	struct db_watch *list;
+	struct db *db;
+	struct err err;
+	size_t n, i;
+	sqlite3 *raw;
+
+	(void)state;
+	err_clear(&err);
+	memset(w, 0, sizeof w);
+	for (i = 0; i < 3; i++) {
+		str_copy(w[i].provider, sizeof w[i].provider, "vast");
+		/* The third repeats the first: two offers. */
+		str_copy(w[i].key, sizeof w[i].key, i == 1 ? "2" : "1");
+		w[i].availability = AV_AVAILABLE;
+		w[i].reported_at = 1000;
+	}
+	db = open_ok(path);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 1000, &err),
+	    0);
+	assert_int_equal(db_watch_store(db, "--gpu A100", w, 1, 1000, &err),
+	    0);
+	assert_int_equal(db_watch_list(db, &list, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[0].query, "--gpu A100");
+	assert_int_equal(list[0].offers, 1);
+	assert_string_equal(list[1].query, "--gpu H100");
+	assert_int_equal(list[1].offers, 2);
+	free(list);
+	/* The next run tracks fewer: the count follows. */
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 1, 2000, &err),
+	    0);
+	db_close(db);
+	assert_int_equal(raw_int(path, "SELECT offers FROM watch WHERE "
+	    "query = '--gpu H100'"), 1);
+	/* A watch from before the count (NULL) is counted. */
+	raw = raw_open(path);
+	raw_exec(raw, "UPDATE watch SET offers = NULL");
+	raw_exec(raw, "INSERT INTO watch_offer VALUES ('--gpu A100', 'aws', "
+	    "'k', NULL, 'available', 1000)");
+	sqlite3_close(raw);
+	db = open_ok(path);
+	assert_int_equal(db_watch_list(db, &list, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(list[0].offers, 2);
+	assert_int_equal(list[1].offers, 1);
+	free(list);
+	db_close(db);
+
+	/* A watch state file of version 1 (no watch.offers). */
+	raw = raw_open(old);
+	raw_exec(raw, "CREATE TABLE watch (query TEXT PRIMARY KEY, "
+	    "created_at INTEGER NOT NULL, last_run INTEGER NOT NULL);"
+	    "CREATE TABLE watch_offer (query TEXT NOT NULL, provider TEXT "
+	    "NOT NULL, key TEXT NOT NULL, price INTEGER, availability TEXT "
+	    "NOT NULL, reported_at INTEGER NOT NULL, PRIMARY KEY (query, "
+	    "provider, key)) WITHOUT ROWID;"
+	    "INSERT INTO watch VALUES ('--gpu L4', 10, 20);"
+	    "INSERT INTO watch_offer VALUES ('--gpu L4', 'gcp', 'g2', 1, "
+	    "'available', 20);"
+	    "PRAGMA user_version = 1; PRAGMA application_id = 1735423351;");
+	sqlite3_close(raw);
+	assert_int_equal(db_open_watch_state(old, &db, &err), 0);
+	assert_int_equal(db_watch_list(db, &list, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(list[0].offers, 1);
+	free(list);
+	assert_int_equal(db_watch_store(db, "--gpu L4", w, 3, 3000, &err), 0);
+	db_close(db);
+	assert_int_equal(raw_int(old, "PRAGMA user_version"), 2);
+	assert_int_equal(raw_int(old, "SELECT offers FROM watch"), 2);
+	/* Reopened as version 2. */
+	assert_int_equal(db_open_watch_state(old, &db, &err), 0);
+	db_close(db);
+}
+
 /* Readers never wait for a writer (WAL): a query during a write. */
 static void
 test_reader_not_blocked(void **state)
@@ -3348,6 +3435,7 @@ main(void)
 		T(test_replace_merge_differential),
 		T(test_stage_offers),
 		T(test_watch_state),
+		T(test_watch_list_count),
 		T(test_confirm_offers),
 		T(test_reader_not_blocked),
 		T(test_long_text_truncated),
