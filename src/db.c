@@ -760,8 +760,12 @@ db_check_sound(struct db *db, struct err *err)
 void
 db_close(struct db *db)
 {
+	size_t i;
+
 	if (db == NULL)
 		return;
+	for (i = 0; i < DB_STMT_COUNT; i++)
+		sqlite3_finalize(db->cached[i]);
 	sqlite3_close(db->sql);
 	free(db->path);
 	free(db);
@@ -800,6 +804,25 @@ db_prepare(struct db *db, const char *sql, struct err *err)
 	return st;
 }
 
+sqlite3_stmt *
+db_prepare_cached(struct db *db, enum db_stmt_slot slot, const char *sql,
+    struct err *err)
+{
+	sqlite3_stmt **st = &db->cached[slot];
+
+	if (*st != NULL) {
+		sqlite3_reset(*st);
+		sqlite3_clear_bindings(*st);
+		return *st;
+	}
+	if (sqlite3_prepare_v3(db->sql, sql, -1, SQLITE_PREPARE_PERSISTENT, st,
+	    NULL) != SQLITE_OK) {
+		*st = NULL;
+		db_file_error(db, err);
+	}
+	return *st;
+}
+
 void
 db_bind_money(sqlite3_stmt *st, int i, int64_t v)
 {
@@ -832,9 +855,9 @@ db_column_text(sqlite3_stmt *st, int i, char *dst, size_t size)
  * by row(), and finalize it. Returns 0 with *out (freed with free(),
  * NULL when no row) and *n, or -1 with err and nothing allocated.
  */
-int
-db_rows(struct db *db, sqlite3_stmt *st, size_t size, db_row_fn *row,
-    void **out, size_t *n, struct err *err)
+static int
+rows_read(struct db *db, sqlite3_stmt *st, size_t size, db_row_fn *row,
+    void **out, size_t *n, bool keep, struct err *err)
 {
 	char *v = NULL;
 	size_t cap = 0;
@@ -851,7 +874,11 @@ db_rows(struct db *db, sqlite3_stmt *st, size_t size, db_row_fn *row,
 		row(st, v + *n * size);
 		(*n)++;
 	}
-	sqlite3_finalize(st);
+	if (keep) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+	} else
+		sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		db_file_error(db, err);
 		free(v);
@@ -860,4 +887,18 @@ db_rows(struct db *db, sqlite3_stmt *st, size_t size, db_row_fn *row,
 	}
 	*out = v;
 	return 0;
+}
+
+int
+db_rows(struct db *db, sqlite3_stmt *st, size_t size, db_row_fn *row,
+    void **out, size_t *n, struct err *err)
+{
+	return rows_read(db, st, size, row, out, n, false, err);
+}
+
+int
+db_rows_cached(struct db *db, sqlite3_stmt *st, size_t size,
+    db_row_fn *row, void **out, size_t *n, struct err *err)
+{
+	return rows_read(db, st, size, row, out, n, true, err);
 }

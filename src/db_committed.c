@@ -188,10 +188,10 @@ db_committed_history(struct db *db, const char *provider, const char *key,
 
 	*out = NULL;
 	*n = 0;
-	st = db_prepare(db, "SELECT observed_at, price_hour FROM "
-	    "committed_history WHERE provider = ? AND key = ? AND kind = ? "
-	    "AND months = ? AND upfront = ? ORDER BY observed_at, rowid",
-	    err);
+	st = db_prepare_cached(db, DB_STMT_COMMITTED_HISTORY, "SELECT "
+	    "observed_at, price_hour FROM committed_history WHERE "
+	    "provider = ? AND key = ? AND kind = ? AND months = ? AND "
+	    "upfront = ? ORDER BY observed_at, rowid", err);
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
@@ -201,7 +201,8 @@ db_committed_history(struct db *db, const char *provider, const char *key,
 	sqlite3_bind_int(st, 4, c->months);
 	sqlite3_bind_text(st, 5, committed_upfront_name(c->upfront_kind), -1,
 	    SQLITE_STATIC);
-	rc = db_rows(db, st, sizeof **out, row_committed_point, &v, n, err);
+	rc = db_rows_cached(db, st, sizeof **out, row_committed_point, &v, n,
+	    err);
 	*out = v;
 	return rc;
 }

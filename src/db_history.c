@@ -45,14 +45,14 @@ db_history(struct db *db, const char *provider, const char *key,
 
 	*out = NULL;
 	*n = 0;
-	st = db_prepare(db, "SELECT observed_at, price, spot_price, "
-	    "availability FROM price_history WHERE provider = ? AND key = ? "
-	    "ORDER BY observed_at, rowid", err);
+	st = db_prepare_cached(db, DB_STMT_HISTORY, "SELECT observed_at, "
+	    "price, spot_price, availability FROM price_history WHERE "
+	    "provider = ? AND key = ? ORDER BY observed_at, rowid", err);
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	rc = db_rows(db, st, sizeof **out, row_point, &v, n, err);
+	rc = db_rows_cached(db, st, sizeof **out, row_point, &v, n, err);
 	*out = v;
 	return rc;
 }

@@ -20,11 +20,24 @@ struct err;
 /* How long a connection waits for another one's lock. */
 #define DB_BUSY_TIMEOUT_MS	10000
 
+/*
+ * Statements run once per row of an answer (the history of each offer
+ * shown): prepared once per connection (db_prepare_cached()), kept by
+ * struct db and finalized by db_close(). Parsing one costs as much as
+ * running it: 20 rows of `history` spent a fifth of the command on it.
+ */
+enum db_stmt_slot {
+	DB_STMT_HISTORY,
+	DB_STMT_COMMITTED_HISTORY,
+	DB_STMT_COUNT
+};
+
 struct db {
 	sqlite3	*sql;
 	char	*path;
 	bool	 read_only;	/* opened read-only: we may not write it */
 	bool	 had_wal;	/* a -wal was there before we opened it */
+	sqlite3_stmt *cached[DB_STMT_COUNT];	/* db_prepare_cached() */
 };
 
 /*
@@ -63,6 +76,13 @@ int		 db_migrate(struct db *, long long, struct err *);
 int		 db_step_done(struct db *, sqlite3_stmt *, struct err *);
 /* Prepare sql, or fill err and return NULL. */
 sqlite3_stmt	*db_prepare(struct db *, const char *, struct err *);
+/*
+ * The statement of slot (sql, prepared on first use), reset and its
+ * parameters cleared; owned by db: never finalized by the caller, read
+ * with db_rows_cached(). NULL with err on failure.
+ */
+sqlite3_stmt	*db_prepare_cached(struct db *, enum db_stmt_slot,
+		    const char *, struct err *);
 /* A money parameter and column: NULL for an unknown amount. */
 void		 db_bind_money(sqlite3_stmt *, int, int64_t);
 int64_t		 db_stmt_money(sqlite3_stmt *, int);
@@ -84,6 +104,9 @@ typedef void db_row_fn(sqlite3_stmt *st, void *elem);
 /* Step st to its end into an array, one element per row; finalizes st. */
 int		 db_rows(struct db *, sqlite3_stmt *, size_t, db_row_fn *,
 		    void **, size_t *, struct err *);
+/* The same for a statement of db_prepare_cached(): reset, not finalized. */
+int		 db_rows_cached(struct db *, sqlite3_stmt *, size_t,
+		    db_row_fn *, void **, size_t *, struct err *);
 
 /* The bounds committed.h and offer.h set, for SQL (db_share.c's merge). */
 #define COMMITTED_MONTHS_SQL	"60"		/* COMMITTED_MONTHS_MAX */
