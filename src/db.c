@@ -281,6 +281,14 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 * (a watch last run before) is counted when listed.
 	 */
 	"ALTER TABLE watch ADD COLUMN offers INTEGER;",
+	/*
+	 * 14 -> 15 (issue 29): a hash of what each offer's row was written
+	 * from (db_offer_row_hash()), so a refresh finds the offers that
+	 * did not change without comparing every column, and writes only
+	 * the others. NULL (written before, or by a path that does not
+	 * hash) always counts as changed.
+	 */
+	"ALTER TABLE offers ADD COLUMN row_hash INTEGER;",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -32,7 +32,7 @@
 #include "health.h"
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	14
+#define DB_SCHEMA_VERSION	15
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -64,6 +64,7 @@ struct db_replace_stats {
 	size_t	offers;			/* offers now stored */
 	size_t	history_rows;		/* price changes appended */
 	size_t	removed;		/* offers that disappeared */
+	size_t	written;		/* rows written: new or changed */
 };
 
 /*

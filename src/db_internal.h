@@ -58,9 +58,9 @@ struct db {
  * the values the filters test (migration 13).
  */
 #define WRITE_COLUMNS	OFFER_COLUMNS ", sk_gpu_price, sk_spot_gpu, sk_pflop, " \
-	"continent, country, form, vertex, search"
+	"continent, country, form, vertex, search, row_hash"
 #define WRITE_PLACEHOLDERS						\
-	"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+	"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 /* Put "cache PATH: what: sqlite message" into err. */
 void		 db_err(struct db *, struct err *, const char *);
@@ -97,6 +97,7 @@ struct offer;
 const char	*db_sort_keys_version(void);
 void		 db_bind_offer(sqlite3_stmt *, const char *,
 		    const struct offer *);
+int64_t		 db_offer_row_hash(const char *, const struct offer *);
 void		 db_row_to_offer(sqlite3_stmt *, struct offer *);
 
 typedef void db_row_fn(sqlite3_stmt *st, void *elem);

@@ -2591,6 +2591,167 @@ test_watch_list_count(void **state)
 	db_close(db);
 }
 
+/* Every stored column of every offer but row_hash, as text, in key order. */
+static char *
+offers_dump(const char *path)
+{
+	sqlite3 *s = raw_open(path);
+	sqlite3_stmt *st;
+	char *out = NULL;
+	size_t len = 0, cap = 0, add;
+	const char *v;
+	int i;
+
+	if (sqlite3_prepare_v2(s, "SELECT * FROM offers ORDER BY provider, "
+	    "key", -1, &st, NULL) != SQLITE_OK)
+		fail_msg("dump: %s", sqlite3_errmsg(s));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		for (i = 0; i < sqlite3_column_count(st); i++) {
+			if (strcmp(sqlite3_column_name(st, i), "row_hash") == 0)
+				continue;
+			v = sqlite3_column_type(st, i) == SQLITE_NULL ? "NULL" :
+			    (const char *)sqlite3_column_text(st, i);
+			add = strlen(v) + strlen(sqlite3_column_name(st, i)) + 4;
+			if (len + add + 2 > cap) {
+				cap = (len + add + 2) * 2;
+				out = realloc(out, cap);
+				assert_non_null(out);
+			}
+			len += (size_t)snprintf(out + len, cap - len, "%s=%s%s",
+			    sqlite3_column_name(st, i), v,
+			    i + 1 < sqlite3_column_count(st) ? "|" : "\n");
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	return out != NULL ? out : strdup("");
+}
+
+/*
+ * Write v to path, and the same offers to a fresh cache: the stored rows
+ * must be the same (the write of only what changed, stage_changed(),
+ * leaves what writing everything leaves). Returns the stats.
+ */
+static struct db_replace_stats
+replace_same(struct db *db, const char *path, const struct offer *v, size_t n,
+    int64_t now)
+{
+	char fresh[4096];
+	struct db_replace_stats stats, fs;
+	struct db *f;
+	char *a, *b;
+
+	snprintf(fresh, sizeof fresh, "%s", tmp_path("fresh.db"));
+	replace_ok(db, "vast", v, n, SRC_LIVE, now, &stats);
+	unlink(fresh);
+	f = open_ok(fresh);
+	replace_ok(f, "vast", v, n, SRC_LIVE, now, &fs);
+	db_close(f);
+	a = offers_dump(path);
+	b = offers_dump(fresh);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	assert_int_equal(stats.offers, fs.offers);
+	assert_int_equal(raw_int(path, "SELECT offer_count FROM "
+	    "provider_status WHERE provider = 'vast'"), fs.offers);
+	assert_int_equal(raw_int(path, "SELECT oldest FROM provider_status "
+	    "WHERE provider = 'vast'"), raw_int(fresh, "SELECT oldest FROM "
+	    "provider_status WHERE provider = 'vast'"));
+	assert_int_equal(raw_int(path, "SELECT newest FROM provider_status "
+	    "WHERE provider = 'vast'"), raw_int(fresh, "SELECT newest FROM "
+	    "provider_status WHERE provider = 'vast'"));
+	return stats;
+}
+
+/*
+ * A refresh writes only the offers that are new or changed (issue 29:
+ * a 100k refresh with 1 % new prices rewrote every row): unchanged rows
+ * stay, moved fetched_at included; a changed field, a repeated key (its
+ * last offer), a gone key, a new one, a row with no hash (written
+ * before) or another version's hash are written; the rows stored are
+ * those a write of everything into an empty cache stores.
+ */
+static void
+test_replace_writes_changes(void **state)
+{
+	char path[4096];
+	struct offer a[5], b[6];
+	struct db_replace_stats st;
+	struct db *db;
+	sqlite3 *raw;
+	size_t i;
+	char key[8];
+
+	(void)state;
+	/* Our own copy: tmp_path() reuses its buffers. */
+	snprintf(path, sizeof path, "%s", tmp_path("changes.db"));
+	unlink(path);
+	db = open_ok(path);
+	for (i = 0; i < 5; i++) {
+		snprintf(key, sizeof key, "k%zu", i + 1);
+		a[i] = mk("vast", key, "H100", 1, 80, IC_NVLINK, 2000000 +
+		    (int64_t)i, MONEY_NONE, AV_AVAILABLE, 1000);
+	}
+	st = replace_same(db, path, a, 5, 1000);
+	assert_int_equal(st.written, 5);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
+	    5);
+
+	/* k1, k5 the same; k2 a new price; k3 gone; k4 twice, the last
+	 * in another region; k6 new. */
+	b[0] = a[0];
+	b[1] = a[1];
+	b[1].price += 10000;
+	b[2] = a[3];
+	b[3] = a[3];
+	b[3].region = "elsewhere";
+	b[4] = a[4];
+	b[5] = mk("vast", "k6", "A100-80", 2, 80, IC_NVLINK, 3000000,
+	    1500000, AV_AVAILABLE, 1000);
+	st = replace_same(db, path, b, 6, 1000);
+	assert_int_equal(st.offers, 5);
+	assert_int_equal(st.written, 3);
+	assert_int_equal(st.removed, 1);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
+	    7);
+
+	/* Fetched again, all at one time: nothing written but the time. */
+	for (i = 0; i < 6; i++)
+		b[i].fetched_at = 2000;
+	st = replace_same(db, path, b, 6, 2000);
+	assert_int_equal(st.written, 0);
+	assert_int_equal(st.removed, 0);
+
+	/* Times apart: only the offer whose time moved is written. */
+	b[0].fetched_at = 2100;
+	st = replace_same(db, path, b, 6, 2100);
+	assert_int_equal(st.written, 1);
+	/* Every time moves, not to one value: each offer written. */
+	for (i = 0; i < 6; i++)
+		b[i].fetched_at = 2200 + (int64_t)i;
+	st = replace_same(db, path, b, 6, 2300);
+	assert_int_equal(st.written, 5);
+
+	/* A row without a hash, or with another one, is written again. */
+	db_close(db);
+	raw = raw_open(path);
+	raw_exec(raw, "UPDATE offers SET row_hash = NULL WHERE key = 'k5'; "
+	    "UPDATE offers SET row_hash = row_hash + 1 WHERE key = 'k6'");
+	sqlite3_close(raw);
+	db = open_ok(path);
+	st = replace_same(db, path, b, 6, 2300);
+	assert_int_equal(st.written, 2);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM price_history"),
+	    7);
+
+	/* Nothing offered: every row goes. */
+	st = replace_same(db, path, b, 0, 2400);
+	assert_int_equal(st.offers, 0);
+	assert_int_equal(st.removed, 5);
+	db_close(db);
+}
+
 /* Readers never wait for a writer (WAL): a query during a write. */
 static void
 test_reader_not_blocked(void **state)
@@ -3436,6 +3597,7 @@ main(void)
 		T(test_stage_offers),
 		T(test_watch_state),
 		T(test_watch_list_count),
+		T(test_replace_writes_changes),
 		T(test_confirm_offers),
 		T(test_reader_not_blocked),
 		T(test_long_text_truncated),
