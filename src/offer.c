@@ -1195,6 +1195,13 @@ plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
 	return cmp_int(a->nodes, b->nodes, false);
 }
 
+int
+plan_compare(const struct plan *a, const struct plan *b, enum sort_key key,
+    bool reverse)
+{
+	return plan_cmp(a, b, key, reverse);
+}
+
 void
 plan_sort(struct plan *plans, size_t n, enum sort_key key, bool reverse)
 {

@@ -444,5 +444,8 @@ int	sort_key_parse(const char *s, enum sort_key *out);
  * and key, so output is deterministic.
  */
 void	plan_sort(struct plan *plans, size_t n, enum sort_key key, bool reverse);
+/* plan_sort()'s order of a and b: < 0, 0 (the same plan) or > 0. */
+int	plan_compare(const struct plan *a, const struct plan *b,
+	    enum sort_key key, bool reverse);
 
 #endif

@@ -136,6 +136,18 @@ plan_fold_hash(struct plan *p)
 	return p->fold_hash;
 }
 
+uint64_t
+query_fold_hash(struct plan *p)
+{
+	return plan_fold_hash(p);
+}
+
+bool
+query_fold_same(const struct plan *p, const struct plan *q)
+{
+	return p->fold_hash == q->fold_hash && fold_key_cmp(p, q) == 0;
+}
+
 /*
  * qsort: by hash, then by fold key (two keys may share a hash), then by
  * position in the array. Comparing hashes first keeps the string

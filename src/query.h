@@ -40,6 +40,14 @@ size_t	query_fold_regions(struct plan *plans, size_t n);
 size_t	query_fold_classes(struct plan *plans, size_t n, uint32_t *cls);
 
 /*
+ * What folding compares, one plan at a time, for a caller that groups
+ * plans itself (the TUI's first screen, tui/model.c): p's fold hash
+ * (computed once, kept in the plan), and whether p and q fold together.
+ */
+uint64_t query_fold_hash(struct plan *p);
+bool	query_fold_same(const struct plan *p, const struct plan *q);
+
+/*
  * Why filter f matches none of offers[0..n) (the whole cache): apply
  * its tests one at a time, in the order of the options in gpucost(1),
  * and write into buf one line naming the first test that leaves no

@@ -37,9 +37,9 @@ model_open(struct model *m, const char *db_opt, struct err *err)
 	return cache_open(m->db_path, &m->db, err);
 }
 
-/* Read every offer and the provider status. */
-int
-model_load(struct model *m, struct err *err)
+/* Read every offer and the provider status; plans wait for a query. */
+static int
+model_read(struct model *m, struct err *err)
 {
 	struct offer_list offers;
 	struct offer_filter all;
@@ -80,6 +80,14 @@ model_load(struct model *m, struct err *err)
 	m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
 	xalloc_large_hint(m->plans, m->cap * sizeof *m->plans);
 	m->nplans = 0;
+	return 0;
+}
+
+int
+model_load(struct model *m, struct err *err)
+{
+	if (model_read(m, err) < 0)
+		return -1;
 	model_query(m);
 	return 0;
 }
@@ -428,6 +436,178 @@ match_emit(struct model *m)
 	m->nplans = k;
 }
 
+/* The spot filter ranks by spot, as --spot does. */
+static void
+rank_spot(struct model *m)
+{
+	if (m->filter.spot != m->spot_ranked) {
+		if (m->filter.spot && m->sort == SORT_GPU_PRICE)
+			m->sort = SORT_SPOT_GPU;
+		else if (!m->filter.spot && m->sort == SORT_SPOT_GPU)
+			m->sort = SORT_GPU_PRICE;
+		m->spot_ranked = m->filter.spot;
+	}
+}
+
+/*
+ * The first screen without sorting every offer (issue 29: at 100k
+ * offers the sort, cost and fold classes of base_build() were half of
+ * the load, the read itself the other half). What model_query() shows
+ * is, per fold class of the matches, its first plan in sort order
+ * (other_regions: the rest of the class), those leaders in sort order,
+ * and statistics over the leaders. So: the plans that pass the filter
+ * as pre_build() and text_passes() decide it (offer_matches() with the
+ * text), built as base_build() builds them (query_plans() with an
+ * empty filter, then the term); one pass groups them by class in a
+ * hash table, keeping each class's least plan under plan_compare() (a
+ * total order: the one model_query() keeps) and its size; a heap of the
+ * `first` least leaders, sorted at the end. O(n log first), no sort of
+ * n. false (nothing done) where that argument does not hold: the
+ * multi-node path, or a fetched_at <= 0 (keep()'s oldest then depends
+ * on the order of the leaders).
+ */
+static bool
+model_first(struct model *m, size_t first)
+{
+	struct offer_filter all;
+	struct plan *v, *heap, tmp;
+	uint32_t *slot, *count;
+	size_t nv = 0, nslots, i, j, s, nlead = 0, nheap = 0, c;
+	int nodes;
+
+	rank_spot(m);
+	if ((m->filter.multi_node && m->filter.count > 0) || first == 0)
+		return false;
+	offer_filter_init(&all);
+	v = xreallocarray(NULL, m->offers.n > 0 ? m->offers.n : 1, sizeof *v);
+	for (i = 0; i < m->offers.n; i++) {
+		const struct offer *o = &m->offers.v[i];
+		struct plan p;
+
+		if (!offer_matches(&all, o, &nodes))
+			continue;
+		cost_plan(&p, o, nodes);
+		if (!plan_matches_price(&all, &p))
+			continue;
+		query_fold_hash(&p);
+		if (m->filter.term != TERM_NONE)
+			cost_plan_term(&p, m->filter.term);
+		if (!offer_matches(&m->filter, o, &nodes) || nodes != 1 ||
+		    !plan_matches_price(&m->filter, &p))
+			continue;
+		if (o->fetched_at <= 0) {
+			free(v);
+			return false;
+		}
+		p.other_regions = 0;
+		v[nv++] = p;
+	}
+	/* Open addressing on the fold hash: slot[] holds a leader + 1. */
+	for (nslots = 16; nslots < nv * 2; nslots *= 2)
+		;
+	slot = xcalloc(nslots, sizeof *slot);
+	count = xreallocarray(NULL, nv > 0 ? nv : 1, sizeof *count);
+	for (i = 0; i < nv; i++) {
+		if (m->all_regions) {
+			count[nlead++] = (uint32_t)i;
+			continue;
+		}
+		for (s = v[i].fold_hash & (nslots - 1); slot[s] != 0 &&
+		    !query_fold_same(&v[slot[s] - 1], &v[i]);
+		    s = (s + 1) & (nslots - 1))
+			;
+		if (slot[s] == 0) {
+			slot[s] = (uint32_t)(i + 1);
+			continue;
+		}
+		j = slot[s] - 1;
+		v[j].other_regions++;
+		if (plan_compare(&v[i], &v[j], m->sort, m->reverse) < 0) {
+			/* The new least plan leads; it takes the count. */
+			v[i].other_regions = v[j].other_regions;
+			v[j].other_regions = 0;
+			slot[s] = (uint32_t)(i + 1);
+		}
+	}
+	if (!m->all_regions)
+		for (s = 0; s < nslots; s++)
+			if (slot[s] != 0)
+				count[nlead++] = slot[s] - 1;
+	free(slot);
+	/* Statistics over the leaders, as match_emit()'s keep(). */
+	m->best_gpu_price = m->best_spot_gpu_price = MONEY_NONE;
+	m->oldest = 0;
+	m->any_snapshot = false;
+	/* A max-heap of the `first` least leaders (plans[] is the room). */
+	heap = m->plans;
+	for (i = 0; i < nlead; i++) {
+		const struct plan *p = &v[count[i]];
+
+		if (money_known(p->price_gpu_hour) &&
+		    (!money_known(m->best_gpu_price) ||
+		    p->price_gpu_hour < m->best_gpu_price))
+			m->best_gpu_price = p->price_gpu_hour;
+		if (money_known(p->spot_gpu_hour) &&
+		    (!money_known(m->best_spot_gpu_price) ||
+		    p->spot_gpu_hour < m->best_spot_gpu_price))
+			m->best_spot_gpu_price = p->spot_gpu_hour;
+		/* Every fetched_at > 0: the least, in any order. */
+		if (m->oldest == 0 || p->offer->fetched_at < m->oldest)
+			m->oldest = p->offer->fetched_at;
+		if (p->offer->source == SRC_SNAPSHOT)
+			m->any_snapshot = true;
+		if (nheap == first) {
+			if (plan_compare(p, &heap[0], m->sort,
+			    m->reverse) >= 0)
+				continue;
+			j = 0;		/* replace the top, sift it down */
+			tmp = *p;
+		} else {
+			/* sift up from the end */
+			for (j = nheap++; j > 0; j = (j - 1) / 2) {
+				if (plan_compare(&heap[(j - 1) / 2], p,
+				    m->sort, m->reverse) >= 0)
+					break;
+				heap[j] = heap[(j - 1) / 2];
+			}
+			heap[j] = *p;
+			continue;
+		}
+		for (;;) {
+			c = 2 * j + 1;
+			if (c >= nheap)
+				break;
+			if (c + 1 < nheap && plan_compare(&heap[c + 1],
+			    &heap[c], m->sort, m->reverse) > 0)
+				c++;
+			if (plan_compare(&heap[c], &tmp, m->sort,
+			    m->reverse) <= 0)
+				break;
+			heap[j] = heap[c];
+			j = c;
+		}
+		heap[j] = tmp;
+	}
+	plan_sort(heap, nheap, m->sort, m->reverse);
+	free(count);
+	free(v);
+	m->nplans = nlead;
+	m->noffers_shown = nv;
+	m->nready = nheap;
+	m->partial = true;
+	return true;
+}
+
+int
+model_load_first(struct model *m, size_t first, struct err *err)
+{
+	if (model_read(m, err) < 0)
+		return -1;
+	if (!model_first(m, first))
+		model_query(m);
+	return 0;
+}
+
 /* Filter and sort: see the equivalence argument in model.h. */
 void
 model_query(struct model *m)
@@ -439,14 +619,8 @@ model_query(struct model *m)
 		m->cap = 1;
 		m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
 	}
-	/* The spot filter ranks by spot, as --spot does. */
-	if (m->filter.spot != m->spot_ranked) {
-		if (m->filter.spot && m->sort == SORT_GPU_PRICE)
-			m->sort = SORT_SPOT_GPU;
-		else if (!m->filter.spot && m->sort == SORT_SPOT_GPU)
-			m->sort = SORT_GPU_PRICE;
-		m->spot_ranked = m->filter.spot;
-	}
+	m->partial = false;
+	rank_spot(m);
 	if (m->filter.multi_node && m->filter.count > 0) {
 		query_plans(m->offers.v, m->offers.n, &m->filter, m->sort,
 		    m->reverse, &q, &nq);

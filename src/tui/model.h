@@ -40,6 +40,11 @@
 #include "offer.h"
 
 #define MODEL_PATH_MAX	4096
+/*
+ * The plans a first screen reads: the offers table measures its column
+ * widths on its first 500 rows (view_offers.c) and shows fewer.
+ */
+#define MODEL_FIRST_ROWS	500
 
 struct err;
 struct model_row;
@@ -76,6 +81,13 @@ struct model {
 	size_t		 cap;		/* plans[] capacity */
 	bool		 spot_ranked;	/* filter.spot when the sort last followed it */
 	size_t		 noffers_shown;	/* offers in plans[], folded included */
+	/*
+	 * After model_load_first(): only plans[0, nready) are there (nplans,
+	 * noffers_shown and the statistics are whole); model_query() makes
+	 * the rest. False after model_load() and model_query().
+	 */
+	bool		 partial;
+	size_t		 nready;
 
 	/*
 	 * Private, for keystrokes (model.c explains): per base plan, what a
@@ -114,6 +126,19 @@ int	model_open(struct model *m, const char *db_opt, struct err *err);
  * On failure the model keeps what it had and returns -1 with err set.
  */
 int	model_load(struct model *m, struct err *err);
+
+/*
+ * model_load() for a first screen (issue 29): the same offers, status,
+ * nplans, noffers_shown and statistics, but of the plans only the first
+ * `first` (or all, if fewer), each with its other_regions, exactly as
+ * model_load() would put them in plans[0, first); the rest of plans[]
+ * is not there until model_query() (m->partial says so). Sorting every
+ * offer is what it skips: the caller draws, then calls model_query()
+ * before it acts on a key. Where the shortcut does not apply (a
+ * multi-node filter) it is model_load(). tests/unit/test_tui_logic.c
+ * compares the two.
+ */
+int	model_load_first(struct model *m, size_t first, struct err *err);
 
 /* Recompute plans for the current filter, sort and reverse. */
 void	model_query(struct model *m);

@@ -841,8 +841,12 @@ tui_run(const struct tui_options *opts)
 	t->model.reverse = opts->reverse;
 	t->model.all_regions = opts->all_regions;
 	t->hours = opts->hours;
+	/*
+	 * The first screen's plans only (issue 29): the rest are sorted
+	 * after it is drawn, before any key is read.
+	 */
 	if (model_open(&t->model, opts->db_path, &err) < 0 ||
-	    model_load(&t->model, &err) < 0) {
+	    model_load_first(&t->model, MODEL_FIRST_ROWS, &err) < 0) {
 		fprintf(stderr, "gpucost: %s\n", err.msg);
 		model_done(&t->model);
 		free(t);
@@ -860,6 +864,11 @@ tui_run(const struct tui_options *opts)
 		free(t);
 		return TUI_NO_TERMINAL;
 	}
+	/* A screen taller than what was loaded: the whole load first. */
+	if (t->model.partial && LINES > 0 &&
+	    (size_t)LINES >= t->model.nready && t->model.nready <
+	    t->model.nplans)
+		model_query(&t->model);
 	tui_push(t, view_offers_new(t));
 	t->dirty = true;
 	while (!t->quit && tui_signal == 0) {
@@ -867,6 +876,14 @@ tui_run(const struct tui_options *opts)
 			t->dirty = false;
 			tui_draw(t);
 		}
+		/*
+		 * The rest of the load, before any key acts. It gives the
+		 * first screen's plans, counts and statistics again, so no
+		 * view needs to hear of it and nothing is redrawn (the tmux
+		 * test compares this first frame with a ^L redraw).
+		 */
+		if (t->model.partial)
+			model_query(&t->model);
 		tui_wait(t);
 		tui_read_keys(t);
 	}

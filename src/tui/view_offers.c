@@ -24,7 +24,7 @@
 #include "xalloc.h"
 
 #define CELL_MAX	80	/* bytes of one formatted cell */
-#define WANT_SAMPLE	500	/* rows measured for the column widths */
+#define WANT_SAMPLE	MODEL_FIRST_ROWS
 #define TABLE_TOP	2	/* title line and column headers */
 
 struct offers {

@@ -796,6 +796,126 @@ test_model_stats_and_find(void **state)
 }
 
 /*
+ * The first screen (model_load_first()) is the full load's: the same
+ * first plans, each with its +N, the same counts and statistics, for
+ * every sort both ways, filters, text, term, folding or not, and first
+ * screens shorter and longer than the answer. Then model_query() gives
+ * the whole answer. The snapshot has many ties in $/GPU-h, unknown
+ * prices and values, and instance types sold in many regions (+N).
+ */
+static void
+assert_first_is_full(struct model *m, size_t first)
+{
+	struct model full;
+	const struct offer *own;
+	struct err err;
+	size_t i, want;
+
+	model_init(&full);
+	full.db = m->db;
+	full.filter = m->filter;
+	full.sort = m->sort;
+	full.reverse = m->reverse;
+	full.all_regions = m->all_regions;
+	assert_int_equal(model_load(&full, &err), 0);
+	assert_int_equal(model_load_first(m, first, &err), 0);
+	assert_int_equal(m->sort, full.sort);
+	assert_int_equal(m->offers.n, full.offers.n);
+	assert_int_equal(m->nplans, full.nplans);
+	assert_int_equal(m->noffers_shown, full.noffers_shown);
+	assert_int_equal(m->best_gpu_price, full.best_gpu_price);
+	assert_int_equal(m->best_spot_gpu_price, full.best_spot_gpu_price);
+	assert_int_equal(m->oldest, full.oldest);
+	assert_int_equal(m->any_snapshot, full.any_snapshot);
+	want = m->partial ? m->nready : m->nplans;
+	if (m->partial)
+		assert_int_equal(m->nready, first < full.nplans ? first :
+		    full.nplans);
+	for (i = 0; i < want; i++) {
+		/* Different lists: compare the offer's identity, then all. */
+		assert_string_equal(m->plans[i].offer->provider,
+		    full.plans[i].offer->provider);
+		assert_string_equal(m->plans[i].offer->key,
+		    full.plans[i].offer->key);
+		assert_int_equal(m->plans[i].other_regions,
+		    full.plans[i].other_regions);
+		own = m->plans[i].offer;
+		m->plans[i].offer = full.plans[i].offer;
+		assert_memory_equal(&m->plans[i], &full.plans[i],
+		    sizeof full.plans[i]);
+		m->plans[i].offer = own;
+	}
+	/* The rest of the load: the whole answer. */
+	model_query(m);
+	assert_false(m->partial);
+	full.db = NULL;		/* m's connection */
+	model_done(&full);
+	assert_same_as_query(m);
+}
+
+static void
+test_model_first_screen_is_full(void **state)
+{
+	static const char *const texts[] = { "", "h100", "aws us",
+	    "A100 sxm" };
+	static const size_t firsts[] = { 1, 7, 500, 100000 };
+	struct model *m = *state;
+	struct err err;
+	size_t t, f;
+	int k, rev, variant;
+
+	for (variant = 0; variant < 7; variant++) {
+		offer_filter_init(&m->filter);
+		m->all_regions = false;
+		switch (variant) {
+		case 1:
+			m->all_regions = true;
+			break;
+		case 2:
+			m->filter.spot = true;
+			assert_int_equal(filter_set(&m->filter, FF_MAX_PRICE,
+			    "1.5", false, &err), 0);
+			break;
+		case 3:
+			assert_int_equal(filter_set(&m->filter, FF_PROVIDERS,
+			    "aws,gcp,vast", false, &err), 0);
+			assert_int_equal(filter_set(&m->filter, FF_REGION,
+			    "us-*", false, &err), 0);
+			break;
+		case 4:
+			m->filter.term = 12;
+			break;
+		case 5:		/* multi-node: the full load itself */
+			m->filter.multi_node = true;
+			assert_int_equal(filter_set(&m->filter, FF_COUNT, "16",
+			    false, &err), 0);
+			break;
+		case 6:
+			assert_int_equal(filter_set(&m->filter, FF_COUNT, "8",
+			    false, &err), 0);
+			break;
+		}
+		for (k = 0; k < SORT_KEY_COUNT; k++)
+			for (rev = 0; rev < 2; rev++)
+				for (t = 0; t < sizeof texts / sizeof texts[0];
+				    t++) {
+					f = (size_t)(k + rev + t) %
+					    (sizeof firsts / sizeof firsts[0]);
+					m->sort = (enum sort_key)k;
+					m->reverse = rev;
+					/* As the TUI starts: not ranked yet. */
+					m->spot_ranked = false;
+					str_copy(m->filter.text,
+					    sizeof m->filter.text, texts[t]);
+					assert_first_is_full(m, firsts[f]);
+				}
+	}
+	m->filter.multi_node = false;
+	m->filter.count = 0;
+	m->filter.term = TERM_NONE;
+}
+
+/*
  * Typing, one character at a time, then erasing: after each key the
  * model (which narrows the last matches while the text grows, and folds
  * by precomputed classes) gives what a fresh query_plans() and
@@ -951,6 +1071,7 @@ main(void)
 		cmocka_unit_test(test_model_stats_and_find),
 		cmocka_unit_test(test_model_spot_ranks_by_spot),
 		cmocka_unit_test(test_model_typing_matches_fresh),
+		cmocka_unit_test(test_model_first_screen_is_full),
 		cmocka_unit_test(test_model_changes_while_typing),
 	};
 	int failed;
