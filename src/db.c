@@ -289,6 +289,31 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 * hash) always counts as changed.
 	 */
 	"ALTER TABLE offers ADD COLUMN row_hash INTEGER;",
+	/*
+	 * 15 -> 16 (issue 29): the fabric between an offer's nodes as the
+	 * node rules test it (offer_matches(), assembled_ok()), derived
+	 * when it is written from data/fabric.tsv by provider and instance
+	 * type (fabric_find(); db_sort_keys_update() refills them when the
+	 * table changes): its kind (an enum fabric_kind, 0 unknown), Gb/s
+	 * per node (0 unknown), and the most nodes one plan may take of it
+	 * (fabric_nodes: 0 no stated limit, 1 no placement construct, else
+	 * the largest published group), so --fabric and --min-node-gbps
+	 * are SQL and keep the --limit walk. The offers that can be taken
+	 * several times (not a marketplace's single listing: its note bit
+	 * 5, 32) are few; their partial index is the walk in $/GPU-h order
+	 * of plans assembled from them (db_query_nodes()), holding what
+	 * the node rules and the usual filters test, so a walk past
+	 * thousands of offers without the asked fabric reads no row.
+	 */
+	"ALTER TABLE offers ADD COLUMN fabric INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE offers ADD COLUMN node_gbps INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE offers ADD COLUMN fabric_nodes INTEGER NOT NULL "
+	"  DEFAULT 0;"
+	"CREATE INDEX offers_assembled ON offers (nodes, sk_gpu_price,"
+	"  provider, key, gpu, gpu_count, fabric, node_gbps, fabric_nodes,"
+	"  notes, vram_gb, interconnect, region, continent, country, form,"
+	"  vcpus, ram_gb, spot_price, sk_spot_gpu, availability, fetched_at)"
+	"  WHERE (notes & 32) = 0;",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

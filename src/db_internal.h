@@ -55,12 +55,14 @@ struct db {
 
 /*
  * OFFER_COLUMNS and what is computed at write time: the sort keys and
- * the values the filters test (migration 13).
+ * the values the filters test (migrations 13 and 16), and row_hash
+ * (migration 15).
  */
 #define WRITE_COLUMNS	OFFER_COLUMNS ", sk_gpu_price, sk_spot_gpu, sk_pflop, " \
-	"continent, country, form, vertex, search, row_hash"
+	"continent, country, form, vertex, search, fabric, node_gbps, " \
+	"fabric_nodes, row_hash"
 #define WRITE_PLACEHOLDERS						\
-	"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+	"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 /* Put "cache PATH: what: sqlite message" into err. */
 void		 db_err(struct db *, struct err *, const char *);

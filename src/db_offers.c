@@ -16,6 +16,7 @@
 #include "cost.h"
 #include "db_internal.h"
 #include "err.h"
+#include "fabric.h"
 #include "filter.h"
 #include "gcp_catalog.h"
 #include "gpu.h"
@@ -50,15 +51,30 @@ struct sort_keys {
 	const char *country;
 	int	form;		/* enum gpu_form */
 	int	vertex;		/* 1: Vertex AI trains on it */
+	int	fabric;		/* enum fabric_kind (migration 16) */
+	int	node_gbps;	/* 0 unknown */
+	int	fabric_nodes;	/* most nodes of a plan: 0 any, 1 none */
 	size_t	search_len;
 	char	search[OFFER_SEARCH_MAX];	/* offer_search_text() */
 };
 
 static void
-offer_sort_keys(const struct offer *o, struct sort_keys *k)
+offer_sort_keys(const char *provider, const struct offer *o,
+    struct sort_keys *k)
 {
+	const struct fabric *fab;
 	struct plan p;
 
+	/*
+	 * The provider the row is written under (db_row_to_offer() looks
+	 * the fabric up by the row's): assembled_ok()'s placement rule as
+	 * a number of nodes.
+	 */
+	fab = fabric_find(provider, o->instance_type);
+	k->fabric = fab != NULL ? (int)fab->kind : FABRIC_UNKNOWN;
+	k->node_gbps = fab != NULL ? fab->node_gbps : 0;
+	k->fabric_nodes = fab == NULL ? 0 : fab->placement == PLACE_NONE ? 1 :
+	    fab->max_nodes > 0 ? fab->max_nodes : 0;
 	region_locate(o->provider, o->region, &k->country, &k->continent);
 	k->form = (int)offer_form(o);
 	k->vertex = gcp_vertex_training(gcp_gpu_find(o->provider,
@@ -87,8 +103,8 @@ fnv(uint64_t *h, const char *p, size_t len)
 /*
  * What the stored sort keys and derived filter values were computed
  * with: the formula's version, the catalogue's BF16 figures ($/PFLOP-h
- * depends on them) and forms, the region tables and where Vertex AI
- * trains. A provider whose status row names another version has them
+ * depends on them) and forms, the region tables, where Vertex AI
+ * trains and the fabric table (what of it the stored fabric holds). A provider whose status row names another version has them
  * recomputed before a query relies on them (db_sort_keys_update()).
  */
 const char *
@@ -124,7 +140,15 @@ db_sort_keys_version(void)
 	}
 	p = gcp_vertex_table(&len);
 	fnv(&h, p, len);
-	snprintf(version, sizeof version, "2-%016llx", (unsigned long long)h);
+	for (i = 0; i < fabric_row_count; i++) {
+		const struct fabric *fab = &fabric_rows[i];
+
+		len = (size_t)snprintf(buf, sizeof buf, "%s %s %d %d %d %d;",
+		    fab->provider, fab->pattern, (int)fab->kind,
+		    fab->node_gbps, (int)fab->placement, fab->max_nodes);
+		fnv(&h, buf, len < sizeof buf ? len : sizeof buf - 1);
+	}
+	snprintf(version, sizeof version, "3-%016llx", (unsigned long long)h);
 	return version;
 }
 
@@ -187,7 +211,7 @@ db_offer_row_hash(const char *provider, const struct offer *o)
 }
 
 /*
- * Bind one offer to the 32 placeholders of a WRITE_COLUMNS insert. A
+ * Bind one offer to the 35 placeholders of a WRITE_COLUMNS insert. A
  * value added here from the offer is added to db_offer_row_hash() too.
  */
 void
@@ -226,7 +250,7 @@ db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_text(st, 21, o->currency, -1, SQLITE_STATIC);
 	db_bind_money(st, 22, o->price_original);
 	sqlite3_bind_int(st, 23, o->nodes > 1 ? o->nodes : 1);
-	offer_sort_keys(o, &k);
+	offer_sort_keys(provider, o, &k);
 	sqlite3_bind_int64(st, 24, k.gpu_price);
 	sqlite3_bind_int64(st, 25, k.spot_gpu);
 	sqlite3_bind_double(st, 26, k.pflop);
@@ -236,7 +260,10 @@ db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_int(st, 30, k.vertex);
 	sqlite3_bind_blob(st, 31, k.search, (int)k.search_len,
 	    SQLITE_TRANSIENT);
-	sqlite3_bind_int64(st, 32, db_offer_row_hash(provider, o));
+	sqlite3_bind_int(st, 32, k.fabric);
+	sqlite3_bind_int(st, 33, k.node_gbps);
+	sqlite3_bind_int(st, 34, k.fabric_nodes);
+	sqlite3_bind_int64(st, 35, db_offer_row_hash(provider, o));
 }
 
 /*
@@ -1161,10 +1188,27 @@ rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
  * country on the stored codes; a region name or glob through
  * gpucost_region(), region.c's own test; "all" matches any), the form,
  * --vertex, host per GPU (offer_vcpus_per_gpu()/offer_ram_gb_per_gpu()
- * after the read's host bounds) and --match (offer_text_word()'s words
- * in the stored folded names, or a form word of the offer's form).
+ * after the read's host bounds), --match (offer_text_word()'s words
+ * in the stored folded names, or a form word of the offer's form), and
+ * --fabric and --min-node-gbps on the stored fabric (migration 16;
+ * "any" tests nothing: fabric_set_has()).
  */
 #define ANY_REGION_SQL	"region = 'all' COLLATE NOCASE"
+
+/* How many kinds a --fabric set names; 0 for "any" (no test) and unset. */
+static size_t
+fabric_kinds(unsigned set)
+{
+	size_t n = 0;
+	int kind;
+
+	if ((set & FABRIC_ANY) != 0)
+		return 0;
+	for (kind = 1; kind < FABRIC_KIND_COUNT; kind++)
+		if (set & FABRIC_BIT(kind))
+			n++;
+	return n;
+}
 
 static void
 derived_sql(const struct offer_filter *f, const struct rentable_sql *rq,
@@ -1195,6 +1239,12 @@ derived_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 		strncat(sql, " AND form = ?", size - strlen(sql) - 1);
 	if (f->vertex)
 		strncat(sql, " AND vertex = 1", size - strlen(sql) - 1);
+	if (fabric_kinds(f->fabrics) > 0)
+		sql_in(sql, size, "fabric", fabric_kinds(f->fabrics));
+	else if (f->fabrics != 0 && (f->fabrics & FABRIC_ANY) == 0)
+		strncat(sql, " AND 0", size - strlen(sql) - 1);
+	if (f->min_node_gbps > 0)
+		strncat(sql, " AND node_gbps >= ?", size - strlen(sql) - 1);
 	if (f->min_vcpus_per_gpu > 0)
 		strncat(sql, " AND vcpus > 0 AND gpu_count > 0 AND "
 		    "vcpus <= ? * gpu_count AND "
@@ -1220,6 +1270,7 @@ derived_bind(sqlite3_stmt *st, const struct offer_filter *f,
 	const char *p;
 	enum gpu_form form;
 	size_t n;
+	int kind;
 
 	if (rq->stale_derived)
 		return;
@@ -1235,6 +1286,12 @@ derived_bind(sqlite3_stmt *st, const struct offer_filter *f,
 	}
 	if (f->form != GPU_FORM_ANY)
 		sqlite3_bind_int(st, (*k)++, (int)f->form);
+	if (fabric_kinds(f->fabrics) > 0)
+		for (kind = 1; kind < FABRIC_KIND_COUNT; kind++)
+			if (f->fabrics & FABRIC_BIT(kind))
+				sqlite3_bind_int(st, (*k)++, kind);
+	if (f->min_node_gbps > 0)
+		sqlite3_bind_int(st, (*k)++, f->min_node_gbps);
 	if (f->min_vcpus_per_gpu > 0) {
 		sqlite3_bind_double(st, (*k)++,
 		    (double)RENTABLE_VCPUS_PER_GPU_MAX);
@@ -1324,7 +1381,8 @@ static const enum filter_field sql_fields[] = {
 	FF_GPU, FF_COUNT, FF_VRAM, FF_LINK, FF_PROVIDERS, FF_MAX_PRICE,
 	FF_SPOT, FF_AVAILABLE, FF_NO_OUTLIERS, FF_INCLUDE_STALE,
 	/* derived_sql()'s (the form comes with FF_GPU) */
-	FF_REGION, FF_VCPUS_GPU, FF_RAM_GPU, FF_VERTEX, FF_TEXT
+	FF_REGION, FF_VCPUS_GPU, FF_RAM_GPU, FF_VERTEX, FF_TEXT, FF_FABRIC,
+	FF_NODE_GBPS
 };
 
 bool
@@ -1381,7 +1439,9 @@ uses_derived(const struct offer_filter *f)
 {
 	return f->region[0] != '\0' || f->form != GPU_FORM_ANY ||
 	    f->vertex || f->min_vcpus_per_gpu > 0 ||
-	    f->min_ram_gb_per_gpu > 0 || f->text[0] != '\0';
+	    f->min_ram_gb_per_gpu > 0 || f->text[0] != '\0' ||
+	    (f->fabrics != 0 && (f->fabrics & FABRIC_ANY) == 0) ||
+	    f->min_node_gbps > 0;
 }
 
 /*
@@ -1596,26 +1656,35 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 	const struct sort_sql *s = &sort_sql[key];
 	char where[6144] = "";
 	bool desc = s->desc != reverse;
+	/*
+	 * --vertex in $/GPU-h order walks the Vertex AI offers' partial
+	 * index (a few hundred in a big cache), in that order: the
+	 * planner took the covering walk of every offer, which reads the
+	 * whole index when few Vertex offers pass the rest of the filter
+	 * (--gpu H100: 11x the floor at 100k offers).
+	 */
+	const char *index = f->vertex && !rq->stale_derived &&
+	    key == SORT_GPU_PRICE ? " INDEXED BY offers_vertex" : "";
 
 	top_where(f, rq, where, sizeof where);
 	if (s->known == NULL || (s->last && !desc)) {
 		*parts = 1;
 		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-		    "(provider, key) IN (SELECT provider, key FROM offers "
-		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", where, s->expr,
-		    desc ? " DESC" : "", tiebreak(key));
+		    "(provider, key) IN (SELECT provider, key FROM offers%s "
+		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", index, where,
+		    s->expr, desc ? " DESC" : "", tiebreak(key));
 		return;
 	}
 	*parts = 2;
 	snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
 	    "(provider, key) IN ("
-	    "SELECT * FROM (SELECT provider, key FROM offers WHERE 1%s AND %s "
-	    "ORDER BY %s%s, %s LIMIT ?) UNION ALL "
-	    "SELECT * FROM (SELECT provider, key FROM offers WHERE 1%s AND "
+	    "SELECT * FROM (SELECT provider, key FROM offers%s WHERE 1%s AND "
+	    "%s ORDER BY %s%s, %s LIMIT ?) UNION ALL "
+	    "SELECT * FROM (SELECT provider, key FROM offers%s WHERE 1%s AND "
 	    "NOT coalesce(%s, 0) ORDER BY %s%s LIMIT ?))",
-	    where, s->known, s->expr, desc ? " DESC" : "", tiebreak(key),
+	    index, where, s->known, s->expr, desc ? " DESC" : "", tiebreak(key),
 	    /* known may be NULL (a NULL price): that row is unknown. */
-	    where, s->known,
+	    index, where, s->known,
 	    key != SORT_GPU ? "" : reverse ? "gpu_raw = '', gpu_raw DESC, " :
 	    "gpu_raw = '', gpu_raw, ", tiebreak(key));
 }
@@ -1663,7 +1732,8 @@ db_sort_keys_update(struct db *db, struct err *err)
 	    "WHERE sort_keys IS NOT ?1)", err)) == NULL ||
 	    (up = db_prepare(db, "UPDATE offers SET sk_gpu_price = ?, "
 	    "sk_spot_gpu = ?, sk_pflop = ?, continent = ?, country = ?, "
-	    "form = ?, vertex = ?, search = ? WHERE provider = ? AND key = ?",
+	    "form = ?, vertex = ?, search = ?, fabric = ?, node_gbps = ?, "
+	    "fabric_nodes = ? WHERE provider = ? AND key = ?",
 	    err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
@@ -1671,7 +1741,7 @@ db_sort_keys_update(struct db *db, struct err *err)
 		offer_init(&o);
 		/* The row as a query reads it (host bounds and all). */
 		db_row_to_offer(st, &o);
-		offer_sort_keys(&o, &k);
+		offer_sort_keys(o.provider, &o, &k);
 		sqlite3_bind_int64(up, 1, k.gpu_price);
 		sqlite3_bind_int64(up, 2, k.spot_gpu);
 		sqlite3_bind_double(up, 3, k.pflop);
@@ -1681,8 +1751,11 @@ db_sort_keys_update(struct db *db, struct err *err)
 		sqlite3_bind_int(up, 7, k.vertex);
 		sqlite3_bind_blob(up, 8, k.search, (int)k.search_len,
 		    SQLITE_STATIC);
-		sqlite3_bind_value(up, 9, sqlite3_column_value(st, 0));
-		sqlite3_bind_value(up, 10, sqlite3_column_value(st, 1));
+		sqlite3_bind_int(up, 9, k.fabric);
+		sqlite3_bind_int(up, 10, k.node_gbps);
+		sqlite3_bind_int(up, 11, k.fabric_nodes);
+		sqlite3_bind_value(up, 12, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(up, 13, sqlite3_column_value(st, 1));
 		if (sqlite3_step(up) != SQLITE_DONE) {
 			db_err(db, err, "write failed");
 			goto fail;

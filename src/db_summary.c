@@ -18,7 +18,9 @@
 #include "cost.h"
 #include "db_internal.h"
 #include "err.h"
+#include "fabric.h"
 #include "money.h"
+#include "note_info.h"
 #include "str.h"
 
 /* The stored sort keys' unknown (db_offers.c): after every known value. */
@@ -170,11 +172,14 @@ db_offers_get(struct db *db, const char *const *providers,
  * stopped at the limit:
  *   NODES_CLUSTER   cluster products (nodes > 1): few, sorted;
  *   NODES_WHOLE     one machine of exactly --count GPUs (offers_count);
- *   NODES_ASSEMBLED per provider with a fabric of the asked kinds
- *                   (data/fabric.tsv), its machines of fewer GPUs
- *                   (offers_provider_price): no other offer can be
- *                   taken several times (offer_matches()'s
- *                   assembled_ok(): no fabric, no plan of several).
+ *   NODES_ASSEMBLED machines of fewer GPUs taken several times: only
+ *                   offers that are no marketplace's single listing
+ *                   (offers_assembled, their partial index, migration
+ *                   17), with the fabric assembled_ok() asks (any
+ *                   kind with --fabric any) and a placement that holds
+ *                   that many nodes, on the values stored from
+ *                   data/fabric.tsv, so the walk reads no row that
+ *                   cannot make a plan.
  */
 enum nodes_walk {
 	NODES_CLUSTER,
@@ -182,55 +187,140 @@ enum nodes_walk {
 	NODES_ASSEMBLED
 };
 
+/* The note bit of a single listing, as offers_assembled's WHERE has it. */
+_Static_assert(NOTE_BIT(NOTE_SINGLE_LISTING) == 32,
+    "offers_assembled (migration 16) names the single-listing bit 32");
+
+/*
+ * Append NODES_ASSEMBLED's conditions: plan_nodes() and assembled_ok()
+ * in SQL, never fewer rows than they keep (C tests each row again).
+ */
+static void
+assembled_sql(const struct offer_filter *f, char *sql, size_t size)
+{
+	bool any = (f->fabrics & FABRIC_ANY) != 0;
+	const char *k = f->nodes > 1 ? "?" : "(? / gpu_count)";
+	int kind, n;
+
+	/* The partial index's own condition, word for word. */
+	strncat(sql, " AND nodes = 1 AND (notes & 32) = 0 AND gpu_count > 0",
+	    size - strlen(sql) - 1);
+	if (f->nodes > 1) {
+		if (f->count > 0)
+			strncat(sql, " AND gpu_count * ? = ?",
+			    size - strlen(sql) - 1);
+	} else
+		/* k = count / gpu_count > 1 nodes. */
+		strncat(sql, " AND gpu_count < ? AND ? % gpu_count = 0",
+		    size - strlen(sql) - 1);
+	if (any)
+		return;
+	/* No more than 4 nodes per 8 GPUs asked, unless --nodes says. */
+	if (f->nodes <= 1)
+		strncat(sql, " AND gpu_count >= 2", size - strlen(sql) - 1);
+	/* --fabric's kinds are filter_sql()'s; by default a trainer's. */
+	if (f->fabrics == 0) {
+		strncat(sql, " AND fabric IN (", size - strlen(sql) - 1);
+		for (kind = 1, n = 0; kind < FABRIC_KIND_COUNT; kind++)
+			if (fabric_set_has(FABRIC_TRAINING, kind))
+				strncat(sql, n++ > 0 ? ",?" : "?",
+				    size - strlen(sql) - 1);
+		strncat(sql, ")", size - strlen(sql) - 1);
+	}
+	/* A placement construct that holds k nodes (fabric_nodes). */
+	strncat(sql, " AND (fabric_nodes = 0 OR fabric_nodes >= ",
+	    size - strlen(sql) - 1);
+	strncat(sql, k, size - strlen(sql) - 1);
+	strncat(sql, ")", size - strlen(sql) - 1);
+}
+
+static void
+assembled_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+{
+	int kind;
+
+	if (f->nodes > 1) {
+		if (f->count > 0) {
+			sqlite3_bind_int(st, (*k)++, f->nodes);
+			sqlite3_bind_int(st, (*k)++, f->count);
+		}
+	} else {
+		sqlite3_bind_int(st, (*k)++, f->count);
+		sqlite3_bind_int(st, (*k)++, f->count);
+	}
+	if ((f->fabrics & FABRIC_ANY) != 0)
+		return;
+	if (f->fabrics == 0)
+		for (kind = 1; kind < FABRIC_KIND_COUNT; kind++)
+			if (fabric_set_has(FABRIC_TRAINING, kind))
+				sqlite3_bind_int(st, (*k)++, kind);
+	sqlite3_bind_int(st, (*k)++, f->nodes > 1 ? f->nodes : f->count);
+}
+
 static int
 nodes_walk(struct db *db, const struct offer_filter *f,
-    const struct rentable_sql *rq, enum nodes_walk walk, const char *provider,
-    size_t limit, struct offer_list *out, size_t *matched, struct err *err)
+    const struct rentable_sql *rq, enum nodes_walk walk, size_t limit,
+    struct offer_list *out, size_t *matched, struct err *err)
 {
 	static const char *const index[] = {
 		[NODES_CLUSTER] = "",
 		[NODES_WHOLE] = " INDEXED BY offers_count",
-		[NODES_ASSEMBLED] = " INDEXED BY offers_provider_price",
+		[NODES_ASSEMBLED] = " INDEXED BY offers_assembled",
 	};
 	char sql[3072];
-	sqlite3_stmt *st;
+	sqlite3_stmt *st, *row;
 	struct offer o;
 	struct plan p;
 	size_t from = out->n, kept = 0;
 	int k = 1, rc, nodes;
 
-	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers%s "
+	/*
+	 * The walk selects the key alone and each row it passes is read
+	 * by it: the offers are WITHOUT ROWID, so a walk that selects a
+	 * column its index lacks seeks the table at every entry before it
+	 * tests the index's own columns (offers_assembled holds what the
+	 * node rules and the usual filters test, so its walk reads only
+	 * the rows that pass them).
+	 */
+	snprintf(sql, sizeof sql, "SELECT provider, key FROM offers%s "
 	    "WHERE 1", index[walk]);
 	filter_sql(f, rq, sql, sizeof sql);
 	if (money_known(f->max_price_gpu_hour))
 		strncat(sql, f->spot ? " AND sk_spot_gpu <= ?" :
 		    " AND sk_gpu_price <= ?", sizeof sql - strlen(sql) - 1);
-	strncat(sql, walk == NODES_CLUSTER ? " AND nodes > 1" :
-	    walk == NODES_WHOLE ? " AND nodes = 1 AND gpu_count = ?" :
-	    f->nodes > 1 ? " AND nodes = 1 AND provider = ?" :
-	    /* plan_nodes(), assembled_ok(): k = count / gpu_count > 1,
-	     * and no more than 4 nodes per 8 GPUs asked. */
-	    " AND nodes = 1 AND provider = ? AND gpu_count < ? AND "
-	    "gpu_count >= 2 AND ? % gpu_count = 0",
-	    sizeof sql - strlen(sql) - 1);
+	if (walk == NODES_ASSEMBLED)
+		assembled_sql(f, sql, sizeof sql);
+	else
+		strncat(sql, walk == NODES_CLUSTER ? " AND nodes > 1" :
+		    " AND nodes = 1 AND gpu_count = ?",
+		    sizeof sql - strlen(sql) - 1);
 	strncat(sql, " ORDER BY sk_gpu_price, provider, key",
 	    sizeof sql - strlen(sql) - 1);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
+	if ((row = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM offers "
+	    "WHERE provider = ? AND key = ?", err)) == NULL) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	filter_bind(st, f, rq, &k);
 	if (money_known(f->max_price_gpu_hour))
 		sqlite3_bind_int64(st, k++, f->max_price_gpu_hour);
 	if (walk == NODES_ASSEMBLED)
-		sqlite3_bind_text(st, k++, provider, -1, SQLITE_STATIC);
+		assembled_bind(st, f, &k);
 	if (walk == NODES_WHOLE)
 		sqlite3_bind_int(st, k++, f->count);
-	if (walk == NODES_ASSEMBLED && f->nodes <= 1) {
-		sqlite3_bind_int(st, k++, f->count);
-		sqlite3_bind_int(st, k++, f->count);
-	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_reset(row);
+		sqlite3_bind_value(row, 1, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(row, 2, sqlite3_column_value(st, 1));
+		/* The same read transaction: the row the walk found. */
+		if ((rc = sqlite3_step(row)) == SQLITE_DONE)
+			continue;
+		if (rc != SQLITE_ROW)
+			break;
 		offer_init(&o);
-		db_row_to_offer(st, &o);	/* the row's text until a step */
+		db_row_to_offer(row, &o);	/* the row's text until a step */
 		if (!offer_matches(f, &o, &nodes))
 			continue;
 		cost_plan(&p, &o, nodes);
@@ -244,6 +334,7 @@ nodes_walk(struct db *db, const struct offer_filter *f,
 		if (++kept == limit && matched == NULL)
 			break;
 	}
+	sqlite3_finalize(row);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
 		db_file_error(db, err);
@@ -256,36 +347,19 @@ int
 db_query_nodes(struct db *db, const struct offer_filter *f, size_t limit,
     struct offer_list *out, size_t *matched, struct err *err)
 {
-	unsigned set = f->fabrics != 0 ? f->fabrics : FABRIC_TRAINING;
-	const char *done[64];
 	struct rentable_sql rq;
-	size_t ndone = 0, i, j;
 
 	if (matched != NULL)
 		*matched = 0;
 	if (db_sort_keys_update(db, err) < 0 ||
 	    rentable_prepare(db, f, &rq, err) < 0)
 		return -1;
-	if (nodes_walk(db, f, &rq, NODES_CLUSTER, NULL, limit, out, matched,
+	if (nodes_walk(db, f, &rq, NODES_CLUSTER, limit, out, matched,
 	    err) < 0)
 		return -1;
 	if (f->nodes <= 1 && f->count > 0 && nodes_walk(db, f, &rq,
-	    NODES_WHOLE, NULL, limit, out, matched, err) < 0)
+	    NODES_WHOLE, limit, out, matched, err) < 0)
 		return -1;
-	for (i = 0; i < fabric_row_count; i++) {
-		const struct fabric *fab = &fabric_rows[i];
-
-		if (!fabric_set_has(set, fab->kind))
-			continue;
-		for (j = 0; j < ndone; j++)
-			if (strcmp(done[j], fab->provider) == 0)
-				break;
-		if (j < ndone || ndone == sizeof done / sizeof done[0])
-			continue;
-		done[ndone++] = fab->provider;
-		if (nodes_walk(db, f, &rq, NODES_ASSEMBLED, fab->provider,
-		    limit, out, matched, err) < 0)
-			return -1;
-	}
-	return 0;
+	return nodes_walk(db, f, &rq, NODES_ASSEMBLED, limit, out, matched,
+	    err);
 }

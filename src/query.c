@@ -602,6 +602,6 @@ bool
 query_nodes_walk(const struct offer_filter *f, enum sort_key key, bool reverse)
 {
 	return key == SORT_GPU_PRICE && !reverse && f->term == TERM_NONE &&
-	    (f->fabrics & FABRIC_ANY) == 0 && (f->nodes > 1 ||
+	    (f->nodes > 1 ||
 	    (f->multi_node && f->nodes == 0 && f->count > 0));
 }

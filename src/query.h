@@ -64,8 +64,8 @@ size_t	query_explain_empty(const struct offer *offers, size_t n,
  * walks (issue 29)? Plans of several nodes (--nodes N > 1, or
  * --multi-node with --count) by price per GPU-hour (a plan's is its
  * offer's), no --term (tested on committed prices attached after the
- * read), not --fabric any (the walks need the fabric table to name the
- * providers whose offers can be assembled).
+ * read); --fabric any too (the walk of offers that can be taken several
+ * times holds the unknown fabrics).
  */
 bool	query_nodes_walk(const struct offer_filter *f, enum sort_key key,
 	    bool reverse);

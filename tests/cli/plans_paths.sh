@@ -44,7 +44,8 @@ for by in gpu provider region continent gpu,provider continent,gpu; do
 	    "--max-price 2" "--spot --max-price 0.5" "--provider aws,gcp,vast" \
 	    "--sort spot --reverse" "--sort provider" "--available" \
 	    "--no-outliers --min-vram 40" "--interconnect nvlink" \
-	    "--term 12" "--region europe" "--include-stale"; do
+	    "--term 12" "--region europe" "--include-stale" "--fabric efa" \
+	    "--min-node-gbps 400"; do
 		# shellcheck disable=SC2086
 		same "--group-by $by $extra csv" --group-by "$by" $extra \
 		    --format csv
@@ -77,7 +78,11 @@ for shape in "--multi-node --count 16" "--multi-node --count 16 --min-vram 40" \
     "--multi-node --count 16 --max-price 3" "--multi-node --count 16 --spot" \
     "--multi-node --count 64 --min-node-gbps 800" \
     "--multi-node --count 16 --region us" "--multi-node --count 24" \
-    "--multi-node --count 16 --provider runpod-clusters,aws"; do
+    "--multi-node --count 16 --provider runpod-clusters,aws" \
+    "--multi-node --count 16 --fabric any" "--multi-node --count 2 --fabric any" \
+    "--nodes 2 --fabric any" "--nodes 3 --fabric any --gpu H100" \
+    "--fabric efa" "--fabric any --count 8" "--min-node-gbps 400" \
+    "--fabric rdma --min-vram 40"; do
 	# shellcheck disable=SC2086
 	run --db "$DB" $shape --format csv -q
 	all_status=$status
@@ -98,10 +103,14 @@ run --db "$DB" --multi-node --count 16 --format csv -q
 check "multi-node plans exist in this cache" [ "$(wc -l < "$T/out")" -gt 6 ]
 check "... cluster products among them" grep -q runpod-clusters "$T/out"
 
-GPUCOST_DEBUG_READS=1 run --db "$DB" --multi-node --count 16 --format csv -q --limit 5
-fast=$(sed -n 's/^gpucost: debug: \([0-9]*\) offers read whole$/\1/p' "$T/err")
-check "--multi-node --count 16 --limit 5 reads few offers whole ($fast of $total)" \
-    [ -n "$fast" ] && [ "$fast" -lt "$((total / 4))" ]
+for shape in "--multi-node --count 16" "--multi-node --count 16 --fabric any" \
+    "--nodes 2" "--fabric efa"; do
+	# shellcheck disable=SC2086
+	GPUCOST_DEBUG_READS=1 run --db "$DB" $shape --format csv -q --limit 5
+	fast=$(sed -n 's/^gpucost: debug: \([0-9]*\) offers read whole$/\1/p' "$T/err")
+	check "$shape --limit 5 reads few offers whole ($fast of $total)" \
+	    [ -n "$fast" ] && [ "$fast" -lt "$((total / 4))" ]
+done
 
 # --limit on a sort SQL cannot order (host per GPU): the first rows of the
 # whole answer, not the first rows SQL happens to return (failed before).

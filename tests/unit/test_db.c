@@ -1938,6 +1938,185 @@ test_query_top_derived(void **state)
 	    "WHERE sort_keys = '1-old'"), 0);
 }
 
+/*
+ * Issue 29: plans of several nodes through db_query_nodes() (the walks
+ * on the fabric stored from data/fabric.tsv, migration 16) and
+ * --fabric/--min-node-gbps through db_query_top() give exactly the
+ * first N plans of the full answer (every offer, offer_matches()), on
+ * instance types of every fabric kind, placement and group size, types
+ * with none, single listings and not, cluster products, tied prices and
+ * unknown ones; again after the stored fabric is made stale. Before,
+ * --fabric any was no walk at all (the walk would miss the offers of
+ * unknown fabric and nodes of one GPU).
+ */
+static void
+test_query_nodes_fabric(void **state)
+{
+	static const struct {
+		const char *provider, *type, *gpu;
+		int count;
+	} types[] = {
+		{ "aws", "p4d.24xlarge", "A100-40", 8 },
+		{ "aws", "p5.48xlarge", "H100", 8 },
+		{ "aws", "g5.48xlarge", "A10G", 8 },
+		{ "aws", "p5.4xlarge", "H100", 1 },
+		{ "aws", "g4dn.12xlarge", "T4", 4 },
+		{ "azure", "Standard_ND96asr_v4", "A100-40", 8 },
+		{ "azure", "Standard_NC24ads_A100_v4", "A100-80", 1 },
+		{ "gcp", "a3-highgpu-8g", "H100", 8 },
+		{ "gcp", "a2-highgpu-4g", "A100-40", 4 },
+		{ "gcp", "a2-highgpu-2g", "A100-40", 2 },
+		{ "gcp", "g2-standard-4", "L4", 1 },
+		{ "oci", "BM.GPU.H100.8", "H100", 8 },
+		{ "vast", "v", "H100", 8 },
+		{ "vast", "w", "RTX4090", 2 },
+		{ "lambda", "gpu_2x_h100_sxm5", "H100", 2 },
+		{ "runpod-clusters", "c", "H100", 8 },
+	};
+	static const char *const shapes[][4] = {
+		{ "fabric", "any", "multi-node", "16" },
+		{ "fabric", "any", "multi-node", "2" },
+		{ "fabric", "any", "nodes", "2" },
+		{ "fabric", "any", "nodes", "3" },
+		{ "multi-node", "16" }, { "multi-node", "2" },
+		{ "multi-node", "8" }, { "multi-node", "32" },
+		{ "nodes", "2" }, { "nodes", "80" }, { "nodes", "4" },
+		/* p4d's largest group (64), and one past it. */
+		{ "nodes", "64" }, { "nodes", "65" },
+		{ "fabric", "efa", "multi-node", "16" },
+		{ "fabric", "infiniband,roce", "multi-node", "64" },
+		{ "fabric", "ethernet", "nodes", "2" },
+		{ "fabric", "tcpx", "multi-node", "16" },
+		{ "node-gbps", "800", "multi-node", "16" },
+		{ "node-gbps", "400", "nodes", "2" },
+		{ "vram", "40", "multi-node", "16" },
+		{ "fabric", "any", "vram", "24" },
+		/* No plan of several nodes: db_query_top() on the stored fabric. */
+		{ "fabric", "efa" }, { "fabric", "any" }, { "node-gbps", "400" },
+		{ "fabric", "ethernet" }, { "fabric", "rdma", "vram", "40" },
+		{ "fabric", "tcpx,roce", "node-gbps", "1600" },
+	};
+	static const size_t limits[] = { 1, 3, 1000 };
+	const char *path = tmp_path("nodes-fabric.db");
+	static char want[65536], got[65536];
+	static struct offer v[16][12];
+	struct offer_list all, walk;
+	struct offer_filter f, none;
+	struct plan *pa, *pt;
+	size_t na, nt, matched, i, j, si, li, shown, n;
+	struct db *db;
+	struct err err;
+	int pass, e;
+
+	(void)state;
+	db = open_ok(path);
+	for (i = 0; i < sizeof types / sizeof types[0]; i++) {
+		for (j = 0; j < 12; j++) {
+			char key[32];
+			int c = types[i].count;
+
+			snprintf(key, sizeof key, "%s-%zu", types[i].type, j);
+			/* Prices that tie across providers, one unknown. */
+			v[i][j] = mk(types[i].provider, key, types[i].gpu, c,
+			    j % 3 == 0 ? 24 : 80, j % 2 ? IC_NVLINK : IC_PCIE,
+			    j == 11 ? MONEY_NONE :
+			    (int64_t)c * (1000000 + (int64_t)(j % 5) * 100000),
+			    MONEY_NONE, AV_AVAILABLE, 100);
+			v[i][j].instance_type = tstrf("%s", types[i].type);
+			v[i][j].region = tstrf("r%zu", j % 4);
+			/* Vast: single listings, but one that is not. */
+			if (strcmp(types[i].provider, "vast") == 0 && j != 4)
+				v[i][j].notes = NOTE_BIT(NOTE_SINGLE_LISTING);
+			if (strcmp(types[i].provider, "runpod-clusters") == 0)
+				v[i][j].nodes = 2 + (int)(j % 3);
+		}
+	}
+	for (i = 0; i < sizeof types / sizeof types[0]; i = j) {
+		/* One replace per provider, its types together. */
+		struct offer all_of[12 * 8];
+
+		for (j = i, n = 0; j < sizeof types / sizeof types[0] &&
+		    strcmp(types[j].provider, types[i].provider) == 0; j++) {
+			memcpy(all_of + n, v[j], sizeof v[j]);
+			n += 12;
+		}
+		replace_ok(db, types[i].provider, all_of, n, SRC_LIVE, 100,
+		    NULL);
+	}
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			/* A cache written before (or another fabric table). */
+			sqlite3 *raw;
+
+			db_close(db);
+			assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+			assert_int_equal(sqlite3_exec(raw, "UPDATE offers SET "
+			    "fabric = 0, node_gbps = 0, fabric_nodes = 0; "
+			    "UPDATE provider_status SET sort_keys = '2-old'",
+			    NULL, NULL, NULL), SQLITE_OK);
+			sqlite3_close(raw);
+			db = open_ok(path);
+		}
+		offer_list_init(&all);
+		offer_filter_init(&none);
+		none.multi_node = true;		/* cluster products too */
+		query_ok(db, &none, &all);
+		for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+			offer_filter_init(&f);
+			for (e = 0; e < 4 && shapes[si][e] != NULL; e += 2) {
+				const char *w = shapes[si][e], *val =
+				    shapes[si][e + 1];
+				enum filter_field ff =
+				    strcmp(w, "fabric") == 0 ? FF_FABRIC :
+				    strcmp(w, "nodes") == 0 ? FF_NODES :
+				    strcmp(w, "node-gbps") == 0 ? FF_NODE_GBPS :
+				    strcmp(w, "vram") == 0 ? FF_VRAM : FF_COUNT;
+
+				if (strcmp(w, "multi-node") == 0)
+					f.multi_node = true;
+				assert_int_equal(filter_set(&f, ff, val, false,
+				    &err), 0);
+			}
+			if (f.nodes == 0 && !f.multi_node) {
+				/* A single-node shape: db_query_top(). */
+				assert_true(db_filter_in_sql(&f));
+				assert_top_as_c(db, &f, shapes[si][1]);
+				continue;
+			}
+			assert_true(query_nodes_walk(&f, SORT_GPU_PRICE, false));
+			for (li = 0; li < 3; li++) {
+				query_plans(all.v, all.n, &f, SORT_GPU_PRICE,
+				    false, &pa, &na);
+				shown = limits[li] < na ? limits[li] : na;
+				plan_keys(pa, shown, want, sizeof want);
+				offer_list_init(&walk);
+				assert_int_equal(db_query_nodes(db, &f,
+				    limits[li], &walk, &matched, &err), 0);
+				query_plans(walk.v, walk.n, &f, SORT_GPU_PRICE,
+				    false, &pt, &nt);
+				plan_keys(pt, shown, got, sizeof got);
+				if (matched != na || nt < shown ||
+				    strcmp(want, got) != 0)
+					fail_msg("pass %d shape %zu (%s %s %s %s) "
+					    "limit %zu: %zu matched, %zu in C\n"
+					    "want %.400s\ngot  %.400s", pass, si,
+					    shapes[si][0], shapes[si][1],
+					    shapes[si][2], shapes[si][3],
+					    limits[li], matched, na, want, got);
+				if (li == 2 && si < 12 && na == 0)
+					fail_msg("shape %zu: no plan", si);
+				free(pa);
+				free(pt);
+				offer_list_done(&walk);
+			}
+		}
+		offer_list_done(&all);
+	}
+	db_close(db);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM provider_status "
+	    "WHERE sort_keys = '2-old'"), 0);
+}
+
 /* The plan of db_query_top() for f and key holds every step of want. */
 static void
 assert_plan(struct db *db, const struct offer_filter *f, enum sort_key key,
@@ -3604,6 +3783,7 @@ main(void)
 		T(test_record_failure),
 		T(test_query_filters),
 		T(test_query_top_derived),
+		T(test_query_nodes_fabric),
 		T(test_query_appends),
 		T(test_query_top),
 		T(test_filter_in_sql),
