@@ -364,7 +364,12 @@ cache_write(const char *path, size_t n, int runs)
 	return 0;
 }
 
-/* The SQLite floor of a load: step through every offer row. */
+/*
+ * The SQLite floor of a load: step through every offer row, in the
+ * table's own order (without ORDER BY, SQLite 3.40 walks a smaller
+ * index and seeks the table for each row: 5x slower at 100k, so the
+ * floor was far too high).
+ */
 static double
 floor_scan(const char *path, size_t *rows)
 {
@@ -375,7 +380,7 @@ floor_scan(const char *path, size_t *rows)
 	*rows = 0;
 	t0 = now_s();
 	if (sqlite3_open_v2(path, &sql, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK || sqlite3_prepare_v2(sql, "SELECT * FROM offers", -1,
+	    SQLITE_OK || sqlite3_prepare_v2(sql, "SELECT * FROM offers ORDER BY provider, key", -1,
 	    &st, NULL) != SQLITE_OK)
 		die("floor", NULL);
 	while (sqlite3_step(st) == SQLITE_ROW)
