@@ -274,6 +274,20 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"CREATE INDEX offers_gpu_price ON offers (nodes, sk_gpu_price, provider,"
 	"  key, gpu, gpu_count, vram_gb, interconnect, region, continent,"
 	"  country, form, vertex, vcpus, ram_gb, search);",
+	/*
+	 * 13 -> 14 (issue 29): --sort price and --sort vram in either
+	 * direction with --limit, a seek and a walk of the first offers
+	 * (db_query_top()): their key, then the price per GPU-hour their
+	 * ties take (and provider, key: every index holds them). price is
+	 * near unique: one ORDER BY walks offers_price either way (the
+	 * reverse sorts only the ties of one price). vram repeats:
+	 * top_walk() steps through its values, so it leads, as gpu_count
+	 * and provider lead the indexes that walk serves for them. Each
+	 * moves an entry only where a price or the VRAM changed
+	 * (merge_offers()).
+	 */
+	"CREATE INDEX offers_price ON offers (nodes, price, sk_gpu_price);"
+	"CREATE INDEX offers_vram ON offers (vram_gb, nodes, sk_gpu_price);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -32,7 +32,7 @@
 #include "health.h"
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	13
+#define DB_SCHEMA_VERSION	14
 #define DB_ERROR_MAX		256
 
 struct db;
