@@ -275,19 +275,34 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  key, gpu, gpu_count, vram_gb, interconnect, region, continent,"
 	"  country, form, vertex, vcpus, ram_gb, search);",
 	/*
-	 * 13 -> 14 (issue 29): --sort price and --sort vram in either
+	 * 13 -> 14 (issue 29): every --sort that SQL orders, in either
 	 * direction with --limit, a seek and a walk of the first offers
-	 * (db_query_top()): their key, then the price per GPU-hour their
-	 * ties take (and provider, key: every index holds them). price is
-	 * near unique: one ORDER BY walks offers_price either way (the
-	 * reverse sorts only the ties of one price). vram repeats:
-	 * top_walk() steps through its values, so it leads, as gpu_count
-	 * and provider lead the indexes that walk serves for them. Each
-	 * moves an entry only where a price or the VRAM changed
-	 * (merge_offers()).
+	 * (db_query_top()), not every offer read and sorted: an index of
+	 * the key, then the price per GPU-hour ties take (and provider,
+	 * key: every index holds them). A near-unique key (price, spot
+	 * price, instance type) after nodes: one ORDER BY walks it either
+	 * way (the reverse sorts only the ties of one value). A key whose
+	 * values repeat leads, then nodes: top_walk() steps through its
+	 * values in either direction and takes each value's first offers
+	 * in price order (as it does along offers_count and
+	 * offers_provider_price for --sort count and provider); the region
+	 * names' index becomes that walk's (completion's seeks by name
+	 * stay). None holds fetched_at, which every refresh changes
+	 * (merge_offers() moves an entry only where an indexed column
+	 * changed). --sort age is top_age()'s; savings is an expression, gpu
+	 * stays a sort (db_offers.c, sort_sql[]).
 	 */
 	"CREATE INDEX offers_price ON offers (nodes, price, sk_gpu_price);"
-	"CREATE INDEX offers_vram ON offers (vram_gb, nodes, sk_gpu_price);",
+	"CREATE INDEX offers_spot ON offers (nodes, spot_price, sk_gpu_price);"
+	"CREATE INDEX offers_instance ON offers (nodes, instance_type,"
+	"  sk_gpu_price);"
+	"CREATE INDEX offers_vram ON offers (vram_gb, nodes, sk_gpu_price);"
+	"CREATE INDEX offers_link ON offers (interconnect, nodes,"
+	"  sk_gpu_price);"
+	"CREATE INDEX offers_availability ON offers (availability, nodes,"
+	"  sk_gpu_price);"
+	"DROP INDEX offers_region;"
+	"CREATE INDEX offers_region ON offers (region, nodes, sk_gpu_price);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -1251,9 +1251,10 @@ static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
 	[SORT_GPU_PRICE] = { "sk_gpu_price < " SK_UNKNOWN_MONEY_SQL,
 	    "sk_gpu_price >= " SK_UNKNOWN_MONEY_SQL, "sk_gpu_price", false,
 	    true, false },
-	/* offers_price (migration 14) */
+	/* offers_price (migration 14, as the others) */
 	[SORT_PRICE] = { "price IS NOT NULL", "price IS NULL", "price", false,
 	    false, false },
+	/* offers_spot */
 	[SORT_SPOT] = { "spot_price IS NOT NULL", "spot_price IS NULL",
 	    "spot_price", false, false, false },
 	[SORT_SPOT_GPU] = { "sk_spot_gpu < " SK_UNKNOWN_MONEY_SQL,
@@ -1272,19 +1273,26 @@ static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
 	/* offers_provider_price */
 	[SORT_PROVIDER] = { "provider <> ''", "provider = ''", "provider",
 	    false, false, true },
+	/* offers_instance */
 	[SORT_INSTANCE] = { "instance_type <> ''", "instance_type = ''",
 	    "instance_type", false, false, false },
+	/* offers_region */
 	[SORT_REGION] = { "region <> ''", "region = ''", "region", false,
-	    false, false },
-	/* Unknown GPUs among themselves by raw name: top_sql(). */
+	    false, true },
+	/*
+	 * Unknown GPUs among themselves by raw name. No walk: an index
+	 * (gpu, nodes, sk_gpu_price) turned the planner off offers_vertex
+	 * for --vertex --gpu; offers_gpu has gpu_count between.
+	 */
 	[SORT_GPU] = { "gpu <> ''", "gpu = ''", "gpu", false, false, false },
 	/* offers_count */
 	[SORT_COUNT] = { NULL, NULL, "gpu_count", true, false, true },
-	/* The stored names sort as plan_sort() ranks them. */
+	/* The stored names sort as plan_sort() ranks them (offers_link,
+	 * offers_availability). */
 	[SORT_INTERCONNECT] = { "interconnect <> 'unknown'",
-	    "interconnect = 'unknown'", "interconnect", false, false, false },
+	    "interconnect = 'unknown'", "interconnect", false, false, true },
 	[SORT_AVAILABILITY] = { "availability <> 'unknown'",
-	    "availability = 'unknown'", "availability", false, false, false },
+	    "availability = 'unknown'", "availability", false, false, true },
 	/* Value by value along each provider's index: top_age(). */
 	[SORT_AGE] = { NULL, NULL, "fetched_at", true, false, false },
 };
