@@ -1233,7 +1233,8 @@ db_query_scan(struct db *db, const struct offer_filter *f,
  * expression is used). last marks the stored sort keys whose unknowns
  * already sort after every known value ascending, which lets an
  * ascending walk of their index take both at once. walk marks the keys
- * whose values repeat (top_walk()): an index (key, nodes, sk_gpu_price)
+ * whose values repeat (top_walk(), which needs unknown when known is
+ * set): an index (key, nodes, sk_gpu_price)
  * serves both directions
  * value by value, where one ORDER BY in the reverse direction would sort
  * every offer of the first value.
@@ -1486,40 +1487,38 @@ fail:
 }
 
 /*
- * db_query_top() of a key whose values repeat (sort_sql[].walk), with
- * "nodes = 1": step through the key's distinct values in the asked
- * direction (one seek each in its index, no filter) and read the first
- * `remaining` offers of each that pass the filter in tiebreak() order
- * (a seek and a walk of the same index), until n are read; then the
- * unknowns. Exactly the first n in order, whichever the direction, from
- * one index per key: one ORDER BY in the reverse direction would sort
- * every offer of the first value.
+ * top_walk()'s steps through the values of key that pass cond (no
+ * filter: a seek each in the key's index), in the direction desc, and
+ * for each the first *n offers that pass the filter in tiebreak()
+ * order (a seek and a walk of the same index). each: every value gets
+ * *n (the unknowns, whose order is the tiebreak's alone across their
+ * values; the caller's sort merges them); else *n counts down and the
+ * walk stops at 0.
  */
 static int
-top_walk(struct db *db, const struct offer_filter *f,
-    const struct rentable_sql *rq, enum sort_key key, bool reverse,
-    int64_t n, struct offer_list *out, struct err *err)
+walk_values(struct db *db, const struct offer_filter *f,
+    const struct rentable_sql *rq, enum sort_key key, const char *cond,
+    bool desc, bool each, int64_t *n, struct offer_list *out,
+    struct err *err)
 {
 	const struct sort_sql *s = &sort_sql[key];
-	const char *known = s->known != NULL ? s->known : "1";
-	const char *dir = s->desc != reverse ? " DESC" : "";
-	const char *cmp = s->desc != reverse ? "<" : ">";
-	char where[6144] = "", sql[16384], unknown[256];
+	const char *dir = desc ? " DESC" : "";
+	char where[6144] = "", sql[16384];
 	sqlite3_stmt *first = NULL, *next = NULL, *rows = NULL, *step;
 	sqlite3_value *v = NULL;
-	size_t from = out->n, got;
+	size_t got;
 	int k, rc = -1;
 
 	top_where(f, rq, where, sizeof where);
 	/* Any nodes: the index leads with the key (a value without an
 	 * offer of one node only costs a read of none). */
 	snprintf(sql, sizeof sql, "SELECT %s FROM offers WHERE %s ORDER BY "
-	    "%s%s LIMIT 1", s->expr, known, s->expr, dir);
+	    "%s%s LIMIT 1", s->expr, cond, s->expr, dir);
 	if ((first = db_prepare(db, sql, err)) == NULL)
 		goto done;
 	snprintf(sql, sizeof sql, "SELECT %s FROM offers WHERE %s AND "
-	    "%s %s ? ORDER BY %s%s LIMIT 1", s->expr, known, s->expr,
-	    cmp, s->expr, dir);
+	    "%s %s ? ORDER BY %s%s LIMIT 1", s->expr, cond, s->expr,
+	    desc ? "<" : ">", s->expr, dir);
 	if ((next = db_prepare(db, sql, err)) == NULL)
 		goto done;
 	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
@@ -1527,7 +1526,7 @@ top_walk(struct db *db, const struct offer_filter *f,
 	    tiebreak(key));
 	if ((rows = db_prepare(db, sql, err)) == NULL)
 		goto done;
-	for (step = first; n > 0; step = next) {
+	for (step = first; *n > 0; step = next) {
 		if (v != NULL)
 			sqlite3_bind_value(next, 1, v);
 		if ((k = sqlite3_step(step)) != SQLITE_ROW) {
@@ -1547,33 +1546,47 @@ top_walk(struct db *db, const struct offer_filter *f,
 		k = 1;
 		top_bind(rows, f, rq, &k);
 		sqlite3_bind_value(rows, k++, v);
-		sqlite3_bind_int64(rows, k, n);
+		sqlite3_bind_int64(rows, k, *n);
 		got = 0;
 		if (read_rows(db, rows, f, out, &got, err) < 0)
 			goto done;
-		n -= (int64_t)got;
+		if (!each)
+			*n -= (int64_t)got;
 	}
-	if (n > 0 && s->known != NULL) {
-		sqlite3_finalize(rows);
-		snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers "
-		    "WHERE 1%s AND %s ORDER BY %s%s LIMIT ?", where,
-		    unknown_sql(s, unknown, sizeof unknown),
-		    gpu_raw_order(key, reverse), tiebreak(key));
-		if ((rows = db_prepare(db, sql, err)) == NULL)
-			goto done;
-		k = 1;
-		top_bind(rows, f, rq, &k);
-		sqlite3_bind_int64(rows, k, n);
-		if (read_rows(db, rows, f, out, NULL, err) < 0)
-			goto done;
-	}
-	rc = db_committed_attach(db, out, from, err);
+	rc = 0;
 done:
 	sqlite3_value_free(v);
 	sqlite3_finalize(first);
 	sqlite3_finalize(next);
 	sqlite3_finalize(rows);
 	return rc;
+}
+
+/*
+ * db_query_top() of a key whose values repeat (sort_sql[].walk), with
+ * "nodes = 1": its known values in the asked direction, the first
+ * `remaining` offers of each, until n are read; then the first
+ * `remaining` of each unknown value. Exactly the first n in order,
+ * whichever the direction, from one index per key: one ORDER BY in the
+ * reverse direction would sort every offer of the first value, and the
+ * unknowns' range (vram_gb <= 0) was planned as a walk of the price
+ * index testing each offer.
+ */
+static int
+top_walk(struct db *db, const struct offer_filter *f,
+    const struct rentable_sql *rq, enum sort_key key, bool reverse,
+    int64_t n, struct offer_list *out, struct err *err)
+{
+	const struct sort_sql *s = &sort_sql[key];
+	size_t from = out->n;
+
+	if (walk_values(db, f, rq, key, s->known != NULL ? s->known : "1",
+	    s->desc != reverse, false, &n, out, err) < 0)
+		return -1;
+	if (n > 0 && s->unknown != NULL && walk_values(db, f, rq, key,
+	    s->unknown, false, true, &n, out, err) < 0)
+		return -1;
+	return db_committed_attach(db, out, from, err);
 }
 
 /*
