@@ -1493,12 +1493,15 @@ fail:
  * order (a seek and a walk of the same index). each: every value gets
  * *n (the unknowns, whose order is the tiebreak's alone across their
  * values; the caller's sort merges them); else *n counts down and the
- * walk stops at 0.
+ * walk stops at 0. seek: cond is a range of the index (the unknowns);
+ * else it is tested on each value the steps find (known values are
+ * "<> 'unknown'", no range: a walk from the end to the first known
+ * value passed over every unknown offer).
  */
 static int
 walk_values(struct db *db, const struct offer_filter *f,
     const struct rentable_sql *rq, enum sort_key key, const char *cond,
-    bool desc, bool each, int64_t *n, struct offer_list *out,
+    bool seek, bool desc, bool each, int64_t *n, struct offer_list *out,
     struct err *err)
 {
 	const struct sort_sql *s = &sort_sql[key];
@@ -1512,13 +1515,14 @@ walk_values(struct db *db, const struct offer_filter *f,
 	top_where(f, rq, where, sizeof where);
 	/* Any nodes: the index leads with the key (a value without an
 	 * offer of one node only costs a read of none). */
-	snprintf(sql, sizeof sql, "SELECT %s FROM offers WHERE %s ORDER BY "
-	    "%s%s LIMIT 1", s->expr, cond, s->expr, dir);
+	snprintf(sql, sizeof sql, "SELECT %s, coalesce(%s, 0) FROM offers "
+	    "WHERE %s ORDER BY %s%s LIMIT 1", s->expr, cond, seek ? cond : "1",
+	    s->expr, dir);
 	if ((first = db_prepare(db, sql, err)) == NULL)
 		goto done;
-	snprintf(sql, sizeof sql, "SELECT %s FROM offers WHERE %s AND "
-	    "%s %s ? ORDER BY %s%s LIMIT 1", s->expr, cond, s->expr,
-	    desc ? "<" : ">", s->expr, dir);
+	snprintf(sql, sizeof sql, "SELECT %s, coalesce(%s, 0) FROM offers "
+	    "WHERE %s AND %s %s ? ORDER BY %s%s LIMIT 1", s->expr, cond,
+	    seek ? cond : "1", s->expr, desc ? "<" : ">", s->expr, dir);
 	if ((next = db_prepare(db, sql, err)) == NULL)
 		goto done;
 	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
@@ -1542,7 +1546,10 @@ walk_values(struct db *db, const struct offer_filter *f,
 			err_set(err, "cache %s: out of memory", db->path);
 			goto done;
 		}
+		k = sqlite3_column_int(step, 1);
 		sqlite3_reset(step);
+		if (k == 0)
+			continue;	/* not cond's (cond is the key's alone) */
 		k = 1;
 		top_bind(rows, f, rq, &k);
 		sqlite3_bind_value(rows, k++, v);
@@ -1581,10 +1588,10 @@ top_walk(struct db *db, const struct offer_filter *f,
 	size_t from = out->n;
 
 	if (walk_values(db, f, rq, key, s->known != NULL ? s->known : "1",
-	    s->desc != reverse, false, &n, out, err) < 0)
+	    false, s->desc != reverse, false, &n, out, err) < 0)
 		return -1;
 	if (n > 0 && s->unknown != NULL && walk_values(db, f, rq, key,
-	    s->unknown, false, true, &n, out, err) < 0)
+	    s->unknown, true, false, true, &n, out, err) < 0)
 		return -1;
 	return db_committed_attach(db, out, from, err);
 }
