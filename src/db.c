@@ -314,6 +314,35 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  notes, vram_gb, interconnect, region, continent, country, form,"
 	"  vcpus, ram_gb, spot_price, sk_spot_gpu, availability, fetched_at)"
 	"  WHERE (notes & 32) = 0;",
+	/*
+	 * 16 -> 17 (issue 29): every --sort that SQL orders, in either
+	 * direction with --limit, a seek and a walk of the first offers
+	 * (db_query_top()), not every offer read and sorted: an index of
+	 * the key, then the price per GPU-hour ties take (and provider,
+	 * key: every index holds them). A near-unique key (price, spot
+	 * price, instance type) after nodes: one ORDER BY walks it either
+	 * way (the reverse sorts only the ties of one value). A key whose
+	 * values repeat leads, then nodes: top_walk() steps through its
+	 * values in either direction and takes each value's first offers
+	 * in price order (as it does along offers_count and
+	 * offers_provider_price for --sort count and provider); the region
+	 * names' index becomes that walk's (completion's seeks by name
+	 * stay). None holds fetched_at, which every refresh changes
+	 * (merge_offers() moves an entry only where an indexed column
+	 * changed). --sort age is top_age()'s; savings is an expression, gpu
+	 * stays a sort (db_offers.c, sort_sql[]).
+	 */
+	"CREATE INDEX offers_price ON offers (nodes, price, sk_gpu_price);"
+	"CREATE INDEX offers_spot ON offers (nodes, spot_price, sk_gpu_price);"
+	"CREATE INDEX offers_instance ON offers (nodes, instance_type,"
+	"  sk_gpu_price);"
+	"CREATE INDEX offers_vram ON offers (vram_gb, nodes, sk_gpu_price);"
+	"CREATE INDEX offers_link ON offers (interconnect, nodes,"
+	"  sk_gpu_price);"
+	"CREATE INDEX offers_availability ON offers (availability, nodes,"
+	"  sk_gpu_price);"
+	"DROP INDEX offers_region;"
+	"CREATE INDEX offers_region ON offers (region, nodes, sk_gpu_price);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -32,7 +32,7 @@
 #include "health.h"
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	16
+#define DB_SCHEMA_VERSION	17
 #define DB_ERROR_MAX		256
 
 struct db;

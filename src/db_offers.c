@@ -1474,26 +1474,44 @@ derived_ready(struct db *db, const struct offer_filter *f,
 	return 0;
 }
 
-/* Append the offers of a prepared OFFER_COLUMNS query that match f. */
+/*
+ * Append the offers of a prepared OFFER_COLUMNS query that match f,
+ * then reset it; *rows (if not NULL) counts the rows SQL returned.
+ */
 static int
-read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
-    struct offer_list *out, struct err *err)
+read_rows(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
+    struct offer_list *out, size_t *rows, struct err *err)
 {
 	struct offer o;
-	size_t from = out->n;
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		offer_init(&o);
 		db_row_to_offer(st, &o);
+		if (rows != NULL)
+			(*rows)++;
 		if (offer_matches(f, &o, NULL))
 			offer_list_add_copy(out, &o);
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {
 		db_file_error(db, err);
 		return -1;
 	}
+	return 0;
+}
+
+/* Append the offers of a prepared OFFER_COLUMNS query that match f. */
+static int
+read_offers(struct db *db, sqlite3_stmt *st, const struct offer_filter *f,
+    struct offer_list *out, struct err *err)
+{
+	size_t from = out->n;
+	int rc = read_rows(db, st, f, out, NULL, err);
+
+	sqlite3_finalize(st);
+	if (rc < 0)
+		return -1;
 	return db_committed_attach(db, out, from, err);
 }
 
@@ -1566,44 +1584,75 @@ db_query_scan(struct db *db, const struct offer_filter *f,
  * their plans of one instance: known values first, in the key's natural
  * direction (desc: largest first) or its reverse, then (tiebreak()) the
  * lower price per GPU-hour, provider and key. known is the condition of
- * a known value (NULL: always known); last marks the stored sort keys
- * whose unknowns already sort after every known value ascending, which
- * lets an ascending walk of their index take both at once.
+ * a known value (NULL: always known); unknown is NOT coalesce(known, 0)
+ * written as a range of the key's index, so the unknowns are a seek,
+ * not a walk of the price index that looks every row up (NULL: that
+ * expression is used). last marks the stored sort keys whose unknowns
+ * already sort after every known value ascending, which lets an
+ * ascending walk of their index take both at once. walk marks the keys
+ * whose values repeat (top_walk(), which needs unknown when known is
+ * set): an index (key, nodes, sk_gpu_price)
+ * serves both directions
+ * value by value, where one ORDER BY in the reverse direction would sort
+ * every offer of the first value.
  */
 struct sort_sql {
 	const char *known;
+	const char *unknown;
 	const char *expr;
 	bool	desc;
 	bool	last;
+	bool	walk;
 };
 
 static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
 	[SORT_GPU_PRICE] = { "sk_gpu_price < " SK_UNKNOWN_MONEY_SQL,
-	    "sk_gpu_price", false, true },
-	[SORT_PRICE] = { "price IS NOT NULL", "price", false, false },
-	[SORT_SPOT] = { "spot_price IS NOT NULL", "spot_price", false, false },
-	[SORT_SPOT_GPU] = { "sk_spot_gpu < " SK_UNKNOWN_MONEY_SQL,
-	    "sk_spot_gpu", false, true },
-	/* cost_spot_savings_pct(), the same double operations. */
-	[SORT_SAVINGS] = { "price > 0 AND spot_price IS NOT NULL",
-	    "100.0 * (1.0 - CAST(spot_price AS REAL) / CAST(price AS REAL))",
+	    "sk_gpu_price >= " SK_UNKNOWN_MONEY_SQL, "sk_gpu_price", false,
 	    true, false },
-	[SORT_VRAM] = { "vram_gb > 0", "vram_gb", true, false },
-	[SORT_PFLOP] = { "sk_pflop < " SK_UNKNOWN_REAL_SQL, "sk_pflop", false,
-	    true },
-	[SORT_PROVIDER] = { "provider <> ''", "provider", false, false },
-	[SORT_INSTANCE] = { "instance_type <> ''", "instance_type", false,
+	/* offers_price (migration 17, as the others) */
+	[SORT_PRICE] = { "price IS NOT NULL", "price IS NULL", "price", false,
+	    false, false },
+	/* offers_spot */
+	[SORT_SPOT] = { "spot_price IS NOT NULL", "spot_price IS NULL",
+	    "spot_price", false, false, false },
+	[SORT_SPOT_GPU] = { "sk_spot_gpu < " SK_UNKNOWN_MONEY_SQL,
+	    "sk_spot_gpu >= " SK_UNKNOWN_MONEY_SQL, "sk_spot_gpu", false, true,
 	    false },
-	[SORT_REGION] = { "region <> ''", "region", false, false },
-	/* Unknown GPUs among themselves by raw name: top_sql(). */
-	[SORT_GPU] = { "gpu <> ''", "gpu", false, false },
-	[SORT_COUNT] = { NULL, "gpu_count", true, false },
-	/* The stored names sort as plan_sort() ranks them. */
-	[SORT_INTERCONNECT] = { "interconnect <> 'unknown'", "interconnect",
-	    false, false },
-	[SORT_AVAILABILITY] = { "availability <> 'unknown'", "availability",
-	    false, false },
-	[SORT_AGE] = { NULL, "fetched_at", true, false },
+	/* cost_spot_savings_pct(), the same double operations. */
+	[SORT_SAVINGS] = { "price > 0 AND spot_price IS NOT NULL", NULL,
+	    "100.0 * (1.0 - CAST(spot_price AS REAL) / CAST(price AS REAL))",
+	    true, false, false },
+	/* offers_vram (migration 17) */
+	[SORT_VRAM] = { "vram_gb > 0", "vram_gb <= 0", "vram_gb", true, false,
+	    true },
+	[SORT_PFLOP] = { "sk_pflop < " SK_UNKNOWN_REAL_SQL,
+	    "sk_pflop >= " SK_UNKNOWN_REAL_SQL, "sk_pflop", false, true,
+	    false },
+	/* offers_provider_price */
+	[SORT_PROVIDER] = { "provider <> ''", "provider = ''", "provider",
+	    false, false, true },
+	/* offers_instance */
+	[SORT_INSTANCE] = { "instance_type <> ''", "instance_type = ''",
+	    "instance_type", false, false, false },
+	/* offers_region */
+	[SORT_REGION] = { "region <> ''", "region = ''", "region", false,
+	    false, true },
+	/*
+	 * Unknown GPUs among themselves by raw name. No walk: an index
+	 * (gpu, nodes, sk_gpu_price) turned the planner off offers_vertex
+	 * for --vertex --gpu; offers_gpu has gpu_count between.
+	 */
+	[SORT_GPU] = { "gpu <> ''", "gpu = ''", "gpu", false, false, false },
+	/* offers_count */
+	[SORT_COUNT] = { NULL, NULL, "gpu_count", true, false, true },
+	/* The stored names sort as plan_sort() ranks them (offers_link,
+	 * offers_availability). */
+	[SORT_INTERCONNECT] = { "interconnect <> 'unknown'",
+	    "interconnect = 'unknown'", "interconnect", false, false, true },
+	[SORT_AVAILABILITY] = { "availability <> 'unknown'",
+	    "availability = 'unknown'", "availability", false, false, true },
+	/* Value by value along each provider's index: top_age(). */
+	[SORT_AGE] = { NULL, NULL, "fetched_at", true, false, false },
 };
 
 bool
@@ -1618,6 +1667,25 @@ tiebreak(enum sort_key key)
 {
 	return key == SORT_GPU_PRICE ? "provider, key" :
 	    "sk_gpu_price, provider, key";
+}
+
+/* The condition of an unknown value of s (not known). */
+static const char *
+unknown_sql(const struct sort_sql *s, char *buf, size_t size)
+{
+	if (s->unknown != NULL)
+		return s->unknown;
+	/* known may be NULL (a NULL price): that row is unknown. */
+	snprintf(buf, size, "NOT coalesce(%s, 0)", s->known);
+	return buf;
+}
+
+/* Unknown GPUs among themselves by raw name, before tiebreak(). */
+static const char *
+gpu_raw_order(enum sort_key key, bool reverse)
+{
+	return key != SORT_GPU ? "" : reverse ? "gpu_raw = '', gpu_raw DESC, " :
+	    "gpu_raw = '', gpu_raw, ";
 }
 
 /*
@@ -1644,17 +1712,20 @@ top_bind(sqlite3_stmt *st, const struct offer_filter *f,
 }
 
 /*
- * The query db_query_top() runs: the keys of the first `limit` offers
- * with a known value, in order (one walk of the right index), and of
- * the first `limit` with an unknown one; then those rows whole. *parts
- * is how many (one or two) subqueries take their filter and limit.
+ * The queries db_query_top() runs, part by part: the keys of the first
+ * `limit` offers with a known value, in order (one walk of the right
+ * index), then those rows whole; and (part 1) the same of the first
+ * `limit` with an unknown one. Returns how many parts key has (each
+ * takes the filter and the limit). Two statements, not one IN of a
+ * UNION ALL: the planner cannot size a compound list, and scanned the
+ * table to test each row against it.
  */
-static void
+static int
 top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
-    enum sort_key key, bool reverse, char *sql, size_t size, int *parts)
+    enum sort_key key, bool reverse, int part, char *sql, size_t size)
 {
 	const struct sort_sql *s = &sort_sql[key];
-	char where[6144] = "";
+	char where[6144] = "", unknown[256];
 	bool desc = s->desc != reverse;
 	/*
 	 * --vertex in $/GPU-h order walks the Vertex AI offers' partial
@@ -1668,25 +1739,24 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 
 	top_where(f, rq, where, sizeof where);
 	if (s->known == NULL || (s->last && !desc)) {
-		*parts = 1;
 		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
 		    "(provider, key) IN (SELECT provider, key FROM offers%s "
 		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", index, where,
 		    s->expr, desc ? " DESC" : "", tiebreak(key));
-		return;
+		return 1;
 	}
-	*parts = 2;
-	snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-	    "(provider, key) IN ("
-	    "SELECT * FROM (SELECT provider, key FROM offers%s WHERE 1%s AND "
-	    "%s ORDER BY %s%s, %s LIMIT ?) UNION ALL "
-	    "SELECT * FROM (SELECT provider, key FROM offers%s WHERE 1%s AND "
-	    "NOT coalesce(%s, 0) ORDER BY %s%s LIMIT ?))",
-	    index, where, s->known, s->expr, desc ? " DESC" : "", tiebreak(key),
-	    /* known may be NULL (a NULL price): that row is unknown. */
-	    index, where, s->known,
-	    key != SORT_GPU ? "" : reverse ? "gpu_raw = '', gpu_raw DESC, " :
-	    "gpu_raw = '', gpu_raw, ", tiebreak(key));
+	if (part == 0)
+		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
+		    "(provider, key) IN (SELECT provider, key FROM offers%s "
+		    "WHERE 1%s AND %s ORDER BY %s%s, %s LIMIT ?)", index, where,
+		    s->known, s->expr, desc ? " DESC" : "", tiebreak(key));
+	else
+		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
+		    "(provider, key) IN (SELECT provider, key FROM offers%s "
+		    "WHERE 1%s AND %s ORDER BY %s%s LIMIT ?)", index, where,
+		    unknown_sql(s, unknown, sizeof unknown),
+		    gpu_raw_order(key, reverse), tiebreak(key));
+	return 2;
 }
 
 /*
@@ -1786,6 +1856,199 @@ fail:
 	return -1;
 }
 
+/*
+ * top_walk()'s steps through the values of key that pass cond (no
+ * filter: a seek each in the key's index), in the direction desc, and
+ * for each the first *n offers that pass the filter in tiebreak()
+ * order (a seek and a walk of the same index). each: every value gets
+ * *n (the unknowns, whose order is the tiebreak's alone across their
+ * values; the caller's sort merges them); else *n counts down and the
+ * walk stops at 0. seek: cond is a range of the index (the unknowns);
+ * else it is tested on each value the steps find (known values are
+ * "<> 'unknown'", no range: a walk from the end to the first known
+ * value passed over every unknown offer).
+ */
+static int
+walk_values(struct db *db, const struct offer_filter *f,
+    const struct rentable_sql *rq, enum sort_key key, const char *cond,
+    bool seek, bool desc, bool each, int64_t *n, struct offer_list *out,
+    struct err *err)
+{
+	const struct sort_sql *s = &sort_sql[key];
+	const char *dir = desc ? " DESC" : "";
+	char where[6144] = "", sql[16384];
+	sqlite3_stmt *first = NULL, *next = NULL, *rows = NULL, *step;
+	sqlite3_value *v = NULL;
+	size_t got;
+	int k, rc = -1;
+
+	top_where(f, rq, where, sizeof where);
+	/* Any nodes: the index leads with the key (a value without an
+	 * offer of one node only costs a read of none). */
+	snprintf(sql, sizeof sql, "SELECT %s, coalesce(%s, 0) FROM offers "
+	    "WHERE %s ORDER BY %s%s LIMIT 1", s->expr, cond, seek ? cond : "1",
+	    s->expr, dir);
+	if ((first = db_prepare(db, sql, err)) == NULL)
+		goto done;
+	snprintf(sql, sizeof sql, "SELECT %s, coalesce(%s, 0) FROM offers "
+	    "WHERE %s AND %s %s ? ORDER BY %s%s LIMIT 1", s->expr, cond,
+	    seek ? cond : "1", s->expr, desc ? "<" : ">", s->expr, dir);
+	if ((next = db_prepare(db, sql, err)) == NULL)
+		goto done;
+	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
+	    "1%s AND %s = ? ORDER BY %s LIMIT ?", where, s->expr,
+	    tiebreak(key));
+	if ((rows = db_prepare(db, sql, err)) == NULL)
+		goto done;
+	for (step = first; *n > 0; step = next) {
+		if (v != NULL)
+			sqlite3_bind_value(next, 1, v);
+		if ((k = sqlite3_step(step)) != SQLITE_ROW) {
+			if (k != SQLITE_DONE) {
+				db_file_error(db, err);
+				goto done;
+			}
+			break;
+		}
+		sqlite3_value_free(v);
+		if ((v = sqlite3_value_dup(sqlite3_column_value(step, 0))) ==
+		    NULL) {
+			err_set(err, "cache %s: out of memory", db->path);
+			goto done;
+		}
+		k = sqlite3_column_int(step, 1);
+		sqlite3_reset(step);
+		if (k == 0)
+			continue;	/* not cond's (cond is the key's alone) */
+		k = 1;
+		top_bind(rows, f, rq, &k);
+		sqlite3_bind_value(rows, k++, v);
+		sqlite3_bind_int64(rows, k, *n);
+		got = 0;
+		if (read_rows(db, rows, f, out, &got, err) < 0)
+			goto done;
+		if (!each)
+			*n -= (int64_t)got;
+	}
+	rc = 0;
+done:
+	sqlite3_value_free(v);
+	sqlite3_finalize(first);
+	sqlite3_finalize(next);
+	sqlite3_finalize(rows);
+	return rc;
+}
+
+/*
+ * db_query_top() of a key whose values repeat (sort_sql[].walk), with
+ * "nodes = 1": its known values in the asked direction, the first
+ * `remaining` offers of each, until n are read; then the first
+ * `remaining` of each unknown value. Exactly the first n in order,
+ * whichever the direction, from one index per key: one ORDER BY in the
+ * reverse direction would sort every offer of the first value, and the
+ * unknowns' range (vram_gb <= 0) was planned as a walk of the price
+ * index testing each offer.
+ */
+static int
+top_walk(struct db *db, const struct offer_filter *f,
+    const struct rentable_sql *rq, enum sort_key key, bool reverse,
+    int64_t n, struct offer_list *out, struct err *err)
+{
+	const struct sort_sql *s = &sort_sql[key];
+	size_t from = out->n;
+
+	if (walk_values(db, f, rq, key, s->known != NULL ? s->known : "1",
+	    false, s->desc != reverse, false, &n, out, err) < 0)
+		return -1;
+	if (n > 0 && s->unknown != NULL && walk_values(db, f, rq, key,
+	    s->unknown, true, false, true, &n, out, err) < 0)
+		return -1;
+	return db_committed_attach(db, out, from, err);
+}
+
+/*
+ * db_query_top() by age (fetched_at, newest first or, reversed, oldest),
+ * with no index on fetched_at: every refresh changes every row's, so an
+ * index holding it would move every entry each time (merge_offers()).
+ * A refresh stamps a provider's offers with one time, and the provider's
+ * status row keeps the oldest and newest (every write of offers sets
+ * them): a provider whose two are equal has its offers in age order in
+ * its price index (offers_provider_price), the first n a seek and a
+ * walk; another (or one without a status row) has its offers sorted.
+ * Providers come best time first; once n offers are read, a provider
+ * whose best time is worse than every offer read has none of the first
+ * n, nor has any after it.
+ */
+static int
+top_age(struct db *db, const struct offer_filter *f,
+    const struct rentable_sql *rq, bool reverse, int64_t n,
+    struct offer_list *out, struct err *err)
+{
+	const char *dir = reverse ? "" : " DESC";
+	char where[6144] = "", sql[16384];
+	sqlite3_stmt *provs = NULL, *same = NULL, *mixed = NULL, *st;
+	size_t from = out->n, i;
+	int64_t worst = 0, best;
+	bool bounds;
+	int k, rc = -1, step;
+
+	top_where(f, rq, where, sizeof where);
+	/* Every provider with an offer (a seek each), its status if any. */
+	snprintf(sql, sizeof sql, "WITH RECURSIVE p(name) AS (SELECT "
+	    "(SELECT provider FROM offers ORDER BY provider LIMIT 1) UNION ALL "
+	    "SELECT (SELECT provider FROM offers WHERE provider > p.name "
+	    "ORDER BY provider LIMIT 1) FROM p WHERE p.name IS NOT NULL) "
+	    "SELECT p.name, s.oldest, s.newest FROM p LEFT JOIN "
+	    "provider_status s ON s.provider = p.name WHERE p.name IS NOT NULL "
+	    "ORDER BY s.newest IS NULL OR s.oldest IS NULL DESC, %s%s",
+	    reverse ? "s.oldest" : "s.newest", dir);
+	if ((provs = db_prepare(db, sql, err)) == NULL)
+		goto done;
+	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
+	    "1%s AND provider = ? ORDER BY %s LIMIT ?", where,
+	    tiebreak(SORT_AGE));
+	if ((same = db_prepare(db, sql, err)) == NULL)
+		goto done;
+	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
+	    "1%s AND provider = ? ORDER BY fetched_at%s, %s LIMIT ?", where,
+	    dir, tiebreak(SORT_AGE));
+	if ((mixed = db_prepare(db, sql, err)) == NULL)
+		goto done;
+	while ((step = sqlite3_step(provs)) == SQLITE_ROW) {
+		bounds = sqlite3_column_type(provs, 1) != SQLITE_NULL &&
+		    sqlite3_column_type(provs, 2) != SQLITE_NULL;
+		best = sqlite3_column_int64(provs, reverse ? 1 : 2);
+		if (bounds && out->n - from >= (size_t)n &&
+		    (reverse ? best > worst : best < worst))
+			break;
+		st = bounds && sqlite3_column_int64(provs, 1) ==
+		    sqlite3_column_int64(provs, 2) ? same : mixed;
+		k = 1;
+		top_bind(st, f, rq, &k);
+		sqlite3_bind_value(st, k++, sqlite3_column_value(provs, 0));
+		sqlite3_bind_int64(st, k, n);
+		i = out->n;
+		if (read_rows(db, st, f, out, NULL, err) < 0)
+			goto done;
+		/* The worst time of every offer read. */
+		for (; i < out->n; i++)
+			if (i == from || (reverse ?
+			    out->v[i].fetched_at > worst :
+			    out->v[i].fetched_at < worst))
+				worst = out->v[i].fetched_at;
+	}
+	if (step != SQLITE_DONE && step != SQLITE_ROW) {
+		db_file_error(db, err);
+		goto done;
+	}
+	rc = db_committed_attach(db, out, from, err);
+done:
+	sqlite3_finalize(provs);
+	sqlite3_finalize(same);
+	sqlite3_finalize(mixed);
+	return rc;
+}
+
 int
 db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
     bool reverse, size_t limit, struct offer_list *out, size_t *matched,
@@ -1795,7 +2058,8 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
-	int k = 1, rc, parts, i;
+	size_t from;
+	int k = 1, rc, parts = 1, part;
 
 	if (matched != NULL)
 		*matched = 0;
@@ -1822,15 +2086,25 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 			return -1;
 		}
 	}
-	top_sql(f, &rq, key, reverse, sql, sizeof sql, &parts);
-	if ((st = db_prepare(db, sql, err)) == NULL)
-		return -1;
-	k = 1;
-	for (i = 0; i < parts; i++) {
+	/* Cluster products (nodes > 1) stay with top_sql(). */
+	if (!f->multi_node && f->nodes <= 1 && key == SORT_AGE)
+		return top_age(db, f, &rq, reverse, n, out, err);
+	if (!f->multi_node && f->nodes <= 1 && sort_sql[key].walk)
+		return top_walk(db, f, &rq, key, reverse, n, out, err);
+	from = out->n;
+	for (part = 0; part < parts; part++) {
+		parts = top_sql(f, &rq, key, reverse, part, sql, sizeof sql);
+		if ((st = db_prepare(db, sql, err)) == NULL)
+			return -1;
+		k = 1;
 		top_bind(st, f, &rq, &k);
-		sqlite3_bind_int64(st, k++, n);
+		sqlite3_bind_int64(st, k, n);
+		rc = read_rows(db, st, f, out, NULL, err);
+		sqlite3_finalize(st);
+		if (rc < 0)
+			return -1;
 	}
-	return read_offers(db, st, f, out, err);
+	return db_committed_attach(db, out, from, err);
 }
 
 int
@@ -1841,32 +2115,34 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
 	char sql[16384] = "EXPLAIN QUERY PLAN ";
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
-	size_t len = 0;
-	int k = 1, rc, parts, i;
+	size_t len = 0, plen;
+	int k, rc, parts = 1, part;
 
 	if (size > 0)
 		out[0] = '\0';
 	if (rentable_prepare(db, f, &rq, err) < 0)
 		return -1;
-	top_sql(f, &rq, key, reverse, sql + strlen(sql),
-	    sizeof sql - strlen(sql), &parts);
-	if ((st = db_prepare(db, sql, err)) == NULL)
-		return -1;
-	for (i = 0; i < parts; i++) {
+	plen = strlen(sql);
+	for (part = 0; part < parts; part++) {
+		parts = top_sql(f, &rq, key, reverse, part, sql + plen,
+		    sizeof sql - plen);
+		if ((st = db_prepare(db, sql, err)) == NULL)
+			return -1;
+		k = 1;
 		top_bind(st, f, &rq, &k);
-		sqlite3_bind_int64(st, k++, 20);
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char *d = sqlite3_column_text(st, 3);
+		sqlite3_bind_int64(st, k, 20);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const unsigned char *d = sqlite3_column_text(st, 3);
 
-		if (d != NULL && len < size)
-			len += (size_t)snprintf(out + len, size - len, "%s\n",
-			    (const char *)d);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_file_error(db, err);
-		return -1;
+			if (d != NULL && len < size)
+				len += (size_t)snprintf(out + len, size - len,
+				    "%s\n", (const char *)d);
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			db_file_error(db, err);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -1652,8 +1652,12 @@ test_query_top(void **state)
 			assert_int_equal(db_query_top(db, &f, key, rev,
 			    limits[li], &top, NULL, &err), 0);
 			query_plans(top.v, top.n, &f, key, rev, &pt, &nt);
-			/* Up to limit known and limit unknown ones. */
-			if (nt < shown || nt > 2 * limits[li])
+			/*
+			 * Up to limit known and limit unknown ones; by age,
+			 * up to limit of each provider (top_age()).
+			 */
+			if (nt < shown || nt > (key == SORT_AGE ? 3 : 2) *
+			    limits[li])
 				fail_msg("filter %zu sort %d reverse %d limit "
 				    "%zu: %zu plans, want %zu", fi, sort, rev,
 				    limits[li], nt, shown);
@@ -1662,6 +1666,124 @@ test_query_top(void **state)
 				fail_msg("filter %zu sort %d reverse %d limit "
 				    "%zu:\nwant %.300s\ngot  %.300s", fi, sort,
 				    rev, limits[li], want, got);
+			free(pa);
+			free(pt);
+			offer_list_done(&top);
+		}
+		offer_list_done(&all);
+	}
+	db_close(db);
+}
+
+/*
+ * Issue 29: every sort key SQL orders, both directions, as the full
+ * path orders it, on what the walks of db_query_top() could get wrong:
+ * values that repeat (a walk steps through them: VRAM, count, region,
+ * interconnect, availability, provider), ties of the per-GPU price
+ * inside a value, unknowns (no price, no spot price, VRAM 0, no region
+ * or instance type, unknown link and availability), limits smaller
+ * than a group of ties, filters, and fetched_at: providers stamped
+ * with one time each (the newest two share it: their order is then the
+ * price's, and the walk must not stop after the first of them),
+ * whose offers top_age() takes from their price index, and one with
+ * several times, sorted.
+ */
+static void
+test_query_top_walks(void **state)
+{
+	static const struct {
+		const char *name;
+		int64_t at[3];		/* its offers' times, in turn */
+	} provs[] = {
+		{ "aws", { 700, 700, 700 } }, { "gcp", { 700, 700, 700 } },
+		{ "lambda", { 100, 100, 100 } }, { "runpod", { 500, 500, 500 } },
+		{ "vast", { 400, 200, 600 } },
+	};
+	static const char *const gpus[] = { "RTX4090", "A100-80", "H100" };
+	static const int vrams[] = { 24, 80, 80, 0, 48 };
+	static const char *const regions[] = { "us-east-1", "eu-west-1", "",
+	    "us-east-1", "ap-south-1" };
+	static const char *const types[] = { "x.large", "", "x.large",
+	    "y.small", "z.huge", "y.small" };
+	static const enum availability avs[] = { AV_AVAILABLE, AV_UNKNOWN,
+	    AV_LIMITED, AV_AVAILABLE, AV_UNAVAILABLE };
+	static const enum interconnect ics[] = { IC_PCIE, IC_NVLINK,
+	    IC_UNKNOWN, IC_PCIE };
+	static const int counts[] = { 1, 2, 8, 1 };
+	static const size_t limits[] = { 1, 2, 5, 13, 1000 };
+	const char *path = tmp_path("walks.db");
+	static char want[65536], got[65536];
+	struct offer v[40];
+	struct offer_list all, top;
+	struct offer_filter f;
+	struct plan *pa, *pt;
+	size_t na, nt, matched, i, p, fi, li, shown;
+	unsigned seed = 5;
+	struct db *db;
+	struct err err;
+	int sort, rev;
+
+	(void)state;
+	db = open_ok(path);
+	for (p = 0; p < sizeof provs / sizeof provs[0]; p++) {
+		for (i = 0; i < 40; i++) {
+			int c;
+
+			seed = seed * 1103515245 + 12345;
+			c = counts[(seed >> 8) % 4];
+			/* Three prices per GPU: ties inside every value. */
+			v[i] = mk(provs[p].name, tstrf("k%02zu", i),
+			    gpus[(seed >> 10) % 3], c, vrams[(seed >> 12) % 5],
+			    ics[(seed >> 15) % 4], (seed >> 17) % 8 == 0 ?
+			    MONEY_NONE : (int64_t)c * (500000 +
+			    (int64_t)((seed >> 20) % 3) * 250000),
+			    (seed >> 22) % 3 == 0 ? MONEY_NONE : 200000 * c,
+			    avs[(seed >> 24) % 5], provs[p].at[i % 3]);
+			v[i].region = regions[(seed >> 26) % 5];
+			v[i].instance_type = types[(seed >> 28) % 6];
+		}
+		replace_ok(db, provs[p].name, v, 40, SRC_LIVE, 700, NULL);
+	}
+	for (fi = 0; fi < 6; fi++) {
+		offer_filter_init(&f);
+		if (fi == 1) {
+			f.gpus[0] = gpu_find("H100");
+			f.ngpus = 1;
+		}
+		if (fi == 2)
+			f.count = 1;
+		if (fi == 3)
+			f.available = true;
+		if (fi == 4)
+			f.max_price_gpu_hour = 600000;
+		if (fi == 5) {
+			snprintf(f.providers[0], sizeof f.providers[0], "vast");
+			snprintf(f.providers[1], sizeof f.providers[1], "gcp");
+			f.nproviders = 2;
+		}
+		offer_list_init(&all);
+		query_ok(db, &f, &all);
+		for (sort = 0; sort < SORT_KEY_COUNT; sort++)
+		for (rev = 0; rev < 2; rev++)
+		for (li = 0; li < sizeof limits / sizeof limits[0]; li++) {
+			enum sort_key key = (enum sort_key)sort;
+
+			if (!db_sort_in_sql(key))
+				continue;
+			query_plans(all.v, all.n, &f, key, rev, &pa, &na);
+			shown = limits[li] < na ? limits[li] : na;
+			plan_keys(pa, shown, want, sizeof want);
+			offer_list_init(&top);
+			assert_int_equal(db_query_top(db, &f, key, rev,
+			    limits[li], &top, &matched, &err), 0);
+			assert_int_equal(matched, na);
+			query_plans(top.v, top.n, &f, key, rev, &pt, &nt);
+			plan_keys(pt, shown, got, sizeof got);
+			if (nt < shown || strcmp(want, got) != 0)
+				fail_msg("filter %zu sort %s reverse %d limit "
+				    "%zu:\nwant %.400s\ngot  %.400s", fi,
+				    sort_key_name(key), rev, limits[li], want,
+				    got);
 			free(pa);
 			free(pt);
 			offer_list_done(&top);
@@ -2240,6 +2362,23 @@ test_query_plans(void **state)
 	f.spot = true;
 	assert_plan(db, &f, SORT_SPOT_GPU, "--spot",
 	    (const char *const[]){ "INDEX offers_spot_gpu", NULL });
+
+	/*
+	 * Issue 29: --sort price, spot and instance walk their index
+	 * (migration 17), the unknowns a seek of it; the keys whose values
+	 * repeat are top_walk()'s, outside this plan.
+	 */
+	offer_filter_init(&f);
+	assert_plan(db, &f, SORT_PRICE, "--sort price",
+	    (const char *const[]){ "COVERING INDEX offers_price (nodes=? AND "
+	    "price>?)", "COVERING INDEX offers_price (nodes=? AND price=?)",
+	    NULL });
+	assert_plan(db, &f, SORT_SPOT, "--sort spot",
+	    (const char *const[]){ "COVERING INDEX offers_spot (nodes=? AND "
+	    "spot_price>?)", "COVERING INDEX offers_spot (nodes=? AND "
+	    "spot_price=?)", NULL });
+	assert_plan(db, &f, SORT_INSTANCE, "--sort instance",
+	    (const char *const[]){ "COVERING INDEX offers_instance", NULL });
 
 	/*
 	 * Issue 29: the filters on stored values keep the walk (with
@@ -3784,6 +3923,7 @@ main(void)
 		T(test_query_filters),
 		T(test_query_top_derived),
 		T(test_query_nodes_fabric),
+		T(test_query_top_walks),
 		T(test_query_appends),
 		T(test_query_top),
 		T(test_filter_in_sql),
