@@ -274,6 +274,29 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"CREATE INDEX offers_gpu_price ON offers (nodes, sk_gpu_price, provider,"
 	"  key, gpu, gpu_count, vram_gb, interconnect, region, continent,"
 	"  country, form, vertex, vcpus, ram_gb, search);",
+	/*
+	 * 13 -> 14 (issue 29's migration 15): the best committed price per
+	 * GPU-hour of each offer for each term it has, and for any term
+	 * (t_months -1, TERM_ANY), as committed_best() and cost.c rank it
+	 * under --term; written with the committed rows
+	 * (db_terms_update()), so --term --limit N walks the offers of that
+	 * term in the order the answer ranks them and stops after N. Only
+	 * the clouds' offers have committed prices: a small table. Its
+	 * columns are named apart from the offers' so the filter's SQL,
+	 * written on the offers' names, reads unambiguously in the join. A
+	 * cache's providers with committed prices are marked stale, so
+	 * db_sort_keys_update() fills it in.
+	 */
+	"CREATE TABLE offer_terms ("
+	"  t_provider TEXT NOT NULL,"
+	"  t_key TEXT NOT NULL,"
+	"  t_months INTEGER NOT NULL,"	/* the term; -1 any */
+	"  t_gpu_price INTEGER NOT NULL,"	/* micro-USD per GPU-hour */
+	"  PRIMARY KEY (t_provider, t_key, t_months)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX offer_terms_rank ON offer_terms (t_months, t_gpu_price);"
+	"UPDATE provider_status SET sort_keys = NULL WHERE provider IN"
+	"  (SELECT DISTINCT provider FROM committed);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

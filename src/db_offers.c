@@ -264,7 +264,8 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 	sqlite3_finalize(st);
 	st = NULL;
 
-	if (merge_offers(db, provider, err) < 0)
+	if (merge_offers(db, provider, err) < 0 ||
+	    db_terms_update(db, provider, err) < 0)
 		goto fail;
 	db_stage_drop(db, provider);
 
@@ -1038,8 +1039,9 @@ static const enum filter_field sql_fields[] = {
 	FF_REGION, FF_VCPUS_GPU, FF_RAM_GPU, FF_VERTEX, FF_TEXT
 };
 
-bool
-db_filter_in_sql(const struct offer_filter *f)
+/* Does SQL test every filter field set in f (--term aside)? */
+static bool
+fields_in_sql(const struct offer_filter *f)
 {
 	size_t i;
 	int ff;
@@ -1053,9 +1055,15 @@ db_filter_in_sql(const struct offer_filter *f)
 		if (i == sizeof sql_fields / sizeof sql_fields[0])
 			return false;
 	}
-	/* --term is tested in C (on the committed prices attached after
-	 * the read). */
-	return f->term == TERM_NONE;
+	return true;
+}
+
+bool
+db_filter_in_sql(const struct offer_filter *f)
+{
+	/* --term is tested on the committed prices attached after the
+	 * read, or by db_term_in_sql()'s join. */
+	return fields_in_sql(f) && f->term == TERM_NONE;
 }
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */
@@ -1249,10 +1257,38 @@ static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
 	[SORT_AGE] = { NULL, "fetched_at", true, false },
 };
 
+/*
+ * --term's price, from offer_terms (joined to offers in a top query with
+ * --term): every row there has a committed price of the term, its
+ * per-GPU price INT64_MAX (last) when unknown.
+ */
+static const struct sort_sql term_sort_sql = {
+	"t_gpu_price < " SK_UNKNOWN_MONEY_SQL, "t_gpu_price", false, true
+};
+
 bool
 db_sort_in_sql(enum sort_key key)
 {
 	return (unsigned)key < SORT_KEY_COUNT && sort_sql[key].expr != NULL;
+}
+
+bool
+db_term_in_sql(const struct offer_filter *f, enum sort_key key)
+{
+	return f->term != TERM_NONE && fields_in_sql(f) &&
+	    (key == SORT_TERM_GPU || db_sort_in_sql(key));
+}
+
+/*
+ * What a top query reads: the offers; with --term, the offers that
+ * have a committed price of the term (offer_terms' rows of it, the
+ * first condition of top_where()), each with its best per GPU-hour.
+ */
+static const char *
+top_from(const struct offer_filter *f)
+{
+	return f->term == TERM_NONE ? "offers" : "offer_terms JOIN offers "
+	    "ON provider = t_provider AND key = t_key";
 }
 
 /* plan_sort()'s ties after the key: lower price per GPU-hour, provider, key. */
@@ -1264,16 +1300,21 @@ tiebreak(enum sort_key key)
 }
 
 /*
- * The WHERE conditions of a top query: filter_sql() and the maximum
- * price, which on one instance is a test of the stored per-GPU key.
+ * The WHERE conditions of a top query: the term (top_from()),
+ * filter_sql() and the maximum price, which on one instance is a test
+ * of the stored per-GPU key plan_matches_price() compares: spot, else
+ * the term's, else on-demand.
  */
 static void
 top_where(const struct offer_filter *f, const struct rentable_sql *rq,
     char *where, size_t size)
 {
+	if (f->term != TERM_NONE)
+		strncat(where, " AND t_months = ?", size - strlen(where) - 1);
 	filter_sql(f, rq, where, size);
 	if (money_known(f->max_price_gpu_hour))
 		strncat(where, f->spot ? " AND sk_spot_gpu <= ?" :
+		    f->term != TERM_NONE ? " AND t_gpu_price <= ?" :
 		    " AND sk_gpu_price <= ?", size - strlen(where) - 1);
 }
 
@@ -1281,6 +1322,8 @@ static void
 top_bind(sqlite3_stmt *st, const struct offer_filter *f,
     const struct rentable_sql *rq, int *k)
 {
+	if (f->term != TERM_NONE)
+		sqlite3_bind_int(st, (*k)++, f->term);
 	filter_bind(st, f, rq, k);
 	if (money_known(f->max_price_gpu_hour))
 		sqlite3_bind_int64(st, (*k)++, f->max_price_gpu_hour);
@@ -1296,7 +1339,9 @@ static void
 top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
     enum sort_key key, bool reverse, char *sql, size_t size, int *parts)
 {
-	const struct sort_sql *s = &sort_sql[key];
+	const struct sort_sql *s = f->term != TERM_NONE &&
+	    key == SORT_TERM_GPU ? &term_sort_sql : &sort_sql[key];
+	const char *from = top_from(f);
 	char where[6144] = "";
 	bool desc = s->desc != reverse;
 
@@ -1304,21 +1349,26 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 	if (s->known == NULL || (s->last && !desc)) {
 		*parts = 1;
 		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-		    "(provider, key) IN (SELECT provider, key FROM offers "
-		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", where, s->expr,
+		    "(provider, key) IN (SELECT provider, key FROM %s "
+		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", from, where, s->expr,
 		    desc ? " DESC" : "", tiebreak(key));
 		return;
 	}
 	*parts = 2;
+	/*
+	 * The compound under a plain SELECT: (provider, key) IN (a
+	 * compound) is no index search to SQLite 3.40, which then scans
+	 * every offer to test it (--term --reverse took 270 ms at 100k).
+	 */
 	snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-	    "(provider, key) IN ("
-	    "SELECT * FROM (SELECT provider, key FROM offers WHERE 1%s AND %s "
+	    "(provider, key) IN (SELECT provider, key FROM ("
+	    "SELECT * FROM (SELECT provider, key FROM %s WHERE 1%s AND %s "
 	    "ORDER BY %s%s, %s LIMIT ?) UNION ALL "
-	    "SELECT * FROM (SELECT provider, key FROM offers WHERE 1%s AND "
-	    "NOT coalesce(%s, 0) ORDER BY %s%s LIMIT ?))",
-	    where, s->known, s->expr, desc ? " DESC" : "", tiebreak(key),
+	    "SELECT * FROM (SELECT provider, key FROM %s WHERE 1%s AND "
+	    "NOT coalesce(%s, 0) ORDER BY %s%s LIMIT ?)))",
+	    from, where, s->known, s->expr, desc ? " DESC" : "", tiebreak(key),
 	    /* known may be NULL (a NULL price): that row is unknown. */
-	    where, s->known,
+	    from, where, s->known,
 	    key != SORT_GPU ? "" : reverse ? "gpu_raw = '', gpu_raw DESC, " :
 	    "gpu_raw = '', gpu_raw, ", tiebreak(key));
 }
@@ -1399,6 +1449,24 @@ db_sort_keys_update(struct db *db, struct err *err)
 	sqlite3_finalize(st);
 	sqlite3_finalize(up);
 	st = up = NULL;
+	/* Their --term prices rank by the sort keys just written. */
+	if ((st = db_prepare(db, "SELECT provider FROM provider_status "
+	    "WHERE sort_keys IS NOT ?1", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char provider[OFFER_PROVIDER_MAX];
+
+		db_column_text(st, 0, provider, sizeof provider);
+		if (db_terms_update(db, provider, err) < 0)
+			goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		goto fail;
+	}
 	if ((st = db_prepare(db, "UPDATE provider_status SET sort_keys = ?1 "
 	    "WHERE sort_keys IS NOT ?1", err)) == NULL)
 		goto fail;
@@ -1438,8 +1506,8 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 		return -1;
 	if (matched != NULL) {
 		top_where(f, &rq, where, sizeof where);
-		snprintf(sql, sizeof sql, "SELECT count(*) FROM offers "
-		    "WHERE 1%s", where);
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM %s "
+		    "WHERE 1%s", top_from(f), where);
 		if ((st = db_prepare(db, sql, err)) == NULL)
 			return -1;
 		top_bind(st, f, &rq, &k);
