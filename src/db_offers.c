@@ -1311,6 +1311,9 @@ top_where(const struct offer_filter *f, const struct rentable_sql *rq,
 {
 	if (f->term != TERM_NONE)
 		strncat(where, " AND t_months = ?", size - strlen(where) - 1);
+	/* The offer's own GPU, kept beside its term price: an index seek. */
+	if (f->term != TERM_NONE && f->ngpus > 0)
+		sql_in(where, size, "t_gpu", f->ngpus);
 	filter_sql(f, rq, where, size);
 	if (money_known(f->max_price_gpu_hour))
 		strncat(where, f->spot ? " AND sk_spot_gpu <= ?" :
@@ -1322,8 +1325,13 @@ static void
 top_bind(sqlite3_stmt *st, const struct offer_filter *f,
     const struct rentable_sql *rq, int *k)
 {
+	size_t i;
+
 	if (f->term != TERM_NONE)
 		sqlite3_bind_int(st, (*k)++, f->term);
+	for (i = 0; f->term != TERM_NONE && i < f->ngpus; i++)
+		sqlite3_bind_text(st, (*k)++, f->gpus[i]->id, -1,
+		    SQLITE_STATIC);
 	filter_bind(st, f, rq, k);
 	if (money_known(f->max_price_gpu_hour))
 		sqlite3_bind_int64(st, (*k)++, f->max_price_gpu_hour);

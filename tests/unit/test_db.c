@@ -1566,7 +1566,7 @@ test_query_top_term(void **state)
 		const char *value;
 	} shapes[][2] = {
 		{ { FF_GPU, NULL } }, { { FF_GPU, "H100" } },
-		{ { FF_COUNT, "8" } }, { { FF_MAX_PRICE, "1.5" } },
+		{ { FF_GPU, "H100,RTX4090" } }, { { FF_COUNT, "8" } }, { { FF_MAX_PRICE, "1.5" } },
 		{ { FF_MAX_PRICE, "1" }, { FF_GPU, "A100-80" } },
 		{ { FF_SPOT, "yes" } }, { { FF_SPOT, "yes" },
 		    { FF_MAX_PRICE, "0.5" } },
