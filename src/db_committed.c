@@ -245,10 +245,11 @@ db_terms_update(struct db *db, const char *provider, struct err *err)
 	    "JOIN offers o ON o.provider = c.provider AND o.key = c.key "
 	    "WHERE c.provider = ? ORDER BY c.key, " COMMITTED_ORDER, err))
 	    == NULL ||
-	    /* The GPU as stored, whatever its length. */
+	    /* The offer's GPU and per-GPU sort key as stored. */
 	    (ins = db_prepare(db, "INSERT INTO offer_terms (t_provider, t_key, "
-	    "t_months, t_gpu_price, t_gpu) SELECT ?1, ?2, ?3, ?4, gpu FROM "
-	    "offers WHERE provider = ?1 AND key = ?2", err)) == NULL)
+	    "t_months, t_gpu_price, t_gpu, t_sk_gpu_price) SELECT ?1, ?2, ?3, "
+	    "?4, gpu, sk_gpu_price FROM offers WHERE provider = ?1 AND "
+	    "key = ?2", err)) == NULL)
 		goto done;
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	for (;;) {

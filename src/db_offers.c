@@ -1265,6 +1265,11 @@ static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
 static const struct sort_sql term_sort_sql = {
 	"t_gpu_price < " SK_UNKNOWN_MONEY_SQL, "t_gpu_price", false, true
 };
+/* With --term, the per-GPU price as offer_terms keeps it (its index). */
+static const struct sort_sql term_gpu_price_sql = {
+	"t_sk_gpu_price < " SK_UNKNOWN_MONEY_SQL, "t_sk_gpu_price", false,
+	true
+};
 
 bool
 db_sort_in_sql(enum sort_key key)
@@ -1291,10 +1296,18 @@ top_from(const struct offer_filter *f)
 	    "ON provider = t_provider AND key = t_key";
 }
 
-/* plan_sort()'s ties after the key: lower price per GPU-hour, provider, key. */
+/*
+ * plan_sort()'s ties after the key: lower price per GPU-hour, provider,
+ * key; with --term, offer_terms' copies of them (the same values: the
+ * join's), which its indexes hold after the term's price.
+ */
 static const char *
-tiebreak(enum sort_key key)
+tiebreak(const struct offer_filter *f, enum sort_key key)
 {
+	if (f->term != TERM_NONE && (key == SORT_GPU_PRICE ||
+	    key == SORT_TERM_GPU))
+		return key == SORT_GPU_PRICE ? "t_provider, t_key" :
+		    "t_sk_gpu_price, t_provider, t_key";
 	return key == SORT_GPU_PRICE ? "provider, key" :
 	    "sk_gpu_price, provider, key";
 }
@@ -1347,8 +1360,9 @@ static void
 top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
     enum sort_key key, bool reverse, char *sql, size_t size, int *parts)
 {
-	const struct sort_sql *s = f->term != TERM_NONE &&
-	    key == SORT_TERM_GPU ? &term_sort_sql : &sort_sql[key];
+	const struct sort_sql *s = f->term == TERM_NONE ? &sort_sql[key] :
+	    key == SORT_TERM_GPU ? &term_sort_sql :
+	    key == SORT_GPU_PRICE ? &term_gpu_price_sql : &sort_sql[key];
 	const char *from = top_from(f);
 	char where[6144] = "";
 	bool desc = s->desc != reverse;
@@ -1359,7 +1373,7 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
 		    "(provider, key) IN (SELECT provider, key FROM %s "
 		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", from, where, s->expr,
-		    desc ? " DESC" : "", tiebreak(key));
+		    desc ? " DESC" : "", tiebreak(f, key));
 		return;
 	}
 	*parts = 2;
@@ -1374,11 +1388,12 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 	    "ORDER BY %s%s, %s LIMIT ?) UNION ALL "
 	    "SELECT * FROM (SELECT provider, key FROM %s WHERE 1%s AND "
 	    "NOT coalesce(%s, 0) ORDER BY %s%s LIMIT ?)))",
-	    from, where, s->known, s->expr, desc ? " DESC" : "", tiebreak(key),
+	    from, where, s->known, s->expr, desc ? " DESC" : "",
+	    tiebreak(f, key),
 	    /* known may be NULL (a NULL price): that row is unknown. */
 	    from, where, s->known,
 	    key != SORT_GPU ? "" : reverse ? "gpu_raw = '', gpu_raw DESC, " :
-	    "gpu_raw = '', gpu_raw, ", tiebreak(key));
+	    "gpu_raw = '', gpu_raw, ", tiebreak(f, key));
 }
 
 /*
