@@ -1219,13 +1219,16 @@ db_query_scan(struct db *db, const struct offer_filter *f,
  * lower price per GPU-hour, provider and key. known is the condition of
  * a known value (NULL: always known); last marks the stored sort keys
  * whose unknowns already sort after every known value ascending, which
- * lets an ascending walk of their index take both at once.
+ * lets an ascending walk of their index take both at once. unknown, if
+ * set, is the condition of an unknown value as a range of the index
+ * (else NOT known): a seek, not a walk of every known one.
  */
 struct sort_sql {
 	const char *known;
 	const char *expr;
 	bool	desc;
 	bool	last;
+	const char *unknown;
 };
 
 static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
@@ -1263,12 +1266,13 @@ static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
  * per-GPU price INT64_MAX (last) when unknown.
  */
 static const struct sort_sql term_sort_sql = {
-	"t_gpu_price < " SK_UNKNOWN_MONEY_SQL, "t_gpu_price", false, true
+	"t_gpu_price < " SK_UNKNOWN_MONEY_SQL, "t_gpu_price", false, true,
+	"t_gpu_price >= " SK_UNKNOWN_MONEY_SQL
 };
 /* With --term, the per-GPU price as offer_terms keeps it (its index). */
 static const struct sort_sql term_gpu_price_sql = {
 	"t_sk_gpu_price < " SK_UNKNOWN_MONEY_SQL, "t_sk_gpu_price", false,
-	true
+	true, "t_sk_gpu_price >= " SK_UNKNOWN_MONEY_SQL
 };
 
 bool
@@ -1364,7 +1368,7 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 	    key == SORT_TERM_GPU ? &term_sort_sql :
 	    key == SORT_GPU_PRICE ? &term_gpu_price_sql : &sort_sql[key];
 	const char *from = top_from(f);
-	char where[6144] = "";
+	char where[6144] = "", unknown[256];
 	bool desc = s->desc != reverse;
 
 	top_where(f, rq, where, sizeof where);
@@ -1377,6 +1381,12 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 		return;
 	}
 	*parts = 2;
+	/* known may be NULL (a NULL price): that row is unknown. */
+	if (s->unknown != NULL)
+		snprintf(unknown, sizeof unknown, "%s", s->unknown);
+	else
+		snprintf(unknown, sizeof unknown, "NOT coalesce(%s, 0)",
+		    s->known);
 	/*
 	 * The compound under a plain SELECT: (provider, key) IN (a
 	 * compound) is no index search to SQLite 3.40, which then scans
@@ -1387,11 +1397,9 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 	    "SELECT * FROM (SELECT provider, key FROM %s WHERE 1%s AND %s "
 	    "ORDER BY %s%s, %s LIMIT ?) UNION ALL "
 	    "SELECT * FROM (SELECT provider, key FROM %s WHERE 1%s AND "
-	    "NOT coalesce(%s, 0) ORDER BY %s%s LIMIT ?)))",
+	    "%s ORDER BY %s%s LIMIT ?)))",
 	    from, where, s->known, s->expr, desc ? " DESC" : "",
-	    tiebreak(f, key),
-	    /* known may be NULL (a NULL price): that row is unknown. */
-	    from, where, s->known,
+	    tiebreak(f, key), from, where, unknown,
 	    key != SORT_GPU ? "" : reverse ? "gpu_raw = '', gpu_raw DESC, " :
 	    "gpu_raw = '', gpu_raw, ", tiebreak(f, key));
 }
