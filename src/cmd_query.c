@@ -176,13 +176,17 @@ query_folds(const struct cli_options *o)
  * Can SQL pick the offers to show (db_query_top())? With --limit, rows
  * not folded by region and every filter tested in SQL
  * (db_filter_in_sql()), the first N plans are the first N offers in the
- * sort key's order, and the rest of the cache need not be read.
+ * sort key's order, and the rest of the cache need not be read. With
+ * --term, of the offers that have a committed price of the term, in the
+ * order of its best price per GPU-hour kept at write time
+ * (db_term_in_sql()).
  */
 static bool
 query_top_n(const struct cli_options *o, const struct offer_filter *f)
 {
 	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) &&
-	    db_filter_in_sql(f) && db_sort_in_sql(o->sort);
+	    ((db_filter_in_sql(f) && db_sort_in_sql(o->sort)) ||
+	    db_term_in_sql(f, o->sort));
 }
 
 /*

@@ -343,6 +343,41 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  sk_gpu_price);"
 	"DROP INDEX offers_region;"
 	"CREATE INDEX offers_region ON offers (region, nodes, sk_gpu_price);",
+	/*
+	 * 17 -> 18 (issue 29): the best committed price per
+	 * GPU-hour of each offer for each term it has, and for any term
+	 * (t_months -1, TERM_ANY), as committed_best() and cost.c rank it
+	 * under --term; written with the committed rows
+	 * (db_terms_update()), so --term --limit N walks the offers of that
+	 * term in the order the answer ranks them and stops after N. Only
+	 * the clouds' offers have committed prices: a small table. Its
+	 * columns are named apart from the offers' so the filter's SQL,
+	 * written on the offers' names, reads unambiguously in the join. A
+	 * cache's providers with committed prices are marked stale, so
+	 * db_sort_keys_update() fills it in. The offer's GPU and stored
+	 * per-GPU price are kept too (rewritten with it): --gpu seeks its
+	 * offers in the term's order instead of walking past every cheaper
+	 * GPU's (top_where() tests it on both tables), the ties of the
+	 * term's price are in the index's order, and --sort gpu-price walks
+	 * the offers of the term in its order.
+	 */
+	"CREATE TABLE offer_terms ("
+	"  t_provider TEXT NOT NULL,"
+	"  t_key TEXT NOT NULL,"
+	"  t_months INTEGER NOT NULL,"	/* the term; -1 any */
+	"  t_gpu_price INTEGER NOT NULL,"	/* micro-USD per GPU-hour */
+	"  t_gpu TEXT NOT NULL,"		/* offers.gpu */
+	"  t_sk_gpu_price INTEGER NOT NULL,"	/* offers.sk_gpu_price */
+	"  PRIMARY KEY (t_provider, t_key, t_months)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX offer_terms_rank ON offer_terms (t_months, t_gpu_price,"
+	"  t_sk_gpu_price);"
+	"CREATE INDEX offer_terms_gpu ON offer_terms (t_months, t_gpu,"
+	"  t_gpu_price, t_sk_gpu_price);"
+	"CREATE INDEX offer_terms_price ON offer_terms (t_months,"
+	"  t_sk_gpu_price);"
+	"UPDATE provider_status SET sort_keys = NULL WHERE provider IN"
+	"  (SELECT DISTINCT provider FROM committed);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -32,7 +32,7 @@
 #include "health.h"
 #include "offer.h"
 
-#define DB_SCHEMA_VERSION	17
+#define DB_SCHEMA_VERSION	18
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -174,8 +174,9 @@ int	db_query_scan(struct db *db, const struct offer_filter *filter,
  * no particular order (up to 2 * limit of them: the first `limit` with
  * a known key and the first with an unknown one); *matched, unless
  * matched is NULL, is the number of all matching offers. Only for
- * filters SQL tests whole (db_filter_in_sql(); the maximum price is a
- * test of the stored per-GPU price then); query_plans() on
+ * filters SQL tests whole (db_filter_in_sql(), or with --term
+ * db_term_in_sql(); the maximum price is a test of the stored per-GPU
+ * price then); query_plans() on
  * the result gives the first `limit` plans of the full answer. Reads
  * one index and the picked rows: the sort keys are stored at write
  * time (and recomputed here once if the GPU catalogue changed).
@@ -194,6 +195,17 @@ bool	db_filter_in_sql(const struct offer_filter *f);
  * price cannot: db_query_top() is not for them.
  */
 bool	db_sort_in_sql(enum sort_key key);
+
+/*
+ * With --term: may db_query_top() answer f sorted by key? When SQL
+ * tests every other field and orders by key: --term's own price
+ * (term-gpu-price, its default) from the best committed price per
+ * GPU-hour of each offer and term kept at write time (offer_terms), or
+ * any key db_sort_in_sql() takes; only offers that have a committed
+ * price of the term are read, and --max-price tests the term's price
+ * (the spot price with --spot), as plan_matches_price() does.
+ */
+bool	db_term_in_sql(const struct offer_filter *f, enum sort_key key);
 
 int	db_query_top(struct db *db, const struct offer_filter *filter,
 	    enum sort_key key, bool reverse, size_t limit,

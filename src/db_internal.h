@@ -127,6 +127,13 @@ int		 db_committed_replace(struct db *, const char *,
 		    const struct offer *, size_t, struct err *);
 int		 db_committed_attach(struct db *, struct offer_list *, size_t,
 		    struct err *);
+/*
+ * Rewrite provider's offer_terms rows (migration 18) from its committed
+ * rows and offers as they are stored: after every write of either, in
+ * the same transaction (replace_offers(), db_merge_one(),
+ * db_sort_keys_update()).
+ */
+int		 db_terms_update(struct db *, const char *, struct err *);
 
 /*
  * The offers' filter in SQL (db_offers.c), for the other readers of the

@@ -392,7 +392,8 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 		st = NULL;
 	}
 
-	if (merge_offers(db, provider, err) < 0)
+	if (merge_offers(db, provider, err) < 0 ||
+	    db_terms_update(db, provider, err) < 0)
 		goto fail;
 	db_stage_drop(db, provider);
 
@@ -1385,8 +1386,9 @@ static const enum filter_field sql_fields[] = {
 	FF_NODE_GBPS
 };
 
-bool
-db_filter_in_sql(const struct offer_filter *f)
+/* Does SQL test every filter field set in f (--term aside)? */
+static bool
+fields_in_sql(const struct offer_filter *f)
 {
 	size_t i;
 	int ff;
@@ -1400,9 +1402,15 @@ db_filter_in_sql(const struct offer_filter *f)
 		if (i == sizeof sql_fields / sizeof sql_fields[0])
 			return false;
 	}
-	/* --term is tested in C (on the committed prices attached after
-	 * the read). */
-	return f->term == TERM_NONE;
+	return true;
+}
+
+bool
+db_filter_in_sql(const struct offer_filter *f)
+{
+	/* --term is tested on the committed prices attached after the
+	 * read, or by db_term_in_sql()'s join. */
+	return fields_in_sql(f) && f->term == TERM_NONE;
 }
 
 /* Bind f's values to the placeholders of filter_sql(), from number *k. */
@@ -1655,16 +1663,60 @@ static const struct sort_sql sort_sql[SORT_KEY_COUNT] = {
 	[SORT_AGE] = { NULL, NULL, "fetched_at", true, false, false },
 };
 
+/*
+ * --term's price, from offer_terms (joined to offers in a top query with
+ * --term): every row there has a committed price of the term, its
+ * per-GPU price INT64_MAX (last) when unknown.
+ */
+static const struct sort_sql term_sort_sql = {
+	.known = "t_gpu_price < " SK_UNKNOWN_MONEY_SQL,
+	.unknown = "t_gpu_price >= " SK_UNKNOWN_MONEY_SQL,
+	.expr = "t_gpu_price", .desc = false, .last = true
+};
+/* With --term, the per-GPU price as offer_terms keeps it (its index). */
+static const struct sort_sql term_gpu_price_sql = {
+	.known = "t_sk_gpu_price < " SK_UNKNOWN_MONEY_SQL,
+	.unknown = "t_sk_gpu_price >= " SK_UNKNOWN_MONEY_SQL,
+	.expr = "t_sk_gpu_price", .desc = false, .last = true
+};
+
 bool
 db_sort_in_sql(enum sort_key key)
 {
 	return (unsigned)key < SORT_KEY_COUNT && sort_sql[key].expr != NULL;
 }
 
-/* plan_sort()'s ties after the key: lower price per GPU-hour, provider, key. */
-static const char *
-tiebreak(enum sort_key key)
+bool
+db_term_in_sql(const struct offer_filter *f, enum sort_key key)
 {
+	return f->term != TERM_NONE && fields_in_sql(f) &&
+	    (key == SORT_TERM_GPU || db_sort_in_sql(key));
+}
+
+/*
+ * What a top query reads: the offers; with --term, the offers that
+ * have a committed price of the term (offer_terms' rows of it, the
+ * first condition of top_where()), each with its best per GPU-hour.
+ */
+static const char *
+top_from(const struct offer_filter *f)
+{
+	return f->term == TERM_NONE ? "offers" : "offer_terms JOIN offers "
+	    "ON provider = t_provider AND key = t_key";
+}
+
+/*
+ * plan_sort()'s ties after the key: lower price per GPU-hour, provider,
+ * key; with --term, offer_terms' copies of them (the same values: the
+ * join's), which its indexes hold after the term's price.
+ */
+static const char *
+tiebreak(const struct offer_filter *f, enum sort_key key)
+{
+	if (f->term != TERM_NONE && (key == SORT_GPU_PRICE ||
+	    key == SORT_TERM_GPU))
+		return key == SORT_GPU_PRICE ? "t_provider, t_key" :
+		    "t_sk_gpu_price, t_provider, t_key";
 	return key == SORT_GPU_PRICE ? "provider, key" :
 	    "sk_gpu_price, provider, key";
 }
@@ -1689,16 +1741,24 @@ gpu_raw_order(enum sort_key key, bool reverse)
 }
 
 /*
- * The WHERE conditions of a top query: filter_sql() and the maximum
- * price, which on one instance is a test of the stored per-GPU key.
+ * The WHERE conditions of a top query: the term (top_from()),
+ * filter_sql() and the maximum price, which on one instance is a test
+ * of the stored per-GPU key plan_matches_price() compares: spot, else
+ * the term's, else on-demand.
  */
 static void
 top_where(const struct offer_filter *f, const struct rentable_sql *rq,
     char *where, size_t size)
 {
+	if (f->term != TERM_NONE)
+		strncat(where, " AND t_months = ?", size - strlen(where) - 1);
+	/* The offer's own GPU, kept beside its term price: an index seek. */
+	if (f->term != TERM_NONE && f->ngpus > 0)
+		sql_in(where, size, "t_gpu", f->ngpus);
 	filter_sql(f, rq, where, size);
 	if (money_known(f->max_price_gpu_hour))
 		strncat(where, f->spot ? " AND sk_spot_gpu <= ?" :
+		    f->term != TERM_NONE ? " AND t_gpu_price <= ?" :
 		    " AND sk_gpu_price <= ?", size - strlen(where) - 1);
 }
 
@@ -1706,6 +1766,13 @@ static void
 top_bind(sqlite3_stmt *st, const struct offer_filter *f,
     const struct rentable_sql *rq, int *k)
 {
+	size_t i;
+
+	if (f->term != TERM_NONE)
+		sqlite3_bind_int(st, (*k)++, f->term);
+	for (i = 0; f->term != TERM_NONE && i < f->ngpus; i++)
+		sqlite3_bind_text(st, (*k)++, f->gpus[i]->id, -1,
+		    SQLITE_STATIC);
 	filter_bind(st, f, rq, k);
 	if (money_known(f->max_price_gpu_hour))
 		sqlite3_bind_int64(st, (*k)++, f->max_price_gpu_hour);
@@ -1724,7 +1791,10 @@ static int
 top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
     enum sort_key key, bool reverse, int part, char *sql, size_t size)
 {
-	const struct sort_sql *s = &sort_sql[key];
+	const struct sort_sql *s = f->term == TERM_NONE ? &sort_sql[key] :
+	    key == SORT_TERM_GPU ? &term_sort_sql :
+	    key == SORT_GPU_PRICE ? &term_gpu_price_sql : &sort_sql[key];
+	const char *from = top_from(f);
 	char where[6144] = "", unknown[256];
 	bool desc = s->desc != reverse;
 	/*
@@ -1735,27 +1805,29 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 	 * (--gpu H100: 11x the floor at 100k offers).
 	 */
 	const char *index = f->vertex && !rq->stale_derived &&
-	    key == SORT_GPU_PRICE ? " INDEXED BY offers_vertex" : "";
+	    f->term == TERM_NONE && key == SORT_GPU_PRICE ?
+	    " INDEXED BY offers_vertex" : "";
 
 	top_where(f, rq, where, sizeof where);
 	if (s->known == NULL || (s->last && !desc)) {
 		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-		    "(provider, key) IN (SELECT provider, key FROM offers%s "
-		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", index, where,
-		    s->expr, desc ? " DESC" : "", tiebreak(key));
+		    "(provider, key) IN (SELECT provider, key FROM %s%s "
+		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", from, index, where,
+		    s->expr, desc ? " DESC" : "", tiebreak(f, key));
 		return 1;
 	}
 	if (part == 0)
 		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-		    "(provider, key) IN (SELECT provider, key FROM offers%s "
-		    "WHERE 1%s AND %s ORDER BY %s%s, %s LIMIT ?)", index, where,
-		    s->known, s->expr, desc ? " DESC" : "", tiebreak(key));
+		    "(provider, key) IN (SELECT provider, key FROM %s%s "
+		    "WHERE 1%s AND %s ORDER BY %s%s, %s LIMIT ?)", from, index,
+		    where, s->known, s->expr, desc ? " DESC" : "",
+		    tiebreak(f, key));
 	else
 		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-		    "(provider, key) IN (SELECT provider, key FROM offers%s "
-		    "WHERE 1%s AND %s ORDER BY %s%s LIMIT ?)", index, where,
-		    unknown_sql(s, unknown, sizeof unknown),
-		    gpu_raw_order(key, reverse), tiebreak(key));
+		    "(provider, key) IN (SELECT provider, key FROM %s%s "
+		    "WHERE 1%s AND %s ORDER BY %s%s LIMIT ?)", from, index,
+		    where, unknown_sql(s, unknown, sizeof unknown),
+		    gpu_raw_order(key, reverse), tiebreak(f, key));
 	return 2;
 }
 
@@ -1839,6 +1911,24 @@ db_sort_keys_update(struct db *db, struct err *err)
 	sqlite3_finalize(st);
 	sqlite3_finalize(up);
 	st = up = NULL;
+	/* Their --term prices rank by the sort keys just written. */
+	if ((st = db_prepare(db, "SELECT provider FROM provider_status "
+	    "WHERE sort_keys IS NOT ?1", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char provider[OFFER_PROVIDER_MAX];
+
+		db_column_text(st, 0, provider, sizeof provider);
+		if (db_terms_update(db, provider, err) < 0)
+			goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		goto fail;
+	}
 	if ((st = db_prepare(db, "UPDATE provider_status SET sort_keys = ?1 "
 	    "WHERE sort_keys IS NOT ?1", err)) == NULL)
 		goto fail;
@@ -1897,7 +1987,7 @@ walk_values(struct db *db, const struct offer_filter *f,
 		goto done;
 	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
 	    "1%s AND %s = ? ORDER BY %s LIMIT ?", where, s->expr,
-	    tiebreak(key));
+	    tiebreak(f, key));
 	if ((rows = db_prepare(db, sql, err)) == NULL)
 		goto done;
 	for (step = first; *n > 0; step = next) {
@@ -2006,12 +2096,12 @@ top_age(struct db *db, const struct offer_filter *f,
 		goto done;
 	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
 	    "1%s AND provider = ? ORDER BY %s LIMIT ?", where,
-	    tiebreak(SORT_AGE));
+	    tiebreak(f, SORT_AGE));
 	if ((same = db_prepare(db, sql, err)) == NULL)
 		goto done;
 	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
 	    "1%s AND provider = ? ORDER BY fetched_at%s, %s LIMIT ?", where,
-	    dir, tiebreak(SORT_AGE));
+	    dir, tiebreak(f, SORT_AGE));
 	if ((mixed = db_prepare(db, sql, err)) == NULL)
 		goto done;
 	while ((step = sqlite3_step(provs)) == SQLITE_ROW) {
@@ -2072,8 +2162,8 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 		return -1;
 	if (matched != NULL) {
 		top_where(f, &rq, where, sizeof where);
-		snprintf(sql, sizeof sql, "SELECT count(*) FROM offers "
-		    "WHERE 1%s", where);
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM %s "
+		    "WHERE 1%s", top_from(f), where);
 		if ((st = db_prepare(db, sql, err)) == NULL)
 			return -1;
 		top_bind(st, f, &rq, &k);
@@ -2086,10 +2176,13 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 			return -1;
 		}
 	}
-	/* Cluster products (nodes > 1) stay with top_sql(). */
-	if (!f->multi_node && f->nodes <= 1 && key == SORT_AGE)
+	/* Cluster products (nodes > 1), and --term (its join of
+	 * offer_terms), stay with top_sql(). */
+	if (!f->multi_node && f->nodes <= 1 && f->term == TERM_NONE &&
+	    key == SORT_AGE)
 		return top_age(db, f, &rq, reverse, n, out, err);
-	if (!f->multi_node && f->nodes <= 1 && sort_sql[key].walk)
+	if (!f->multi_node && f->nodes <= 1 && f->term == TERM_NONE &&
+	    sort_sql[key].walk)
 		return top_walk(db, f, &rq, key, reverse, n, out, err);
 	from = out->n;
 	for (part = 0; part < parts; part++) {

@@ -93,6 +93,8 @@ db_publish_copy(struct db *db, const char *path, struct err *err)
 	if (sqlite3_exec(copy, "PRAGMA journal_mode = DELETE;"
 	    "DELETE FROM watch; DELETE FROM watch_offer;"
 	    "DELETE FROM refresh_outcome;"
+	    /* Derived: whoever merges the copy computes its own. */
+	    "DELETE FROM offer_terms;"
 	    "DELETE FROM provider_meta WHERE substr(provider, 1, 1) = '"
 	    DB_LOCAL_META_PREFIX "'; VACUUM;", NULL, NULL, &msg) != SQLITE_OK) {
 		err_set(err, "%s: cannot prepare the copy: %s", path,
@@ -901,7 +903,8 @@ db_merge_one(struct db *db, sqlite3_stmt *pub_q, sqlite3_stmt *main_q,
 		    "c.price_hour, c.upfront_usd FROM pub.committed c WHERE "
 		    "c.provider = ?1 AND EXISTS "
 		    "(SELECT 1 FROM main.offers o WHERE o.provider = c.provider "
-		    "AND o.key = c.key)", r->provider, NULL, err) < 0)
+		    "AND o.key = c.key)", r->provider, NULL, err) < 0 ||
+		    db_terms_update(db, r->provider, err) < 0)
 			return -1;
 		/*
 		 * Its status as the copy says, the counts as stored now,

@@ -110,6 +110,20 @@ run --db "$DB" --provider aws,azure,gcp --format csv --quiet
 all=$(($(wc -l < "$T/out") - 1))
 check "--term 1y: only offers with a 1-year price ($rows of $all)" [ "$rows" -lt "$all" ] && [ "$rows" -gt 0 ]
 
+# --- --term --limit N: the first N rows of the full answer -------------
+# (offer_terms, walked in the term's order; only N offers read whole.)
+for args in "--term 1y" "--term 3y" "--term any" "--term 1y --reverse" \
+    "--term 3y --sort gpu-price" "--term any --gpu H100 --max-price 9" \
+    "--term 1y --provider azure,gcp --sort price --reverse"; do
+	# shellcheck disable=SC2086
+	run --db "$DB" $args --format csv --quiet
+	head -n 4 "$T/out" > "$T/full"
+	# shellcheck disable=SC2086
+	GPUCOST_DEBUG_READS=1 run --db "$DB" $args --limit 3 --format csv --quiet
+	check "$args --limit 3: the full answer's first 3 rows" cmp -s "$T/full" "$T/out"
+	check "$args --limit 3: 3 offers read whole" err_has "debug: [0-3] offers read whole"
+done
+
 # --- --hours with --term: the job each way ----------------------------
 run --db "$DB" --provider azure --gpu H200 --term 1y --hours 2000
 check "--hours 2000 --term 1y: exits 0" status_is 0

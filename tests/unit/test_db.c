@@ -1544,6 +1544,155 @@ plan_keys(const struct plan *p, size_t n, char *buf, size_t size)
 }
 
 /*
+ * --term --limit N (db_term_in_sql(): db_query_top() joined to the
+ * offer_terms kept at write time) gives the first N plans of the full
+ * answer (every offer, query_plans() on the committed prices attached),
+ * for each term and any, each sort and direction, with filters and
+ * --max-price on the term's price (the spot price with --spot), on
+ * offers whose committed prices tie per GPU-hour across GPU counts and
+ * whose on-demand price is tied or unknown; again after a refresh that
+ * changes them, and on a cache whose offer_terms are from before
+ * (emptied, its providers' sort keys stale).
+ */
+static void
+test_query_top_term(void **state)
+{
+	static const char *const provs[] = { "aws", "azure", "gcp", "vast" };
+	static const char *const gpus[] = { "H100", "A100-80", "RTX4090" };
+	static const int counts[] = { 1, 2, 8 };
+	static const int terms[] = { 12, 36, 6, TERM_ANY, 24 };
+	static const struct {
+		enum filter_field ff;
+		const char *value;
+	} shapes[][2] = {
+		{ { FF_GPU, NULL } }, { { FF_GPU, "H100" } },
+		{ { FF_GPU, "H100,RTX4090" } }, { { FF_COUNT, "8" } }, { { FF_MAX_PRICE, "1.5" } },
+		{ { FF_MAX_PRICE, "1" }, { FF_GPU, "A100-80" } },
+		{ { FF_SPOT, "yes" } }, { { FF_SPOT, "yes" },
+		    { FF_MAX_PRICE, "0.5" } },
+		{ { FF_PROVIDERS, "azure" } }, { { FF_PROVIDERS, "vast" } },
+		{ { FF_AVAILABLE, "yes" } }, { { FF_REGION, "europe" } },
+	};
+	static const enum sort_key keys[] = { SORT_TERM_GPU, SORT_GPU_PRICE,
+	    SORT_PRICE, SORT_COUNT, SORT_SPOT_GPU };
+	static const size_t limits[] = { 1, 4, 1000 };
+	const char *path = tmp_path("term.db");
+	static char want[65536], got[65536];
+	struct offer v[50];
+	struct offer_list all, top;
+	struct offer_filter f, none;
+	struct plan *pa, *pt;
+	size_t na, nt, matched, i, p, si, j, ki, li, ti, shown;
+	unsigned seed = 29;
+	struct db *db;
+	struct err err;
+	sqlite3 *raw;
+	int rev, round;
+
+	(void)state;
+	db = open_ok(path);
+	for (round = 0; round < 3; round++) {
+		if (round < 2)
+		for (p = 0; p < 4; p++) {
+			for (i = 0; i < 50; i++) {
+				int c, g, k;
+
+				seed = seed * 1103515245 + 12345;
+				g = (int)((seed >> 8) % 3);
+				c = counts[(seed >> 11) % 3];
+				v[i] = mk(provs[p], tstrf("k%02zu", i), gpus[g],
+				    c, 80, IC_NVLINK, (seed >> 13) % 5 == 0 ?
+				    MONEY_NONE : 2000000 + (int64_t)((seed >> 15)
+				    % 3) * 500000 * c, (seed >> 17) % 2 ?
+				    MONEY_NONE : 700000 * c, (seed >> 18) % 2 ?
+				    AV_AVAILABLE : AV_UNKNOWN, 100);
+				v[i].region = tstrf("%s", (seed >> 19) % 2 ?
+				    "eu-west-1" : "us-east-1");
+				if (p == 3 || (seed >> 20) % 6 == 0)
+					continue;	/* no committed price */
+				/* Per GPU-hour 0.8 .. 1.6 in steps: ties. */
+				for (k = 0; k < (int)((seed >> 23) % 4) + 1;
+				    k++) {
+					seed = seed * 1103515245 + 12345;
+					assert_int_equal(tcommitted_add(&v[i],
+					    (enum committed_kind)((seed >> 8) %
+					    CK_COUNT), (seed >> 10) % 3 == 0 ? 12 :
+					    (seed >> 10) % 3 == 1 ? 36 : 6,
+					    (enum committed_upfront)((seed >> 12) %
+					    CU_COUNT), (800000 + (int64_t)((seed >>
+					    14) % 5) * 200000) * c, (seed >> 17) %
+					    2 ? 0 : 1000000000), 0);
+				}
+			}
+			replace_ok(db, provs[p], v, 50, SRC_LIVE, 100, NULL);
+		}
+		if (round == 2) {
+			/* A cache from before: no offer_terms, stale keys. */
+			raw = raw_open(path);
+			raw_exec(raw, "DELETE FROM offer_terms; UPDATE "
+			    "provider_status SET sort_keys = NULL");
+			sqlite3_close(raw);
+		}
+		offer_list_init(&all);
+		offer_filter_init(&none);
+		query_ok(db, &none, &all);
+		for (si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+		for (ti = 0; ti < sizeof terms / sizeof terms[0]; ti++) {
+			offer_filter_init(&f);
+			for (j = 0; j < 2 && shapes[si][j].value != NULL; j++)
+				assert_int_equal(filter_set(&f, shapes[si][j].ff,
+				    shapes[si][j].value, false, &err), 0);
+			f.term = terms[ti];
+			assert_false(db_filter_in_sql(&f));
+			for (ki = 0; ki < sizeof keys / sizeof keys[0]; ki++)
+			for (rev = 0; rev < 2; rev++)
+			for (li = 0; li < 3; li++) {
+				if (!db_term_in_sql(&f, keys[ki]))
+					fail_msg("shape %zu term %d sort %d: not "
+					    "in SQL", si, terms[ti],
+					    (int)keys[ki]);
+				query_plans(all.v, all.n, &f, keys[ki], rev,
+				    &pa, &na);
+				shown = limits[li] < na ? limits[li] : na;
+				plan_keys(pa, shown, want, sizeof want);
+				offer_list_init(&top);
+				assert_int_equal(db_query_top(db, &f, keys[ki],
+				    rev, limits[li], &top, &matched, &err), 0);
+				query_plans(top.v, top.n, &f, keys[ki], rev,
+				    &pt, &nt);
+				plan_keys(pt, nt < shown ? nt : shown, got,
+				    sizeof got);
+				if (matched != na || nt < shown ||
+				    strcmp(want, got) != 0)
+					fail_msg("round %d shape %zu (%s) term %d "
+					    "sort %d reverse %d limit %zu: "
+					    "matched %zu of %zu\nwant %.400s\n"
+					    "got  %.400s", round, si,
+					    shapes[si][0].value != NULL ?
+					    shapes[si][0].value : "-",
+					    terms[ti], (int)keys[ki], rev,
+					    limits[li], matched, na, want, got);
+				/* The answers are not all empty. */
+				if (si == 0 && ti < 4 && na < 40)
+					fail_msg("term %d: %zu plans", terms[ti],
+					    na);
+				free(pa);
+				free(pt);
+				offer_list_done(&top);
+			}
+		}
+		offer_list_done(&all);
+	}
+	/* Host per GPU is no order SQL keeps: the full path answers. */
+	offer_filter_init(&f);
+	f.term = 12;
+	assert_false(db_term_in_sql(&f, SORT_VCPUS_GPU));
+	assert_int_equal(filter_set(&f, FF_MULTI_NODE, "yes", false, &err), 0);
+	assert_false(db_term_in_sql(&f, SORT_TERM_GPU));
+	db_close(db);
+}
+
+/*
  * db_query_top() then query_plans() gives the first N plans of the full
  * answer (db_query() then query_plans()), whatever the filter, sort,
  * direction and N, with ties, unknown prices and GPU counts that round.
@@ -3924,6 +4073,7 @@ main(void)
 		T(test_query_top_derived),
 		T(test_query_nodes_fabric),
 		T(test_query_top_walks),
+		T(test_query_top_term),
 		T(test_query_appends),
 		T(test_query_top),
 		T(test_filter_in_sql),
