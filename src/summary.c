@@ -246,19 +246,15 @@ summary_build(const struct plan *plans, size_t n, const struct group_by *g,
  * in the query's order.
  */
 
-/* One offer that may be its group's cheapest. */
-struct acc_cand {
-	char	*provider;
-	char	*key;
-};
-
 struct acc_group {
 	struct summary_group group;
+	const char *atom;		/* its first offer's atom (the
+					   atoms table's name) */
 	int64_t	*prices, *spots;	/* known values */
 	size_t	 np, capp, ns, caps;
 	bool	 best_known;		/* a ranked price is known */
 	int64_t	 best;			/* the lowest, when known */
-	struct acc_cand *cands;		/* tied at best (every offer while
+	struct summary_cand *cands;		/* tied at best (every offer while
 					   none is known) */
 	size_t	 nc, capc;
 };
@@ -363,7 +359,7 @@ acc_group_of(struct summary_acc *a, const char *gpu, const char *provider,
 {
 	char atom[3 * OFFER_NAME_MAX + 4], name[GROUP_KEY_COUNT *
 	    (OFFER_NAME_MAX + 1) + 1];
-	const char *v[GROUP_KEY_COUNT];
+	const char *v[GROUP_KEY_COUNT], *first;
 	struct acc_slot *s;
 	struct acc_group *grp;
 	size_t k, len = 0;
@@ -382,6 +378,7 @@ acc_group_of(struct summary_acc *a, const char *gpu, const char *provider,
 	}
 	s->name = xstrdup(atom);
 	a->natoms++;
+	first = s->name;
 	s = acc_slot(a->names, a->cap, name);
 	if (s->name == NULL) {
 		if (a->ngroups == a->capg) {
@@ -391,6 +388,7 @@ acc_group_of(struct summary_acc *a, const char *gpu, const char *provider,
 		}
 		grp = &a->groups[a->ngroups];
 		memset(grp, 0, sizeof *grp);
+		grp->atom = first;
 		for (k = 0; k < a->by.nkeys; k++)
 			str_copy(grp->group.values[k], OFFER_NAME_MAX, v[k]);
 		s->name = xstrdup(name);
@@ -426,6 +424,19 @@ acc_cands_clear(struct acc_group *grp)
 	grp->nc = 0;
 }
 
+static void
+acc_cand_push(struct acc_group *grp, const char *provider, const char *key)
+{
+	if (grp->nc == grp->capc) {
+		grp->capc = grp->capc == 0 ? 4 : grp->capc * 2;
+		grp->cands = xreallocarray(grp->cands, grp->capc,
+		    sizeof *grp->cands);
+	}
+	grp->cands[grp->nc].provider = xstrdup(provider);
+	grp->cands[grp->nc].key = xstrdup(key);
+	grp->nc++;
+}
+
 void
 summary_acc_add(struct summary_acc *a, const char *gpu, const char *provider,
     const char *region, const char *key, int64_t price_gpu_hour,
@@ -447,14 +458,7 @@ summary_acc_add(struct summary_acc *a, const char *gpu, const char *provider,
 		grp->best = r;
 	} else if (money_known(r) ? r != grp->best : grp->best_known)
 		return;
-	if (grp->nc == grp->capc) {
-		grp->capc = grp->capc == 0 ? 4 : grp->capc * 2;
-		grp->cands = xreallocarray(grp->cands, grp->capc,
-		    sizeof *grp->cands);
-	}
-	grp->cands[grp->nc].provider = xstrdup(provider);
-	grp->cands[grp->nc].key = xstrdup(key);
-	grp->nc++;
+	acc_cand_push(grp, provider, key);
 }
 
 size_t
@@ -611,4 +615,148 @@ summary_acc_free(struct summary_acc *a)
 	free(a->names);
 	free(a->groups);
 	free(a);
+}
+
+/* Append v[0..n) to the known values *dst (*nd of them, *cap room). */
+static void
+acc_append(int64_t **dst, size_t *nd, size_t *cap, const int64_t *v,
+    size_t n)
+{
+	if (n == 0)
+		return;
+	if (*nd + n > *cap) {
+		*cap = *nd + n > 2 * *cap ? *nd + n : 2 * *cap;
+		*dst = xreallocarray(*dst, *cap, sizeof **dst);
+	}
+	memcpy(*dst + *nd, v, n * sizeof *v);
+	*nd += n;
+}
+
+struct summary_acc *
+summary_acc_regroup(const struct summary_acc *src, const struct group_by *g)
+{
+	struct summary_acc *a = summary_acc_new(g, src->spot_rank);
+	const struct acc_group *s;
+	struct acc_group *d;
+	char atom[3 * OFFER_NAME_MAX + 4], *provider, *region;
+	size_t i, j;
+
+	for (i = 0; i < src->ngroups; i++) {
+		s = &src->groups[i];
+		/* "gpu\x1fprovider\x1fregion", as atom_make() wrote it. */
+		str_copy(atom, sizeof atom, s->atom);
+		if ((provider = strchr(atom, '\x1f')) == NULL ||
+		    (region = strchr(provider + 1, '\x1f')) == NULL)
+			continue;	/* never: atom_make() wrote two */
+		*provider++ = '\0';
+		*region++ = '\0';
+		j = acc_group_of(a, atom, provider, region);	/* may move */
+		d = &a->groups[j];
+		d->group.offers += s->group.offers;
+		acc_append(&d->prices, &d->np, &d->capp, s->prices, s->np);
+		acc_append(&d->spots, &d->ns, &d->caps, s->spots, s->ns);
+		/*
+		 * summary_acc_add()'s candidates of the union: those tied at
+		 * the lowest known ranked price, or every offer while none
+		 * is known.
+		 */
+		if (s->best_known && (!d->best_known || s->best < d->best)) {
+			acc_cands_clear(d);
+			d->best_known = true;
+			d->best = s->best;
+		} else if (s->best_known ? s->best != d->best : d->best_known)
+			continue;
+		for (j = 0; j < s->nc; j++)
+			acc_cand_push(d, s->cands[j].provider, s->cands[j].key);
+	}
+	return a;
+}
+
+int
+summary_acc_each(struct summary_acc *a, summary_each_fn *fn, void *ctx)
+{
+	struct acc_group *grp;
+	char gpu[OFFER_NAME_MAX + 1];
+	size_t i, len;
+
+	for (i = 0; i < a->ngroups; i++) {
+		grp = &a->groups[i];
+		/* summary_acc_finish()'s statistics. */
+		price_stats_select(grp->prices, grp->np, &grp->group.price);
+		price_stats_select(grp->spots, grp->ns, &grp->group.spot);
+		price_stats_of(NULL, 0, &grp->group.term);
+		grp->group.rank_min = a->spot_rank ? grp->group.spot.min :
+		    grp->group.price.min;
+		grp->group.cheapest = NULL;
+		len = strcspn(grp->atom, "\x1f");
+		if (len >= sizeof gpu)
+			len = sizeof gpu - 1;
+		memcpy(gpu, grp->atom, len);
+		gpu[len] = '\0';
+		if (fn(&grp->group, gpu, grp->cands, grp->nc, ctx) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void
+summary_sort(struct summary_group *groups, size_t n)
+{
+	if (n > 1)
+		qsort(groups, n, sizeof *groups, cmp_group);
+}
+
+/* A candidate of a stored group, sorted by (provider, key). */
+struct cand_ref {
+	const char	*provider, *key;
+	size_t		 group;
+};
+
+static int
+cmp_cand_ref(const void *a, const void *b)
+{
+	const struct cand_ref *x = a, *y = b;
+	int c = strcmp(x->provider, y->provider);
+
+	return c != 0 ? c : strcmp(x->key, y->key);
+}
+
+int
+summary_stored_finish(struct summary_group *groups, size_t n,
+    const char *const *providers, const char *const *keys,
+    const size_t *group_of, size_t ncands, const struct plan *plans,
+    size_t nplans)
+{
+	struct cand_ref *refs, want, *hit;
+	struct summary_group *grp;
+	size_t i, missing = n;
+	int64_t r;
+
+	refs = xreallocarray(NULL, ncands > 0 ? ncands : 1, sizeof *refs);
+	for (i = 0; i < ncands; i++) {
+		refs[i].provider = providers[i];
+		refs[i].key = keys[i];
+		refs[i].group = group_of[i];
+	}
+	qsort(refs, ncands, sizeof *refs, cmp_cand_ref);
+	for (i = 0; i < n; i++)
+		groups[i].cheapest = NULL;
+	/* In the query's order: the first plan tied at its group's best. */
+	for (i = 0; i < nplans && missing > 0; i++) {
+		want.provider = plans[i].offer->provider;
+		want.key = plans[i].offer->key;
+		if ((hit = bsearch(&want, refs, ncands, sizeof *refs,
+		    cmp_cand_ref)) == NULL || hit->group >= n)
+			continue;
+		grp = &groups[hit->group];
+		r = rank_price(&plans[i], false);
+		if (grp->cheapest != NULL || money_known(r) !=
+		    money_known(grp->rank_min) || (money_known(r) &&
+		    r != grp->rank_min))
+			continue;
+		grp->cheapest = &plans[i];
+		missing--;
+	}
+	free(refs);
+	return missing > 0 ? -1 : 0;
 }
