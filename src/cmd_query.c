@@ -335,18 +335,17 @@ done:
 /*
  * --group-by from the groups kept when the offers were written
  * (db_groups_stored(): no filter but one --gpu, with -q as
- * groups_indexed()): the groups read as they are, and only the offers
- * tied for the cheapest of the groups shown read whole, their plans
- * ranked as the full path ranks every plan. Returns the exit status, or
- * -1 when another path must answer (nothing kept answers the query, or
- * the rows kept and the offers disagree).
+ * groups_indexed()): the groups read as they are, and only the kept
+ * cheapest offer of each group shown read whole, its plan checked as
+ * the full path ranks every plan. Returns the exit status, or -1 when
+ * another path must answer (nothing kept answers the query, or the rows
+ * kept and the offers disagree).
  */
 static int
 query_groups_stored(struct db *db, const struct cli_options *o,
     const struct offer_filter *f)
 {
 	struct db_groups kept;
-	struct offer_list cands;
 	struct plan *plans = NULL;
 	size_t nplans = 0, shown;
 	struct err err;
@@ -368,16 +367,9 @@ query_groups_stored(struct db *db, const struct cli_options *o,
 		}
 		return -1;
 	}
-	offer_list_init(&cands);
 	rc = -1;
-	if (db_offers_get(db, (const char *const *)kept.providers,
-	    (const char *const *)kept.keys, kept.ncands, &cands, &err) < 0) {
-		cli_error("%s", err.msg);
-		rc = EXIT_DATA;
-		goto done;
-	}
-	query_plans(cands.v, cands.n, f, o->sort, o->reverse, &plans,
-	    &nplans);
+	query_plans(kept.cands.v, kept.cands.n, f, o->sort, o->reverse,
+	    &plans, &nplans);
 	shown = o->limit > 0 && (size_t)o->limit < kept.n ?
 	    (size_t)o->limit : kept.n;
 	if (summary_stored_finish(kept.v, shown,
@@ -394,7 +386,6 @@ query_groups_stored(struct db *db, const struct cli_options *o,
 	kept.v = NULL;
 done:
 	free(plans);
-	offer_list_done(&cands);
 	db_groups_done(&kept);
 	return rc;
 }

@@ -226,7 +226,9 @@ int	db_summary_plan(struct db *db, const struct offer_filter *f,
  * (summary_group, cheapest first: summary_sort(); no cheapest yet), the
  * offers of them all, and the offers that may be the cheapest of the
  * first `limit` groups (0: all): providers[i], keys[i] of group
- * group_of[i] (summary_stored_finish() picks among their plans).
+ * group_of[i], read whole into cands (a key gone is left out;
+ * summary_stored_finish() picks among their plans), all from one
+ * snapshot of the cache.
  * Returns 1; 0 when nothing kept answers (out empty: walk the index);
  * -1 on an error. A grouping kept by another version of the program is
  * made again first where the cache may be written. db_groups_done()
@@ -239,6 +241,7 @@ struct db_groups {
 	char	**providers, **keys;
 	size_t	*group_of;
 	size_t	 ncands;
+	struct offer_list cands;	/* the candidates whole */
 };
 int	db_groups_stored(struct db *db, const struct group_by *g,
 	    const struct offer_filter *f, size_t limit, struct db_groups *out,

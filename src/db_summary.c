@@ -446,6 +446,7 @@ db_groups_done(struct db_groups *out)
 	free(out->keys);
 	free(out->group_of);
 	free(out->v);
+	offer_list_done(&out->cands);
 	memset(out, 0, sizeof *out);
 }
 
@@ -464,6 +465,7 @@ db_groups_stored(struct db *db, const struct group_by *g,
 	int rc;
 
 	memset(out, 0, sizeof *out);
+	offer_list_init(&out->cands);
 	for (k = 0; k < g->nkeys; k++)
 		keyset |= KEY_BIT(g->keys[k]);
 	if (!groups_filter_kept(f) || keyset == 0)
@@ -497,6 +499,14 @@ db_groups_stored(struct db *db, const struct group_by *g,
 		if (!current)
 			return 0;
 	}
+	/*
+	 * One read transaction: the groups, their kept offers and those
+	 * offers from the same snapshot of the cache, whatever a refresh
+	 * commits meanwhile (a group's number means another group after a
+	 * write).
+	 */
+	if (db_exec(db, "BEGIN", err) < 0)
+		return -1;
 	snprintf(sql, sizeof sql, "SELECT grp, gpu_value, provider, region, "
 	    "continent, offers, price_n, price_min, price_median, price_max, "
 	    "spot_n, spot_min, spot_median, spot_max FROM main.group_summary "
@@ -509,7 +519,7 @@ db_groups_stored(struct db *db, const struct group_by *g,
 		strncat(sql, ")", sizeof sql - strlen(sql) - 1);
 	}
 	if ((st = db_prepare(db, sql, err)) == NULL)
-		return -1;
+		goto fail;
 	sqlite3_bind_int(st, 1, (int)read_set);
 	for (i = 0; i < f->ngpus; i++)
 		sqlite3_bind_text(st, 2 + (int)i, f->gpus[i]->id, -1,
@@ -568,11 +578,17 @@ db_groups_stored(struct db *db, const struct group_by *g,
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
+	st = NULL;
+	if (db_offers_get(db, (const char *const *)out->providers,
+	    (const char *const *)out->keys, out->ncands, &out->cands,
+	    err) < 0 || db_exec(db, "COMMIT", err) < 0)
+		goto fail;
 	return 1;
 sqlfail:
 	db_file_error(db, err);
 fail:
 	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 	db_groups_done(out);
 	return -1;
 }

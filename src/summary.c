@@ -257,6 +257,9 @@ struct acc_group {
 	struct summary_cand *cands;		/* tied at best (every offer while
 					   none is known) */
 	size_t	 nc, capc;
+	size_t	*parts;			/* regrouped: its groups of src, whose
+					   values it holds (not copied) */
+	size_t	 nparts, capparts;
 };
 
 /* A string-keyed open-addressing table of group indexes. */
@@ -266,6 +269,7 @@ struct acc_slot {
 };
 
 struct summary_acc {
+	const struct summary_acc *src;	/* regrouped from (borrowed) */
 	struct group_by	 by;
 	bool		 spot_rank;
 	struct acc_group *groups;
@@ -606,6 +610,7 @@ summary_acc_free(struct summary_acc *a)
 		free(a->groups[i].cands);
 		free(a->groups[i].prices);
 		free(a->groups[i].spots);
+		free(a->groups[i].parts);
 	}
 	for (i = 0; i < a->cap; i++) {
 		free(a->atoms[i].name);
@@ -617,21 +622,6 @@ summary_acc_free(struct summary_acc *a)
 	free(a);
 }
 
-/* Append v[0..n) to the known values *dst (*nd of them, *cap room). */
-static void
-acc_append(int64_t **dst, size_t *nd, size_t *cap, const int64_t *v,
-    size_t n)
-{
-	if (n == 0)
-		return;
-	if (*nd + n > *cap) {
-		*cap = *nd + n > 2 * *cap ? *nd + n : 2 * *cap;
-		*dst = xreallocarray(*dst, *cap, sizeof **dst);
-	}
-	memcpy(*dst + *nd, v, n * sizeof *v);
-	*nd += n;
-}
-
 struct summary_acc *
 summary_acc_regroup(const struct summary_acc *src, const struct group_by *g)
 {
@@ -640,6 +630,8 @@ summary_acc_regroup(const struct summary_acc *src, const struct group_by *g)
 	struct acc_group *d;
 	char atom[3 * OFFER_NAME_MAX + 4], *provider, *region;
 	size_t i, j;
+
+	a->src = src;
 
 	for (i = 0; i < src->ngroups; i++) {
 		s = &src->groups[i];
@@ -653,8 +645,14 @@ summary_acc_regroup(const struct summary_acc *src, const struct group_by *g)
 		j = acc_group_of(a, atom, provider, region);	/* may move */
 		d = &a->groups[j];
 		d->group.offers += s->group.offers;
-		acc_append(&d->prices, &d->np, &d->capp, s->prices, s->np);
-		acc_append(&d->spots, &d->ns, &d->caps, s->spots, s->ns);
+		/* Its values stay src's (at a million offers, a copy of
+		 * them all was most of a write's memory). */
+		if (d->nparts == d->capparts) {
+			d->capparts = d->capparts == 0 ? 4 : d->capparts * 2;
+			d->parts = xreallocarray(d->parts, d->capparts,
+			    sizeof *d->parts);
+		}
+		d->parts[d->nparts++] = i;
 		/*
 		 * summary_acc_add()'s candidates of the union: those tied at
 		 * the lowest known ranked price, or every offer while none
@@ -676,14 +674,46 @@ int
 summary_acc_each(struct summary_acc *a, summary_each_fn *fn, void *ctx)
 {
 	struct acc_group *grp;
+	const struct acc_group *s;
 	char gpu[OFFER_NAME_MAX + 1];
-	size_t i, len;
+	int64_t *v = NULL;
+	size_t i, j, len, n, cap = 0, kind;
+	int rc = 0;
 
-	for (i = 0; i < a->ngroups; i++) {
+	for (i = 0; i < a->ngroups && rc == 0; i++) {
 		grp = &a->groups[i];
 		/* summary_acc_finish()'s statistics. */
-		price_stats_select(grp->prices, grp->np, &grp->group.price);
-		price_stats_select(grp->spots, grp->ns, &grp->group.spot);
+		if (a->src == NULL) {
+			price_stats_select(grp->prices, grp->np,
+			    &grp->group.price);
+			price_stats_select(grp->spots, grp->ns,
+			    &grp->group.spot);
+		}
+		/* Regrouped: its parts' values gathered, one group at a
+		 * time, into one buffer (selection reorders it). */
+		for (kind = 0; a->src != NULL && kind < 2; kind++) {
+			for (j = n = 0; j < grp->nparts; j++) {
+				s = &a->src->groups[grp->parts[j]];
+				n += kind == 0 ? s->np : s->ns;
+			}
+			if (n > cap) {
+				cap = n;
+				free(v);
+				v = xreallocarray(NULL, cap, sizeof *v);
+			}
+			for (j = n = 0; j < grp->nparts; j++) {
+				s = &a->src->groups[grp->parts[j]];
+				if (kind == 0 && s->np > 0)
+					memcpy(v + n, s->prices,
+					    s->np * sizeof *v);
+				if (kind == 1 && s->ns > 0)
+					memcpy(v + n, s->spots,
+					    s->ns * sizeof *v);
+				n += kind == 0 ? s->np : s->ns;
+			}
+			price_stats_select(v, n, kind == 0 ?
+			    &grp->group.price : &grp->group.spot);
+		}
 		price_stats_of(NULL, 0, &grp->group.term);
 		grp->group.rank_min = a->spot_rank ? grp->group.spot.min :
 		    grp->group.price.min;
@@ -694,9 +724,10 @@ summary_acc_each(struct summary_acc *a, summary_each_fn *fn, void *ctx)
 		memcpy(gpu, grp->atom, len);
 		gpu[len] = '\0';
 		if (fn(&grp->group, gpu, grp->cands, grp->nc, ctx) < 0)
-			return -1;
+			rc = -1;
 	}
-	return 0;
+	free(v);
+	return rc;
 }
 
 void

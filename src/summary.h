@@ -106,7 +106,8 @@ void	summary_acc_free(struct summary_acc *a);
  * walk of every offer into an accumulator grouped by gpu, provider and
  * region (each group one "atom": what every other grouping is a union
  * of); summary_acc_regroup() then gives the accumulator of grouping g
- * from it without reading the offers again, exactly what adding every
+ * from it without reading the offers again (its values stay the atoms',
+ * which must outlive it), exactly what adding every
  * offer to summary_acc_new(g) would hold (the same groups, counts,
  * prices and candidates; the order of the candidates aside, which no
  * answer depends on: query_plans() orders them). summary_acc_each()
