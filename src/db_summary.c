@@ -314,6 +314,7 @@ db_groups_store(struct db *db, struct err *err)
 	offer_filter_init(&f);
 	f.include_stale = true;
 	atoms = summary_acc_new(&atoms_by, false);
+	summary_acc_least(atoms);	/* all ties: memory at 1M offers */
 	if ((st = summary_prepare(db, &f, false, false, err)) == NULL)
 		goto done;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {

@@ -272,6 +272,8 @@ struct summary_acc {
 	const struct summary_acc *src;	/* regrouped from (borrowed) */
 	struct group_by	 by;
 	bool		 spot_rank;
+	bool		 least;		/* keep of the candidates only the
+					   first in (provider, key) order */
 	struct acc_group *groups;
 	size_t		 ngroups, capg;
 	struct acc_slot	*atoms;		/* "gpu\x1fprovider\x1fregion" */
@@ -429,8 +431,17 @@ acc_cands_clear(struct acc_group *grp)
 }
 
 static void
-acc_cand_push(struct acc_group *grp, const char *provider, const char *key)
+acc_cand_push(const struct summary_acc *a, struct acc_group *grp,
+    const char *provider, const char *key)
 {
+	int c;
+
+	if (a->least && grp->nc == 1) {
+		if ((c = strcmp(provider, grp->cands[0].provider)) > 0 ||
+		    (c == 0 && strcmp(key, grp->cands[0].key) >= 0))
+			return;
+		acc_cands_clear(grp);
+	}
 	if (grp->nc == grp->capc) {
 		grp->capc = grp->capc == 0 ? 4 : grp->capc * 2;
 		grp->cands = xreallocarray(grp->cands, grp->capc,
@@ -462,7 +473,7 @@ summary_acc_add(struct summary_acc *a, const char *gpu, const char *provider,
 		grp->best = r;
 	} else if (money_known(r) ? r != grp->best : grp->best_known)
 		return;
-	acc_cand_push(grp, provider, key);
+	acc_cand_push(a, grp, provider, key);
 }
 
 size_t
@@ -632,6 +643,7 @@ summary_acc_regroup(const struct summary_acc *src, const struct group_by *g)
 	size_t i, j;
 
 	a->src = src;
+	a->least = src->least;
 
 	for (i = 0; i < src->ngroups; i++) {
 		s = &src->groups[i];
@@ -665,7 +677,8 @@ summary_acc_regroup(const struct summary_acc *src, const struct group_by *g)
 		} else if (s->best_known ? s->best != d->best : d->best_known)
 			continue;
 		for (j = 0; j < s->nc; j++)
-			acc_cand_push(d, s->cands[j].provider, s->cands[j].key);
+			acc_cand_push(a, d, s->cands[j].provider,
+			    s->cands[j].key);
 	}
 	return a;
 }
@@ -790,4 +803,10 @@ summary_stored_finish(struct summary_group *groups, size_t n,
 	}
 	free(refs);
 	return missing > 0 ? -1 : 0;
+}
+
+void
+summary_acc_least(struct summary_acc *a)
+{
+	a->least = true;
 }

@@ -122,6 +122,12 @@ struct summary_cand {
 };
 struct summary_acc *summary_acc_regroup(const struct summary_acc *atoms,
 	    const struct group_by *g);
+/*
+ * Keep of a group's candidates only the first in (provider, key) order
+ * (what a kept summary stores): before any summary_acc_add(); a
+ * regrouped accumulator does as its atoms'.
+ */
+void	summary_acc_least(struct summary_acc *a);
 typedef int summary_each_fn(const struct summary_group *group,
 	    const char *gpu, const struct summary_cand *cands, size_t ncands,
 	    void *ctx);
