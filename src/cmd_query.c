@@ -337,6 +337,64 @@ done:
 }
 
 /*
+ * --group-by from the groups kept when the offers were written
+ * (db_groups_stored(): no filter but one --gpu, with -q as
+ * groups_indexed()): the groups read as they are, and only the kept
+ * cheapest offer of each group shown read whole, its plan checked as
+ * the full path ranks every plan. Returns the exit status, or -1 when
+ * another path must answer (nothing kept answers the query, or the rows
+ * kept and the offers disagree).
+ */
+static int
+query_groups_stored(struct db *db, const struct cli_options *o,
+    const struct offer_filter *f)
+{
+	struct db_groups kept;
+	struct plan *plans = NULL;
+	size_t nplans = 0, shown;
+	struct err err;
+	int rc;
+
+	/*
+	 * A group keeps one offer of those tied at its lowest price: the
+	 * first in (provider, key) order, which is the first in the order
+	 * of price per GPU-hour (either way: plan_cmp() breaks ties by
+	 * provider and key). Under another sort another one may be.
+	 */
+	if (!o->quiet || o->sort != SORT_GPU_PRICE)
+		return -1;
+	if ((rc = db_groups_stored(db, &o->group_by, f,
+	    o->limit > 0 ? (size_t)o->limit : 0, &kept, &err)) <= 0) {
+		if (rc < 0) {
+			cli_error("%s", err.msg);
+			return EXIT_DATA;
+		}
+		return -1;
+	}
+	rc = -1;
+	query_plans(kept.cands.v, kept.cands.n, f, o->sort, o->reverse,
+	    &plans, &nplans);
+	shown = o->limit > 0 && (size_t)o->limit < kept.n ?
+	    (size_t)o->limit : kept.n;
+	if (summary_stored_finish(kept.v, shown,
+	    (const char *const *)kept.providers,
+	    (const char *const *)kept.keys, kept.group_of, kept.ncands, plans,
+	    nplans) < 0)
+		goto done;	/* rc -1: another path answers */
+	/* print_group_list() frees the groups. */
+	rc = kept.offers > 0 ? EXIT_OK : EXIT_NO_MATCH;
+	if (print_group_list(o, kept.v, &kept.n) < 0) {
+		cli_error("writing the output: %s", strerror(errno));
+		rc = EXIT_DATA;
+	}
+	kept.v = NULL;
+done:
+	free(plans);
+	db_groups_done(&kept);
+	return rc;
+}
+
+/*
  * --max-age (or max_age in the config): before answering, refresh the
  * providers the query may use that need no API key and whose data is
  * older than max_age. Progress on a terminal, nothing on a pipe; if the
@@ -471,6 +529,9 @@ cmd_query_exec(const struct cli_options *o)
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	offer_list_init(&offers);
+	if (o->group_by.nkeys > 0 &&
+	    (rc = query_groups_stored(db, o, &f)) >= 0)
+		goto done;
 	if (groups_indexed(o, &f) &&
 	    (rc = query_groups_indexed(db, o, &f)) >= 0)
 		goto done;

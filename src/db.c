@@ -378,6 +378,53 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  t_sk_gpu_price);"
 	"UPDATE provider_status SET sort_keys = NULL WHERE provider IN"
 	"  (SELECT DISTINCT provider FROM committed);",
+	/*
+	 * 18 -> 19 (issue 29): --group-by's answers kept at write time
+	 * (db_summary.c's db_groups_store(), in the transaction of every
+	 * write of the offers), so a grouped query reads its groups
+	 * instead of walking every offer. A grouping includes market references, so what no
+	 * write changes stays true; what a new program changes (the
+	 * catalogues, the retired table, the summary's own code) is in the
+	 * version each grouping's row of group_state names, and a grouping
+	 * whose version is not this program's is not read (and is made
+	 * again when the cache may be written). group_summary: one row per
+	 * group of a grouping (keyset: the GROUP_KEY bits), its values by
+	 * key ('' where it does not group by it), the GPU id of its offers
+	 * when it groups by GPU, the count and the statistics in micro-USD
+	 * per GPU-hour (NULL unknown); group_cheapest: the offers tied at a
+	 * group's lowest price (every offer of a group with none known),
+	 * one of which is its cheapest.
+	 */
+	"CREATE TABLE group_summary ("
+	"  keyset INTEGER NOT NULL,"
+	"  gpu TEXT NOT NULL,"
+	"  grp INTEGER NOT NULL,"
+	"  gpu_value TEXT NOT NULL,"
+	"  provider TEXT NOT NULL,"
+	"  region TEXT NOT NULL,"
+	"  continent TEXT NOT NULL,"
+	"  offers INTEGER NOT NULL,"
+	"  price_n INTEGER NOT NULL,"
+	"  price_min INTEGER,"
+	"  price_median INTEGER,"
+	"  price_max INTEGER,"
+	"  spot_n INTEGER NOT NULL,"
+	"  spot_min INTEGER,"
+	"  spot_median INTEGER,"
+	"  spot_max INTEGER,"
+	"  PRIMARY KEY (keyset, gpu, grp)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE group_cheapest ("
+	"  keyset INTEGER NOT NULL,"
+	"  grp INTEGER NOT NULL,"
+	"  provider TEXT NOT NULL,"
+	"  key TEXT NOT NULL,"
+	"  PRIMARY KEY (keyset, grp, provider, key)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE group_state ("
+	"  keyset INTEGER PRIMARY KEY,"
+	"  version TEXT NOT NULL"
+	");",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

@@ -31,8 +31,9 @@
 
 #include "health.h"
 #include "offer.h"
+#include "summary.h"
 
-#define DB_SCHEMA_VERSION	18
+#define DB_SCHEMA_VERSION	19
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -229,6 +230,36 @@ int	db_summary_scan(struct db *db, const struct offer_filter *f,
 	    db_summary_fn *fn, void *ctx, size_t *rows, struct err *err);
 int	db_summary_plan(struct db *db, const struct offer_filter *f,
 	    char *out, size_t size, struct err *err);
+
+/*
+ * --group-by from the groups kept at write time (db_summary.c, migration
+ * 14): when they answer g and f exactly (no filter but one --gpu, or
+ * --gpu with a grouping by GPU; market references included, as every
+ * grouping), out gets every group with its count and statistics
+ * (summary_group, cheapest first: summary_sort(); no cheapest yet), the
+ * offers of them all, and the offers that may be the cheapest of the
+ * first `limit` groups (0: all): providers[i], keys[i] of group
+ * group_of[i], read whole into cands (a key gone is left out;
+ * summary_stored_finish() picks among their plans), all from one
+ * snapshot of the cache.
+ * Returns 1; 0 when nothing kept answers (out empty: walk the index);
+ * -1 on an error. A grouping kept by another version of the program is
+ * made again first where the cache may be written. db_groups_done()
+ * frees out.
+ */
+struct db_groups {
+	struct summary_group *v;
+	size_t	 n;
+	size_t	 offers;		/* in all groups */
+	char	**providers, **keys;
+	size_t	*group_of;
+	size_t	 ncands;
+	struct offer_list cands;	/* the candidates whole */
+};
+int	db_groups_stored(struct db *db, const struct group_by *g,
+	    const struct offer_filter *f, size_t limit, struct db_groups *out,
+	    struct err *err);
+void	db_groups_done(struct db_groups *out);
 
 /*
  * The offers (provider, key) of providers[i], keys[i] for i < n, whole

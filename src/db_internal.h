@@ -166,5 +166,13 @@ void		 filter_bind(sqlite3_stmt *, const struct offer_filter *,
 		    const struct rentable_sql *, int *);
 /* Recompute stale stored sort keys before a read relies on them. */
 int		 db_sort_keys_update(struct db *, struct err *);
+/*
+ * Store --group-by's kept groupings again from the offers as they are
+ * (db_summary.c), inside the caller's write transaction: the end of
+ * every write of the offers table calls it (replace_offers(),
+ * db_sort_keys_update(), db_merge_from()). A write that changes offers
+ * and does not call it leaves summaries that answer wrong.
+ */
+int		 db_groups_store(struct db *, struct err *);
 
 #endif

@@ -438,6 +438,9 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 		if (db_meta_set(db, provider, meta[i].name, meta[i].value,
 		    err) < 0)
 			goto fail;
+	/* --group-by's kept answers, true of the offers as written. */
+	if (db_groups_store(db, err) < 0)
+		goto fail;
 	/*
 	 * Statistics for the query planner (which index serves which
 	 * filter), from a sample of each index: milliseconds, even at a
@@ -1935,7 +1938,9 @@ db_sort_keys_update(struct db *db, struct err *err)
 	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
 	rc = db_step_done(db, st, err);
 	st = NULL;
-	if (rc < 0 || db_exec(db, DB_ANALYZE "; COMMIT", err) < 0)
+	/* The kept --group-by answers, from the keys as they are now. */
+	if (rc < 0 || db_groups_store(db, err) < 0 ||
+	    db_exec(db, DB_ANALYZE "; COMMIT", err) < 0)
 		goto fail;
 	return 0;
 fail:

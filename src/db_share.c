@@ -1060,7 +1060,9 @@ db_merge_from(struct db *db, const char *path,
 		if (db_meta_set(&m, owner, meta[i].name, meta[i].value,
 		    err) < 0)
 			goto fail;
-	if (db_exec(&m, DB_ANALYZE, err) < 0 || db_exec(&m, "COMMIT", err) < 0)
+	/* --group-by's kept answers, of the offers merged. */
+	if (db_groups_store(&m, err) < 0 || db_exec(&m, DB_ANALYZE, err) < 0 ||
+	    db_exec(&m, "COMMIT", err) < 0)
 		goto fail;
 	sqlite3_close(m.sql);
 	return 0;

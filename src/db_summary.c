@@ -19,9 +19,13 @@
 #include "db_internal.h"
 #include "err.h"
 #include "fabric.h"
+#include "filter.h"
 #include "money.h"
 #include "note_info.h"
+#include "rentable.h"
 #include "str.h"
+#include "summary.h"
+#include "xalloc.h"
 
 /* The stored sort keys' unknown (db_offers.c): after every known value. */
 #define SK_UNKNOWN	INT64_MAX
@@ -52,16 +56,17 @@ summary_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 		    " AND sk_gpu_price <= ?", size - strlen(sql) - 1);
 }
 
+/* update: bring the stored sort keys up to date first (not in a write). */
 static sqlite3_stmt *
 summary_prepare(struct db *db, const struct offer_filter *f, bool plan,
-    struct err *err)
+    bool update, struct err *err)
 {
 	char sql[2560];
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	int k = 1;
 
-	if (db_sort_keys_update(db, err) < 0 ||
+	if ((update && db_sort_keys_update(db, err) < 0) ||
 	    rentable_prepare(db, f, &rq, err) < 0)
 		return NULL;
 	summary_sql(f, &rq, plan, sql, sizeof sql);
@@ -82,7 +87,7 @@ db_summary_scan(struct db *db, const struct offer_filter *f,
 	int rc;
 
 	*rows = 0;
-	if ((st = summary_prepare(db, f, false, err)) == NULL)
+	if ((st = summary_prepare(db, f, false, true, err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		r.provider = (const char *)sqlite3_column_text(st, 0);
@@ -115,7 +120,7 @@ db_summary_plan(struct db *db, const struct offer_filter *f, char *out,
 
 	if (size > 0)
 		out[0] = '\0';
-	if ((st = summary_prepare(db, f, true, err)) == NULL)
+	if ((st = summary_prepare(db, f, true, true, err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *d = sqlite3_column_text(st, 3);
@@ -130,6 +135,465 @@ db_summary_plan(struct db *db, const struct offer_filter *f, char *out,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * --group-by's answers kept at write time (migration 14): the groupings
+ * a query reads whole. Each key alone, and the GPU with each other key:
+ * a key with one --gpu is the GPU's groups of that pair (the same
+ * offers, grouped the same), and --group-by gpu with --gpu its rows of
+ * the GPU. Any other grouping or filter walks offers_summary as before.
+ */
+#define KEY_BIT(k)	(1u << (k))
+static const unsigned stored_keysets[] = {
+	KEY_BIT(GROUP_GPU), KEY_BIT(GROUP_PROVIDER), KEY_BIT(GROUP_REGION),
+	KEY_BIT(GROUP_CONTINENT),
+	KEY_BIT(GROUP_GPU) | KEY_BIT(GROUP_PROVIDER),
+	KEY_BIT(GROUP_GPU) | KEY_BIT(GROUP_REGION),
+	KEY_BIT(GROUP_GPU) | KEY_BIT(GROUP_CONTINENT),
+};
+#define NSTORED	(sizeof stored_keysets / sizeof stored_keysets[0])
+
+/*
+ * What the kept groups were computed from besides the offers: the
+ * stored sort keys, continents and catalogues (db_sort_keys_version()),
+ * the retired table (which offers can be rented at all), and the
+ * summary's own code (the leading number: bump it when what is stored
+ * or how it is computed changes).
+ */
+static const char *
+groups_version(void)
+{
+	static char version[64];
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+	const char *p;
+	size_t i, j;
+
+	if (version[0] != '\0')
+		return version;
+	for (i = 0; i < retired_count; i++)
+		for (j = 0; j < 2; j++) {
+			p = j == 0 ? retired_table[i].provider :
+			    retired_table[i].instance_type;
+			for (; *p != '\0'; p++) {
+				h ^= (unsigned char)*p;
+				h *= 1099511628211ULL;
+			}
+			h ^= (unsigned char)';';
+			h *= 1099511628211ULL;
+		}
+	snprintf(version, sizeof version, "1-%s-%016llx",
+	    db_sort_keys_version(), (unsigned long long)h);
+	return version;
+}
+
+/* The group_by of a keyset: its keys in GROUP_KEY order. */
+static void
+keyset_group_by(unsigned keyset, struct group_by *g)
+{
+	size_t k;
+
+	g->nkeys = 0;
+	for (k = 0; k < GROUP_KEY_COUNT; k++)
+		if (keyset & KEY_BIT(k))
+			g->keys[g->nkeys++] = (enum group_key)k;
+}
+
+struct store_ctx {
+	struct db	*db;
+	sqlite3_stmt	*group, *cand;
+	const struct group_by *g;
+	unsigned	 keyset;
+	int64_t		 grp;
+	struct err	*err;
+};
+
+static void
+bind_stats(sqlite3_stmt *st, int k, const struct price_stats *ps)
+{
+	sqlite3_bind_int64(st, k, (sqlite3_int64)ps->n);
+	db_bind_money(st, k + 1, ps->min);
+	db_bind_money(st, k + 2, ps->median);
+	db_bind_money(st, k + 3, ps->max);
+}
+
+static int
+store_group(const struct summary_group *group, const char *gpu,
+    const struct summary_cand *cands, size_t ncands, void *ctx)
+{
+	struct store_ctx *c = ctx;
+	const char *v[GROUP_KEY_COUNT] = { "", "", "", "" };
+	size_t k, best;
+	int cmp;
+
+	for (k = 0; k < c->g->nkeys; k++)
+		v[c->g->keys[k]] = group->values[k];
+	sqlite3_bind_int(c->group, 1, (int)c->keyset);
+	sqlite3_bind_text(c->group, 2, c->keyset & KEY_BIT(GROUP_GPU) ? gpu :
+	    "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(c->group, 3, c->grp);
+	for (k = 0; k < GROUP_KEY_COUNT; k++)
+		sqlite3_bind_text(c->group, 4 + (int)k, v[k], -1,
+		    SQLITE_STATIC);
+	sqlite3_bind_int64(c->group, 8, (sqlite3_int64)group->offers);
+	bind_stats(c->group, 9, &group->price);
+	bind_stats(c->group, 13, &group->spot);
+	if (sqlite3_step(c->group) != SQLITE_DONE) {
+		db_err(c->db, c->err, "write failed");
+		return -1;
+	}
+	sqlite3_reset(c->group);
+	/*
+	 * Of the offers tied at the group's lowest price (or of all, none
+	 * known), the first in (provider, key) order: the first of them in
+	 * the order of price per GPU-hour (plan_cmp()'s ties), so the
+	 * cheapest of a query in that order (db_groups_stored()).
+	 */
+	for (k = 1, best = 0; k < ncands; k++)
+		if ((cmp = strcmp(cands[k].provider, cands[best].provider)) < 0 ||
+		    (cmp == 0 && strcmp(cands[k].key, cands[best].key) < 0))
+			best = k;
+	if (ncands > 0) {
+		sqlite3_bind_int(c->cand, 1, (int)c->keyset);
+		sqlite3_bind_int64(c->cand, 2, c->grp);
+		sqlite3_bind_text(c->cand, 3, cands[best].provider, -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_text(c->cand, 4, cands[best].key, -1,
+		    SQLITE_STATIC);
+		if (sqlite3_step(c->cand) != SQLITE_DONE) {
+			db_err(c->db, c->err, "write failed");
+			return -1;
+		}
+		sqlite3_reset(c->cand);
+	}
+	c->grp++;
+	return 0;
+}
+
+static void
+store_row(const struct db_summary_row *r, void *ctx)
+{
+	summary_acc_add(ctx, r->gpu, r->provider, r->region, r->key,
+	    r->price_gpu_hour, r->spot_gpu_hour);
+}
+
+int
+db_groups_store(struct db *db, struct err *err)
+{
+	static const struct group_by atoms_by = { { GROUP_GPU,
+	    GROUP_PROVIDER, GROUP_REGION }, 3 };
+	struct summary_acc *atoms = NULL, *a = NULL;
+	struct store_ctx c;
+	struct offer_filter f;
+	struct db_summary_row r;
+	struct group_by g;
+	sqlite3_stmt *st = NULL, *state = NULL;
+	size_t i;
+	int rc = -1;
+
+	memset(&c, 0, sizeof c);
+	if (db_exec(db, "DELETE FROM main.group_summary; "
+	    "DELETE FROM main.group_cheapest; DELETE FROM main.group_state",
+	    err) < 0)
+		return -1;
+	/*
+	 * Some provider's stored sort keys are of another version (a cache
+	 * written before, or a catalogue changed): nothing is kept until
+	 * db_sort_keys_update() brings them up to date, which stores the
+	 * groups again in its own transaction.
+	 */
+	if ((st = db_prepare(db, "SELECT 1 FROM main.provider_status WHERE "
+	    "sort_keys IS NOT ?1 AND offer_count > 0 LIMIT 1", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, db_sort_keys_version(), -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc == SQLITE_ROW)
+		return 0;
+	rc = -1;
+	/* What a grouped query with no filter walks (include_stale). */
+	offer_filter_init(&f);
+	f.include_stale = true;
+	atoms = summary_acc_new(&atoms_by, false);
+	summary_acc_least(atoms);	/* all ties: memory at 1M offers */
+	if ((st = summary_prepare(db, &f, false, false, err)) == NULL)
+		goto done;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r.provider = (const char *)sqlite3_column_text(st, 0);
+		r.key = (const char *)sqlite3_column_text(st, 1);
+		r.gpu = (const char *)sqlite3_column_text(st, 2);
+		r.region = (const char *)sqlite3_column_text(st, 3);
+		if (r.provider == NULL || r.key == NULL || r.gpu == NULL ||
+		    r.region == NULL)
+			continue;	/* NOT NULL columns: never */
+		r.price_gpu_hour = sk_money(st, 4);
+		r.spot_gpu_hour = sk_money(st, 5);
+		store_row(&r, atoms);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		rc = -1;
+		goto done;
+	}
+	rc = -1;
+	c.db = db;
+	c.err = err;
+	c.g = &g;
+	if ((c.group = db_prepare(db, "INSERT INTO main.group_summary "
+	    "(keyset, gpu, grp, gpu_value, provider, region, continent, "
+	    "offers, price_n, price_min, price_median, price_max, spot_n, "
+	    "spot_min, spot_median, spot_max) VALUES (?,?,?,?,?,?,?,?,?,?,?,"
+	    "?,?,?,?,?)", err)) == NULL ||
+	    (c.cand = db_prepare(db, "INSERT INTO main.group_cheapest "
+	    "(keyset, grp, provider, key) VALUES (?,?,?,?)", err)) == NULL ||
+	    (state = db_prepare(db, "INSERT INTO main.group_state (keyset, "
+	    "version) VALUES (?,?)", err)) == NULL)
+		goto done;
+	for (i = 0; i < NSTORED; i++) {
+		keyset_group_by(stored_keysets[i], &g);
+		a = summary_acc_regroup(atoms, &g);
+		c.keyset = stored_keysets[i];
+		c.grp = 0;
+		if (summary_acc_each(a, store_group, &c) < 0)
+			goto done;
+		sqlite3_bind_int(state, 1, (int)stored_keysets[i]);
+		sqlite3_bind_text(state, 2, groups_version(), -1,
+		    SQLITE_STATIC);
+		if (sqlite3_step(state) != SQLITE_DONE) {
+			db_err(db, err, "write failed");
+			goto done;
+		}
+		sqlite3_reset(state);
+		summary_acc_free(a);
+		a = NULL;
+	}
+	rc = 0;
+done:
+	sqlite3_finalize(st);
+	sqlite3_finalize(c.group);
+	sqlite3_finalize(c.cand);
+	sqlite3_finalize(state);
+	summary_acc_free(a);
+	summary_acc_free(atoms);
+	if (rc < 0)
+		err_prefix(err, "keeping the --group-by summaries");
+	return rc;
+}
+
+/* Is grouping keyset kept with this program's version? */
+static int
+groups_current(struct db *db, unsigned keyset, bool *current,
+    struct err *err)
+{
+	sqlite3_stmt *st;
+	const unsigned char *v;
+	int rc;
+
+	*current = false;
+	if ((st = db_prepare(db, "SELECT version FROM main.group_state WHERE "
+	    "keyset = ?", err)) == NULL)
+		return -1;
+	sqlite3_bind_int(st, 1, (int)keyset);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = sqlite3_column_text(st, 0);
+		*current = v != NULL &&
+		    strcmp((const char *)v, groups_version()) == 0;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Does a kept grouping answer f exactly? Only with no filter but --gpu
+ * (no form) and the market references every grouping includes.
+ */
+static bool
+groups_filter_kept(const struct offer_filter *f)
+{
+	int ff;
+
+	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++)
+		if (ff != FF_GPU && ff != FF_INCLUDE_STALE &&
+		    filter_is_set(f, (enum filter_field)ff))
+			return false;
+	return f->include_stale && !f->only_stale && f->term == TERM_NONE &&
+	    f->form == GPU_FORM_ANY;
+}
+
+static void
+read_stats(sqlite3_stmt *st, int k, struct price_stats *ps)
+{
+	ps->n = (size_t)sqlite3_column_int64(st, k);
+	ps->min = db_stmt_money(st, k + 1);
+	ps->median = db_stmt_money(st, k + 2);
+	ps->max = db_stmt_money(st, k + 3);
+}
+
+void
+db_groups_done(struct db_groups *out)
+{
+	size_t i;
+
+	for (i = 0; i < out->ncands; i++) {
+		free(out->providers[i]);
+		free(out->keys[i]);
+	}
+	free(out->providers);
+	free(out->keys);
+	free(out->group_of);
+	free(out->v);
+	offer_list_done(&out->cands);
+	memset(out, 0, sizeof *out);
+}
+
+int
+db_groups_stored(struct db *db, const struct group_by *g,
+    const struct offer_filter *f, size_t limit, struct db_groups *out,
+    struct err *err)
+{
+	char sql[1024];
+	sqlite3_stmt *st = NULL;
+	struct summary_group *grp;
+	const unsigned char *t;
+	unsigned keyset = 0, read_set;
+	size_t i, k, cap = 0, capc = 0, shown;
+	bool current;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	offer_list_init(&out->cands);
+	for (k = 0; k < g->nkeys; k++)
+		keyset |= KEY_BIT(g->keys[k]);
+	if (!groups_filter_kept(f) || keyset == 0)
+		return 0;
+	read_set = keyset;
+	if (f->ngpus > 0 && !(keyset & KEY_BIT(GROUP_GPU))) {
+		if (f->ngpus != 1)
+			return 0;
+		read_set |= KEY_BIT(GROUP_GPU);
+	}
+	for (i = 0; i < NSTORED && stored_keysets[i] != read_set; i++)
+		;
+	if (i == NSTORED)
+		return 0;
+	if (db_sort_keys_update(db, err) < 0 ||
+	    groups_current(db, read_set, &current, err) < 0)
+		return -1;
+	if (!current) {
+		/* Kept before this program (or never): make them now. */
+		if (db_read_only(db))
+			return 0;
+		if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+			return -1;
+		if (db_groups_store(db, err) < 0 ||
+		    db_exec(db, "COMMIT", err) < 0) {
+			sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		if (groups_current(db, read_set, &current, err) < 0)
+			return -1;
+		if (!current)
+			return 0;
+	}
+	/*
+	 * One read transaction: the groups, their kept offers and those
+	 * offers from the same snapshot of the cache, whatever a refresh
+	 * commits meanwhile (a group's number means another group after a
+	 * write).
+	 */
+	if (db_exec(db, "BEGIN", err) < 0)
+		return -1;
+	snprintf(sql, sizeof sql, "SELECT grp, gpu_value, provider, region, "
+	    "continent, offers, price_n, price_min, price_median, price_max, "
+	    "spot_n, spot_min, spot_median, spot_max FROM main.group_summary "
+	    "WHERE keyset = ?");
+	if (f->ngpus > 0) {
+		strncat(sql, " AND gpu IN (", sizeof sql - strlen(sql) - 1);
+		for (i = 0; i < f->ngpus; i++)
+			strncat(sql, i == 0 ? "?" : ",?",
+			    sizeof sql - strlen(sql) - 1);
+		strncat(sql, ")", sizeof sql - strlen(sql) - 1);
+	}
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		goto fail;
+	sqlite3_bind_int(st, 1, (int)read_set);
+	for (i = 0; i < f->ngpus; i++)
+		sqlite3_bind_text(st, 2 + (int)i, f->gpus[i]->id, -1,
+		    SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (out->n == cap) {
+			cap = cap == 0 ? 64 : cap * 2;
+			out->v = xreallocarray(out->v, cap, sizeof *out->v);
+		}
+		grp = &out->v[out->n++];
+		memset(grp, 0, sizeof *grp);
+		grp->stored = sqlite3_column_int64(st, 0);
+		for (k = 0; k < g->nkeys; k++)
+			db_column_text(st, 1 + (int)g->keys[k],
+			    grp->values[k], sizeof grp->values[k]);
+		grp->offers = (size_t)sqlite3_column_int64(st, 5);
+		read_stats(st, 6, &grp->price);
+		read_stats(st, 10, &grp->spot);
+		price_stats_of(NULL, 0, &grp->term);
+		grp->rank_min = grp->price.min;
+		out->offers += grp->offers;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE)
+		goto sqlfail;
+	summary_sort(out->v, out->n);
+	/* The offers that may be the cheapest of the groups shown. */
+	shown = limit > 0 && limit < out->n ? limit : out->n;
+	if ((st = db_prepare(db, "SELECT provider, key FROM main.group_cheapest "
+	    "WHERE keyset = ? AND grp = ?", err)) == NULL)
+		goto fail;
+	for (i = 0; i < shown; i++) {
+		sqlite3_bind_int(st, 1, (int)read_set);
+		sqlite3_bind_int64(st, 2, out->v[i].stored);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			if (out->ncands == capc) {
+				capc = capc == 0 ? 64 : capc * 2;
+				out->providers = xreallocarray(out->providers,
+				    capc, sizeof *out->providers);
+				out->keys = xreallocarray(out->keys, capc,
+				    sizeof *out->keys);
+				out->group_of = xreallocarray(out->group_of,
+				    capc, sizeof *out->group_of);
+			}
+			t = sqlite3_column_text(st, 0);
+			out->providers[out->ncands] = xstrdup(t != NULL ?
+			    (const char *)t : "");
+			t = sqlite3_column_text(st, 1);
+			out->keys[out->ncands] = xstrdup(t != NULL ?
+			    (const char *)t : "");
+			out->group_of[out->ncands++] = i;
+		}
+		if (rc != SQLITE_DONE)
+			goto sqlfail;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (db_offers_get(db, (const char *const *)out->providers,
+	    (const char *const *)out->keys, out->ncands, &out->cands,
+	    err) < 0 || db_exec(db, "COMMIT", err) < 0)
+		goto fail;
+	return 1;
+sqlfail:
+	db_file_error(db, err);
+fail:
+	sqlite3_finalize(st);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	db_groups_done(out);
+	return -1;
 }
 
 int

@@ -246,21 +246,20 @@ summary_build(const struct plan *plans, size_t n, const struct group_by *g,
  * in the query's order.
  */
 
-/* One offer that may be its group's cheapest. */
-struct acc_cand {
-	char	*provider;
-	char	*key;
-};
-
 struct acc_group {
 	struct summary_group group;
+	const char *atom;		/* its first offer's atom (the
+					   atoms table's name) */
 	int64_t	*prices, *spots;	/* known values */
 	size_t	 np, capp, ns, caps;
 	bool	 best_known;		/* a ranked price is known */
 	int64_t	 best;			/* the lowest, when known */
-	struct acc_cand *cands;		/* tied at best (every offer while
+	struct summary_cand *cands;		/* tied at best (every offer while
 					   none is known) */
 	size_t	 nc, capc;
+	size_t	*parts;			/* regrouped: its groups of src, whose
+					   values it holds (not copied) */
+	size_t	 nparts, capparts;
 };
 
 /* A string-keyed open-addressing table of group indexes. */
@@ -270,8 +269,11 @@ struct acc_slot {
 };
 
 struct summary_acc {
+	const struct summary_acc *src;	/* regrouped from (borrowed) */
 	struct group_by	 by;
 	bool		 spot_rank;
+	bool		 least;		/* keep of the candidates only the
+					   first in (provider, key) order */
 	struct acc_group *groups;
 	size_t		 ngroups, capg;
 	struct acc_slot	*atoms;		/* "gpu\x1fprovider\x1fregion" */
@@ -363,7 +365,7 @@ acc_group_of(struct summary_acc *a, const char *gpu, const char *provider,
 {
 	char atom[3 * OFFER_NAME_MAX + 4], name[GROUP_KEY_COUNT *
 	    (OFFER_NAME_MAX + 1) + 1];
-	const char *v[GROUP_KEY_COUNT];
+	const char *v[GROUP_KEY_COUNT], *first;
 	struct acc_slot *s;
 	struct acc_group *grp;
 	size_t k, len = 0;
@@ -382,6 +384,7 @@ acc_group_of(struct summary_acc *a, const char *gpu, const char *provider,
 	}
 	s->name = xstrdup(atom);
 	a->natoms++;
+	first = s->name;
 	s = acc_slot(a->names, a->cap, name);
 	if (s->name == NULL) {
 		if (a->ngroups == a->capg) {
@@ -391,6 +394,7 @@ acc_group_of(struct summary_acc *a, const char *gpu, const char *provider,
 		}
 		grp = &a->groups[a->ngroups];
 		memset(grp, 0, sizeof *grp);
+		grp->atom = first;
 		for (k = 0; k < a->by.nkeys; k++)
 			str_copy(grp->group.values[k], OFFER_NAME_MAX, v[k]);
 		s->name = xstrdup(name);
@@ -426,6 +430,28 @@ acc_cands_clear(struct acc_group *grp)
 	grp->nc = 0;
 }
 
+static void
+acc_cand_push(const struct summary_acc *a, struct acc_group *grp,
+    const char *provider, const char *key)
+{
+	int c;
+
+	if (a->least && grp->nc == 1) {
+		if ((c = strcmp(provider, grp->cands[0].provider)) > 0 ||
+		    (c == 0 && strcmp(key, grp->cands[0].key) >= 0))
+			return;
+		acc_cands_clear(grp);
+	}
+	if (grp->nc == grp->capc) {
+		grp->capc = grp->capc == 0 ? 4 : grp->capc * 2;
+		grp->cands = xreallocarray(grp->cands, grp->capc,
+		    sizeof *grp->cands);
+	}
+	grp->cands[grp->nc].provider = xstrdup(provider);
+	grp->cands[grp->nc].key = xstrdup(key);
+	grp->nc++;
+}
+
 void
 summary_acc_add(struct summary_acc *a, const char *gpu, const char *provider,
     const char *region, const char *key, int64_t price_gpu_hour,
@@ -447,14 +473,7 @@ summary_acc_add(struct summary_acc *a, const char *gpu, const char *provider,
 		grp->best = r;
 	} else if (money_known(r) ? r != grp->best : grp->best_known)
 		return;
-	if (grp->nc == grp->capc) {
-		grp->capc = grp->capc == 0 ? 4 : grp->capc * 2;
-		grp->cands = xreallocarray(grp->cands, grp->capc,
-		    sizeof *grp->cands);
-	}
-	grp->cands[grp->nc].provider = xstrdup(provider);
-	grp->cands[grp->nc].key = xstrdup(key);
-	grp->nc++;
+	acc_cand_push(a, grp, provider, key);
 }
 
 size_t
@@ -602,6 +621,7 @@ summary_acc_free(struct summary_acc *a)
 		free(a->groups[i].cands);
 		free(a->groups[i].prices);
 		free(a->groups[i].spots);
+		free(a->groups[i].parts);
 	}
 	for (i = 0; i < a->cap; i++) {
 		free(a->atoms[i].name);
@@ -611,4 +631,182 @@ summary_acc_free(struct summary_acc *a)
 	free(a->names);
 	free(a->groups);
 	free(a);
+}
+
+struct summary_acc *
+summary_acc_regroup(const struct summary_acc *src, const struct group_by *g)
+{
+	struct summary_acc *a = summary_acc_new(g, src->spot_rank);
+	const struct acc_group *s;
+	struct acc_group *d;
+	char atom[3 * OFFER_NAME_MAX + 4], *provider, *region;
+	size_t i, j;
+
+	a->src = src;
+	a->least = src->least;
+
+	for (i = 0; i < src->ngroups; i++) {
+		s = &src->groups[i];
+		/* "gpu\x1fprovider\x1fregion", as atom_make() wrote it. */
+		str_copy(atom, sizeof atom, s->atom);
+		if ((provider = strchr(atom, '\x1f')) == NULL ||
+		    (region = strchr(provider + 1, '\x1f')) == NULL)
+			continue;	/* never: atom_make() wrote two */
+		*provider++ = '\0';
+		*region++ = '\0';
+		j = acc_group_of(a, atom, provider, region);	/* may move */
+		d = &a->groups[j];
+		d->group.offers += s->group.offers;
+		/* Its values stay src's (at a million offers, a copy of
+		 * them all was most of a write's memory). */
+		if (d->nparts == d->capparts) {
+			d->capparts = d->capparts == 0 ? 4 : d->capparts * 2;
+			d->parts = xreallocarray(d->parts, d->capparts,
+			    sizeof *d->parts);
+		}
+		d->parts[d->nparts++] = i;
+		/*
+		 * summary_acc_add()'s candidates of the union: those tied at
+		 * the lowest known ranked price, or every offer while none
+		 * is known.
+		 */
+		if (s->best_known && (!d->best_known || s->best < d->best)) {
+			acc_cands_clear(d);
+			d->best_known = true;
+			d->best = s->best;
+		} else if (s->best_known ? s->best != d->best : d->best_known)
+			continue;
+		for (j = 0; j < s->nc; j++)
+			acc_cand_push(a, d, s->cands[j].provider,
+			    s->cands[j].key);
+	}
+	return a;
+}
+
+int
+summary_acc_each(struct summary_acc *a, summary_each_fn *fn, void *ctx)
+{
+	struct acc_group *grp;
+	const struct acc_group *s;
+	char gpu[OFFER_NAME_MAX + 1];
+	int64_t *v = NULL;
+	size_t i, j, len, n, cap = 0, kind;
+	int rc = 0;
+
+	for (i = 0; i < a->ngroups && rc == 0; i++) {
+		grp = &a->groups[i];
+		/* summary_acc_finish()'s statistics. */
+		if (a->src == NULL) {
+			price_stats_select(grp->prices, grp->np,
+			    &grp->group.price);
+			price_stats_select(grp->spots, grp->ns,
+			    &grp->group.spot);
+		}
+		/* Regrouped: its parts' values gathered, one group at a
+		 * time, into one buffer (selection reorders it). */
+		for (kind = 0; a->src != NULL && kind < 2; kind++) {
+			for (j = n = 0; j < grp->nparts; j++) {
+				s = &a->src->groups[grp->parts[j]];
+				n += kind == 0 ? s->np : s->ns;
+			}
+			if (n > cap) {
+				cap = n;
+				free(v);
+				v = xreallocarray(NULL, cap, sizeof *v);
+			}
+			for (j = n = 0; j < grp->nparts; j++) {
+				s = &a->src->groups[grp->parts[j]];
+				if (kind == 0 && s->np > 0)
+					memcpy(v + n, s->prices,
+					    s->np * sizeof *v);
+				if (kind == 1 && s->ns > 0)
+					memcpy(v + n, s->spots,
+					    s->ns * sizeof *v);
+				n += kind == 0 ? s->np : s->ns;
+			}
+			price_stats_select(v, n, kind == 0 ?
+			    &grp->group.price : &grp->group.spot);
+		}
+		price_stats_of(NULL, 0, &grp->group.term);
+		grp->group.rank_min = a->spot_rank ? grp->group.spot.min :
+		    grp->group.price.min;
+		grp->group.cheapest = NULL;
+		len = strcspn(grp->atom, "\x1f");
+		if (len >= sizeof gpu)
+			len = sizeof gpu - 1;
+		memcpy(gpu, grp->atom, len);
+		gpu[len] = '\0';
+		if (fn(&grp->group, gpu, grp->cands, grp->nc, ctx) < 0)
+			rc = -1;
+	}
+	free(v);
+	return rc;
+}
+
+void
+summary_sort(struct summary_group *groups, size_t n)
+{
+	if (n > 1)
+		qsort(groups, n, sizeof *groups, cmp_group);
+}
+
+/* A candidate of a stored group, sorted by (provider, key). */
+struct cand_ref {
+	const char	*provider, *key;
+	size_t		 group;
+};
+
+static int
+cmp_cand_ref(const void *a, const void *b)
+{
+	const struct cand_ref *x = a, *y = b;
+	int c = strcmp(x->provider, y->provider);
+
+	return c != 0 ? c : strcmp(x->key, y->key);
+}
+
+int
+summary_stored_finish(struct summary_group *groups, size_t n,
+    const char *const *providers, const char *const *keys,
+    const size_t *group_of, size_t ncands, const struct plan *plans,
+    size_t nplans)
+{
+	struct cand_ref *refs, want, *hit;
+	struct summary_group *grp;
+	size_t i, missing = n;
+	int64_t r;
+
+	refs = xreallocarray(NULL, ncands > 0 ? ncands : 1, sizeof *refs);
+	for (i = 0; i < ncands; i++) {
+		refs[i].provider = providers[i];
+		refs[i].key = keys[i];
+		refs[i].group = group_of[i];
+	}
+	qsort(refs, ncands, sizeof *refs, cmp_cand_ref);
+	for (i = 0; i < n; i++)
+		groups[i].cheapest = NULL;
+	/* In the query's order: the first plan tied at its group's best. */
+	for (i = 0; i < nplans && missing > 0; i++) {
+		want.provider = plans[i].offer->provider;
+		want.key = plans[i].offer->key;
+		if ((hit = bsearch(&want, refs, ncands, sizeof *refs,
+		    cmp_cand_ref)) == NULL || hit->group >= n)
+			continue;
+		grp = &groups[hit->group];
+		r = rank_price(&plans[i], false);
+		if (grp->cheapest != NULL || money_known(r) !=
+		    money_known(grp->rank_min) || (money_known(r) &&
+		    r != grp->rank_min))
+			continue;
+		grp->cheapest = &plans[i];
+		missing--;
+	}
+	free(refs);
+	return missing > 0 ? -1 : 0;
+}
+
+void
+summary_acc_least(struct summary_acc *a)
+{
+	a->least = true;
 }

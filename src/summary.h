@@ -64,6 +64,8 @@ struct summary_group {
 	const struct plan *cheapest;	/* lowest price per GPU-hour (spot
 					   with spot_rank); borrowed */
 	int64_t	rank_min;		/* the minimum groups are ordered by */
+	int64_t	stored;			/* a stored summary's number of the
+					   group (db_groups_stored()) */
 };
 
 /*
@@ -98,5 +100,55 @@ size_t	summary_acc_candidates(const struct summary_acc *a,
 int	summary_acc_finish(struct summary_acc *a, const struct plan *plans,
 	    size_t n, struct summary_group **out, size_t *nout);
 void	summary_acc_free(struct summary_acc *a);
+
+/*
+ * Summaries kept at write time (db_summary.c's db_groups_store()): one
+ * walk of every offer into an accumulator grouped by gpu, provider and
+ * region (each group one "atom": what every other grouping is a union
+ * of); summary_acc_regroup() then gives the accumulator of grouping g
+ * from it without reading the offers again (its values stay the atoms',
+ * which must outlive it), exactly what adding every
+ * offer to summary_acc_new(g) would hold (the same groups, counts,
+ * prices and candidates; the order of the candidates aside, which no
+ * answer depends on: query_plans() orders them). summary_acc_each()
+ * calls fn once per group with its statistics (summary_group: values,
+ * offers, price, spot, rank_min; no cheapest), the GPU id of its offers
+ * ("" unknown; meaningful when g groups by GPU) and the offers that may
+ * be its cheapest.
+ */
+struct summary_cand {
+	char	*provider;
+	char	*key;
+};
+struct summary_acc *summary_acc_regroup(const struct summary_acc *atoms,
+	    const struct group_by *g);
+/*
+ * Keep of a group's candidates only the first in (provider, key) order
+ * (what a kept summary stores): before any summary_acc_add(); a
+ * regrouped accumulator does as its atoms'.
+ */
+void	summary_acc_least(struct summary_acc *a);
+typedef int summary_each_fn(const struct summary_group *group,
+	    const char *gpu, const struct summary_cand *cands, size_t ncands,
+	    void *ctx);
+int	summary_acc_each(struct summary_acc *a, summary_each_fn *fn,
+	    void *ctx);
+
+/* Order groups as summary_build() gives them: cheapest first. */
+void	summary_sort(struct summary_group *groups, size_t n);
+
+/*
+ * The cheapest of stored groups[0..n) (each with its price statistics,
+ * rank_min on demand), from the plans (in the query's order) of the
+ * offers that may be one: providers[i], keys[i] is a candidate of group
+ * group_of[i] (>= n: of a group not asked). As summary_acc_finish(): the
+ * first plan of a group tied at its minimum (its first plan when it has
+ * no known price). Returns 0, or -1 when some group has none (the
+ * summary and the offers disagree: the caller answers another way).
+ */
+int	summary_stored_finish(struct summary_group *groups, size_t n,
+	    const char *const *providers, const char *const *keys,
+	    const size_t *group_of, size_t ncands, const struct plan *plans,
+	    size_t nplans);
 
 #endif
