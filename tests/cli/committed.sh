@@ -108,7 +108,8 @@ check "--term 1y: the GCP commitment ranks (2.314107 an hour)" out_has ',a2-high
 rows=$(($(wc -l < "$T/out") - 1))
 run --db "$DB" --provider aws,azure,gcp --format csv --quiet
 all=$(($(wc -l < "$T/out") - 1))
-check "--term 1y: only offers with a 1-year price ($rows of $all)" [ "$rows" -lt "$all" ] && [ "$rows" -gt 0 ]
+check "--term 1y: only offers with a 1-year price ($rows of $all)" [ "$rows" -lt "$all" ]
+check "--term 1y: some ($rows)" [ "$rows" -gt 0 ]
 
 # --- --term --limit N: the first N rows of the full answer -------------
 # (offer_terms, walked in the term's order; only N offers read whole.)
@@ -140,7 +141,8 @@ check "json: total_term_cost 482851.2" out_has '"total_term_cost": 482851.20'
 # --- --group-by with --term ------------------------------------------
 run --db "$DB" --provider aws,azure,gcp --term 1y --group-by gpu --format csv --quiet
 check "--group-by --term: exits 0" status_is 0
-check "--group-by --term: min and median of the term" [ -n "$(csv_col min_term_gpu_hour)" ] && [ -n "$(csv_col median_term_gpu_hour)" ]
+check "--group-by --term: min of the term" [ -n "$(csv_col min_term_gpu_hour)" ]
+check "--group-by --term: median of the term" [ -n "$(csv_col median_term_gpu_hour)" ]
 run --db "$DB" --provider aws,azure,gcp --group-by gpu --format csv --quiet
 check "--group-by without --term: no term columns" [ -z "$(csv_col min_term_gpu_hour)" ]
 

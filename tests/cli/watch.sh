@@ -68,7 +68,8 @@ lambda_answer 3200
 refresh 3200
 run --db "$DB" watch $Q
 check "nothing under \$3: exit 1" status_is 1
-check "nothing under \$3: silent" [ ! -s "$T/out" ] && [ ! -s "$T/err" ]
+check "nothing under \$3: silent" [ ! -s "$T/out" ]
+check "nothing under \$3: silent on stderr" [ ! -s "$T/err" ]
 run --db "$DB" watch $Q
 check "still nothing: exit 1" status_is 1
 
@@ -105,7 +106,8 @@ lambda_answer 2360 us-east-3 us-south-2
 refresh 2360
 run --db "$DB" watch $Q --format csv
 check "new region: exit 0" status_is 0
-check "new region: only it" [ "$(tail -n +2 "$T/out" | wc -l)" -eq 1 ] && out_has us-south-2
+check "new region: one row" [ "$(tail -n +2 "$T/out" | wc -l)" -eq 1 ]
+check "new region: it" out_has us-south-2
 
 # --exec: the news as JSON on stdin; provider text never runs.
 lambda_answer 2240 us-east-3 us-south-2
