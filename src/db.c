@@ -948,6 +948,23 @@ db_prepare(struct db *db, const char *sql, struct err *err)
 	return st;
 }
 
+/* Run sql with ?1 = provider; *changes gets the rows it changed. */
+int
+db_exec_provider(struct db *db, const char *sql, const char *provider,
+    size_t *changes, struct err *err)
+{
+	sqlite3_stmt *st;
+
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	if (db_step_done(db, st, err) < 0)
+		return -1;
+	if (changes != NULL)
+		*changes = (size_t)sqlite3_changes(db->sql);
+	return 0;
+}
+
 sqlite3_stmt *
 db_prepare_cached(struct db *db, enum db_stmt_slot slot, const char *sql,
     struct err *err)

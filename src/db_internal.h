@@ -78,6 +78,9 @@ int		 db_migrate(struct db *, long long, struct err *);
 int		 db_step_done(struct db *, sqlite3_stmt *, struct err *);
 /* Prepare sql, or fill err and return NULL. */
 sqlite3_stmt	*db_prepare(struct db *, const char *, struct err *);
+/* Run sql with ?1 = provider; *changes (if not NULL) gets the rows it changed. */
+int		 db_exec_provider(struct db *, const char *, const char *,
+		    size_t *, struct err *);
 /*
  * The statement of slot (sql, prepared on first use), reset and its
  * parameters cleared; owned by db: never finalized by the caller, read

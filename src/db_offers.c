@@ -383,19 +383,11 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 		if (stats != NULL)
 			stats->removed = sr.ngone;
 	} else {
-		if ((st = db_prepare(db, "DELETE FROM offers WHERE "
+		if (db_exec_provider(db, "DELETE FROM offers WHERE "
 		    "provider = ?1 AND key NOT IN (SELECT key FROM incoming "
-		    "WHERE provider = ?1)", err)) == NULL)
+		    "WHERE provider = ?1)", provider,
+		    stats != NULL ? &stats->removed : NULL, err) < 0)
 			goto fail;
-		sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_err(db, err, "write failed");
-			goto fail;
-		}
-		if (stats != NULL)
-			stats->removed = (size_t)sqlite3_changes(db->sql);
-		sqlite3_finalize(st);
-		st = NULL;
 	}
 
 	if (merge_offers(db, provider, err) < 0 ||
@@ -578,7 +570,6 @@ merge_offers(struct db *db, const char *provider, struct err *err)
 {
 	struct merge_sql m;
 	const char *set[2], *diff[2];
-	sqlite3_stmt *st;
 	char sql[sizeof m.all_set + sizeof m.idx_diff + 256];
 	int pass;
 
@@ -597,18 +588,13 @@ merge_offers(struct db *db, const char *provider, struct err *err)
 		    "WHERE provider = ?1) AND EXISTS (SELECT 1 FROM incoming i "
 		    "WHERE i.provider = offers.provider AND i.key = offers.key "
 		    "AND (%s))", set[pass], diff[pass]);
-		if ((st = db_prepare(db, sql, err)) == NULL)
-			return -1;
-		sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
-		if (db_step_done(db, st, err) < 0)
+		if (db_exec_provider(db, sql, provider, NULL, err) < 0)
 			return -1;
 	}
-	if ((st = db_prepare(db, "INSERT INTO offers SELECT * FROM incoming i "
-	    "WHERE i.provider = ?1 AND NOT EXISTS (SELECT 1 FROM offers o "
-	    "WHERE o.provider = i.provider AND o.key = i.key)", err)) == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
-	return db_step_done(db, st, err);
+	return db_exec_provider(db, "INSERT INTO offers SELECT * FROM "
+	    "incoming i WHERE i.provider = ?1 AND NOT EXISTS (SELECT 1 FROM "
+	    "offers o WHERE o.provider = i.provider AND o.key = i.key)",
+	    provider, NULL, err);
 }
 
 int
@@ -861,13 +847,9 @@ stage_apply(struct db *db, const char *provider, const struct stage_result *sr,
 	}
 	if (sr->ngone == 0)
 		return 0;
-	if (sr->stored == 0) {
-		if ((st = db_prepare(db, "DELETE FROM offers WHERE "
-		    "provider = ?1", err)) == NULL)
-			return -1;
-		sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
-		return db_step_done(db, st, err);
-	}
+	if (sr->stored == 0)
+		return db_exec_provider(db, "DELETE FROM offers WHERE "
+		    "provider = ?1", provider, NULL, err);
 	if ((st = db_prepare(db, "DELETE FROM offers WHERE provider = ?1 AND "
 	    "key = ?2", err)) == NULL)
 		return -1;

@@ -534,23 +534,6 @@ db_row_ints(struct db *db, sqlite3_stmt *st, int64_t *v, int n, bool *found,
 	return 0;
 }
 
-/* Run sql with ?1 = provider; *changes gets the rows it changed. */
-static int
-db_exec_provider(struct db *db, const char *sql, const char *provider,
-    size_t *changes, struct err *err)
-{
-	sqlite3_stmt *st;
-
-	if ((st = db_prepare(db, sql, err)) == NULL)
-		return -1;
-	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
-	if (db_step_done(db, st, err) < 0)
-		return -1;
-	if (changes != NULL)
-		*changes = (size_t)sqlite3_changes(db->sql);
-	return 0;
-}
-
 /* Run sql with ?1 = provider, ?2 = text. */
 static int
 db_exec_provider2(struct db *db, const char *sql, const char *provider,

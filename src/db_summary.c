@@ -10,6 +10,7 @@
 #include "db.h"
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,23 @@ sk_money(sqlite3_stmt *st, int col)
 	int64_t v = sqlite3_column_int64(st, col);
 
 	return v == SK_UNKNOWN ? MONEY_NONE : v;
+}
+
+/* A row of summary_prepare()'s walk into r (its text is the row's until
+ * the next step); false for a NULL where the columns allow none. */
+static bool
+summary_row(sqlite3_stmt *st, struct db_summary_row *r)
+{
+	r->provider = (const char *)sqlite3_column_text(st, 0);
+	r->key = (const char *)sqlite3_column_text(st, 1);
+	r->gpu = (const char *)sqlite3_column_text(st, 2);
+	r->region = (const char *)sqlite3_column_text(st, 3);
+	if (r->provider == NULL || r->key == NULL || r->gpu == NULL ||
+	    r->region == NULL)
+		return false;
+	r->price_gpu_hour = sk_money(st, 4);
+	r->spot_gpu_hour = sk_money(st, 5);
+	return true;
 }
 
 /*
@@ -90,15 +108,8 @@ db_summary_scan(struct db *db, const struct offer_filter *f,
 	if ((st = summary_prepare(db, f, false, true, err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		r.provider = (const char *)sqlite3_column_text(st, 0);
-		r.key = (const char *)sqlite3_column_text(st, 1);
-		r.gpu = (const char *)sqlite3_column_text(st, 2);
-		r.region = (const char *)sqlite3_column_text(st, 3);
-		if (r.provider == NULL || r.key == NULL || r.gpu == NULL ||
-		    r.region == NULL)
+		if (!summary_row(st, &r))
 			continue;	/* NOT NULL columns: never */
-		r.price_gpu_hour = sk_money(st, 4);
-		r.spot_gpu_hour = sk_money(st, 5);
 		fn(&r, ctx);
 		(*rows)++;
 	}
@@ -320,15 +331,8 @@ db_groups_store(struct db *db, struct err *err)
 	if ((st = summary_prepare(db, &f, false, false, err)) == NULL)
 		goto done;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		r.provider = (const char *)sqlite3_column_text(st, 0);
-		r.key = (const char *)sqlite3_column_text(st, 1);
-		r.gpu = (const char *)sqlite3_column_text(st, 2);
-		r.region = (const char *)sqlite3_column_text(st, 3);
-		if (r.provider == NULL || r.key == NULL || r.gpu == NULL ||
-		    r.region == NULL)
+		if (!summary_row(st, &r))
 			continue;	/* NOT NULL columns: never */
-		r.price_gpu_hour = sk_money(st, 4);
-		r.spot_gpu_hour = sk_money(st, 5);
 		store_row(&r, atoms);
 	}
 	sqlite3_finalize(st);

@@ -92,6 +92,37 @@ model_load(struct model *m, struct err *err)
 	return 0;
 }
 
+/*
+ * Count plan p into the model's lowest prices and oldest data; its
+ * offer's fetched_at and whether it is from the snapshot are passed in
+ * (keep() has them in its row, without reading the offer).
+ */
+static void
+model_stats_add(struct model *m, const struct plan *p, int64_t fetched_at,
+    bool snapshot)
+{
+	if (money_known(p->price_gpu_hour) &&
+	    (!money_known(m->best_gpu_price) ||
+	    p->price_gpu_hour < m->best_gpu_price))
+		m->best_gpu_price = p->price_gpu_hour;
+	if (money_known(p->spot_gpu_hour) &&
+	    (!money_known(m->best_spot_gpu_price) ||
+	    p->spot_gpu_hour < m->best_spot_gpu_price))
+		m->best_spot_gpu_price = p->spot_gpu_hour;
+	if (m->oldest == 0 || fetched_at < m->oldest)
+		m->oldest = fetched_at;
+	if (snapshot)
+		m->any_snapshot = true;
+}
+
+/* The plan's own offer time and source, for model_stats_add(). */
+static void
+model_stats_plan(struct model *m, const struct plan *p)
+{
+	model_stats_add(m, p, p->offer->fetched_at,
+	    p->offer->source == SRC_SNAPSHOT);
+}
+
 /* Lowest prices and oldest data among the shown plans. */
 static void
 model_stats(struct model *m)
@@ -101,22 +132,8 @@ model_stats(struct model *m)
 	m->best_gpu_price = m->best_spot_gpu_price = MONEY_NONE;
 	m->oldest = 0;
 	m->any_snapshot = false;
-	for (i = 0; i < m->nplans; i++) {
-		const struct plan *p = &m->plans[i];
-
-		if (money_known(p->price_gpu_hour) &&
-		    (!money_known(m->best_gpu_price) ||
-		    p->price_gpu_hour < m->best_gpu_price))
-			m->best_gpu_price = p->price_gpu_hour;
-		if (money_known(p->spot_gpu_hour) &&
-		    (!money_known(m->best_spot_gpu_price) ||
-		    p->spot_gpu_hour < m->best_spot_gpu_price))
-			m->best_spot_gpu_price = p->spot_gpu_hour;
-		if (m->oldest == 0 || p->offer->fetched_at < m->oldest)
-			m->oldest = p->offer->fetched_at;
-		if (p->offer->source == SRC_SNAPSHOT)
-			m->any_snapshot = true;
-	}
+	for (i = 0; i < m->nplans; i++)
+		model_stats_plan(m, &m->plans[i]);
 }
 
 /*
@@ -388,18 +405,7 @@ keep(struct model *m, size_t k, const struct plan *p,
 {
 	m->plans[k] = *p;
 	m->plans[k].other_regions = 0;
-	if (money_known(p->price_gpu_hour) &&
-	    (!money_known(m->best_gpu_price) ||
-	    p->price_gpu_hour < m->best_gpu_price))
-		m->best_gpu_price = p->price_gpu_hour;
-	if (money_known(p->spot_gpu_hour) &&
-	    (!money_known(m->best_spot_gpu_price) ||
-	    p->spot_gpu_hour < m->best_spot_gpu_price))
-		m->best_spot_gpu_price = p->spot_gpu_hour;
-	if (m->oldest == 0 || r->fetched_at < m->oldest)
-		m->oldest = r->fetched_at;
-	if (r->snapshot)
-		m->any_snapshot = true;
+	model_stats_add(m, p, r->fetched_at, r->snapshot);
 }
 
 /* plans[] from the matches, folded by class unless all_regions. */
@@ -543,19 +549,8 @@ model_first(struct model *m, size_t first)
 	for (i = 0; i < nlead; i++) {
 		const struct plan *p = &v[count[i]];
 
-		if (money_known(p->price_gpu_hour) &&
-		    (!money_known(m->best_gpu_price) ||
-		    p->price_gpu_hour < m->best_gpu_price))
-			m->best_gpu_price = p->price_gpu_hour;
-		if (money_known(p->spot_gpu_hour) &&
-		    (!money_known(m->best_spot_gpu_price) ||
-		    p->spot_gpu_hour < m->best_spot_gpu_price))
-			m->best_spot_gpu_price = p->spot_gpu_hour;
 		/* Every fetched_at > 0: the least, in any order. */
-		if (m->oldest == 0 || p->offer->fetched_at < m->oldest)
-			m->oldest = p->offer->fetched_at;
-		if (p->offer->source == SRC_SNAPSHOT)
-			m->any_snapshot = true;
+		model_stats_plan(m, p);
 		if (nheap == first) {
 			if (plan_compare(p, &heap[0], m->sort,
 			    m->reverse) >= 0)
