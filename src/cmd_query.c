@@ -303,12 +303,16 @@ query_groups_indexed(struct db *db, const struct cli_options *o,
 	const char **provs = NULL, **keys = NULL;
 	size_t nplans = 0, ncands, ngroups = 0, rows = 0;
 	struct err err;
-	int rc = -1;
+	int rc = -1, scan;
 
 	offer_list_init(&cands);
-	if (db_summary_scan(db, f, group_row, acc, &rows, &err) < 0) {
-		cli_error("%s", err.msg);
-		rc = EXIT_DATA;
+	if ((scan = db_summary_scan(db, f, group_row, acc, &rows,
+	    &err)) != 0) {
+		/* 1: the stored keys cannot serve it; the full path can. */
+		if (scan < 0) {
+			cli_error("%s", err.msg);
+			rc = EXIT_DATA;
+		}
 		goto done;
 	}
 	ncands = summary_acc_candidates(acc, &provs, &keys);

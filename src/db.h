@@ -213,11 +213,25 @@ int	db_query_top(struct db *db, const struct offer_filter *filter,
 	    struct offer_list *out, size_t *matched, struct err *err);
 
 /*
+ * Are the sort keys and filter values stored in the cache this
+ * program's (db_sort_keys_version())? Where the cache may be written,
+ * brings them up to date and says yes; on a read-only one (a team's
+ * shared cache, read by a newer or older gpucost than its owner's
+ * cron) says whether they are. Where they are not, db_query_top() and
+ * db_query_nodes() read every matching offer (db_query(), the filters
+ * tested in C), db_summary_scan() returns 1 and db_groups_stored() 0:
+ * an answer from the full path, not from stale keys.
+ */
+int	db_sort_keys_ready(struct db *db, bool *ready, struct err *err);
+
+/*
  * --group-by's read (db_summary.c): fn is called once for every offer
  * matching f -- only for filters SQL tests whole (db_filter_in_sql()),
  * the maximum price tested on the stored per-GPU key -- with what a
  * summary groups and ranks by, from one covering index; *rows is how
  * many (what tests check). The strings are valid during the call only.
+ * Returns 0; 1, nothing walked, where the stored keys cannot serve it
+ * (db_sort_keys_ready(): the caller reads every offer); -1 on an error.
  * db_summary_plan() is SQLite's plan for that walk (EXPLAIN QUERY PLAN).
  */
 struct db_summary_row {

@@ -170,6 +170,13 @@ void		 filter_bind(sqlite3_stmt *, const struct offer_filter *,
 /* Recompute stale stored sort keys before a read relies on them. */
 int		 db_sort_keys_update(struct db *, struct err *);
 /*
+ * The answer of a shortcut (db_query_top(), db_query_nodes()) where the
+ * stored keys cannot serve it (db_sort_keys_ready()): every offer
+ * matching f, appended to out; *matched (if not NULL) their number.
+ */
+int		 db_query_every(struct db *, const struct offer_filter *,
+		    struct offer_list *, size_t *, struct err *);
+/*
  * Store --group-by's kept groupings again from the offers as they are
  * (db_summary.c), inside the caller's write transaction: the end of
  * every write of the offers table calls it (replace_offers(),

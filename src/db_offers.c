@@ -1456,24 +1456,13 @@ static int
 derived_ready(struct db *db, const struct offer_filter *f,
     struct rentable_sql *rq, struct err *err)
 {
-	sqlite3_stmt *st;
-	int rc;
+	bool ready;
 
 	if (!uses_derived(f))
 		return 0;
-	if (!db->read_only)
-		return db_sort_keys_update(db, err);
-	if ((st = db_prepare(db, "SELECT 1 FROM provider_status WHERE "
-	    "sort_keys IS NOT ? AND offer_count > 0 LIMIT 1", err)) == NULL)
+	if (db_sort_keys_ready(db, &ready, err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, db_sort_keys_version(), -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_file_error(db, err);
-		return -1;
-	}
-	rq->stale_derived = rc == SQLITE_ROW;
+	rq->stale_derived = !ready;
 	return 0;
 }
 
@@ -1535,6 +1524,19 @@ db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
 		return -1;
 	filter_bind(st, f, &rq, &k);
 	return read_offers(db, st, f, out, err);
+}
+
+int
+db_query_every(struct db *db, const struct offer_filter *f,
+    struct offer_list *out, size_t *matched, struct err *err)
+{
+	size_t from = out->n;
+
+	if (db_query(db, f, out, err) < 0)
+		return -1;
+	if (matched != NULL)
+		*matched = out->n - from;
+	return 0;
 }
 
 /*
@@ -1863,6 +1865,13 @@ db_sort_keys_update(struct db *db, struct err *err)
 			db_file_error(db, err);
 			goto fail;
 		}
+		/* The callers of a read-only cache asked db_sort_keys_ready(). */
+		if (db->read_only) {
+			err_set(err, "cache %s: its stored sort keys are another "
+			    "version's and it is read-only (its owner's next "
+			    "refresh updates them)", db->path);
+			return -1;
+		}
 	}
 	if ((st = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM offers "
 	    "WHERE provider IN (SELECT provider FROM provider_status "
@@ -1941,6 +1950,29 @@ fail:
 	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 	err_prefix(err, "updating sort keys");
 	return -1;
+}
+
+int
+db_sort_keys_ready(struct db *db, bool *ready, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*ready = true;
+	if (!db->read_only)
+		return db_sort_keys_update(db, err);
+	if ((st = db_prepare(db, "SELECT 1 FROM provider_status WHERE "
+	    "sort_keys IS NOT ? AND offer_count > 0 LIMIT 1", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, db_sort_keys_version(), -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	*ready = rc == SQLITE_DONE;
+	return 0;
 }
 
 /*
@@ -2147,6 +2179,7 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 	sqlite3_stmt *st;
 	size_t from;
 	int k = 1, rc, parts = 1, part;
+	bool ready;
 
 	if (matched != NULL)
 		*matched = 0;
@@ -2154,8 +2187,11 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 		err_set(err, "cache %s: no such sort key", db->path);
 		return -1;
 	}
-	if (db_sort_keys_update(db, err) < 0 ||
-	    rentable_prepare(db, f, &rq, err) < 0)
+	if (db_sort_keys_ready(db, &ready, err) < 0)
+		return -1;
+	if (!ready)
+		return db_query_every(db, f, out, matched, err);
+	if (rentable_prepare(db, f, &rq, err) < 0)
 		return -1;
 	if (matched != NULL) {
 		top_where(f, &rq, where, sizeof where);

@@ -74,18 +74,17 @@ summary_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 		    " AND sk_gpu_price <= ?", size - strlen(sql) - 1);
 }
 
-/* update: bring the stored sort keys up to date first (not in a write). */
+/* The caller made sure the stored keys are this program's. */
 static sqlite3_stmt *
 summary_prepare(struct db *db, const struct offer_filter *f, bool plan,
-    bool update, struct err *err)
+    struct err *err)
 {
 	char sql[2560];
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	int k = 1;
 
-	if ((update && db_sort_keys_update(db, err) < 0) ||
-	    rentable_prepare(db, f, &rq, err) < 0)
+	if (rentable_prepare(db, f, &rq, err) < 0)
 		return NULL;
 	summary_sql(f, &rq, plan, sql, sizeof sql);
 	if ((st = db_prepare(db, sql, err)) == NULL)
@@ -102,10 +101,15 @@ db_summary_scan(struct db *db, const struct offer_filter *f,
 {
 	struct db_summary_row r;
 	sqlite3_stmt *st;
+	bool ready;
 	int rc;
 
 	*rows = 0;
-	if ((st = summary_prepare(db, f, false, true, err)) == NULL)
+	if (db_sort_keys_ready(db, &ready, err) < 0)
+		return -1;
+	if (!ready)
+		return 1;
+	if ((st = summary_prepare(db, f, false, err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!summary_row(st, &r))
@@ -131,7 +135,8 @@ db_summary_plan(struct db *db, const struct offer_filter *f, char *out,
 
 	if (size > 0)
 		out[0] = '\0';
-	if ((st = summary_prepare(db, f, true, true, err)) == NULL)
+	if (db_sort_keys_update(db, err) < 0 ||
+	    (st = summary_prepare(db, f, true, err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *d = sqlite3_column_text(st, 3);
@@ -328,7 +333,7 @@ db_groups_store(struct db *db, struct err *err)
 	f.include_stale = true;
 	atoms = summary_acc_new(&atoms_by, false);
 	summary_acc_least(atoms);	/* all ties: memory at 1M offers */
-	if ((st = summary_prepare(db, &f, false, false, err)) == NULL)
+	if ((st = summary_prepare(db, &f, false, err)) == NULL)
 		goto done;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!summary_row(st, &r))
@@ -468,7 +473,7 @@ db_groups_stored(struct db *db, const struct group_by *g,
 	const unsigned char *t;
 	unsigned keyset = 0, read_set;
 	size_t i, k, cap = 0, capc = 0, shown;
-	bool current;
+	bool current, ready;
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -487,8 +492,11 @@ db_groups_stored(struct db *db, const struct group_by *g,
 		;
 	if (i == NSTORED)
 		return 0;
-	if (db_sort_keys_update(db, err) < 0 ||
-	    groups_current(db, read_set, &current, err) < 0)
+	if (db_sort_keys_ready(db, &ready, err) < 0)
+		return -1;
+	if (!ready)
+		return 0;
+	if (groups_current(db, read_set, &current, err) < 0)
 		return -1;
 	if (!current) {
 		/* Kept before this program (or never): make them now. */
@@ -816,11 +824,15 @@ db_query_nodes(struct db *db, const struct offer_filter *f, size_t limit,
     struct offer_list *out, size_t *matched, struct err *err)
 {
 	struct rentable_sql rq;
+	bool ready;
 
 	if (matched != NULL)
 		*matched = 0;
-	if (db_sort_keys_update(db, err) < 0 ||
-	    rentable_prepare(db, f, &rq, err) < 0)
+	if (db_sort_keys_ready(db, &ready, err) < 0)
+		return -1;
+	if (!ready)
+		return db_query_every(db, f, out, matched, err);
+	if (rentable_prepare(db, f, &rq, err) < 0)
 		return -1;
 	if (nodes_walk(db, f, &rq, NODES_CLUSTER, limit, out, matched,
 	    err) < 0)

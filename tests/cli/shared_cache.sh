@@ -130,5 +130,57 @@ as_reader "$GPUCOST" --db "$SHARED" --provider vast --quiet --format csv
 check "no -shm: the reader still reads (exit $status)" status_is 0
 check "no -shm: all 20000 offers" [ "$(grep -c ',live,' "$T/out")" -eq 20000 ]
 check "no -shm: the reader created nothing" [ ! -e "$SHARED-shm" ]
+
+# A cache whose stored sort keys and filter values are another
+# version's (the owner's cron runs an older or newer gpucost than the
+# reader): the reader may not update them, and must not trust them.
+# Each shortcut (--limit, multi-node walks, kept and indexed groups,
+# history) answers from every offer instead, as it would on current
+# keys; here the stored values are also wrong, so an answer that used
+# them would differ.
 writer_mode
+shapes="--gpu H100 --limit 3
+--gpu H100 --multi-node --count 16 --limit 3
+--region europe --limit 3
+--sort vram --reverse --limit 4
+--group-by gpu --limit 5
+--group-by provider --provider vast
+history --gpu H100 --limit 2"
+i=0
+echo "$shapes" | while IFS= read -r q; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	"$GPUCOST" --db "$SHARED" $q --format csv -q > "$T/want$i" 2>&1 ||
+	    echo "writer: $q: exit $?" >&2
+done
+sqlite3 "$SHARED" "update provider_status set sort_keys = '0-another';
+    update offers set sk_gpu_price = 1, continent = 'XX' where provider = 'vast'" ||
+    echo "the cache could not be made stale" >&2
+reader_mode
+before=$(sums)
+i=0
+echo "$shapes" | while IFS= read -r q; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	as_reader "$GPUCOST" --db "$SHARED" $q --format csv -q
+	echo "$status" > "$T/status$i"
+	cp "$T/out" "$T/got$i"
+	cp "$T/err" "$T/goterr$i"
+done
+i=0
+while [ "$i" -lt 7 ]; do
+	i=$((i + 1))
+	q=$(echo "$shapes" | sed -n "${i}p")
+	check "other version's keys, '$q': exit 0 ($(cat "$T/status$i"): $(head -c 200 "$T/goterr$i"))" [ "$(cat "$T/status$i")" = 0 ]
+	check "other version's keys, '$q': rows as on current keys" [ -s "$T/want$i" ]
+	check "other version's keys, '$q': the same answer" cmp -s "$T/want$i" "$T/got$i"
+done
+check "other version's keys: nothing the reader did changed the files" [ "$(sums)" = "$before" ]
+as_reader env HOME="$T/reader" "$GPUCOST" --db "$SHARED" watch --gpu H100 --limit 2 --format json -q
+check "other version's keys, watch: exit 0 ($status)" status_is 0
+check "other version's keys, watch: the offers arrived" eval "jq -e '.offers | length == 2' '$T/out' >/dev/null"
+writer_mode
+"$GPUCOST" --db "$SHARED" --gpu H100 --limit 3 --format csv -q > "$T/after" 2>&1
+check "the owner's next query updates the keys: the same answer" cmp -s "$T/want1" "$T/after"
+check "the owner's next query updates the keys: this version's" [ "$(sqlite3 "$SHARED" "select count(*) from provider_status where sort_keys = '0-another'")" = 0 ]
 finish
