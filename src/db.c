@@ -425,6 +425,16 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  keyset INTEGER PRIMARY KEY,"
 	"  version TEXT NOT NULL"
 	");",
+	/*
+	 * 19 -> 20 (issue 29): a region name or glob (--region 'us-*')
+	 * with --gpu seeks each matching region's offers of the GPU,
+	 * cheapest first, instead of walking the price index past every
+	 * offer of other regions (the cheap H100s are marketplace listings
+	 * no 'us-*' matches: 92x the floor at 1M offers). The regions
+	 * matching come from a skip through offers_region (derived_sql()).
+	 */
+	"CREATE INDEX offers_region_gpu ON offers (region, nodes, gpu,"
+	"  sk_gpu_price);",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

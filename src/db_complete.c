@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "db.h"
+#include "db_internal.h"
 #include "err.h"
 
 int
@@ -25,18 +26,9 @@ db_region_names(const char *path, void (*emit)(const char *, void *),
 		return 0;
 	}
 	sqlite3_busy_timeout(sql, 200);
-	/*
-	 * Hop from each name to the next with one index seek each (a loose
-	 * index scan): as many steps as distinct regions (hundreds), not a
-	 * read of every offer (DISTINCT scans the whole index: 100k entries).
-	 * A cache without the table (not ours, or new): no names.
-	 */
-	if (sqlite3_prepare_v2(sql, "WITH RECURSIVE r(name) AS ("
-	    "SELECT min(region) FROM offers UNION ALL "
-	    "SELECT (SELECT min(region) FROM offers WHERE region > r.name) "
-	    "FROM r WHERE r.name IS NOT NULL) "
-	    "SELECT name FROM r WHERE name IS NOT NULL", -1, &st, NULL) !=
-	    SQLITE_OK) {
+	/* A cache without the table (not ours, or new): no names. */
+	if (sqlite3_prepare_v2(sql, DB_REGION_NAMES_CTE " SELECT n FROM names "
+	    "WHERE n IS NOT NULL", -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_close(sql);
 		return 0;
 	}

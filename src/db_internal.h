@@ -47,6 +47,19 @@ struct db {
  */
 #define DB_ANALYZE	"PRAGMA analysis_limit = 1000; ANALYZE offers"
 
+/*
+ * Every distinct region name of the offers as names(n), the last row
+ * NULL: a hop from each name to the next with one seek along
+ * offers_region (a loose index scan), as many steps as there are names
+ * (hundreds), not a read of every offer (DISTINCT walks the whole
+ * index). Shell completion lists them; --region tests a name or glob
+ * on each once (db_offers.c).
+ */
+#define DB_REGION_NAMES_CTE						\
+	"WITH RECURSIVE names(n) AS (SELECT min(region) FROM offers "	\
+	"UNION ALL SELECT (SELECT min(region) FROM offers WHERE region > n) " \
+	"FROM names WHERE n IS NOT NULL)"
+
 #define OFFER_COLUMNS							\
 	"provider, key, instance_type, region, gpu, gpu_raw, gpu_count, " \
 	"vram_gb, interconnect, vcpus, ram_gb, price, spot_price, "	\
