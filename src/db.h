@@ -33,7 +33,7 @@
 #include "offer.h"
 #include "summary.h"
 
-#define DB_SCHEMA_VERSION	20
+#define DB_SCHEMA_VERSION	21
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -304,6 +304,9 @@ size_t	db_offers_read(void);
 int	db_query_nodes(struct db *db, const struct offer_filter *f,
 	    size_t limit, struct offer_list *out, size_t *matched,
 	    struct err *err);
+/* SQLite's plan for db_query_nodes()'s walk of assembled plans (tests). */
+int	db_query_nodes_plan(struct db *db, const struct offer_filter *f,
+	    char *out, size_t size, struct err *err);
 
 /*
  * SQLite's plan (EXPLAIN QUERY PLAN, one step a line) for the query

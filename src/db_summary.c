@@ -651,7 +651,9 @@ db_offers_get(struct db *db, const char *const *providers,
  *   NODES_ASSEMBLED machines of fewer GPUs taken several times: only
  *                   offers that are no marketplace's single listing
  *                   (offers_assembled, their partial index, migration
- *                   17), with the fabric assembled_ok() asks (any
+ *                   16; offers_trainable, those of a trainer's fabric,
+ *                   migration 21, unless --fabric asks for another),
+ *                   with the fabric assembled_ok() asks (any
  *                   kind with --fabric any) and a placement that holds
  *                   that many nodes, on the values stored from
  *                   data/fabric.tsv, so the walk reads no row that
@@ -667,6 +669,22 @@ enum nodes_walk {
 _Static_assert(NOTE_BIT(NOTE_SINGLE_LISTING) == 32,
     "offers_assembled (migration 16) names the single-listing bit 32");
 
+/* A trainer's fabrics, as offers_trainable's WHERE has them. */
+_Static_assert(FABRIC_TRAINING == (FABRIC_BIT(1) | FABRIC_BIT(2) |
+    FABRIC_BIT(3) | FABRIC_BIT(4) | FABRIC_BIT(5)),
+    "offers_trainable (migration 21) names the trainer's fabrics 1-5");
+
+/*
+ * May NODES_ASSEMBLED walk offers_trainable? When every fabric the plan
+ * may have is a trainer's: by default, or a --fabric of those kinds.
+ */
+static bool
+assembled_trainable(const struct offer_filter *f)
+{
+	return (f->fabrics & FABRIC_ANY) == 0 &&
+	    (f->fabrics & ~(unsigned)FABRIC_TRAINING) == 0;
+}
+
 /*
  * Append NODES_ASSEMBLED's conditions: plan_nodes() and assembled_ok()
  * in SQL, never fewer rows than they keep (C tests each row again).
@@ -681,6 +699,9 @@ assembled_sql(const struct offer_filter *f, char *sql, size_t size)
 	/* The partial index's own condition, word for word. */
 	strncat(sql, " AND nodes = 1 AND (notes & 32) = 0 AND gpu_count > 0",
 	    size - strlen(sql) - 1);
+	if (assembled_trainable(f))
+		strncat(sql, " AND fabric BETWEEN 1 AND 5",
+		    size - strlen(sql) - 1);
 	if (f->nodes > 1) {
 		if (f->count > 0)
 			strncat(sql, " AND gpu_count * ? = ?",
@@ -733,33 +754,33 @@ assembled_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
 	sqlite3_bind_int(st, (*k)++, f->nodes > 1 ? f->nodes : f->count);
 }
 
-static int
-nodes_walk(struct db *db, const struct offer_filter *f,
-    const struct rentable_sql *rq, enum nodes_walk walk, size_t limit,
-    struct offer_list *out, size_t *matched, struct err *err)
+/*
+ * One walk's statement (plan: its EXPLAIN QUERY PLAN), f's values bound.
+ * The walk selects the key alone and each row it passes is read by it:
+ * the offers are WITHOUT ROWID, so a walk that selects a column its
+ * index lacks seeks the table at every entry before it tests the
+ * index's own columns (offers_assembled and offers_trainable hold what
+ * the node rules and the usual filters test, so their walk reads only
+ * the rows that pass them).
+ */
+static sqlite3_stmt *
+nodes_prepare(struct db *db, const struct offer_filter *f,
+    const struct rentable_sql *rq, enum nodes_walk walk, bool plan,
+    struct err *err)
 {
 	static const char *const index[] = {
 		[NODES_CLUSTER] = "",
 		[NODES_WHOLE] = " INDEXED BY offers_count",
 		[NODES_ASSEMBLED] = " INDEXED BY offers_assembled",
 	};
+	const char *use = walk == NODES_ASSEMBLED && assembled_trainable(f) ?
+	    " INDEXED BY offers_trainable" : index[walk];
 	char sql[3072];
-	sqlite3_stmt *st, *row;
-	struct offer o;
-	struct plan p;
-	size_t from = out->n, kept = 0;
-	int k = 1, rc, nodes;
+	sqlite3_stmt *st;
+	int k = 1;
 
-	/*
-	 * The walk selects the key alone and each row it passes is read
-	 * by it: the offers are WITHOUT ROWID, so a walk that selects a
-	 * column its index lacks seeks the table at every entry before it
-	 * tests the index's own columns (offers_assembled holds what the
-	 * node rules and the usual filters test, so its walk reads only
-	 * the rows that pass them).
-	 */
-	snprintf(sql, sizeof sql, "SELECT provider, key FROM offers%s "
-	    "WHERE 1", index[walk]);
+	snprintf(sql, sizeof sql, "%sSELECT provider, key FROM offers%s "
+	    "WHERE 1", plan ? "EXPLAIN QUERY PLAN " : "", use);
 	filter_sql(f, rq, sql, sizeof sql);
 	if (money_known(f->max_price_gpu_hour))
 		strncat(sql, f->spot ? " AND sk_spot_gpu <= ?" :
@@ -773,12 +794,7 @@ nodes_walk(struct db *db, const struct offer_filter *f,
 	strncat(sql, " ORDER BY sk_gpu_price, provider, key",
 	    sizeof sql - strlen(sql) - 1);
 	if ((st = db_prepare(db, sql, err)) == NULL)
-		return -1;
-	if ((row = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM offers "
-	    "WHERE provider = ? AND key = ?", err)) == NULL) {
-		sqlite3_finalize(st);
-		return -1;
-	}
+		return NULL;
 	filter_bind(st, f, rq, &k);
 	if (money_known(f->max_price_gpu_hour))
 		sqlite3_bind_int64(st, k++, f->max_price_gpu_hour);
@@ -786,6 +802,27 @@ nodes_walk(struct db *db, const struct offer_filter *f,
 		assembled_bind(st, f, &k);
 	if (walk == NODES_WHOLE)
 		sqlite3_bind_int(st, k++, f->count);
+	return st;
+}
+
+static int
+nodes_walk(struct db *db, const struct offer_filter *f,
+    const struct rentable_sql *rq, enum nodes_walk walk, size_t limit,
+    struct offer_list *out, size_t *matched, struct err *err)
+{
+	sqlite3_stmt *st, *row;
+	struct offer o;
+	struct plan p;
+	size_t from = out->n, kept = 0;
+	int rc, nodes;
+
+	if ((st = nodes_prepare(db, f, rq, walk, false, err)) == NULL)
+		return -1;
+	if ((row = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM offers "
+	    "WHERE provider = ? AND key = ?", err)) == NULL) {
+		sqlite3_finalize(st);
+		return -1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		sqlite3_reset(row);
 		sqlite3_bind_value(row, 1, sqlite3_column_value(st, 0));
@@ -842,4 +879,35 @@ db_query_nodes(struct db *db, const struct offer_filter *f, size_t limit,
 		return -1;
 	return nodes_walk(db, f, &rq, NODES_ASSEMBLED, limit, out, matched,
 	    err);
+}
+
+int
+db_query_nodes_plan(struct db *db, const struct offer_filter *f, char *out,
+    size_t size, struct err *err)
+{
+	struct rentable_sql rq;
+	sqlite3_stmt *st;
+	size_t len = 0;
+	int rc;
+
+	if (size > 0)
+		out[0] = '\0';
+	if (db_sort_keys_update(db, err) < 0 ||
+	    rentable_prepare(db, f, &rq, err) < 0 ||
+	    (st = nodes_prepare(db, f, &rq, NODES_ASSEMBLED, true,
+	    err)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *d = sqlite3_column_text(st, 3);
+
+		if (d != NULL && len < size)
+			len += (size_t)snprintf(out + len, size - len, "%s\n",
+			    (const char *)d);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
 }

@@ -2595,6 +2595,48 @@ test_query_plans(void **state)
 			    strstr(shapes[si].index, "region_gpu") != NULL);
 		}
 	}
+
+	/*
+	 * Plans of several nodes by default, or of a trainer's --fabric,
+	 * walk only the offers of such a fabric (offers_trainable); any
+	 * other --fabric walks every offer that can be taken twice.
+	 */
+	{
+		static const struct {
+			const char *fabric;	/* NULL: not given */
+			const char *index;
+		} walks[] = {
+			{ NULL, "COVERING INDEX offers_trainable (nodes=?)" },
+			{ "infiniband", "COVERING INDEX offers_trainable" },
+			{ "rdma", "COVERING INDEX offers_trainable" },
+			{ "efa,tcpx", "COVERING INDEX offers_trainable" },
+			{ "ethernet", "COVERING INDEX offers_assembled" },
+			{ "infiniband,ethernet",
+			    "COVERING INDEX offers_assembled" },
+			{ "any", "COVERING INDEX offers_assembled" },
+		};
+		char plan[4096];
+		struct err err;
+		size_t wi;
+
+		for (wi = 0; wi < sizeof walks / sizeof walks[0]; wi++) {
+			offer_filter_init(&f);
+			f.multi_node = true;
+			assert_int_equal(filter_set(&f, FF_COUNT, "16", false,
+			    &err), 0);
+			if (walks[wi].fabric != NULL)
+				assert_int_equal(filter_set(&f, FF_FABRIC,
+				    walks[wi].fabric, false, &err), 0);
+			assert_int_equal(db_query_nodes_plan(db, &f, plan,
+			    sizeof plan, &err), 0);
+			if (strstr(plan, walks[wi].index) == NULL ||
+			    strstr(plan, "TEMP B-TREE") != NULL)
+				fail_msg("--fabric %s: plan lacks \"%s\" or "
+				    "sorts:\n%s", walks[wi].fabric != NULL ?
+				    walks[wi].fabric : "(none)",
+				    walks[wi].index, plan);
+		}
+	}
 	db_close(db);
 }
 
