@@ -449,6 +449,15 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  notes, vram_gb, interconnect, region, continent, country, form,"
 	"  vcpus, ram_gb, spot_price, sk_spot_gpu, availability, fetched_at)"
 	"  WHERE (notes & 32) = 0 AND fabric BETWEEN 1 AND 5;",
+	/*
+	 * 21 -> 22 (issue 29): --vertex with --gpu seeks the GPU's Vertex
+	 * AI offers cheapest first. offers_vertex holds no GPU, so its
+	 * walk read the row of every cheaper Vertex offer to test it: the
+	 * 4,240 L4, T4, V100 and A100 ones before the H100s at 1M offers
+	 * (5.9x the floor).
+	 */
+	"CREATE INDEX offers_vertex_gpu ON offers (nodes, gpu, sk_gpu_price)"
+	"  WHERE vertex = 1;",
 };
 
 /* Put "cache PATH: sqlite message" into err. */

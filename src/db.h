@@ -33,7 +33,7 @@
 #include "offer.h"
 #include "summary.h"
 
-#define DB_SCHEMA_VERSION	21
+#define DB_SCHEMA_VERSION	22
 #define DB_ERROR_MAX		256
 
 struct db;

@@ -1830,12 +1830,15 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 	 * index (a few hundred in a big cache), in that order: the
 	 * planner took the covering walk of every offer, which reads the
 	 * whole index when few Vertex offers pass the rest of the filter
-	 * (--gpu H100: 11x the floor at 100k offers).
+	 * (--gpu H100: 11x the floor at 100k offers). With --gpu, the
+	 * GPU's own (offers_vertex_gpu): one seek a GPU, sorted when
+	 * there are several.
 	 */
-	const char *index = f->vertex && !rq->stale_derived &&
-	    f->term == TERM_NONE && key == SORT_GPU_PRICE ?
-	    " INDEXED BY offers_vertex" : region_gpu_seek(f, rq, key) ?
-	    " INDEXED BY offers_region_gpu" : "";
+	bool vertex = f->vertex && !rq->stale_derived &&
+	    f->term == TERM_NONE && key == SORT_GPU_PRICE;
+	const char *index = vertex ? (f->ngpus > 0 ?
+	    " INDEXED BY offers_vertex_gpu" : " INDEXED BY offers_vertex") :
+	    region_gpu_seek(f, rq, key) ? " INDEXED BY offers_region_gpu" : "";
 
 	top_where(f, rq, where, sizeof where);
 	if (s->known == NULL || (s->last && !desc)) {
