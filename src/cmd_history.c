@@ -303,6 +303,7 @@ cmd_history_exec(const struct cli_options *o)
 	size_t nplans = 0, n = 0, ntimes = 0, i;
 	struct err err;
 	struct db *db;
+	bool began = false;
 	int rc = EXIT_DATA;
 
 	since = now - (o->since > 0 ? o->since : 30 * 86400);
@@ -319,6 +320,8 @@ cmd_history_exec(const struct cli_options *o)
 	n = o->limit > 0 && (size_t)o->limit < nplans ? (size_t)o->limit :
 	    nplans;
 	h = xcalloc(n > 0 ? n : 1, sizeof *h);
+	/* Every offer's points from one state of the cache, locked once. */
+	began = db_read_begin(db);
 	for (i = 0; i < n; i++) {
 		const struct offer *of = plans[i].offer;
 
@@ -344,6 +347,8 @@ cmd_history_exec(const struct cli_options *o)
 		history_summarise(h[i].points, h[i].npoints, of->gpu_count,
 		    since, times, ntimes, &h[i].stats);
 	}
+	db_read_end(db, began);
+	began = false;
 	rows.h = h;
 	rows.n = n;
 	if ((n > 0 || o->format != OUTPUT_TABLE) &&
@@ -360,6 +365,7 @@ cmd_history_exec(const struct cli_options *o)
 	}
 	rc = n > 0 ? EXIT_OK : EXIT_NO_MATCH;
 done:
+	db_read_end(db, began);
 	/* Tests (tests/cli/plans_paths.sh): what this answer read whole. */
 	if (getenv("GPUCOST_DEBUG_READS") != NULL)
 		fprintf(stderr, "gpucost: debug: %zu offers read whole\n",

@@ -460,6 +460,22 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  WHERE vertex = 1;",
 };
 
+bool
+db_read_begin(struct db *db)
+{
+	return sqlite3_get_autocommit(db->sql) &&
+	    sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+}
+
+void
+db_read_end(struct db *db, bool began)
+{
+	/* A read transaction: ending it only lets go of the snapshot. */
+	if (began && sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+}
+
 /* Put "cache PATH: sqlite message" into err. */
 void
 db_err(struct db *db, struct err *err, const char *what)

@@ -616,11 +616,13 @@ db_offers_get(struct db *db, const char *const *providers,
 	sqlite3_stmt *st;
 	struct offer o;
 	size_t from = out->n, i;
+	bool began;
 	int rc;
 
 	if ((st = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM offers "
 	    "WHERE provider = ? AND key = ?", err)) == NULL)
 		return -1;
+	began = db_read_begin(db);
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_text(st, 1, providers[i], -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, keys[i], -1, SQLITE_STATIC);
@@ -631,12 +633,15 @@ db_offers_get(struct db *db, const char *const *providers,
 		} else if (rc != SQLITE_DONE) {
 			sqlite3_finalize(st);
 			db_file_error(db, err);
+			db_read_end(db, began);
 			return -1;
 		}
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	return db_committed_attach(db, out, from, err);
+	rc = db_committed_attach(db, out, from, err);
+	db_read_end(db, began);
+	return rc;
 }
 
 /*
