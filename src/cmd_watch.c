@@ -382,9 +382,11 @@ say_nothing_new(const struct cli_options *o, int64_t last_run)
  * (issue 29) instead of every match: the first N + K in the query's
  * order (db_query_top()), K the offers the watch knows (only they can
  * be a match that is not news, so the first N news are among them), and
- * the known ones whole (they carry what the watch stores next). *matched
- * is the number of all matches. Returns 1 when it read them, 0 when the
- * full path must (into out then), -1 on error.
+ * the known ones whole (they carry what the watch stores next): those
+ * the first N + K did not hold, read by key (a watch's known offers
+ * are mostly its first ones: each was read twice). known is sorted by
+ * cmp_known(). *matched is the number of all matches. Returns 1 when it
+ * read them, 0 when the full path must (into out then), -1 on error.
  */
 static int
 watch_read(struct db *db, const struct cli_options *o,
@@ -392,25 +394,40 @@ watch_read(struct db *db, const struct cli_options *o,
     size_t nknown, struct offer_list *out, size_t *matched, struct err *err)
 {
 	const char **provs, **keys;
-	size_t i;
+	struct db_watch_offer k;
+	bool *held;
+	size_t i, from = out->n, nget = 0;
 	int rc;
 
 	/* GPUCOST_DEBUG_FULL_READ: the full path, for tests to compare. */
 	if (o->limit <= 0 || !db_filter_in_sql(f) || !db_sort_in_sql(o->sort) ||
 	    getenv("GPUCOST_DEBUG_FULL_READ") != NULL)
 		return db_query(db, f, out, err) < 0 ? -1 : 0;
-	provs = xcalloc(nknown > 0 ? nknown : 1, sizeof *provs);
-	keys = xcalloc(nknown > 0 ? nknown : 1, sizeof *keys);
-	for (i = 0; i < nknown; i++) {
-		provs[i] = known[i].provider;
-		keys[i] = known[i].key;
-	}
 	/* Only JSON (and so --exec) shows the count of every match: it is
 	 * a count of every matching row, which the walk itself is not. */
-	rc = db_offers_get(db, provs, keys, nknown, out, err) < 0 ||
-	    db_query_top(db, f, o->sort, o->reverse, (size_t)o->limit + nknown,
+	if (db_query_top(db, f, o->sort, o->reverse, (size_t)o->limit + nknown,
 	    out, o->exec != NULL || o->format == OUTPUT_JSON ? matched : NULL,
-	    err) < 0 ? -1 : 1;
+	    err) < 0)
+		return -1;
+	held = xcalloc(nknown > 0 ? nknown : 1, sizeof *held);
+	for (i = from; i < out->n && nknown > 0; i++) {
+		const struct db_watch_offer *w;
+
+		str_copy(k.provider, sizeof k.provider, out->v[i].provider);
+		str_copy(k.key, sizeof k.key, out->v[i].key);
+		if ((w = bsearch(&k, known, nknown, sizeof *known,
+		    cmp_known)) != NULL)
+			held[w - known] = true;
+	}
+	provs = xcalloc(nknown > 0 ? nknown : 1, sizeof *provs);
+	keys = xcalloc(nknown > 0 ? nknown : 1, sizeof *keys);
+	for (i = 0; i < nknown; i++)
+		if (!held[i]) {
+			provs[nget] = known[i].provider;
+			keys[nget++] = known[i].key;
+		}
+	rc = db_offers_get(db, provs, keys, nget, out, err) < 0 ? -1 : 1;
+	free(held);
 	free(provs);
 	free(keys);
 	return rc;
@@ -479,14 +496,17 @@ cmd_watch_exec(const struct cli_options *o)
 	/* Market references are judged now (rentable.h). */
 	f.now = now;
 	offer_list_init(&offers);
-	if (db_watch_load(state, query, &known, &nknown, &last_run, &err) < 0 ||
-	    (part = watch_read(db, o, &f, known, nknown, &offers, &matched,
-	    &err)) < 0) {
+	if (db_watch_load(state, query, &known, &nknown, &last_run, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
 	if (nknown > 1)
 		qsort(known, nknown, sizeof *known, cmp_known);
+	if ((part = watch_read(db, o, &f, known, nknown, &offers, &matched,
+	    &err)) < 0) {
+		cli_error("%s", err.msg);
+		goto done;
+	}
 	query_plans(offers.v, offers.n, &f, o->sort, o->reverse,
 	    &plans, &nplans);
 	if (part)
