@@ -2120,6 +2120,53 @@ top_walk(struct db *db, const struct offer_filter *f,
 	return db_committed_attach(db, out, from, err);
 }
 
+/* An offer top_age() may show: its time, its $/GPU-h key, its key. */
+struct age_cand {
+	int64_t	 at, sk;
+	char	*provider, *key;
+};
+
+static int
+age_cmp(const struct age_cand *a, const struct age_cand *b, bool reverse)
+{
+	int c;
+
+	if (a->at != b->at)
+		return (a->at < b->at) == reverse ? -1 : 1;
+	if (a->sk != b->sk)
+		return a->sk < b->sk ? -1 : 1;
+	if ((c = strcmp(a->provider, b->provider)) != 0)
+		return c;
+	return strcmp(a->key, b->key);
+}
+
+static int
+age_cmp_newest(const void *a, const void *b)
+{
+	return age_cmp(a, b, false);
+}
+
+static int
+age_cmp_oldest(const void *a, const void *b)
+{
+	return age_cmp(a, b, true);
+}
+
+/* Sort v in age order and keep its first n. */
+static void
+age_keep(struct age_cand *v, size_t *nv, size_t n, bool reverse)
+{
+	size_t i;
+
+	qsort(v, *nv, sizeof *v, reverse ? age_cmp_oldest : age_cmp_newest);
+	for (i = n; i < *nv; i++) {
+		free(v[i].provider);
+		free(v[i].key);
+	}
+	if (*nv > n)
+		*nv = n;
+}
+
 /*
  * db_query_top() by age (fetched_at, newest first or, reversed, oldest),
  * with no index on fetched_at: every refresh changes every row's, so an
@@ -2129,9 +2176,12 @@ top_walk(struct db *db, const struct offer_filter *f,
  * them): a provider whose two are equal has its offers in age order in
  * its price index (offers_provider_price), the first n a seek and a
  * walk; another (or one without a status row) has its offers sorted.
- * Providers come best time first; once n offers are read, a provider
- * whose best time is worse than every offer read has none of the first
- * n, nor has any after it.
+ * Providers come best time first; once n offers are found, a provider
+ * whose best time is worse than the nth's has none of the first n, nor
+ * has any after it. The walks read keys and sort keys only; the first n
+ * of them are read whole at the end, all in one read transaction:
+ * providers refreshed in the same second each give up to n (ties go by
+ * price), and reading each whole was a tenth of the query.
  */
 static int
 top_age(struct db *db, const struct offer_filter *f,
@@ -2141,12 +2191,15 @@ top_age(struct db *db, const struct offer_filter *f,
 	const char *dir = reverse ? "" : " DESC";
 	char where[6144] = "", sql[16384];
 	sqlite3_stmt *provs = NULL, *same = NULL, *mixed = NULL, *st;
-	size_t from = out->n, i;
-	int64_t worst = 0, best;
-	bool bounds;
+	struct age_cand *v = NULL;
+	const char **pv = NULL, **kv = NULL;
+	size_t nv = 0, cap = 0, i, want = (size_t)n;
+	int64_t best, at;
+	bool bounds, began;
 	int k, rc = -1, step;
 
 	top_where(f, rq, where, sizeof where);
+	began = db_read_begin(db);
 	/* Every provider with an offer (a seek each), its status if any. */
 	snprintf(sql, sizeof sql, "WITH RECURSIVE p(name) AS (SELECT "
 	    "(SELECT provider FROM offers ORDER BY provider LIMIT 1) UNION ALL "
@@ -2158,48 +2211,80 @@ top_age(struct db *db, const struct offer_filter *f,
 	    reverse ? "s.oldest" : "s.newest", dir);
 	if ((provs = db_prepare(db, sql, err)) == NULL)
 		goto done;
-	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-	    "1%s AND provider = ? ORDER BY %s LIMIT ?", where,
-	    tiebreak(f, SORT_AGE));
+	snprintf(sql, sizeof sql, "SELECT provider, key, sk_gpu_price, 0 "
+	    "FROM offers WHERE 1%s AND provider = ? ORDER BY %s LIMIT ?",
+	    where, tiebreak(f, SORT_AGE));
 	if ((same = db_prepare(db, sql, err)) == NULL)
 		goto done;
-	snprintf(sql, sizeof sql, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-	    "1%s AND provider = ? ORDER BY fetched_at%s, %s LIMIT ?", where,
-	    dir, tiebreak(f, SORT_AGE));
+	snprintf(sql, sizeof sql, "SELECT provider, key, sk_gpu_price, "
+	    "fetched_at FROM offers WHERE 1%s AND provider = ? ORDER BY "
+	    "fetched_at%s, %s LIMIT ?", where, dir, tiebreak(f, SORT_AGE));
 	if ((mixed = db_prepare(db, sql, err)) == NULL)
 		goto done;
 	while ((step = sqlite3_step(provs)) == SQLITE_ROW) {
 		bounds = sqlite3_column_type(provs, 1) != SQLITE_NULL &&
 		    sqlite3_column_type(provs, 2) != SQLITE_NULL;
 		best = sqlite3_column_int64(provs, reverse ? 1 : 2);
-		if (bounds && out->n - from >= (size_t)n &&
-		    (reverse ? best > worst : best < worst))
-			break;
+		if (bounds && nv >= want) {
+			age_keep(v, &nv, want, reverse);
+			if (reverse ? best > v[nv - 1].at : best < v[nv - 1].at)
+				break;
+		}
+		/* One time for all its offers: the status row's. */
 		st = bounds && sqlite3_column_int64(provs, 1) ==
 		    sqlite3_column_int64(provs, 2) ? same : mixed;
+		at = sqlite3_column_int64(provs, 1);
 		k = 1;
 		top_bind(st, f, rq, &k);
 		sqlite3_bind_value(st, k++, sqlite3_column_value(provs, 0));
 		sqlite3_bind_int64(st, k, n);
-		i = out->n;
-		if (read_rows(db, st, f, out, NULL, err) < 0)
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			const unsigned char *pn = sqlite3_column_text(st, 0);
+			const unsigned char *kn = sqlite3_column_text(st, 1);
+
+			if (pn == NULL || kn == NULL)
+				continue;	/* NOT NULL columns: never */
+			if (nv == cap) {
+				cap = cap == 0 ? 64 : cap * 2;
+				v = xreallocarray(v, cap, sizeof *v);
+			}
+			v[nv].provider = xstrdup((const char *)pn);
+			v[nv].key = xstrdup((const char *)kn);
+			v[nv].sk = sqlite3_column_int64(st, 2);
+			v[nv++].at = st == same ? at :
+			    sqlite3_column_int64(st, 3);
+		}
+		sqlite3_reset(st);
+		if (step != SQLITE_DONE) {
+			db_file_error(db, err);
 			goto done;
-		/* The worst time of every offer read. */
-		for (; i < out->n; i++)
-			if (i == from || (reverse ?
-			    out->v[i].fetched_at > worst :
-			    out->v[i].fetched_at < worst))
-				worst = out->v[i].fetched_at;
+		}
 	}
 	if (step != SQLITE_DONE && step != SQLITE_ROW) {
 		db_file_error(db, err);
 		goto done;
 	}
-	rc = db_committed_attach(db, out, from, err);
+	age_keep(v, &nv, want, reverse);
+	pv = xcalloc(nv > 0 ? nv : 1, sizeof *pv);
+	kv = xcalloc(nv > 0 ? nv : 1, sizeof *kv);
+	for (i = 0; i < nv; i++) {
+		pv[i] = v[i].provider;
+		kv[i] = v[i].key;
+	}
+	/* The rows whole (committed prices attached), as the walks saw them. */
+	rc = db_offers_get(db, pv, kv, nv, out, err);
 done:
 	sqlite3_finalize(provs);
 	sqlite3_finalize(same);
 	sqlite3_finalize(mixed);
+	db_read_end(db, began);
+	for (i = 0; i < nv; i++) {
+		free(v[i].provider);
+		free(v[i].key);
+	}
+	free(v);
+	free(pv);
+	free(kv);
 	return rc;
 }
 
