@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,12 +186,56 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
 	return rc;
 }
 
+static int
+watch_key_cmp(const struct db_watch_offer *a, const struct db_watch_offer *b)
+{
+	int c;
+
+	if ((c = strcmp(a->provider, b->provider)) != 0)
+		return c;
+	return strcmp(a->key, b->key);
+}
+
+/* An offer to store and its place in the caller's array. */
+struct watch_ref {
+	const struct db_watch_offer *w;
+	size_t	 at;
+};
+
+/* By key, then by place: the last of a repeated key sorts last. */
+static int
+watch_ref_cmp(const void *a, const void *b)
+{
+	const struct watch_ref *x = a, *y = b;
+	int c = watch_key_cmp(x->w, y->w);
+
+	return c != 0 ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+static bool
+watch_offer_same(const struct db_watch_offer *a, const struct db_watch_offer *b)
+{
+	return a->price == b->price && a->availability == b->availability &&
+	    a->reported_at == b->reported_at;
+}
+
+/*
+ * Replace what the watch knows by v[0..n) (the last of a repeated offer
+ * standing), writing only what differs from the rows stored now: a run
+ * that reports 20 offers of a watch that knows 1,000 rewrote all 1,000.
+ * The rows are compared inside the write transaction, so the table ends
+ * as v says whatever another run stored meanwhile.
+ */
 int
 db_watch_store(struct db *db, const char *query,
     const struct db_watch_offer *v, size_t n, int64_t now, struct err *err)
 {
-	sqlite3_stmt *st = NULL;
-	size_t i;
+	sqlite3_stmt *st = NULL, *put = NULL, *del = NULL;
+	struct db_watch_offer *cur = NULL;
+	struct watch_ref *idx = NULL;
+	size_t ncur = 0, i, j, k, m;
+	void *rows;
+	int c;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
@@ -203,49 +248,98 @@ db_watch_store(struct db *db, const char *query,
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto sqlfail;
 	sqlite3_finalize(st);
-	if ((st = db_prepare(db, "DELETE FROM watch_offer WHERE query = ?",
-	    err)) == NULL)
+	/* What is stored now, in key order (the primary key's). */
+	if ((st = db_prepare(db, "SELECT provider, key, price, availability, "
+	    "reported_at FROM watch_offer WHERE query = ? ORDER BY provider, "
+	    "key", err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto sqlfail;
-	sqlite3_finalize(st);
-	if ((st = db_prepare(db, "INSERT OR REPLACE INTO watch_offer (query, "
-	    "provider, key, price, availability, reported_at) VALUES "
-	    "(?, ?, ?, ?, ?, ?)", err)) == NULL)
+	if (db_rows(db, st, sizeof *cur, row_watch_offer, &rows, &ncur,
+	    err) < 0) {
+		st = NULL;
 		goto fail;
-	for (i = 0; i < n; i++) {
-		sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, v[i].provider, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, v[i].key, -1, SQLITE_STATIC);
-		db_bind_money(st, 4, v[i].price);
-		sqlite3_bind_text(st, 5, availability_name(v[i].availability),
-		    -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 6, v[i].reported_at);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto sqlfail;
-		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
-	/* What `watch --list` shows, counted once here (v may repeat an
-	 * offer: the last one stands, as INSERT OR REPLACE leaves it). */
-	if ((st = db_prepare(db, "UPDATE watch SET offers = (SELECT count(*) "
-	    "FROM watch_offer WHERE query = ?1) WHERE query = ?1", err)) ==
-	    NULL)
+	st = NULL;
+	cur = rows;
+	/* v by key, each key's last; repeated keys are adjacent. */
+	idx = xcalloc(n > 0 ? n : 1, sizeof *idx);
+	for (i = 0; i < n; i++) {
+		idx[i].w = &v[i];
+		idx[i].at = i;
+	}
+	qsort(idx, n, sizeof *idx, watch_ref_cmp);
+	for (i = m = 0; i < n; i++) {
+		if (m > 0 && watch_key_cmp(idx[m - 1].w, idx[i].w) == 0)
+			m--;
+		idx[m++] = idx[i];
+	}
+	if ((put = db_prepare(db, "INSERT OR REPLACE INTO watch_offer (query, "
+	    "provider, key, price, availability, reported_at) VALUES "
+	    "(?, ?, ?, ?, ?, ?)", err)) == NULL ||
+	    (del = db_prepare(db, "DELETE FROM watch_offer WHERE query = ? "
+	    "AND provider = ? AND key = ?", err)) == NULL)
+		goto fail;
+	for (i = j = 0; i < m || j < ncur;) {
+		const struct db_watch_offer *w = i < m ? idx[i].w : NULL;
+
+		c = w == NULL ? 1 : j == ncur ? -1 : watch_key_cmp(w, &cur[j]);
+		if (c > 0) {
+			/* Stored, no longer known. */
+			sqlite3_bind_text(del, 1, query, -1, SQLITE_STATIC);
+			sqlite3_bind_text(del, 2, cur[j].provider, -1,
+			    SQLITE_STATIC);
+			sqlite3_bind_text(del, 3, cur[j].key, -1,
+			    SQLITE_STATIC);
+			if (sqlite3_step(del) != SQLITE_DONE)
+				goto sqlfail;
+			sqlite3_reset(del);
+			j++;
+			continue;
+		}
+		k = j;
+		if (c == 0)
+			j++;
+		i++;
+		if (c == 0 && watch_offer_same(w, &cur[k]))
+			continue;
+		sqlite3_bind_text(put, 1, query, -1, SQLITE_STATIC);
+		sqlite3_bind_text(put, 2, w->provider, -1, SQLITE_STATIC);
+		sqlite3_bind_text(put, 3, w->key, -1, SQLITE_STATIC);
+		db_bind_money(put, 4, w->price);
+		sqlite3_bind_text(put, 5, availability_name(w->availability),
+		    -1, SQLITE_STATIC);
+		sqlite3_bind_int64(put, 6, w->reported_at);
+		if (sqlite3_step(put) != SQLITE_DONE)
+			goto sqlfail;
+		sqlite3_reset(put);
+	}
+	sqlite3_finalize(put);
+	sqlite3_finalize(del);
+	put = del = NULL;
+	/* What `watch --list` shows, counted once here. */
+	if ((st = db_prepare(db, "UPDATE watch SET offers = ?2 WHERE "
+	    "query = ?1", err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)m);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto sqlfail;
 	sqlite3_finalize(st);
 	st = NULL;
 	if (db_exec(db, "COMMIT", err) < 0)
 		goto fail;
+	free(cur);
+	free(idx);
 	return 0;
 sqlfail:
 	db_err(db, err, "write failed");
 fail:
 	sqlite3_finalize(st);
+	sqlite3_finalize(put);
+	sqlite3_finalize(del);
 	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	free(cur);
+	free(idx);
 	return -1;
 }
 

@@ -3045,6 +3045,90 @@ test_watch_state(void **state)
  * stored before the column existed (NULL) is counted when listed; a
  * version-1 watch state file is upgraded in place, its watches kept.
  */
+/*
+ * db_watch_store() leaves the watch's rows exactly as given (a repeated
+ * offer's last standing) and writes only the rows that differ from the
+ * stored ones: a run that reports a few offers of a watch that knows
+ * many rewrote them all.
+ */
+static void
+test_watch_store_changes(void **state)
+{
+	const char *path = tmp_path("ws.db");
+	static const char *const keys[] = { "a", "b", "c", "d", "e" };
+	struct db_watch_offer w[6], *got;
+	char text[512];
+	int64_t last;
+	struct db *db;
+	struct err err;
+	size_t n, i;
+	sqlite3 *raw;
+
+	(void)state;
+	memset(w, 0, sizeof w);
+	for (i = 0; i < 5; i++) {
+		str_copy(w[i].provider, sizeof w[i].provider, "vast");
+		str_copy(w[i].key, sizeof w[i].key, keys[i]);
+		w[i].price = 1000000 + (int64_t)i;
+		w[i].availability = AV_AVAILABLE;
+		w[i].reported_at = 1000;
+	}
+	w[4].price = MONEY_NONE;
+	db = open_ok(path);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 1000, &err),
+	    0);
+	assert_int_equal(db_watch_store(db, "--gpu A100", w, 2, 1000, &err),
+	    0);
+	db_close(db);
+	raw = raw_open(path);
+	raw_exec(raw, "CREATE TABLE wlog (op TEXT, key TEXT);"
+	    "CREATE TRIGGER wlog_i AFTER INSERT ON watch_offer BEGIN "
+	    "INSERT INTO wlog VALUES ('i', new.key); END;"
+	    "CREATE TRIGGER wlog_d AFTER DELETE ON watch_offer BEGIN "
+	    "INSERT INTO wlog VALUES ('d', old.key); END;");
+	sqlite3_close(raw);
+	/*
+	 * The next run: a unchanged, b cheaper (given twice: the second
+	 * stands), c now unavailable, d and e gone, f new.
+	 */
+	w[1].price = 900000;
+	w[2].availability = AV_UNAVAILABLE;
+	w[3] = w[1];
+	w[3].price = 800000;
+	str_copy(w[4].key, sizeof w[4].key, "f");
+	w[4].reported_at = 2000;
+	db = open_ok(path);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 2000, &err),
+	    0);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
+	    &err), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(last, 2000);
+	for (i = 0; i < n; i++) {
+		if (strcmp(got[i].key, "a") == 0)
+			assert_int_equal(got[i].price, 1000000);
+		else if (strcmp(got[i].key, "b") == 0)
+			assert_int_equal(got[i].price, 800000);
+		else if (strcmp(got[i].key, "c") == 0)
+			assert_int_equal(got[i].availability,
+			    AV_UNAVAILABLE);
+		else if (strcmp(got[i].key, "f") == 0)
+			assert_false(money_known(got[i].price));
+		else
+			fail_msg("key %s kept", got[i].key);
+	}
+	free(got);
+	db_close(db);
+	/* Only b, c and f written, d and e deleted; the other watch kept. */
+	raw_text(path, "SELECT group_concat(op || key, ' ') FROM (SELECT * "
+	    "FROM wlog ORDER BY op, key)", text, sizeof text);
+	assert_string_equal(text, "dd de ib ic if");
+	assert_int_equal(raw_int(path, "SELECT offers FROM watch WHERE "
+	    "query = '--gpu H100'"), 4);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM watch_offer "
+	    "WHERE query = '--gpu A100'"), 2);
+}
+
 static void
 test_watch_list_count(void **state)
 {
@@ -4130,6 +4214,7 @@ main(void)
 		T(test_replace_merge_differential),
 		T(test_stage_offers),
 		T(test_watch_state),
+		T(test_watch_store_changes),
 		T(test_watch_list_count),
 		T(test_replace_writes_changes),
 		T(test_confirm_offers),
