@@ -1014,6 +1014,47 @@ db_exec_provider(struct db *db, const char *sql, const char *provider,
 	return 0;
 }
 
+int
+db_row_exists(struct db *db, const char *sql, const char *text, bool *found,
+    struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	*found = rc == SQLITE_ROW;
+	return 0;
+}
+
+int
+db_plan_lines(struct db *db, sqlite3_stmt *st, char *out, size_t size,
+    size_t *len, struct err *err)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *d = sqlite3_column_text(st, 3);
+
+		if (d != NULL && *len < size)
+			*len += (size_t)snprintf(out + *len, size - *len,
+			    "%s\n", (const char *)d);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
+}
+
 sqlite3_stmt *
 db_prepare_cached(struct db *db, enum db_stmt_slot slot, const char *sql,
     struct err *err)

@@ -91,6 +91,16 @@ int		 db_migrate(struct db *, long long, struct err *);
 int		 db_step_done(struct db *, sqlite3_stmt *, struct err *);
 /* Prepare sql, or fill err and return NULL. */
 sqlite3_stmt	*db_prepare(struct db *, const char *, struct err *);
+/* Does sql, with ?1 = text, return a row? */
+int		 db_row_exists(struct db *, const char *, const char *, bool *,
+		    struct err *);
+/*
+ * Step st, an EXPLAIN QUERY PLAN, appending each step's text as a line
+ * to out (*len: its length so far; what does not fit is cut), and
+ * finalize it: what tests read to see a query use its index.
+ */
+int		 db_plan_lines(struct db *, sqlite3_stmt *, char *, size_t,
+		    size_t *, struct err *);
 /* Run sql with ?1 = provider; *changes (if not NULL) gets the rows it changed. */
 int		 db_exec_provider(struct db *, const char *, const char *,
 		    size_t *, struct err *);

@@ -1870,35 +1870,35 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
  * last refresh). Once, in one transaction; afterwards a check of the
  * small status table.
  */
+/* Does a provider with offers have sort keys of another version? */
+static int
+sort_keys_stale(struct db *db, bool *stale, struct err *err)
+{
+	return db_row_exists(db, "SELECT 1 FROM provider_status WHERE "
+	    "sort_keys IS NOT ? AND offer_count > 0 LIMIT 1",
+	    db_sort_keys_version(), stale, err);
+}
+
 int
 db_sort_keys_update(struct db *db, struct err *err)
 {
-	static const char stale_sql[] = "SELECT 1 FROM provider_status "
-	    "WHERE sort_keys IS NOT ?1 AND offer_count > 0 LIMIT 1";
 	sqlite3_stmt *st = NULL, *up = NULL;
 	const char *version = db_sort_keys_version();
 	struct sort_keys k;
 	struct offer o;
+	bool stale;
 	int rc, i;
 
 	for (i = 0; i < 2; i++) {
 		/* Again under the lock: another process may have done it. */
 		if (i == 1 && db_exec(db, "BEGIN IMMEDIATE", err) < 0)
 			return -1;
-		if ((st = db_prepare(db, stale_sql, err)) == NULL)
+		if (sort_keys_stale(db, &stale, err) < 0)
 			goto fail;
-		sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-		st = NULL;
-		if (rc == SQLITE_DONE) {
+		if (!stale) {
 			if (i == 1 && db_exec(db, "COMMIT", err) < 0)
 				goto fail;
 			return 0;
-		}
-		if (rc != SQLITE_ROW) {
-			db_file_error(db, err);
-			goto fail;
 		}
 		/* The callers of a read-only cache asked db_sort_keys_ready(). */
 		if (db->read_only) {
@@ -1990,23 +1990,14 @@ fail:
 int
 db_sort_keys_ready(struct db *db, bool *ready, struct err *err)
 {
-	sqlite3_stmt *st;
-	int rc;
+	bool stale;
 
 	*ready = true;
 	if (!db->read_only)
 		return db_sort_keys_update(db, err);
-	if ((st = db_prepare(db, "SELECT 1 FROM provider_status WHERE "
-	    "sort_keys IS NOT ? AND offer_count > 0 LIMIT 1", err)) == NULL)
+	if (sort_keys_stale(db, &stale, err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, db_sort_keys_version(), -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_file_error(db, err);
-		return -1;
-	}
-	*ready = rc == SQLITE_DONE;
+	*ready = !stale;
 	return 0;
 }
 
@@ -2362,7 +2353,7 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	size_t len = 0, plen;
-	int k, rc, parts = 1, part;
+	int k, parts = 1, part;
 
 	if (size > 0)
 		out[0] = '\0';
@@ -2377,18 +2368,8 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
 		k = 1;
 		top_bind(st, f, &rq, &k);
 		sqlite3_bind_int64(st, k, 20);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			const unsigned char *d = sqlite3_column_text(st, 3);
-
-			if (d != NULL && len < size)
-				len += (size_t)snprintf(out + len, size - len,
-				    "%s\n", (const char *)d);
-		}
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE) {
-			db_file_error(db, err);
+		if (db_plan_lines(db, st, out, size, &len, err) < 0)
 			return -1;
-		}
 	}
 	return 0;
 }

@@ -18,21 +18,12 @@ int
 db_provider_is_new(struct db *db, const char *provider, bool *is_new,
     struct err *err)
 {
-	sqlite3_stmt *st;
-	int rc;
+	bool known;
 
-	st = db_prepare(db, "SELECT 1 FROM provider_status WHERE provider = ?",
-	    err);
-	if (st == NULL)
+	if (db_row_exists(db, "SELECT 1 FROM provider_status WHERE "
+	    "provider = ?", provider, &known, err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		db_file_error(db, err);
-		return -1;
-	}
-	*is_new = rc == SQLITE_DONE;
+	*is_new = !known;
 	return 0;
 }
 

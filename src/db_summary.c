@@ -131,26 +131,13 @@ db_summary_plan(struct db *db, const struct offer_filter *f, char *out,
 {
 	sqlite3_stmt *st;
 	size_t len = 0;
-	int rc;
 
 	if (size > 0)
 		out[0] = '\0';
 	if (db_sort_keys_update(db, err) < 0 ||
 	    (st = summary_prepare(db, f, true, err)) == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char *d = sqlite3_column_text(st, 3);
-
-		if (d != NULL && len < size)
-			len += (size_t)snprintf(out + len, size - len, "%s\n",
-			    (const char *)d);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_file_error(db, err);
-		return -1;
-	}
-	return 0;
+	return db_plan_lines(db, st, out, size, &len, err);
 }
 
 /*
@@ -893,7 +880,6 @@ db_query_nodes_plan(struct db *db, const struct offer_filter *f, char *out,
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	size_t len = 0;
-	int rc;
 
 	if (size > 0)
 		out[0] = '\0';
@@ -902,17 +888,5 @@ db_query_nodes_plan(struct db *db, const struct offer_filter *f, char *out,
 	    (st = nodes_prepare(db, f, &rq, NODES_ASSEMBLED, true,
 	    err)) == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char *d = sqlite3_column_text(st, 3);
-
-		if (d != NULL && len < size)
-			len += (size_t)snprintf(out + len, size - len, "%s\n",
-			    (const char *)d);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		db_file_error(db, err);
-		return -1;
-	}
-	return 0;
+	return db_plan_lines(db, st, out, size, &len, err);
 }
