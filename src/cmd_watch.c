@@ -64,15 +64,24 @@ cmp_known(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* What the watch knew of offer p (v sorted by cmp_known()), or NULL. */
+/* What the watch knew of offer o (v sorted by cmp_known()), or NULL. */
 static const struct db_watch_offer *
-known_offer(const struct db_watch_offer *v, size_t n, const struct plan *p)
+known_find(const struct db_watch_offer *v, size_t n, const struct offer *o)
 {
 	struct db_watch_offer k;
 
-	str_copy(k.provider, sizeof k.provider, p->offer->provider);
-	str_copy(k.key, sizeof k.key, p->offer->key);
-	return n > 0 ? bsearch(&k, v, n, sizeof *v, cmp_known) : NULL;
+	if (n == 0)
+		return NULL;
+	str_copy(k.provider, sizeof k.provider, o->provider);
+	str_copy(k.key, sizeof k.key, o->key);
+	return bsearch(&k, v, n, sizeof *v, cmp_known);
+}
+
+/* What the watch knew of plan p's offer, or NULL. */
+static const struct db_watch_offer *
+known_offer(const struct db_watch_offer *v, size_t n, const struct plan *p)
+{
+	return known_find(v, n, p->offer);
 }
 
 /*
@@ -394,7 +403,6 @@ watch_read(struct db *db, const struct cli_options *o,
     size_t nknown, struct offer_list *out, size_t *matched, struct err *err)
 {
 	const char **provs, **keys;
-	struct db_watch_offer k;
 	bool *held;
 	size_t i, from = out->n, nget = 0;
 	int rc;
@@ -411,12 +419,10 @@ watch_read(struct db *db, const struct cli_options *o,
 		return -1;
 	held = xcalloc(nknown > 0 ? nknown : 1, sizeof *held);
 	for (i = from; i < out->n && nknown > 0; i++) {
-		const struct db_watch_offer *w;
+		const struct db_watch_offer *w = known_find(known, nknown,
+		    &out->v[i]);
 
-		str_copy(k.provider, sizeof k.provider, out->v[i].provider);
-		str_copy(k.key, sizeof k.key, out->v[i].key);
-		if ((w = bsearch(&k, known, nknown, sizeof *known,
-		    cmp_known)) != NULL)
+		if (w != NULL)
 			held[w - known] = true;
 	}
 	provs = xcalloc(nknown > 0 ? nknown : 1, sizeof *provs);
