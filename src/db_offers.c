@@ -1122,16 +1122,58 @@ rentable_prepare(struct db *db, const struct offer_filter *f,
 	return 0;
 }
 
+/*
+ * Is retired_table[i] the first of its provider's rows? The retired
+ * sizes are tested per provider: one comparison of the provider for
+ * every other offer, not one per size (0.8k instructions a row of
+ * every walk, with Azure's four sizes).
+ */
+static bool
+retired_first(size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (strcmp(retired_table[j].provider,
+		    retired_table[i].provider) == 0)
+			return false;
+	return true;
+}
+
+/* Is the whole of retired_table[i]'s provider retired? */
+static bool
+retired_whole(size_t i)
+{
+	return retired_provider(retired_table[i].provider) != NULL;
+}
+
 static void
 rentable_sql(const struct rentable_sql *rq, char *sql, size_t size)
 {
-	size_t i;
+	size_t i, j;
+	bool first;
 
-	for (i = 0; i < retired_count; i++)
-		strncat(sql, strcmp(retired_table[i].instance_type, "*") == 0 ?
-		    " AND provider IS NOT ?" : " AND NOT (provider = ? AND "
-		    "substr(key, 1, ?) = ? COLLATE NOCASE)",
+	for (i = 0; i < retired_count; i++) {
+		if (!retired_first(i))
+			continue;
+		if (retired_whole(i)) {
+			strncat(sql, " AND provider IS NOT ?",
+			    size - strlen(sql) - 1);
+			continue;
+		}
+		strncat(sql, " AND NOT (provider = ? AND (",
 		    size - strlen(sql) - 1);
+		for (j = i, first = true; j < retired_count; j++) {
+			if (strcmp(retired_table[j].provider,
+			    retired_table[i].provider) != 0)
+				continue;
+			strncat(sql, first ? "substr(key, 1, ?) = ? COLLATE "
+			    "NOCASE" : " OR substr(key, 1, ?) = ? COLLATE "
+			    "NOCASE", size - strlen(sql) - 1);
+			first = false;
+		}
+		strncat(sql, "))", size - strlen(sql) - 1);
+	}
 	if (rq->only)
 		strncat(sql, " AND (notes & ?) <> 0 AND fetched_at < ?",
 		    size - strlen(sql) - 1);
@@ -1150,14 +1192,26 @@ rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
 	size_t i;
 	char prefix[OFFER_NAME_MAX + 2];
 
+	size_t j;
+
+	/* As rentable_sql() asks: the provider, then each size of it. */
 	for (i = 0; i < retired_count; i++) {
+		if (!retired_first(i))
+			continue;
 		r = &retired_table[i];
 		sqlite3_bind_text(st, (*k)++, r->provider, -1, SQLITE_STATIC);
-		if (strcmp(r->instance_type, "*") == 0)
+		if (retired_whole(i))
 			continue;
-		snprintf(prefix, sizeof prefix, "%s/", r->instance_type);
-		sqlite3_bind_int(st, (*k)++, (int)strlen(prefix));
-		sqlite3_bind_text(st, (*k)++, prefix, -1, SQLITE_TRANSIENT);
+		for (j = i; j < retired_count; j++) {
+			r = &retired_table[j];
+			if (strcmp(r->provider, retired_table[i].provider) != 0)
+				continue;
+			snprintf(prefix, sizeof prefix, "%s/",
+			    r->instance_type);
+			sqlite3_bind_int(st, (*k)++, (int)strlen(prefix));
+			sqlite3_bind_text(st, (*k)++, prefix, -1,
+			    SQLITE_TRANSIENT);
+		}
 	}
 	if (rq->only) {
 		sqlite3_bind_int64(st, (*k)++, bit);

@@ -476,6 +476,12 @@ availability_parse(const char *s, enum availability *out)
 {
 	unsigned i;
 
+	/* The names as written (every cache row): no case folding. */
+	for (i = 0; i < 4; i++)
+		if (strcmp(s, availability_names[i]) == 0) {
+			*out = (enum availability)i;
+			return 0;
+		}
 	for (i = 0; i < 4; i++)
 		if (str_eq_nocase(s, availability_names[i])) {
 			*out = (enum availability)i;
