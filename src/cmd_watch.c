@@ -64,40 +64,59 @@ cmp_known(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* What the watch knew of offer o (v sorted by cmp_known()), or NULL. */
+/*
+ * What the watch knew of an offer (v sorted by cmp_known()), or NULL:
+ * a binary search on the strings as given (a watch's walk asks once
+ * for each offer it passes).
+ */
 static const struct db_watch_offer *
-known_find(const struct db_watch_offer *v, size_t n, const struct offer *o)
+known_find(const struct db_watch_offer *v, size_t n, const char *provider,
+    const char *key)
 {
-	struct db_watch_offer k;
+	char p[sizeof v->provider], k[sizeof v->key];
+	size_t lo = 0, hi = n, mid;
+	int c;
 
-	if (n == 0)
-		return NULL;
-	str_copy(k.provider, sizeof k.provider, o->provider);
-	str_copy(k.key, sizeof k.key, o->key);
-	return bsearch(&k, v, n, sizeof *v, cmp_known);
+	/* Stored cut as the arrays cut them: a longer row's text too. */
+	if (strlen(provider) >= sizeof p || strlen(key) >= sizeof k) {
+		str_copy(p, sizeof p, provider);
+		str_copy(k, sizeof k, key);
+		provider = p;
+		key = k;
+	}
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(provider, v[mid].provider)) == 0)
+			c = strcmp(key, v[mid].key);
+		if (c == 0)
+			return &v[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }
 
 /* What the watch knew of plan p's offer, or NULL. */
 static const struct db_watch_offer *
 known_offer(const struct db_watch_offer *v, size_t n, const struct plan *p)
 {
-	return known_find(v, n, p->offer);
+	return known_find(v, n, p->offer->provider, p->offer->key);
 }
 
 /*
- * Why p is news, or NULL when it is not: new to the watch, available
- * again, priced where it had no price, or cheaper than last reported.
+ * Why an offer with this availability and watched price is news, or
+ * NULL when it is not: new to the watch (k NULL), available again,
+ * priced where it had no price, or cheaper than last reported.
  */
 static const char *
 change_of(const struct cli_options *o, const struct db_watch_offer *k,
-    const struct plan *p)
+    enum availability availability, int64_t price)
 {
-	int64_t price = watched_price(o, p);
-
 	if (k == NULL)
 		return "new";
-	if (p->offer->availability == AV_AVAILABLE &&
-	    k->availability != AV_AVAILABLE)
+	if (availability == AV_AVAILABLE && k->availability != AV_AVAILABLE)
 		return "available-again";
 	if (!money_known(price))
 		return NULL;
@@ -106,6 +125,47 @@ change_of(const struct cli_options *o, const struct db_watch_offer *k,
 	if (price < k->price)
 		return o->filter.spot ? "spot-cheaper" : "cheaper";
 	return NULL;
+}
+
+static const char *
+plan_change(const struct cli_options *o, const struct db_watch_offer *k,
+    const struct plan *p)
+{
+	return change_of(o, k, p->offer->availability, watched_price(o, p));
+}
+
+/*
+ * The known offers a run's walk passed that are not news: still
+ * matched, with their availability now, never read whole.
+ */
+struct watch_walk {
+	const struct cli_options *o;
+	const struct db_watch_offer *known;
+	size_t	 nknown;
+	bool	*passed;		/* per known offer */
+	enum availability *now;		/* per passed offer */
+	size_t	 npassed;
+};
+
+/* db_walk_take_fn: only news counts toward --limit and is read whole. */
+static bool
+watch_take(void *ctx, const struct db_walk_row *r)
+{
+	struct watch_walk *w = ctx;
+	const struct db_watch_offer *k = known_find(w->known, w->nknown,
+	    r->provider, r->key);
+	size_t i;
+
+	if (change_of(w->o, k, r->availability, w->o->filter.spot ?
+	    r->spot_gpu_hour : r->price_gpu_hour) != NULL)
+		return true;
+	i = (size_t)(k - w->known);
+	if (!w->passed[i]) {
+		w->passed[i] = true;
+		w->now[i] = r->availability;
+		w->npassed++;
+	}
+	return false;
 }
 
 static int64_t
@@ -388,39 +448,50 @@ say_nothing_new(const struct cli_options *o, int64_t last_run)
 
 /*
  * With --limit N and a filter SQL tests whole, the offers a run needs
- * (issue 29) instead of every match: the first N + K in the query's
- * order (db_query_top()), K the offers the watch knows (only they can
- * be a match that is not news, so the first N news are among them), and
- * the known ones whole (they carry what the watch stores next): those
- * the first N + K did not hold, read by key (a watch's known offers
- * are mostly its first ones: each was read twice). known is sorted by
- * cmp_known(). *matched is the number of all matches. Returns 1 when it
- * read them, 0 when the full path must (into out then), -1 on error.
+ * (issue 29) instead of every match: the first N news in the query's
+ * order, the walk judging each known offer it passes on the values it
+ * walks (watch_take(): one that is not news is noted in walk, not
+ * read), and the known offers the walk neither read nor passed, read
+ * whole by key (they carry what the watch stores next). Where the walk
+ * cannot judge (db_query_top_taking() says 0), the first N + K matches
+ * (K the offers the watch knows: only they can be a match that is not
+ * news, so the first N news are among them) and the known ones they
+ * did not hold. walk->known is sorted by cmp_known(). *matched is the
+ * number of all matches. Returns 1 when it read them, 0 when the full
+ * path must (into out then), -1 on error.
  */
 static int
 watch_read(struct db *db, const struct cli_options *o,
-    const struct offer_filter *f, const struct db_watch_offer *known,
-    size_t nknown, struct offer_list *out, size_t *matched, struct err *err)
+    const struct offer_filter *f, struct watch_walk *walk,
+    struct offer_list *out, size_t *matched, struct err *err)
 {
+	const struct db_watch_offer *known = walk->known;
+	size_t nknown = walk->nknown;
 	const char **provs, **keys;
 	bool *held;
-	size_t i, from = out->n, nget = 0;
+	size_t i, from = out->n, nget = 0, *count;
 	int rc;
 
-	/* GPUCOST_DEBUG_FULL_READ: the full path, for tests to compare. */
+	/* GPUCOST_DEBUG_FULL_READ: the full path, for tests to compare;
+	 * GPUCOST_DEBUG_KNOWN_READ: the N + K walk. */
 	if (o->limit <= 0 || !db_filter_in_sql(f) || !db_sort_in_sql(o->sort) ||
 	    getenv("GPUCOST_DEBUG_FULL_READ") != NULL)
 		return db_query(db, f, out, err) < 0 ? -1 : 0;
 	/* Only JSON (and so --exec) shows the count of every match: it is
 	 * a count of every matching row, which the walk itself is not. */
-	if (db_query_top(db, f, o->sort, o->reverse, (size_t)o->limit + nknown,
-	    out, o->exec != NULL || o->format == OUTPUT_JSON ? matched : NULL,
-	    err) < 0)
+	count = o->exec != NULL || o->format == OUTPUT_JSON ? matched : NULL;
+	rc = getenv("GPUCOST_DEBUG_KNOWN_READ") != NULL ? 0 :
+	    db_query_top_taking(db, f, o->sort, o->reverse, (size_t)o->limit,
+	    watch_take, walk, out, count, err);
+	if (rc < 0)
+		return -1;
+	if (rc == 0 && db_query_top(db, f, o->sort, o->reverse,
+	    (size_t)o->limit + nknown, out, count, err) < 0)
 		return -1;
 	held = xcalloc(nknown > 0 ? nknown : 1, sizeof *held);
 	for (i = from; i < out->n && nknown > 0; i++) {
 		const struct db_watch_offer *w = known_find(known, nknown,
-		    &out->v[i]);
+		    out->v[i].provider, out->v[i].key);
 
 		if (w != NULL)
 			held[w - known] = true;
@@ -428,7 +499,7 @@ watch_read(struct db *db, const struct cli_options *o,
 	provs = xcalloc(nknown > 0 ? nknown : 1, sizeof *provs);
 	keys = xcalloc(nknown > 0 ? nknown : 1, sizeof *keys);
 	for (i = 0; i < nknown; i++)
-		if (!held[i]) {
+		if (!held[i] && !walk->passed[i]) {
 			provs[nget] = known[i].provider;
 			keys[nget++] = known[i].key;
 		}
@@ -466,6 +537,7 @@ cmd_watch_exec(const struct cli_options *o)
 	size_t *from = NULL;		/* per news: its plan */
 	struct offer_list offers;
 	struct output_opts oo;
+	struct watch_walk walk;
 	struct offer_filter f = o->filter;
 	char query[512];
 	int64_t now = (int64_t)time(NULL), last_run = 0;
@@ -502,13 +574,23 @@ cmd_watch_exec(const struct cli_options *o)
 	/* Market references are judged now (rentable.h). */
 	f.now = now;
 	offer_list_init(&offers);
+	memset(&walk, 0, sizeof walk);
 	if (db_watch_load(state, query, &known, &nknown, &last_run, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
-	if (nknown > 1)
-		qsort(known, nknown, sizeof *known, cmp_known);
-	if ((part = watch_read(db, o, &f, known, nknown, &offers, &matched,
+	/* Loaded in key order; sorted here only if it is not. */
+	for (i = 1; i < nknown; i++)
+		if (cmp_known(&known[i - 1], &known[i]) > 0) {
+			qsort(known, nknown, sizeof *known, cmp_known);
+			break;
+		}
+	walk.o = o;
+	walk.known = known;
+	walk.nknown = nknown;
+	walk.passed = xcalloc(nknown > 0 ? nknown : 1, sizeof *walk.passed);
+	walk.now = xcalloc(nknown > 0 ? nknown : 1, sizeof *walk.now);
+	if ((part = watch_read(db, o, &f, &walk, &offers, &matched,
 	    &err)) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
@@ -524,7 +606,7 @@ cmd_watch_exec(const struct cli_options *o)
 	for (i = 0; i < nplans; i++) {
 		const struct db_watch_offer *k = known_offer(known, nknown,
 		    &plans[i]);
-		const char *change = change_of(o, k, &plans[i]);
+		const char *change = plan_change(o, k, &plans[i]);
 
 		if (change == NULL)
 			continue;
@@ -545,9 +627,10 @@ cmd_watch_exec(const struct cli_options *o)
 	oo.width = cli_output_width(stdout);
 	oo.hours = o->hours;
 	oo.now = now;
-	/* Read in part: every match not read is new (never known). */
-	oo.matched = part && matched >= nplans ? nnews + (matched - nplans) :
-	    nnews;
+	/* Read in part: every match neither read nor passed is new (never
+	 * known). */
+	oo.matched = part && matched >= nplans + walk.npassed ?
+	    nnews + (matched - nplans - walk.npassed) : nnews;
 	oo.changes = why;
 	if (nshown > 0) {
 		if (o->exec != NULL) {
@@ -590,17 +673,25 @@ cmd_watch_exec(const struct cli_options *o)
 			continue;
 		else {
 			*w = *k;
-			if (change_of(o, k, &plans[i]) == NULL)
+			if (plan_change(o, k, &plans[i]) == NULL)
 				w->availability = plans[i].offer->availability;
 		}
 		nnext++;
 	}
+	/* Passed by the walk, not news: the availability it had now. */
+	for (i = 0; i < nknown; i++)
+		if (walk.passed[i] && !seen[i]) {
+			seen[i] = true;
+			next[nnext] = known[i];
+			next[nnext++].availability = walk.now[i];
+		}
 	for (i = 0; i < nknown; i++)
 		if (!seen[i] && known[i].reported_at > now - WATCH_KEEP_GONE) {
 			next[nnext] = known[i];
 			next[nnext++].availability = AV_UNAVAILABLE;
 		}
-	if (db_watch_store(state, query, next, nnext, now, &err) < 0) {
+	if (db_watch_store(state, query, next, nnext, now, known, nknown,
+	    &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
@@ -608,6 +699,12 @@ cmd_watch_exec(const struct cli_options *o)
 		say_nothing_new(o, last_run);
 	rc = nshown > 0 ? EXIT_OK : EXIT_NO_MATCH;
 done:
+	/* Tests (tests/cli/plans_paths.sh): what this run read whole. */
+	if (getenv("GPUCOST_DEBUG_READS") != NULL)
+		fprintf(stderr, "gpucost: debug: %zu offers read whole\n",
+		    db_offers_read());
+	free(walk.passed);
+	free(walk.now);
 	free(seen);
 	free(shown);
 	free(from);

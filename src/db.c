@@ -458,6 +458,22 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 */
 	"CREATE INDEX offers_vertex_gpu ON offers (nodes, gpu, sk_gpu_price)"
 	"  WHERE vertex = 1;",
+	/*
+	 * 22 -> 23 (issue 29): a watch's walk (db_query_top_taking())
+	 * judges each offer it passes on its availability and spot price
+	 * too, so the price walk carries them; and with --gpu it walks the
+	 * GPU's own offers in that order. Without them each of the offers
+	 * a watch knows cost a seek of the table: `watch --gpu H100` with
+	 * 1,860 known offers read 9,000 entries of the price walk and
+	 * sought 1,860 rows (90 million instructions; now 28 million).
+	 */
+	"DROP INDEX offers_gpu_price;"
+	"CREATE INDEX offers_gpu_price ON offers (nodes, sk_gpu_price, provider,"
+	"  key, gpu, gpu_count, vram_gb, interconnect, region, continent,"
+	"  country, form, vertex, vcpus, ram_gb, search, availability,"
+	"  sk_spot_gpu);"
+	"CREATE INDEX offers_gpu_walk ON offers (gpu, nodes, sk_gpu_price,"
+	"  provider, key, availability, sk_spot_gpu);",
 };
 
 bool
@@ -960,6 +976,7 @@ db_close(struct db *db)
 	for (i = 0; i < DB_STMT_COUNT; i++)
 		sqlite3_finalize(db->cached[i]);
 	sqlite3_close(db->sql);
+	free(db->watch_query);
 	free(db->path);
 	free(db);
 }

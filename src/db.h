@@ -33,7 +33,7 @@
 #include "offer.h"
 #include "summary.h"
 
-#define DB_SCHEMA_VERSION	22
+#define DB_SCHEMA_VERSION	23
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -224,6 +224,35 @@ int	db_query_top(struct db *db, const struct offer_filter *filter,
 	    struct offer_list *out, size_t *matched, struct err *err);
 
 /*
+ * A row of db_query_top_taking()'s walk as its test sees it: the
+ * offer's key, its availability and its stored prices per GPU-hour
+ * (what cost_plan() gives a plan of it; MONEY_NONE unknown). The text
+ * is the row's: valid during the call only.
+ */
+struct db_walk_row {
+	const char	*provider, *key;
+	enum availability availability;
+	int64_t		 price_gpu_hour, spot_gpu_hour;
+};
+/* Does the row count toward the limit (and so is read whole)? */
+typedef bool (*db_walk_take_fn)(void *ctx, const struct db_walk_row *row);
+
+/*
+ * db_query_top() of the offers take() says yes to: the walk in key
+ * order shows take() each matching row, light (its key, availability
+ * and prices), until `limit` are taken; only those are read whole into
+ * out. A watch reads its news this way without reading every offer it
+ * knows (issue 29). *matched as db_query_top()'s. Returns 1; 0 when it
+ * cannot answer (plans of several nodes, a sort db_query_top() walks
+ * per value, or sort keys of another version on a cache it may not
+ * write): db_query_top() does then.
+ */
+int	db_query_top_taking(struct db *db, const struct offer_filter *filter,
+	    enum sort_key key, bool reverse, size_t limit,
+	    db_walk_take_fn take, void *ctx, struct offer_list *out,
+	    size_t *matched, struct err *err);
+
+/*
  * Are the sort keys and filter values stored in the cache this
  * program's (db_sort_keys_version())? Where the cache may be written,
  * brings them up to date and says yes; on a read-only one (a team's
@@ -327,6 +356,10 @@ int	db_query_nodes_plan(struct db *db, const struct offer_filter *f,
 int	db_query_top_plan(struct db *db, const struct offer_filter *filter,
 	    enum sort_key key, bool reverse, char *out, size_t size,
 	    struct err *err);
+/* The same of db_query_top_taking()'s walk. */
+int	db_query_top_taking_plan(struct db *db,
+	    const struct offer_filter *filter, enum sort_key key, bool reverse,
+	    char *out, size_t size, struct err *err);
 
 /*
  * Record the outcome of one refresh attempt of provider at `at`: ok,
@@ -401,15 +434,23 @@ struct db_watch {
 };
 
 /*
- * The offers watch query knows; *last_run is when it last ran, 0 when
- * the watch does not exist. *out freed with free().
+ * The offers watch query knows, in key order (provider, then key, as
+ * strcmp() orders them); *last_run is when it last ran, 0 when the
+ * watch does not exist. *out freed with free().
  */
 int	db_watch_load(struct db *db, const char *query,
 	    struct db_watch_offer **out, size_t *n, int64_t *last_run,
 	    struct err *err);
-/* Replace what watch query knows by v[0..n) (one transaction). */
+/*
+ * Replace what watch query knows by v[0..n) (one transaction), writing
+ * only the rows that differ. loaded[0..nloaded) is what db_watch_load()
+ * gave for query on this handle, unchanged (or NULL): when no other
+ * connection wrote the file since, the rows are compared with it
+ * instead of being read again.
+ */
 int	db_watch_store(struct db *db, const char *query,
 	    const struct db_watch_offer *v, size_t n, int64_t now,
+	    const struct db_watch_offer *loaded, size_t nloaded,
 	    struct err *err);
 /* Every watch; *out freed with free(). */
 int	db_watch_list(struct db *db, struct db_watch **out, size_t *n,

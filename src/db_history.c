@@ -161,12 +161,19 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
 	void *v;
 	int rc;
 
+	long long version;
+	bool began;
+
 	*out = NULL;
 	*n = 0;
 	*last_run = 0;
+	free(db->watch_query);
+	db->watch_query = NULL;
+	/* One snapshot: the rows, and the data_version they are of. */
+	began = db_read_begin(db);
 	if ((st = db_prepare(db, "SELECT last_run FROM watch WHERE query = ?",
 	    err)) == NULL)
-		return -1;
+		goto fail;
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
@@ -174,16 +181,30 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		db_file_error(db, err);
-		return -1;
+		goto fail;
 	}
 	st = db_prepare(db, "SELECT provider, key, price, availability, "
-	    "reported_at FROM watch_offer WHERE query = ?", err);
+	    "reported_at FROM watch_offer WHERE query = ? ORDER BY provider, "
+	    "key", err);
 	if (st == NULL)
-		return -1;
+		goto fail;
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-	rc = db_rows(db, st, sizeof **out, row_watch_offer, &v, n, err);
+	if (db_rows(db, st, sizeof **out, row_watch_offer, &v, n, err) < 0)
+		goto fail;
 	*out = v;
-	return rc;
+	if (db_int(db, "PRAGMA data_version", &version, err) < 0) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		goto fail;
+	}
+	db->watch_query = xstrdup(query);
+	db->watch_version = version;
+	db_read_end(db, began);
+	return 0;
+fail:
+	db_read_end(db, began);
+	return -1;
 }
 
 static int
@@ -228,17 +249,29 @@ watch_offer_same(const struct db_watch_offer *a, const struct db_watch_offer *b)
  */
 int
 db_watch_store(struct db *db, const char *query,
-    const struct db_watch_offer *v, size_t n, int64_t now, struct err *err)
+    const struct db_watch_offer *v, size_t n, int64_t now,
+    const struct db_watch_offer *loaded, size_t nloaded, struct err *err)
 {
 	sqlite3_stmt *st = NULL, *put = NULL, *del = NULL;
-	struct db_watch_offer *cur = NULL;
+	struct db_watch_offer *read = NULL;
+	const struct db_watch_offer *cur = NULL;
 	struct watch_ref *idx = NULL;
 	size_t ncur = 0, i, j, k, m;
+	long long version;
 	void *rows;
 	int c;
 
 	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
+	/* Under the write lock: has another connection written since? */
+	if (db_int(db, "PRAGMA data_version", &version, err) < 0)
+		goto fail;
+	if (loaded != NULL && db->watch_query != NULL &&
+	    strcmp(db->watch_query, query) == 0 &&
+	    version == db->watch_version) {
+		cur = loaded;
+		ncur = nloaded;
+	}
 	if ((st = db_prepare(db, "INSERT INTO watch (query, created_at, "
 	    "last_run) VALUES (?1, ?2, ?2) ON CONFLICT (query) DO UPDATE SET "
 	    "last_run = ?2", err)) == NULL)
@@ -249,18 +282,20 @@ db_watch_store(struct db *db, const char *query,
 		goto sqlfail;
 	sqlite3_finalize(st);
 	/* What is stored now, in key order (the primary key's). */
-	if ((st = db_prepare(db, "SELECT provider, key, price, availability, "
-	    "reported_at FROM watch_offer WHERE query = ? ORDER BY provider, "
-	    "key", err)) == NULL)
-		goto fail;
-	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-	if (db_rows(db, st, sizeof *cur, row_watch_offer, &rows, &ncur,
-	    err) < 0) {
+	if (cur == NULL) {
+		if ((st = db_prepare(db, "SELECT provider, key, price, "
+		    "availability, reported_at FROM watch_offer WHERE "
+		    "query = ? ORDER BY provider, key", err)) == NULL)
+			goto fail;
+		sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
+		if (db_rows(db, st, sizeof *read, row_watch_offer, &rows,
+		    &ncur, err) < 0) {
+			st = NULL;
+			goto fail;
+		}
 		st = NULL;
-		goto fail;
+		cur = read = rows;
 	}
-	st = NULL;
-	cur = rows;
 	/* v by key, each key's last; repeated keys are adjacent. */
 	idx = xcalloc(n > 0 ? n : 1, sizeof *idx);
 	for (i = 0; i < n; i++) {
@@ -328,7 +363,10 @@ db_watch_store(struct db *db, const char *query,
 	st = NULL;
 	if (db_exec(db, "COMMIT", err) < 0)
 		goto fail;
-	free(cur);
+	/* Our own write: the next store compares with what it reads. */
+	free(db->watch_query);
+	db->watch_query = NULL;
+	free(read);
 	free(idx);
 	return 0;
 sqlfail:
@@ -338,7 +376,7 @@ fail:
 	sqlite3_finalize(put);
 	sqlite3_finalize(del);
 	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-	free(cur);
+	free(read);
 	free(idx);
 	return -1;
 }
@@ -384,6 +422,8 @@ db_watch_forget(struct db *db, const char *query, bool *found,
 	sqlite3_stmt *st = NULL;
 
 	*found = false;
+	free(db->watch_query);		/* our write: load again to compare */
+	db->watch_query = NULL;
 	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
 		return -1;
 	if ((st = db_prepare(db, "DELETE FROM watch WHERE query = ?", err)) ==

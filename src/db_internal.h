@@ -38,6 +38,14 @@ struct db {
 	bool	 read_only;	/* opened read-only: we may not write it */
 	bool	 had_wal;	/* a -wal was there before we opened it */
 	sqlite3_stmt *cached[DB_STMT_COUNT];	/* db_prepare_cached() */
+	/*
+	 * The watch db_watch_load() read last on this handle and the
+	 * file's data_version then (as of its rows): db_watch_store()
+	 * compares with the rows loaded, not read again, when no other
+	 * connection has written the file since.
+	 */
+	char	*watch_query;
+	int64_t	 watch_version;
 };
 
 /*

@@ -1867,11 +1867,13 @@ region_gpu_seek(const struct offer_filter *f, const struct rentable_sql *rq,
  * `limit` with an unknown one. Returns how many parts key has (each
  * takes the filter and the limit). Two statements, not one IN of a
  * UNION ALL: the planner cannot size a compound list, and scanned the
- * table to test each row against it.
+ * table to test each row against it. With cols, the walk itself,
+ * selecting cols (db_query_top_taking()).
  */
 static int
 top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
-    enum sort_key key, bool reverse, int part, char *sql, size_t size)
+    enum sort_key key, bool reverse, int part, const char *cols, char *sql,
+    size_t size)
 {
 	const struct sort_sql *s = f->term == TERM_NONE ? &sort_sql[key] :
 	    key == SORT_TERM_GPU ? &term_sort_sql :
@@ -1894,27 +1896,30 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 	    " INDEXED BY offers_vertex_gpu" : " INDEXED BY offers_vertex") :
 	    region_gpu_seek(f, rq, key) ? " INDEXED BY offers_region_gpu" : "";
 
+	/* The rows whole: the walk's keys, then those rows. */
+	const char *open = cols != NULL ? "" : "SELECT " OFFER_COLUMNS
+	    " FROM offers WHERE (provider, key) IN (";
+	const char *close = cols != NULL ? "" : ")";
+	int parts = s->known == NULL || (s->last && !desc) ? 1 : 2;
+
 	top_where(f, rq, where, sizeof where);
-	if (s->known == NULL || (s->last && !desc)) {
-		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-		    "(provider, key) IN (SELECT provider, key FROM %s%s "
-		    "WHERE 1%s ORDER BY %s%s, %s LIMIT ?)", from, index, where,
-		    s->expr, desc ? " DESC" : "", tiebreak(f, key));
-		return 1;
-	}
-	if (part == 0)
-		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-		    "(provider, key) IN (SELECT provider, key FROM %s%s "
-		    "WHERE 1%s AND %s ORDER BY %s%s, %s LIMIT ?)", from, index,
-		    where, s->known, s->expr, desc ? " DESC" : "",
-		    tiebreak(f, key));
+	if (parts == 1)
+		snprintf(sql, size, "%sSELECT %s FROM %s%s WHERE 1%s "
+		    "ORDER BY %s%s, %s LIMIT ?%s", open, cols != NULL ? cols :
+		    "provider, key", from, index, where, s->expr,
+		    desc ? " DESC" : "", tiebreak(f, key), close);
+	else if (part == 0)
+		snprintf(sql, size, "%sSELECT %s FROM %s%s WHERE 1%s AND %s "
+		    "ORDER BY %s%s, %s LIMIT ?%s", open, cols != NULL ? cols :
+		    "provider, key", from, index, where, s->known, s->expr,
+		    desc ? " DESC" : "", tiebreak(f, key), close);
 	else
-		snprintf(sql, size, "SELECT " OFFER_COLUMNS " FROM offers WHERE "
-		    "(provider, key) IN (SELECT provider, key FROM %s%s "
-		    "WHERE 1%s AND %s ORDER BY %s%s LIMIT ?)", from, index,
-		    where, unknown_sql(s, unknown, sizeof unknown),
-		    gpu_raw_order(key, reverse), tiebreak(f, key));
-	return 2;
+		snprintf(sql, size, "%sSELECT %s FROM %s%s WHERE 1%s AND %s "
+		    "ORDER BY %s%s LIMIT ?%s", open, cols != NULL ? cols :
+		    "provider, key", from, index, where,
+		    unknown_sql(s, unknown, sizeof unknown),
+		    gpu_raw_order(key, reverse), tiebreak(f, key), close);
+	return parts;
 }
 
 /*
@@ -2333,18 +2338,18 @@ done:
 	return rc;
 }
 
-int
-db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
-    bool reverse, size_t limit, struct offer_list *out, size_t *matched,
-    struct err *err)
+/*
+ * What every top query does first: the key checked, the rentable rules
+ * prepared into rq and *matched counted (unless matched is NULL).
+ * *ready says whether the stored sort keys are this program's.
+ */
+static int
+top_prepare(struct db *db, const struct offer_filter *f, enum sort_key key,
+    struct rentable_sql *rq, size_t *matched, bool *ready, struct err *err)
 {
-	char where[6144] = "", sql[16384];
-	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
-	struct rentable_sql rq;
+	char where[6144] = "", sql[8192];
 	sqlite3_stmt *st;
-	size_t from;
-	int k = 1, rc, parts = 1, part;
-	bool ready;
+	int k = 1, rc;
 
 	if (matched != NULL)
 		*matched = 0;
@@ -2352,28 +2357,48 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 		err_set(err, "cache %s: no such sort key", db->path);
 		return -1;
 	}
-	if (db_sort_keys_ready(db, &ready, err) < 0)
+	if (db_sort_keys_ready(db, ready, err) < 0)
+		return -1;
+	if (!*ready)
+		return 0;
+	if (rentable_prepare(db, f, rq, err) < 0)
+		return -1;
+	if (matched == NULL)
+		return 0;
+	top_where(f, rq, where, sizeof where);
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM %s WHERE 1%s",
+	    top_from(f), where);
+	if ((st = db_prepare(db, sql, err)) == NULL)
+		return -1;
+	top_bind(st, f, rq, &k);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*matched = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
+    bool reverse, size_t limit, struct offer_list *out, size_t *matched,
+    struct err *err)
+{
+	char sql[16384];
+	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
+	struct rentable_sql rq;
+	sqlite3_stmt *st;
+	size_t from;
+	int k, rc, parts = 1, part;
+	bool ready;
+
+	if (top_prepare(db, f, key, &rq, matched, &ready, err) < 0)
 		return -1;
 	if (!ready)
 		return db_query_every(db, f, out, matched, err);
-	if (rentable_prepare(db, f, &rq, err) < 0)
-		return -1;
-	if (matched != NULL) {
-		top_where(f, &rq, where, sizeof where);
-		snprintf(sql, sizeof sql, "SELECT count(*) FROM %s "
-		    "WHERE 1%s", top_from(f), where);
-		if ((st = db_prepare(db, sql, err)) == NULL)
-			return -1;
-		top_bind(st, f, &rq, &k);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			*matched = (size_t)sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-		if (rc != SQLITE_ROW) {
-			db_file_error(db, err);
-			return -1;
-		}
-	}
 	/* Cluster products (nodes > 1), and --term (its join of
 	 * offer_terms), stay with top_sql(). */
 	if (!f->multi_node && f->nodes <= 1 && f->term == TERM_NONE &&
@@ -2384,7 +2409,8 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 		return top_walk(db, f, &rq, key, reverse, n, out, err);
 	from = out->n;
 	for (part = 0; part < parts; part++) {
-		parts = top_sql(f, &rq, key, reverse, part, sql, sizeof sql);
+		parts = top_sql(f, &rq, key, reverse, part, NULL, sql,
+		    sizeof sql);
 		if ((st = db_prepare(db, sql, err)) == NULL)
 			return -1;
 		k = 1;
@@ -2398,10 +2424,117 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 	return db_committed_attach(db, out, from, err);
 }
 
-int
-db_query_top_plan(struct db *db, const struct offer_filter *f,
-    enum sort_key key, bool reverse, char *out, size_t size,
+/* What db_query_top_taking()'s walk shows its test (db_walk_row). */
+#define TAKE_COLUMNS	"provider, key, availability, sk_gpu_price, sk_spot_gpu"
+
+static int64_t
+sk_money_value(sqlite3_stmt *st, int col)
+{
+	int64_t v = sqlite3_column_int64(st, col);
+
+	return v == SK_UNKNOWN_MONEY ? MONEY_NONE : v;
+}
+
+/*
+ * One part of db_query_top_taking(): the walk, each row shown to take,
+ * the keys of up to n taken kept in (pv, kv, *nv).
+ */
+static int
+take_walk(struct db *db, sqlite3_stmt *st, int64_t n, db_walk_take_fn take,
+    void *ctx, char ***pv, char ***kv, size_t *nv, size_t *cap,
     struct err *err)
+{
+	struct db_walk_row r;
+	char buf[32];
+	int rc = SQLITE_DONE;
+
+	while (n > 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r.provider = (const char *)sqlite3_column_text(st, 0);
+		r.key = (const char *)sqlite3_column_text(st, 1);
+		if (r.provider == NULL || r.key == NULL)
+			continue;	/* NOT NULL columns: never */
+		db_column_text(st, 2, buf, sizeof buf);
+		if (availability_parse(buf, &r.availability) < 0)
+			r.availability = AV_UNKNOWN;
+		r.price_gpu_hour = sk_money_value(st, 3);
+		r.spot_gpu_hour = sk_money_value(st, 4);
+		if (!take(ctx, &r))
+			continue;
+		if (*nv == *cap) {
+			*cap = *cap > 0 ? *cap * 2 : 32;
+			*pv = xreallocarray(*pv, *cap, sizeof **pv);
+			*kv = xreallocarray(*kv, *cap, sizeof **kv);
+		}
+		(*pv)[*nv] = xstrdup(r.provider);
+		(*kv)[(*nv)++] = xstrdup(r.key);
+		n--;
+	}
+	if (n > 0 && rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_query_top_taking(struct db *db, const struct offer_filter *f,
+    enum sort_key key, bool reverse, size_t limit, db_walk_take_fn take,
+    void *ctx, struct offer_list *out, size_t *matched, struct err *err)
+{
+	char sql[16384];
+	int64_t n = limit < INT64_MAX ? (int64_t)limit : INT64_MAX;
+	struct rentable_sql rq;
+	sqlite3_stmt *st;
+	char **pv = NULL, **kv = NULL;
+	size_t nv = 0, cap = 0, i;
+	int k, rc = -1, parts = 1, part;
+	bool ready, began;
+
+	/* One instance a plan, on top_sql()'s walk: the others say 0. */
+	if (f->multi_node || f->nodes > 1 ||
+	    ((unsigned)key < SORT_KEY_COUNT && f->term == TERM_NONE &&
+	    (key == SORT_AGE || sort_sql[key].walk)))
+		return 0;
+	began = db_read_begin(db);
+	if (top_prepare(db, f, key, &rq, matched, &ready, err) < 0)
+		goto done;
+	if (!ready) {
+		rc = 0;
+		goto done;
+	}
+	for (part = 0; part < parts; part++) {
+		parts = top_sql(f, &rq, key, reverse, part, TAKE_COLUMNS, sql,
+		    sizeof sql);
+		if ((st = db_prepare(db, sql, err)) == NULL)
+			goto done;
+		k = 1;
+		top_bind(st, f, &rq, &k);
+		sqlite3_bind_int64(st, k, -1);	/* take() decides */
+		rc = take_walk(db, st, n, take, ctx, &pv, &kv, &nv, &cap, err);
+		sqlite3_finalize(st);
+		if (rc < 0)
+			goto done;
+		rc = -1;
+	}
+	if (db_offers_get(db, (const char *const *)pv,
+	    (const char *const *)kv, nv, out, err) < 0)
+		goto done;
+	rc = 1;
+done:
+	for (i = 0; i < nv; i++) {
+		free(pv[i]);
+		free(kv[i]);
+	}
+	free(pv);
+	free(kv);
+	db_read_end(db, began);
+	return rc;
+}
+
+/* EXPLAIN QUERY PLAN of each part of top_sql() (cols as it takes). */
+static int
+top_plan(struct db *db, const struct offer_filter *f, enum sort_key key,
+    bool reverse, const char *cols, char *out, size_t size, struct err *err)
 {
 	char sql[16384] = "EXPLAIN QUERY PLAN ";
 	struct rentable_sql rq;
@@ -2415,7 +2548,7 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
 		return -1;
 	plen = strlen(sql);
 	for (part = 0; part < parts; part++) {
-		parts = top_sql(f, &rq, key, reverse, part, sql + plen,
+		parts = top_sql(f, &rq, key, reverse, part, cols, sql + plen,
 		    sizeof sql - plen);
 		if ((st = db_prepare(db, sql, err)) == NULL)
 			return -1;
@@ -2426,4 +2559,20 @@ db_query_top_plan(struct db *db, const struct offer_filter *f,
 			return -1;
 	}
 	return 0;
+}
+
+int
+db_query_top_plan(struct db *db, const struct offer_filter *f,
+    enum sort_key key, bool reverse, char *out, size_t size,
+    struct err *err)
+{
+	return top_plan(db, f, key, reverse, NULL, out, size, err);
+}
+
+int
+db_query_top_taking_plan(struct db *db, const struct offer_filter *f,
+    enum sort_key key, bool reverse, char *out, size_t size,
+    struct err *err)
+{
+	return top_plan(db, f, key, reverse, TAKE_COLUMNS, out, size, err);
 }

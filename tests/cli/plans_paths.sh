@@ -203,6 +203,30 @@ for q in "--gpu H100" "--provider vast --sort spot" "--count 8 --spot"; do
 	watch_pair "$q after changes" $q --limit 3 --format csv
 	# shellcheck disable=SC2086
 	watch_pair "$q after changes, again" $q --limit 3 --format csv
+	# A known offer taken, then back: available again (news).
+	pick="(select provider, key from watch_offer order by provider, key limit 1 offset 1)"
+	both "update offers set availability = 'unavailable' where (provider, key) in $pick"
+	# shellcheck disable=SC2086
+	watch_pair "$q one taken" $q --limit 3 --format csv
+	both "update offers set availability = 'available' where (provider, key) in $pick"
+	# shellcheck disable=SC2086
+	watch_pair "$q available again" $q --limit 3 --format csv
+	# shellcheck disable=SC2086
+	watch_pair "$q available again, json" $q --limit 3 --format json
 done
+
+# A watch reads whole only the news it shows: the offers it knows and
+# passes on its walk are judged on the walk's values (12 known, 3 read;
+# the first N + K walk read 15).
+cp "$DB" "$T/w3.db"
+run --db "$T/w3.db" watch --gpu H100 --limit 12 --format csv -q
+check "watch --gpu H100 --limit 12: 12 news" \
+    [ "$(sed 1d "$T/out" | wc -l)" -eq 12 ]
+GPUCOST_DEBUG_READS=1 run --db "$T/w3.db" watch --gpu H100 --limit 3 --format csv -q
+check "watch --limit 3 after 12 known: 3 news" \
+    [ "$(sed 1d "$T/out" | wc -l)" -eq 3 ]
+fast=$(sed -n 's/^gpucost: debug: \([0-9]*\) offers read whole$/\1/p' "$T/err")
+check "watch --limit 3 after 12 known reads 3 offers whole (${fast:-?})" \
+    [ "${fast:-0}" -eq 3 ]
 
 finish

@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "cache.h"
+#include "cost.h"
 #include "db.h"
 #include "err.h"
 #include "filter.h"
@@ -1824,6 +1825,95 @@ test_query_top(void **state)
 	db_close(db);
 }
 
+/* What take_some() is given: the full answer, rows it saw. */
+struct take_ctx {
+	struct offer_list *all;
+	size_t	 seen;
+};
+
+/* Offers db_query_top_taking() skips: a third of them, by key. */
+static bool
+take_skips(const char *provider, const char *key)
+{
+	return (strlen(provider) + (size_t)key[strlen(key) - 1]) % 3 == 0;
+}
+
+/*
+ * A db_walk_take_fn: each row the walk shows carries its offer's
+ * availability and per-GPU prices as the plan of it has them.
+ */
+static bool
+take_some(void *ctx, const struct db_walk_row *r)
+{
+	struct take_ctx *t = ctx;
+	struct offer *o = find_offer(t->all, r->provider, r->key);
+	struct plan p;
+
+	if (o == NULL)
+		fail_msg("walk row %s/%s: not a match", r->provider, r->key);
+	cost_plan(&p, o, 1);
+	assert_int_equal(r->availability, o->availability);
+	assert_int_equal(r->price_gpu_hour, p.price_gpu_hour);
+	assert_int_equal(r->spot_gpu_hour, p.spot_gpu_hour);
+	t->seen++;
+	return !take_skips(r->provider, r->key);
+}
+
+/*
+ * db_query_top_taking() of f sorted by key: the first `limit` plans of
+ * the full answer (all) without the offers take_some() skips, none of
+ * those read; or 0 where it does not answer (a sort walked per value,
+ * --sort age).
+ */
+static void
+assert_taking(struct db *db, const struct offer_filter *f,
+    enum sort_key key, bool rev, size_t limit, struct offer_list *all)
+{
+	static char want[65536], got[65536];
+	struct take_ctx t = { all, 0 };
+	struct offer_list kept, top;
+	struct plan *pa, *pt;
+	size_t na, nt, shown, i, matched;
+	struct err err;
+	int rc;
+
+	offer_list_init(&top);
+	rc = db_query_top_taking(db, f, key, rev, limit, take_some, &t, &top,
+	    &matched, &err);
+	if (rc == 0) {
+		/* The keys a watch sorts by most are answered. */
+		assert_true(key != SORT_GPU_PRICE && key != SORT_SPOT_GPU &&
+		    key != SORT_PRICE && key != SORT_SPOT);
+		offer_list_done(&top);
+		return;
+	}
+	assert_int_equal(rc, 1);
+	query_plans(all->v, all->n, f, key, rev, &pa, &na);
+	free(pa);
+	assert_int_equal(matched, na);
+	assert_true(na == 0 || t.seen > 0);
+	for (i = 0; i < top.n; i++)
+		if (take_skips(top.v[i].provider, top.v[i].key))
+			fail_msg("%s/%s read whole, skipped", top.v[i].provider,
+			    top.v[i].key);
+	offer_list_init(&kept);
+	for (i = 0; i < all->n; i++)
+		if (!take_skips(all->v[i].provider, all->v[i].key))
+			offer_list_add_copy(&kept, &all->v[i]);
+	query_plans(kept.v, kept.n, f, key, rev, &pa, &na);
+	shown = limit < na ? limit : na;
+	plan_keys(pa, shown, want, sizeof want);
+	query_plans(top.v, top.n, f, key, rev, &pt, &nt);
+	plan_keys(pt, shown, got, sizeof got);
+	if (nt < shown || strcmp(want, got) != 0)
+		fail_msg("taking: sort %s reverse %d limit %zu:\nwant %.400s\n"
+		    "got  %.400s", sort_key_name(key), rev, limit, want, got);
+	free(pa);
+	free(pt);
+	offer_list_done(&kept);
+	offer_list_done(&top);
+}
+
 /*
  * Issue 29: every sort key SQL orders, both directions, as the full
  * path orders it, on what the walks of db_query_top() could get wrong:
@@ -1936,6 +2026,7 @@ test_query_top_walks(void **state)
 			free(pa);
 			free(pt);
 			offer_list_done(&top);
+			assert_taking(db, &f, key, rev, limits[li], &all);
 		}
 		offer_list_done(&all);
 	}
@@ -2642,6 +2733,42 @@ test_query_plans(void **state)
 				    walks[wi].index, plan);
 		}
 	}
+	/*
+	 * A watch's walk (db_query_top_taking()) reads the availability
+	 * and spot price it judges from the index it walks (migration 23):
+	 * a seek of the table for each offer it passes cost more than the
+	 * rest of the run.
+	 */
+	{
+		static const struct {
+			const char *gpu;
+			int count;
+			const char *index;
+		} watches[] = {
+			{ "H100", 0, "COVERING INDEX offers_gpu_walk (gpu=? AND "
+			    "nodes=?)" },
+			{ NULL, 0, "COVERING INDEX offers_gpu_price (nodes=?)" },
+		};
+		char plan[4096];
+		struct err err;
+		size_t wi;
+
+		for (wi = 0; wi < sizeof watches / sizeof watches[0]; wi++) {
+			offer_filter_init(&f);
+			if (watches[wi].gpu != NULL) {
+				f.gpus[0] = gpu_find(watches[wi].gpu);
+				f.ngpus = 1;
+			}
+			assert_int_equal(db_query_top_taking_plan(db, &f,
+			    SORT_GPU_PRICE, false, plan, sizeof plan, &err), 0);
+			if (strstr(plan, watches[wi].index) == NULL ||
+			    strstr(plan, "TEMP B-TREE") != NULL)
+				fail_msg("watch --gpu %s: plan lacks \"%s\" or "
+				    "sorts:\n%s", watches[wi].gpu != NULL ?
+				    watches[wi].gpu : "(any)",
+				    watches[wi].index, plan);
+		}
+	}
 	db_close(db);
 }
 
@@ -3001,8 +3128,8 @@ test_watch_state(void **state)
 	w.price = 310000;
 	w.availability = AV_AVAILABLE;
 	w.reported_at = 1000;
-	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000, &err),
-	    0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000,
+	    NULL, 0, &err), 0);
 	db_close(db);
 	assert_int_equal(db_open_watch_state(path, &db, &err), 0);
 	assert_int_equal(db_watch_load(db, "--gpu H100", &out, &n, &last,
@@ -3045,6 +3172,21 @@ test_watch_state(void **state)
  * stored before the column existed (NULL) is counted when listed; a
  * version-1 watch state file is upgraded in place, its watches kept.
  */
+/* Vast offers keys[0..n) known available at 1000, priced 1.000000 up. */
+static void
+watch_rows(struct db_watch_offer *w, const char *const *keys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		str_copy(w[i].provider, sizeof w[i].provider, "vast");
+		str_copy(w[i].key, sizeof w[i].key, keys[i]);
+		w[i].price = 1000000 + (int64_t)i;
+		w[i].availability = AV_AVAILABLE;
+		w[i].reported_at = 1000;
+	}
+}
+
 /*
  * db_watch_store() leaves the watch's rows exactly as given (a repeated
  * offer's last standing) and writes only the rows that differ from the
@@ -3066,19 +3208,13 @@ test_watch_store_changes(void **state)
 
 	(void)state;
 	memset(w, 0, sizeof w);
-	for (i = 0; i < 5; i++) {
-		str_copy(w[i].provider, sizeof w[i].provider, "vast");
-		str_copy(w[i].key, sizeof w[i].key, keys[i]);
-		w[i].price = 1000000 + (int64_t)i;
-		w[i].availability = AV_AVAILABLE;
-		w[i].reported_at = 1000;
-	}
+	watch_rows(w, keys, 5);
 	w[4].price = MONEY_NONE;
 	db = open_ok(path);
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 1000, &err),
-	    0);
-	assert_int_equal(db_watch_store(db, "--gpu A100", w, 2, 1000, &err),
-	    0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 1000,
+	    NULL, 0, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu A100", w, 2, 1000,
+	    NULL, 0, &err), 0);
 	db_close(db);
 	raw = raw_open(path);
 	raw_exec(raw, "CREATE TABLE wlog (op TEXT, key TEXT);"
@@ -3098,8 +3234,8 @@ test_watch_store_changes(void **state)
 	str_copy(w[4].key, sizeof w[4].key, "f");
 	w[4].reported_at = 2000;
 	db = open_ok(path);
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 2000, &err),
-	    0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 2000,
+	    NULL, 0, &err), 0);
 	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
 	    &err), 0);
 	assert_int_equal(n, 4);
@@ -3129,6 +3265,80 @@ test_watch_store_changes(void **state)
 	    "WHERE query = '--gpu A100'"), 2);
 }
 
+/* The watch rows of the file, "key:price" in key order, are want. */
+static void
+assert_watch_prices(const char *path, const char *want)
+{
+	char text[512];
+
+	raw_text(path, "SELECT group_concat(key || ':' || price, ' ') FROM "
+	    "(SELECT * FROM watch_offer ORDER BY key)", text, sizeof text);
+	assert_string_equal(text, want);
+}
+
+/*
+ * db_watch_store() given what db_watch_load() read compares with it
+ * only while no other connection has written the file: a run that
+ * another changed meanwhile (another user's `watch --forget`, a second
+ * cron job) still leaves exactly the rows given.
+ */
+static void
+test_watch_store_loaded(void **state)
+{
+	static const char *const keys[] = { "a", "b", "c" };
+	const char *path = tmp_path("wsl.db");
+	struct db_watch_offer w[3], *got;
+	int64_t last;
+	struct db *db;
+	struct err err;
+	size_t n, i;
+	sqlite3 *raw;
+
+	(void)state;
+	memset(w, 0, sizeof w);
+	watch_rows(w, keys, 3);
+	db = open_ok(path);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 1000,
+	    NULL, 0, &err), 0);
+	/* Loaded in key order, whatever order they were stored in. */
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
+	    &err), 0);
+	assert_int_equal(n, 3);
+	for (i = 0; i < n; i++)
+		assert_string_equal(got[i].key, keys[i]);
+	/* Nobody else wrote: b cheaper is the one change. */
+	w[1].price = 900000;
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 2000, got,
+	    n, &err), 0);
+	free(got);
+	assert_watch_prices(path, "a:1000000 b:900000 c:1000002");
+	/* Another connection writes between the load and the store. */
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
+	    &err), 0);
+	raw = raw_open(path);
+	raw_exec(raw, "DELETE FROM watch_offer WHERE key = 'a';"
+	    "UPDATE watch_offer SET price = 5 WHERE key = 'c';"
+	    "INSERT INTO watch_offer VALUES ('--gpu H100', 'vast', 'z', 1, "
+	    "'available', 1500);");
+	sqlite3_close(raw);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 3000, got,
+	    n, &err), 0);
+	free(got);
+	assert_watch_prices(path, "a:1000000 b:900000 c:1000002");
+	/* Its own store: the next one with the same rows reads again. */
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
+	    &err), 0);
+	w[2].price = 700000;
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 4000, got,
+	    n, &err), 0);
+	w[2].price = 1000002;
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 5000, got,
+	    n, &err), 0);
+	free(got);
+	assert_watch_prices(path, "a:1000000 b:900000 c:1000002");
+	db_close(db);
+}
+
 static void
 test_watch_list_count(void **state)
 {
@@ -3151,10 +3361,10 @@ test_watch_list_count(void **state)
 		w[i].reported_at = 1000;
 	}
 	db = open_ok(path);
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 1000, &err),
-	    0);
-	assert_int_equal(db_watch_store(db, "--gpu A100", w, 1, 1000, &err),
-	    0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 1000,
+	    NULL, 0, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu A100", w, 1, 1000,
+	    NULL, 0, &err), 0);
 	assert_int_equal(db_watch_list(db, &list, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(list[0].query, "--gpu A100");
@@ -3163,8 +3373,8 @@ test_watch_list_count(void **state)
 	assert_int_equal(list[1].offers, 2);
 	free(list);
 	/* The next run tracks fewer: the count follows. */
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 1, 2000, &err),
-	    0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 1, 2000,
+	    NULL, 0, &err), 0);
 	db_close(db);
 	assert_int_equal(raw_int(path, "SELECT offers FROM watch WHERE "
 	    "query = '--gpu H100'"), 1);
@@ -3200,7 +3410,8 @@ test_watch_list_count(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(list[0].offers, 1);
 	free(list);
-	assert_int_equal(db_watch_store(db, "--gpu L4", w, 3, 3000, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu L4", w, 3, 3000,
+	    NULL, 0, &err), 0);
 	db_close(db);
 	assert_int_equal(raw_int(old, "PRAGMA user_version"), 2);
 	assert_int_equal(raw_int(old, "SELECT offers FROM watch"), 2);
@@ -4215,6 +4426,7 @@ main(void)
 		T(test_stage_offers),
 		T(test_watch_state),
 		T(test_watch_store_changes),
+		T(test_watch_store_loaded),
 		T(test_watch_list_count),
 		T(test_replace_writes_changes),
 		T(test_confirm_offers),
