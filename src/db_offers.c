@@ -1010,8 +1010,6 @@ row_text(sqlite3_stmt *st, int i)
 void
 db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 {
-	char buf[16];
-
 	offers_read++;
 	o->provider = row_text(st, 0);
 	o->key = row_text(st, 1);
@@ -1021,23 +1019,23 @@ db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 	o->gpu_raw = row_text(st, 5);
 	o->gpu_count = sqlite3_column_int(st, 6);
 	o->vram_gb = sqlite3_column_int(st, 7);
-	db_column_text(st, 8, buf, sizeof buf);
-	if (interconnect_parse(buf, &o->interconnect) < 0)
+	/* The row's own text, parsed in place: no copy (a million rows
+	 * for the TUI's first screen). */
+	if (interconnect_parse(row_text(st, 8), &o->interconnect) < 0)
 		o->interconnect = IC_UNKNOWN;
 	o->vcpus = sqlite3_column_int(st, 9);
 	o->ram_gb = sqlite3_column_double(st, 10);
 	o->price = db_stmt_money(st, 11);
 	o->spot_price = db_stmt_money(st, 12);
-	db_column_text(st, 13, buf, sizeof buf);
-	if (availability_parse(buf, &o->availability) < 0)
+	if (availability_parse(row_text(st, 13), &o->availability) < 0)
 		o->availability = AV_UNKNOWN;
 	o->spot_interruption = sqlite3_column_type(st, 14) == SQLITE_NULL ?
 	    -1 : sqlite3_column_int(st, 14);
 	o->reliability = sqlite3_column_type(st, 15) == SQLITE_NULL ?
 	    -1 : sqlite3_column_double(st, 15);
 	o->fetched_at = sqlite3_column_int64(st, 16);
-	db_column_text(st, 17, buf, sizeof buf);
-	o->source = strcmp(buf, "live") == 0 ? SRC_LIVE : SRC_SNAPSHOT;
+	o->source = strcmp(row_text(st, 17), "live") == 0 ? SRC_LIVE :
+	    SRC_SNAPSHOT;
 	o->notes = (unsigned)sqlite3_column_int64(st, 18);
 	o->spot_zone = row_text(st, 19);
 	db_column_text(st, 20, o->currency, sizeof o->currency);

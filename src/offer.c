@@ -457,6 +457,12 @@ interconnect_parse(const char *s, enum interconnect *out)
 {
 	unsigned i;
 
+	/* The names as written (every cache row): no case folding. */
+	for (i = 0; i < 3; i++)
+		if (strcmp(s, interconnect_names[i]) == 0) {
+			*out = (enum interconnect)i;
+			return 0;
+		}
 	for (i = 0; i < 3; i++)
 		if (str_eq_nocase(s, interconnect_names[i])) {
 			*out = (enum interconnect)i;

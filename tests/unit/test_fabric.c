@@ -79,6 +79,17 @@ test_lookup(void **state)
 	assert_null(fabric_find("runpod", "8x H100 SXM"));
 	/* The pattern is the provider's: GCP's name at AWS is nothing. */
 	assert_null(fabric_find("aws", "a3-megagpu-8g"));
+	/* Asked in turn (each provider's rows kept by the last asked). */
+	has_fabric("aws", "p5.48xlarge", FABRIC_EFA, 3200, GDR_YES,
+	    PLACE_GROUP);
+	assert_null(fabric_find("vast", "8x-H100_SXM-32-65536"));
+	assert_null(fabric_find("", "p5.48xlarge"));
+	assert_null(fabric_find("an-unknown-provider-longer-than-31-bytes",
+	    "p5.48xlarge"));
+	has_fabric("aws", "p5.48xlarge", FABRIC_EFA, 3200, GDR_YES,
+	    PLACE_GROUP);
+	has_fabric("oci", "BM.GPU.H100.8", FABRIC_ROCE, 3200, GDR_YES,
+	    PLACE_CLUSTER_NETWORK);
 }
 
 /* Every line names a provider gpucost has, a source, and sane numbers. */
@@ -86,12 +97,19 @@ static void
 test_rows(void **state)
 {
 	const struct fabric *f;
-	size_t i;
+	size_t i, j;
 
 	(void)state;
 	assert_true(fabric_row_count >= 40);
 	for (i = 0; i < fabric_row_count; i++) {
 		f = &fabric_rows[i];
+		/* fabric_find() keeps a provider's rows: they are together. */
+		if (i > 0 && strcmp(f->provider, fabric_rows[i - 1].provider))
+			for (j = 0; j < i; j++)
+				if (strcmp(fabric_rows[j].provider,
+				    f->provider) == 0)
+					fail_msg("line %zu: %s apart from its "
+					    "line %zu", i, f->provider, j);
 		if (provider_find(f->provider) == NULL)
 			fail_msg("line %zu: unknown provider %s", i, f->provider);
 		assert_true(f->source[0] != '\0');
