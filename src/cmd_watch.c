@@ -53,10 +53,17 @@ watched_price(const struct cli_options *o, const struct plan *p)
 	return o->filter.spot ? p->spot_gpu_hour : p->price_gpu_hour;
 }
 
+/* An offer's key as known_find() looks it up. */
+struct known_key {
+	const char *provider, *key;
+};
+
+/* bsearch(3)'s comparison of a known_key with a watch's offer. */
 static int
-cmp_known(const void *a, const void *b)
+cmp_known_key(const void *a, const void *b)
 {
-	const struct db_watch_offer *x = a, *y = b;
+	const struct known_key *x = a;
+	const struct db_watch_offer *y = b;
 	int c;
 
 	if ((c = strcmp(x->provider, y->provider)) != 0)
@@ -64,38 +71,38 @@ cmp_known(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
+/* Watch offers by provider, then key. */
+static int
+cmp_known(const void *a, const void *b)
+{
+	const struct db_watch_offer *x = a;
+	struct known_key k = { x->provider, x->key };
+
+	return cmp_known_key(&k, b);
+}
+
 /*
  * What the watch knew of an offer (v sorted by cmp_known()), or NULL:
- * a binary search on the strings as given (a watch's walk asks once
- * for each offer it passes).
+ * the strings as given, not copied (a watch's walk asks once for each
+ * offer it passes), unless longer than the arrays keep.
  */
 static const struct db_watch_offer *
 known_find(const struct db_watch_offer *v, size_t n, const char *provider,
     const char *key)
 {
 	char p[sizeof v->provider], k[sizeof v->key];
-	size_t lo = 0, hi = n, mid;
-	int c;
+	struct known_key want = { provider, key };
 
+	if (n == 0)
+		return NULL;
 	/* Stored cut as the arrays cut them: a longer row's text too. */
 	if (strlen(provider) >= sizeof p || strlen(key) >= sizeof k) {
 		str_copy(p, sizeof p, provider);
 		str_copy(k, sizeof k, key);
-		provider = p;
-		key = k;
+		want.provider = p;
+		want.key = k;
 	}
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if ((c = strcmp(provider, v[mid].provider)) == 0)
-			c = strcmp(key, v[mid].key);
-		if (c == 0)
-			return &v[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
+	return bsearch(&want, v, n, sizeof *v, cmp_known_key);
 }
 
 /* What the watch knew of plan p's offer, or NULL. */

@@ -1109,6 +1109,14 @@ db_stmt_money(sqlite3_stmt *st, int i)
 	return sqlite3_column_int64(st, i);
 }
 
+int64_t
+db_stmt_sk_money(sqlite3_stmt *st, int i)
+{
+	int64_t v = sqlite3_column_int64(st, i);
+
+	return v == SK_UNKNOWN_MONEY ? MONEY_NONE : v;
+}
+
 /* Copy a text column into a fixed buffer ("" for NULL). */
 void
 db_column_text(sqlite3_stmt *st, int i, char *dst, size_t size)

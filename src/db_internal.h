@@ -122,6 +122,15 @@ sqlite3_stmt	*db_prepare_cached(struct db *, enum db_stmt_slot,
 /* A money parameter and column: NULL for an unknown amount. */
 void		 db_bind_money(sqlite3_stmt *, int, int64_t);
 int64_t		 db_stmt_money(sqlite3_stmt *, int);
+/*
+ * A stored sort key of money (sk_gpu_price, sk_spot_gpu): an unknown
+ * amount is stored as SK_UNKNOWN_MONEY, larger than any known one, so
+ * an ascending walk meets the unknowns last (plan_sort()'s rule).
+ */
+#define SK_UNKNOWN_MONEY	INT64_MAX
+#define SK_UNKNOWN_MONEY_SQL	"9223372036854775807"
+/* Such a column as an amount: MONEY_NONE for SK_UNKNOWN_MONEY. */
+int64_t		 db_stmt_sk_money(sqlite3_stmt *, int);
 /* Copy a text column into a fixed buffer ("" for NULL). */
 void		 db_column_text(sqlite3_stmt *, int, char *, size_t);
 

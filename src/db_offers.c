@@ -31,10 +31,8 @@
 /*
  * Stored sort keys of an unknown value: larger than any known one, so an
  * ascending walk of an index meets the unknowns last (plan_sort()'s
- * rule) without a separate pass.
+ * rule) without a separate pass (money's: SK_UNKNOWN_MONEY, db_internal.h).
  */
-#define SK_UNKNOWN_MONEY	INT64_MAX
-#define SK_UNKNOWN_MONEY_SQL	"9223372036854775807"
 #define SK_UNKNOWN_REAL		1e308
 #define SK_UNKNOWN_REAL_SQL	"1e308"
 
@@ -2425,14 +2423,6 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 /* What db_query_top_taking()'s walk shows its test (db_walk_row). */
 #define TAKE_COLUMNS	"provider, key, availability, sk_gpu_price, sk_spot_gpu"
 
-static int64_t
-sk_money_value(sqlite3_stmt *st, int col)
-{
-	int64_t v = sqlite3_column_int64(st, col);
-
-	return v == SK_UNKNOWN_MONEY ? MONEY_NONE : v;
-}
-
 /*
  * One part of db_query_top_taking(): the walk, each row shown to take,
  * the keys of up to n taken kept in (pv, kv, *nv).
@@ -2454,8 +2444,8 @@ take_walk(struct db *db, sqlite3_stmt *st, int64_t n, db_walk_take_fn take,
 		db_column_text(st, 2, buf, sizeof buf);
 		if (availability_parse(buf, &r.availability) < 0)
 			r.availability = AV_UNKNOWN;
-		r.price_gpu_hour = sk_money_value(st, 3);
-		r.spot_gpu_hour = sk_money_value(st, 4);
+		r.price_gpu_hour = db_stmt_sk_money(st, 3);
+		r.spot_gpu_hour = db_stmt_sk_money(st, 4);
 		if (!take(ctx, &r))
 			continue;
 		if (*nv == *cap) {
@@ -2486,7 +2476,7 @@ db_query_top_taking(struct db *db, const struct offer_filter *f,
 	char **pv = NULL, **kv = NULL;
 	size_t nv = 0, cap = 0, i;
 	int k, rc = -1, parts = 1, part;
-	bool ready, began;
+	bool ready, began, failed;
 
 	/* One instance a plan, on top_sql()'s walk: the others say 0. */
 	if (f->multi_node || f->nodes > 1 ||
@@ -2508,11 +2498,11 @@ db_query_top_taking(struct db *db, const struct offer_filter *f,
 		k = 1;
 		top_bind(st, f, &rq, &k);
 		sqlite3_bind_int64(st, k, -1);	/* take() decides */
-		rc = take_walk(db, st, n, take, ctx, &pv, &kv, &nv, &cap, err);
+		failed = take_walk(db, st, n, take, ctx, &pv, &kv, &nv, &cap,
+		    err) < 0;
 		sqlite3_finalize(st);
-		if (rc < 0)
+		if (failed)
 			goto done;
-		rc = -1;
 	}
 	if (db_offers_get(db, (const char *const *)pv,
 	    (const char *const *)kv, nv, out, err) < 0)

@@ -28,17 +28,6 @@
 #include "summary.h"
 #include "xalloc.h"
 
-/* The stored sort keys' unknown (db_offers.c): after every known value. */
-#define SK_UNKNOWN	INT64_MAX
-
-static int64_t
-sk_money(sqlite3_stmt *st, int col)
-{
-	int64_t v = sqlite3_column_int64(st, col);
-
-	return v == SK_UNKNOWN ? MONEY_NONE : v;
-}
-
 /* A row of summary_prepare()'s walk into r (its text is the row's until
  * the next step); false for a NULL where the columns allow none. */
 static bool
@@ -51,8 +40,8 @@ summary_row(sqlite3_stmt *st, struct db_summary_row *r)
 	if (r->provider == NULL || r->key == NULL || r->gpu == NULL ||
 	    r->region == NULL)
 		return false;
-	r->price_gpu_hour = sk_money(st, 4);
-	r->spot_gpu_hour = sk_money(st, 5);
+	r->price_gpu_hour = db_stmt_sk_money(st, 4);
+	r->spot_gpu_hour = db_stmt_sk_money(st, 5);
 	return true;
 }
 

@@ -152,23 +152,22 @@ models_by_id(size_t *n)
 	return v;
 }
 
+/* bsearch(3)'s comparison of an id with a model of models_by_id(). */
+static int
+cmp_id_model(const void *id, const void *m)
+{
+	return strcmp(id, (*(const struct gpu_model *const *)m)->id);
+}
+
 const struct gpu_model *
 gpu_find(const char *id)
 {
-	const struct gpu_model **v;
-	size_t lo = 0, hi, mid;
-	int c;
+	const struct gpu_model *const *m, **v;
+	size_t n;
 
-	v = models_by_id(&hi);
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if ((c = strcmp(id, v[mid]->id)) == 0)
-			return v[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	v = models_by_id(&n);
+	if (n > 0 && (m = bsearch(id, v, n, sizeof *v, cmp_id_model)) != NULL)
+		return *m;
 	return gpu_find_spelling(id);
 }
 
