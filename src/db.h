@@ -66,6 +66,7 @@ struct db_replace_stats {
 	size_t	history_rows;		/* price changes appended */
 	size_t	removed;		/* offers that disappeared */
 	size_t	written;		/* rows written: new or changed */
+	bool	indexes_rebuilt;	/* many new rows: indexes made anew */
 };
 
 /*

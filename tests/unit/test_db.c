@@ -3019,6 +3019,175 @@ test_replace_failure_rolls_back(void **state)
 	db_close(db);
 }
 
+/* The size of path's -wal now: what the writes since it was empty put. */
+static long long
+wal_bytes(const char *path)
+{
+	char wal[1100];
+	struct stat sb;
+
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	return stat(wal, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+/* Vast's n offers of a marketplace, varied in what the indexes hold. */
+#define MANY_NEW	6000
+static void
+many_offers(struct offer *v, size_t n, int64_t at)
+{
+	static const char *const gpus[] = { "H100", "A100-80", "RTX4090",
+	    "L40S", "A10" };
+	static const int counts[] = { 1, 2, 4, 8 };
+	char key[16];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof key, "m%05zu", (i * 7919) % n);
+		v[i] = mk("vast", key, gpus[i % 5], counts[(i / 5) % 4],
+		    24 + (int)(i % 4) * 16, i % 3 == 0 ? IC_NVLINK : IC_PCIE,
+		    100000 + (int64_t)((i * 7907) % 900) * 1000,
+		    i % 2 == 0 ? 50000 + (int64_t)(i % 400) * 1000 : MONEY_NONE,
+		    i % 7 == 0 ? AV_UNAVAILABLE : AV_AVAILABLE, at);
+		v[i].region = tstrf("region-%zu", i % 20);
+	}
+}
+
+/* Stage v[0..n) in batches of 2,000 and swap them in at now. */
+static void
+stage_all(struct db *db, const struct offer *v, size_t n, int64_t now,
+    struct db_replace_stats *stats)
+{
+	struct err err;
+	size_t i, m;
+
+	err_clear(&err);
+	for (i = 0; i + 2000 < n; i += 2000)
+		if (db_stage_offers(db, "vast", v + i, 2000, &err) != 0)
+			fail_msg("db_stage_offers: %s", err.msg);
+	m = n - i;
+	if (db_replace_staged(db, "vast", v + i, m, NULL, 0, now, stats,
+	    &err) != 0)
+		fail_msg("db_replace_staged: %s", err.msg);
+}
+
+/* Rows of query in main that b lacks, plus rows of b that main lacks. */
+static long long
+attached_diff(const char *a, const char *b, const char *cols,
+    const char *table)
+{
+	char sql[1024], pb[1100];
+	sqlite3 *s = raw_open(a);
+	sqlite3_stmt *st;
+	long long n;
+
+	snprintf(pb, sizeof pb, "ATTACH '%s' AS b", b);
+	raw_exec(s, pb);
+	snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM (SELECT %s "
+	    "FROM main.%s EXCEPT SELECT %s FROM b.%s)) + (SELECT count(*) FROM "
+	    "(SELECT %s FROM b.%s EXCEPT SELECT %s FROM main.%s))", cols,
+	    table, cols, table, cols, table, cols, table);
+	if (sqlite3_prepare_v2(s, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(s));
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(s);
+	return n;
+}
+
+/*
+ * A write of many new offers (a marketplace's first refresh into the
+ * snapshot's cache) inserts them without the offers' indexes and makes
+ * the indexes again: the cache it leaves is the one writing the same
+ * offers a few thousand at a time leaves (the same indexes, rows and
+ * answers; integrity_check ok). A refresh that changes only fetched_at
+ * moves no entry of the indexes that do not hold it: it wrote every
+ * index again, 95 % of what the first write wrote.
+ */
+static void
+test_replace_many_new(void **state)
+{
+	const char *path = tmp_path("many.db"), *slow = tmp_path("few.db");
+	static struct offer v[MANY_NEW], again[MANY_NEW];
+	struct offer other[50];
+	struct db_replace_stats stats;
+	struct offer_filter f;
+	struct offer_list a, b;
+	struct db *db;
+	long long first, touched;
+	char key[8];
+	size_t i;
+
+	(void)state;
+	many_offers(v, MANY_NEW, 100);
+	for (i = 0; i < 50; i++) {
+		snprintf(key, sizeof key, "x%zu", i);
+		other[i] = mk("aws", key, i % 2 ? "T4" : "A10", 1, 24, IC_PCIE,
+		    526000 + (int64_t)i, MONEY_NONE, AV_UNKNOWN, 100);
+	}
+	/* The few already there, then the many: made again. */
+	db = open_ok(path);
+	replace_ok(db, "aws", other, 50, SRC_LIVE, 100, NULL);
+	db_close(db);
+	db = open_ok(path);
+	stage_all(db, v, MANY_NEW, 100, &stats);
+	first = wal_bytes(path);
+	assert_true(stats.indexes_rebuilt);
+	assert_int_equal(stats.offers, MANY_NEW);
+	assert_int_equal(stats.history_rows, MANY_NEW);
+	db_close(db);
+	assert_true(first > 0);
+	/* The same offers in two writes of 3,000 new ones: one by one. */
+	db = open_ok(slow);
+	replace_ok(db, "aws", other, 50, SRC_LIVE, 100, NULL);
+	stage_all(db, v, MANY_NEW / 2, 100, &stats);
+	assert_false(stats.indexes_rebuilt);
+	stage_all(db, v, MANY_NEW, 100, &stats);
+	assert_false(stats.indexes_rebuilt);
+	db_close(db);
+	assert_int_equal(attached_diff(path, slow, "type, name, tbl_name, sql",
+	    "sqlite_master"), 0);
+	assert_int_equal(attached_diff(path, slow, "*", "offers"), 0);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers"),
+	    MANY_NEW + 50);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM "
+	    "pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	assert_int_equal(raw_int(slow, "SELECT count(*) FROM "
+	    "pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	/* The same answers, walked on the indexes made again. */
+	offer_filter_init(&f);
+	f.gpus[0] = gpu_find("H100");
+	f.ngpus = 1;
+	f.count = 4;
+	db = open_ok(path);
+	query_ok(db, &f, &a);
+	db_close(db);
+	db = open_ok(slow);
+	query_ok(db, &f, &b);
+	db_close(db);
+	assert_true(a.n > 0);
+	assert_int_equal(a.n, b.n);
+	for (i = 0; i < a.n; i++)
+		assert_offer_equal(&a.v[i], &b.v[i]);
+	offer_list_done(&a);
+	offer_list_done(&b);
+
+	/* Again, only fetched_at moved: not an index rebuilt or rewritten. */
+	many_offers(again, MANY_NEW, 200);
+	db = open_ok(path);
+	stage_all(db, again, MANY_NEW, 200, &stats);
+	touched = wal_bytes(path);
+	assert_false(stats.indexes_rebuilt);
+	assert_int_equal(stats.history_rows, 0);
+	db_close(db);
+	assert_true(touched > 0);
+	assert_true(touched * 2 < first);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers WHERE "
+	    "provider = 'vast' AND fetched_at = 200"), MANY_NEW);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM "
+	    "pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+}
+
 /*
  * Staged offers (a .batches provider): batches staged, then swapped in
  * with the last ones in one transaction; another provider written in
@@ -4424,6 +4593,7 @@ main(void)
 		T(test_replace_meta_atomic),
 		T(test_replace_merge_differential),
 		T(test_stage_offers),
+		T(test_replace_many_new),
 		T(test_watch_state),
 		T(test_watch_store_changes),
 		T(test_watch_store_loaded),
