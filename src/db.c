@@ -474,6 +474,18 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"  sk_spot_gpu);"
 	"CREATE INDEX offers_gpu_walk ON offers (gpu, nodes, sk_gpu_price,"
 	"  provider, key, availability, sk_spot_gpu);",
+	/*
+	 * 23 -> 24 (issue 29): the kept --group-by summaries take their
+	 * medians from walks of each price in ascending order instead of
+	 * holding every offer's values (db_groups_store()); the price
+	 * walk is offers_gpu_price's, and the spot walk carries what an
+	 * offer's group is made of (gpu and region) so that it reads no
+	 * table row; after the key, so that --spot's ties stay in
+	 * (provider, key) order without a sort.
+	 */
+	"DROP INDEX offers_spot_gpu;"
+	"CREATE INDEX offers_spot_gpu ON offers (nodes, sk_spot_gpu,"
+	"  sk_gpu_price, provider, key, gpu, region);",
 };
 
 bool

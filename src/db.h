@@ -33,7 +33,7 @@
 #include "offer.h"
 #include "summary.h"
 
-#define DB_SCHEMA_VERSION	23
+#define DB_SCHEMA_VERSION	24
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -283,6 +283,12 @@ struct db_summary_row {
 typedef void db_summary_fn(const struct db_summary_row *row, void *ctx);
 int	db_summary_scan(struct db *db, const struct offer_filter *f,
 	    db_summary_fn *fn, void *ctx, size_t *rows, struct err *err);
+/*
+ * SQLite's plan for the kept summaries' walk of the on-demand (kind 0)
+ * or spot (1) price per GPU-hour in ascending order (db_groups_store()).
+ */
+int	db_groups_walk_plan(struct db *db, int kind, char *out, size_t size,
+	    struct err *err);
 int	db_summary_plan(struct db *db, const struct offer_filter *f,
 	    char *out, size_t size, struct err *err);
 

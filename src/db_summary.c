@@ -50,23 +50,46 @@ summary_row(sqlite3_stmt *st, struct db_summary_row *r)
  * checked db_filter_in_sql()) and its maximum price on the stored
  * per-GPU key, as db_query_top() tests it, on the offers_summary index.
  */
+/*
+ * The kept summaries' walks of the same offers in the ascending order
+ * of a price per GPU-hour (summary_acc_rank()): on demand on the price
+ * walk, spot on the spot walk, each covering what an atom is made of
+ * (migration 24), so neither reads the table or sorts.
+ */
+enum summary_walk {
+	WALK_ROWS = -1,		/* the summary's own: every match once */
+	WALK_PRICE,		/* 0, 1: summary_acc_rank()'s kinds */
+	WALK_SPOT
+};
+
 static void
 summary_sql(const struct offer_filter *f, const struct rentable_sql *rq,
-    bool plan, char *sql, size_t size)
+    bool plan, enum summary_walk walk, char *sql, size_t size)
 {
-	snprintf(sql, size, "%sSELECT provider, key, gpu, region, "
-	    "sk_gpu_price, sk_spot_gpu FROM offers INDEXED BY offers_summary "
-	    "WHERE 1", plan ? "EXPLAIN QUERY PLAN " : "");
+	static const char *const cols[] = {
+		"provider, key, gpu, region, sk_gpu_price, sk_spot_gpu "
+		"FROM offers INDEXED BY offers_summary",
+		"provider, gpu, region, sk_gpu_price FROM offers INDEXED BY "
+		"offers_gpu_price",
+		"provider, gpu, region, sk_spot_gpu FROM offers INDEXED BY "
+		"offers_spot_gpu"
+	};
+
+	snprintf(sql, size, "%sSELECT %s WHERE 1", plan ?
+	    "EXPLAIN QUERY PLAN " : "", cols[walk + 1]);
 	filter_sql(f, rq, sql, size);
 	if (money_known(f->max_price_gpu_hour))
 		strncat(sql, f->spot ? " AND sk_spot_gpu <= ?" :
 		    " AND sk_gpu_price <= ?", size - strlen(sql) - 1);
+	if (walk != WALK_ROWS)
+		strncat(sql, walk == WALK_PRICE ? " ORDER BY sk_gpu_price" :
+		    " ORDER BY sk_spot_gpu", size - strlen(sql) - 1);
 }
 
 /* The caller made sure the stored keys are this program's. */
 static sqlite3_stmt *
 summary_prepare(struct db *db, const struct offer_filter *f, bool plan,
-    struct err *err)
+    enum summary_walk walk, struct err *err)
 {
 	char sql[2560];
 	struct rentable_sql rq;
@@ -75,7 +98,7 @@ summary_prepare(struct db *db, const struct offer_filter *f, bool plan,
 
 	if (rentable_prepare(db, f, &rq, err) < 0)
 		return NULL;
-	summary_sql(f, &rq, plan, sql, sizeof sql);
+	summary_sql(f, &rq, plan, walk, sql, sizeof sql);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return NULL;
 	filter_bind(st, f, &rq, &k);
@@ -98,7 +121,7 @@ db_summary_scan(struct db *db, const struct offer_filter *f,
 		return -1;
 	if (!ready)
 		return 1;
-	if ((st = summary_prepare(db, f, false, err)) == NULL)
+	if ((st = summary_prepare(db, f, false, WALK_ROWS, err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!summary_row(st, &r))
@@ -124,7 +147,25 @@ db_summary_plan(struct db *db, const struct offer_filter *f, char *out,
 	if (size > 0)
 		out[0] = '\0';
 	if (db_sort_keys_update(db, err) < 0 ||
-	    (st = summary_prepare(db, f, true, err)) == NULL)
+	    (st = summary_prepare(db, f, true, WALK_ROWS, err)) == NULL)
+		return -1;
+	return db_plan_lines(db, st, out, size, &len, err);
+}
+
+int
+db_groups_walk_plan(struct db *db, int kind, char *out, size_t size,
+    struct err *err)
+{
+	struct offer_filter f;
+	sqlite3_stmt *st;
+	size_t len = 0;
+
+	if (size > 0)
+		out[0] = '\0';
+	offer_filter_init(&f);
+	f.include_stale = true;
+	if ((st = summary_prepare(db, &f, true, kind == 0 ? WALK_PRICE :
+	    WALK_SPOT, err)) == NULL)
 		return -1;
 	return db_plan_lines(db, st, out, size, &len, err);
 }
@@ -269,12 +310,62 @@ store_row(const struct db_summary_row *r, void *ctx)
 	    r->price_gpu_hour, r->spot_gpu_hour);
 }
 
+/*
+ * Give the ranked accumulators atoms and by[0..n) every known value of
+ * kind in ascending order, from f's walk of that price.
+ */
+static int
+groups_rank(struct db *db, const struct offer_filter *f, int kind,
+    struct summary_acc *atoms, struct summary_acc **by, size_t n,
+    struct err *err)
+{
+	sqlite3_stmt *st;
+	const char *provider, *gpu, *region;
+	int64_t v;
+	size_t g, i;
+	int rc;
+
+	if ((st = summary_prepare(db, f, false, kind == 0 ? WALK_PRICE :
+	    WALK_SPOT, err)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		provider = (const char *)sqlite3_column_text(st, 0);
+		gpu = (const char *)sqlite3_column_text(st, 1);
+		region = (const char *)sqlite3_column_text(st, 2);
+		v = db_stmt_sk_money(st, 3);
+		if (!money_known(v))
+			break;		/* the unknown sort last */
+		if (provider == NULL || gpu == NULL || region == NULL ||
+		    (g = summary_acc_rank(atoms, kind, gpu, provider,
+		    region, v)) == SIZE_MAX)
+			continue;	/* not a row of the count: checked */
+		for (i = 0; i < n; i++)
+			summary_acc_rank_group(by[i], kind, g, v);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Keep the --group-by answers of every stored keyset: one walk of the
+ * offers counts each atom (gpu, provider, region) and finds its
+ * candidates; each keyset is a regrouping of the atoms; the medians
+ * come from two more walks, of each price in ascending order, that
+ * keep of each group only its middle values. Memory is the groups',
+ * not the offers': keeping every value for a selection was 16 bytes an
+ * offer (32 at the peak of a regrouping), half the memory of a refresh
+ * at a million offers.
+ */
 int
 db_groups_store(struct db *db, struct err *err)
 {
 	static const struct group_by atoms_by = { { GROUP_GPU,
 	    GROUP_PROVIDER, GROUP_REGION }, 3 };
-	struct summary_acc *atoms = NULL, *a = NULL;
+	struct summary_acc *atoms = NULL, *by[NSTORED] = { NULL };
 	struct store_ctx c;
 	struct offer_filter f;
 	struct db_summary_row r;
@@ -309,7 +400,8 @@ db_groups_store(struct db *db, struct err *err)
 	f.include_stale = true;
 	atoms = summary_acc_new(&atoms_by, false);
 	summary_acc_least(atoms);	/* all ties: memory at 1M offers */
-	if ((st = summary_prepare(db, &f, false, err)) == NULL)
+	summary_acc_ranked(atoms);
+	if ((st = summary_prepare(db, &f, false, WALK_ROWS, err)) == NULL)
 		goto done;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!summary_row(st, &r))
@@ -324,6 +416,21 @@ db_groups_store(struct db *db, struct err *err)
 		goto done;
 	}
 	rc = -1;
+	for (i = 0; i < NSTORED; i++) {
+		keyset_group_by(stored_keysets[i], &g);
+		by[i] = summary_acc_regroup(atoms, &g);
+	}
+	if (groups_rank(db, &f, 0, atoms, by, NSTORED, err) < 0 ||
+	    groups_rank(db, &f, 1, atoms, by, NSTORED, err) < 0)
+		goto done;
+	for (i = 0; i < NSTORED; i++)
+		if (summary_acc_ranked_check(by[i]) < 0)
+			break;
+	if (summary_acc_ranked_check(atoms) < 0 || i < NSTORED) {
+		err_set(err, "cache %s: the walks of the offers' prices "
+		    "disagree with their count", db->path);
+		goto done;
+	}
 	c.db = db;
 	c.err = err;
 	c.g = &g;
@@ -339,10 +446,9 @@ db_groups_store(struct db *db, struct err *err)
 		goto done;
 	for (i = 0; i < NSTORED; i++) {
 		keyset_group_by(stored_keysets[i], &g);
-		a = summary_acc_regroup(atoms, &g);
 		c.keyset = stored_keysets[i];
 		c.grp = 0;
-		if (summary_acc_each(a, store_group, &c) < 0)
+		if (summary_acc_each(by[i], store_group, &c) < 0)
 			goto done;
 		sqlite3_bind_int(state, 1, (int)stored_keysets[i]);
 		sqlite3_bind_text(state, 2, groups_version(), -1,
@@ -352,8 +458,6 @@ db_groups_store(struct db *db, struct err *err)
 			goto done;
 		}
 		sqlite3_reset(state);
-		summary_acc_free(a);
-		a = NULL;
 	}
 	rc = 0;
 done:
@@ -361,7 +465,8 @@ done:
 	sqlite3_finalize(c.group);
 	sqlite3_finalize(c.cand);
 	sqlite3_finalize(state);
-	summary_acc_free(a);
+	for (i = 0; i < NSTORED; i++)
+		summary_acc_free(by[i]);
 	summary_acc_free(atoms);
 	if (rc < 0)
 		err_prefix(err, "keeping the --group-by summaries");

@@ -246,12 +246,24 @@ summary_build(const struct plan *plans, size_t n, const struct group_by *g,
  * in the query's order.
  */
 
+/*
+ * A ranked accumulator's statistics of one kind of price of a group:
+ * its count from the rows, then its values walked in ascending order
+ * (summary_acc_rank()), of which only the middle ones are kept.
+ */
+struct rank_track {
+	size_t	 n, seen;		/* known values; walked so far */
+	int64_t	 min, max, lo, hi;	/* hi: the value at rank n / 2; lo:
+					   at n / 2 - 1 */
+};
+
 struct acc_group {
 	struct summary_group group;
 	const char *atom;		/* its first offer's atom (the
 					   atoms table's name) */
-	int64_t	*prices, *spots;	/* known values */
+	int64_t	*prices, *spots;	/* known values (not ranked) */
 	size_t	 np, capp, ns, caps;
+	struct rank_track rank[2];	/* ranked: on demand, spot */
 	bool	 best_known;		/* a ranked price is known */
 	int64_t	 best;			/* the lowest, when known */
 	struct summary_cand *cands;		/* tied at best (every offer while
@@ -279,6 +291,9 @@ struct summary_acc {
 	struct acc_slot	*atoms;		/* "gpu\x1fprovider\x1fregion" */
 	struct acc_slot	*names;		/* the group's values, joined */
 	size_t		 natoms, nnames, cap;	/* cap: slots of each */
+	bool		 ranked;	/* values walked later, not kept */
+	size_t		*of_src;	/* regrouped: the group of each of
+					   src's groups */
 };
 
 static uint64_t
@@ -408,6 +423,8 @@ acc_group_of(struct summary_acc *a, const char *gpu, const char *provider,
 	return k;
 }
 
+static void	rank_stats(const struct rank_track *, struct price_stats *);
+
 static void
 acc_push(int64_t **v, size_t *n, size_t *cap, int64_t x)
 {
@@ -462,10 +479,17 @@ summary_acc_add(struct summary_acc *a, const char *gpu, const char *provider,
 	int64_t r = a->spot_rank ? spot_gpu_hour : price_gpu_hour;
 
 	grp->group.offers++;
-	if (money_known(price_gpu_hour))
-		acc_push(&grp->prices, &grp->np, &grp->capp, price_gpu_hour);
-	if (money_known(spot_gpu_hour))
-		acc_push(&grp->spots, &grp->ns, &grp->caps, spot_gpu_hour);
+	if (a->ranked) {
+		grp->rank[0].n += money_known(price_gpu_hour);
+		grp->rank[1].n += money_known(spot_gpu_hour);
+	} else {
+		if (money_known(price_gpu_hour))
+			acc_push(&grp->prices, &grp->np, &grp->capp,
+			    price_gpu_hour);
+		if (money_known(spot_gpu_hour))
+			acc_push(&grp->spots, &grp->ns, &grp->caps,
+			    spot_gpu_hour);
+	}
 	/* summary_build(): the first of the lowest, else the first. */
 	if (money_known(r) && (!grp->best_known || r < grp->best)) {
 		acc_cands_clear(grp);
@@ -630,6 +654,7 @@ summary_acc_free(struct summary_acc *a)
 	free(a->atoms);
 	free(a->names);
 	free(a->groups);
+	free(a->of_src);
 	free(a);
 }
 
@@ -644,6 +669,10 @@ summary_acc_regroup(const struct summary_acc *src, const struct group_by *g)
 
 	a->src = src;
 	a->least = src->least;
+	a->ranked = src->ranked;
+	if (a->ranked)
+		a->of_src = xcalloc(src->ngroups > 0 ? src->ngroups : 1,
+		    sizeof *a->of_src);
 
 	for (i = 0; i < src->ngroups; i++) {
 		s = &src->groups[i];
@@ -657,6 +686,11 @@ summary_acc_regroup(const struct summary_acc *src, const struct group_by *g)
 		j = acc_group_of(a, atom, provider, region);	/* may move */
 		d = &a->groups[j];
 		d->group.offers += s->group.offers;
+		if (a->ranked) {
+			a->of_src[i] = j;
+			d->rank[0].n += s->rank[0].n;
+			d->rank[1].n += s->rank[1].n;
+		}
 		/* Its values stay src's (at a million offers, a copy of
 		 * them all was most of a write's memory). */
 		if (d->nparts == d->capparts) {
@@ -696,7 +730,10 @@ summary_acc_each(struct summary_acc *a, summary_each_fn *fn, void *ctx)
 	for (i = 0; i < a->ngroups && rc == 0; i++) {
 		grp = &a->groups[i];
 		/* summary_acc_finish()'s statistics. */
-		if (a->src == NULL) {
+		if (a->ranked) {
+			rank_stats(&grp->rank[0], &grp->group.price);
+			rank_stats(&grp->rank[1], &grp->group.spot);
+		} else if (a->src == NULL) {
 			price_stats_select(grp->prices, grp->np,
 			    &grp->group.price);
 			price_stats_select(grp->spots, grp->ns,
@@ -704,7 +741,8 @@ summary_acc_each(struct summary_acc *a, summary_each_fn *fn, void *ctx)
 		}
 		/* Regrouped: its parts' values gathered, one group at a
 		 * time, into one buffer (selection reorders it). */
-		for (kind = 0; a->src != NULL && kind < 2; kind++) {
+		for (kind = 0; a->src != NULL && !a->ranked && kind < 2;
+		    kind++) {
 			for (j = n = 0; j < grp->nparts; j++) {
 				s = &a->src->groups[grp->parts[j]];
 				n += kind == 0 ? s->np : s->ns;
@@ -741,6 +779,73 @@ summary_acc_each(struct summary_acc *a, summary_each_fn *fn, void *ctx)
 	}
 	free(v);
 	return rc;
+}
+
+void
+summary_acc_ranked(struct summary_acc *a)
+{
+	a->ranked = true;
+}
+
+/* The next value of t's kind in ascending order. */
+static void
+rank_track_add(struct rank_track *t, int64_t v)
+{
+	if (t->seen == 0)
+		t->min = v;
+	t->max = v;
+	if (t->n % 2 == 0 && t->seen + 1 == t->n / 2)
+		t->lo = v;
+	if (t->seen == t->n / 2)
+		t->hi = v;
+	t->seen++;
+}
+
+/* price_stats_select()'s figures, from what the walk kept. */
+static void
+rank_stats(const struct rank_track *t, struct price_stats *st)
+{
+	st->n = t->n;
+	if (t->n == 0) {
+		st->min = st->median = st->max = MONEY_NONE;
+		return;
+	}
+	st->min = t->min;
+	st->max = t->max;
+	st->median = t->n % 2 == 1 ? t->hi : t->lo + (t->hi - t->lo) / 2;
+}
+
+size_t
+summary_acc_rank(struct summary_acc *a, int kind, const char *gpu,
+    const char *provider, const char *region, int64_t v)
+{
+	char atom[3 * OFFER_NAME_MAX + 4];
+	struct acc_slot *s;
+
+	atom_make(atom, gpu, provider, region);
+	if ((s = acc_slot(a->atoms, a->cap, atom))->name == NULL)
+		return SIZE_MAX;
+	rank_track_add(&a->groups[s->group].rank[kind], v);
+	return s->group;
+}
+
+void
+summary_acc_rank_group(struct summary_acc *a, int kind, size_t src_group,
+    int64_t v)
+{
+	rank_track_add(&a->groups[a->of_src[src_group]].rank[kind], v);
+}
+
+int
+summary_acc_ranked_check(const struct summary_acc *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->ngroups; i++)
+		if (a->groups[i].rank[0].seen != a->groups[i].rank[0].n ||
+		    a->groups[i].rank[1].seen != a->groups[i].rank[1].n)
+			return -1;
+	return 0;
 }
 
 void

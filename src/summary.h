@@ -128,6 +128,24 @@ struct summary_acc *summary_acc_regroup(const struct summary_acc *atoms,
  * regrouped accumulator does as its atoms'.
  */
 void	summary_acc_least(struct summary_acc *a);
+/*
+ * A ranked accumulator keeps no values (at a million offers they were
+ * most of a write's memory): summary_acc_ranked() before any
+ * summary_acc_add(), which then counts the known prices of each kind
+ * (0 on demand, 1 spot); then every value of a kind is given again in
+ * ascending order, kind by kind: summary_acc_rank() to the atoms'
+ * accumulator (it returns the offer's group there, SIZE_MAX if none),
+ * summary_acc_rank_group() with that group to each regrouped one
+ * (regrouped after the counting). summary_acc_each() then gives the
+ * same statistics as from the values; summary_acc_ranked_check() is -1
+ * when the walks gave some group another count than the rows did.
+ */
+void	summary_acc_ranked(struct summary_acc *a);
+size_t	summary_acc_rank(struct summary_acc *a, int kind, const char *gpu,
+	    const char *provider, const char *region, int64_t v);
+void	summary_acc_rank_group(struct summary_acc *a, int kind,
+	    size_t src_group, int64_t v);
+int	summary_acc_ranked_check(const struct summary_acc *a);
 typedef int summary_each_fn(const struct summary_group *group,
 	    const char *gpu, const struct summary_cand *cands, size_t ncands,
 	    void *ctx);

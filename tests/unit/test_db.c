@@ -2769,6 +2769,30 @@ test_query_plans(void **state)
 				    watches[wi].index, plan);
 		}
 	}
+	/*
+	 * The kept summaries' walks of each price in ascending order
+	 * (migration 24): each its index's, reading no table row and
+	 * sorting nothing. Before, the spot walk was not covering.
+	 */
+	{
+		static const char *const walks[] = {
+			"COVERING INDEX offers_gpu_price (nodes=?)",
+			"COVERING INDEX offers_spot_gpu (nodes=?)",
+		};
+		char plan[4096];
+		struct err err;
+		int kind;
+
+		for (kind = 0; kind < 2; kind++) {
+			assert_int_equal(db_groups_walk_plan(db, kind, plan,
+			    sizeof plan, &err), 0);
+			if (strstr(plan, walks[kind]) == NULL ||
+			    strstr(plan, "TEMP B-TREE") != NULL)
+				fail_msg("kept summaries' walk %d: plan lacks "
+				    "\"%s\" or sorts:\n%s", kind, walks[kind],
+				    plan);
+		}
+	}
 	db_close(db);
 }
 

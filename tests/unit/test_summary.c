@@ -127,6 +127,185 @@ test_summary_stats(void **state)
 	free(g);
 }
 
+/* A row of a kept summary's walk. */
+struct walk_row {
+	const char *gpu, *provider, *region, *key;
+	int64_t	 price, spot;
+};
+
+static struct walk_row *ranked_rows;
+
+static int
+cmp_row_kind(const struct walk_row *a, const struct walk_row *b, int kind)
+{
+	int64_t x = kind == 0 ? a->price : a->spot;
+	int64_t y = kind == 0 ? b->price : b->spot;
+
+	/* Unknown last, as the stored sort keys order them. */
+	if (money_known(x) != money_known(y))
+		return money_known(x) ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_row_price(const void *a, const void *b)
+{
+	return cmp_row_kind(a, b, 0);
+}
+
+static int cmp_row_spot(const void *a, const void *b)
+{
+	return cmp_row_kind(a, b, 1);
+}
+
+/* The statistics summary_acc_each() gives, one line per group. */
+struct each_out {
+	char	 text[65536];
+	size_t	 len;
+};
+
+static int
+each_line(const struct summary_group *g, const char *gpu,
+    const struct summary_cand *cands, size_t ncands, void *ctx)
+{
+	struct each_out *o = ctx;
+	int n;
+
+	n = snprintf(o->text + o->len, sizeof o->text - o->len,
+	    "%s|%s|%s|%s|%s %zu p%zu %lld %lld %lld s%zu %lld %lld %lld c%zu %s\n",
+	    g->values[0], g->values[1], g->values[2], g->values[3], gpu,
+	    g->offers, g->price.n, (long long)g->price.min,
+	    (long long)g->price.median, (long long)g->price.max, g->spot.n,
+	    (long long)g->spot.min, (long long)g->spot.median,
+	    (long long)g->spot.max, ncands, ncands > 0 ? cands[0].key : "-");
+	assert_true(n > 0 && (size_t)n < sizeof o->text - o->len);
+	o->len += (size_t)n;
+	return 0;
+}
+
+/*
+ * A ranked accumulator (db_groups_store(): no values kept, the middle
+ * ones picked from walks in price order) gives every grouping the
+ * groups, counts, minimums, medians (odd and even counts, ties),
+ * maximums and candidates the accumulator that keeps every value
+ * gives; a walk that misses a value or gives one the count did not
+ * see is caught.
+ */
+static void
+test_summary_ranked(void **state)
+{
+	static const char *const gpus[] = { "H100", "A100-80", "L40S" };
+	static const char *const providers[] = { "vast", "aws", "runpod" };
+	static const char *const regions[] = { "us-east-1", "eu-west-1",
+	    "Germany, DE", "Texas, US", "ap-south-1" };
+	static const struct group_by groupings[] = {
+		{ { GROUP_GPU }, 1 }, { { GROUP_PROVIDER }, 1 },
+		{ { GROUP_REGION }, 1 }, { { GROUP_CONTINENT }, 1 },
+		{ { GROUP_GPU, GROUP_PROVIDER }, 2 },
+		{ { GROUP_GPU, GROUP_CONTINENT }, 2 },
+	};
+	static const struct group_by atoms_by = { { GROUP_GPU,
+	    GROUP_PROVIDER, GROUP_REGION }, 3 };
+	enum { NROWS = 700, NG = sizeof groupings / sizeof groupings[0] };
+	struct summary_acc *kept, *atoms, *by[NG], *want;
+	static struct each_out got, exp;
+	uint32_t seed = 12345;
+	size_t i, j, g;
+	int kind;
+
+	(void)state;
+	ranked_rows = calloc(NROWS, sizeof *ranked_rows);
+	assert_non_null(ranked_rows);
+	for (i = 0; i < NROWS; i++) {
+		struct walk_row *r = &ranked_rows[i];
+
+		seed = seed * 1103515245u + 12345u;
+		r->gpu = gpus[(seed >> 8) % 3];
+		r->provider = providers[(seed >> 12) % 3];
+		/* Some atoms with one offer, one with an even count. */
+		r->region = i < 5 ? regions[i] : regions[(seed >> 16) % 4];
+		r->key = tstrf("k%04zu", i);
+		/* Few distinct prices: ties at the middle. */
+		r->price = (seed >> 20) % 9 == 0 ? MONEY_NONE :
+		    USD(0.5) + (int64_t)((seed >> 4) % 23) * 10000;
+		r->spot = (seed >> 24) % 3 == 0 ? MONEY_NONE :
+		    USD(0.2) + (int64_t)((seed >> 6) % 41) * 3000;
+	}
+	atoms = summary_acc_new(&atoms_by, false);
+	summary_acc_least(atoms);
+	summary_acc_ranked(atoms);
+	kept = summary_acc_new(&atoms_by, false);
+	summary_acc_least(kept);
+	for (i = 0; i < NROWS; i++) {
+		const struct walk_row *r = &ranked_rows[i];
+
+		summary_acc_add(atoms, r->gpu, r->provider, r->region, r->key,
+		    r->price, r->spot);
+		summary_acc_add(kept, r->gpu, r->provider, r->region, r->key,
+		    r->price, r->spot);
+	}
+	for (g = 0; g < NG; g++)
+		by[g] = summary_acc_regroup(atoms, &groupings[g]);
+	for (kind = 0; kind < 2; kind++) {
+		qsort(ranked_rows, NROWS, sizeof *ranked_rows, kind == 0 ?
+		    cmp_row_price : cmp_row_spot);
+		for (i = 0; i < NROWS; i++) {
+			const struct walk_row *r = &ranked_rows[i];
+			int64_t v = kind == 0 ? r->price : r->spot;
+
+			if (!money_known(v))
+				break;
+			j = summary_acc_rank(atoms, kind, r->gpu, r->provider,
+			    r->region, v);
+			assert_true(j != SIZE_MAX);
+			for (g = 0; g < NG; g++)
+				summary_acc_rank_group(by[g], kind, j, v);
+		}
+	}
+	assert_int_equal(summary_acc_ranked_check(atoms), 0);
+	/* The atoms themselves, then each grouping. */
+	got.len = exp.len = 0;
+	assert_int_equal(summary_acc_each(atoms, each_line, &got), 0);
+	assert_int_equal(summary_acc_each(kept, each_line, &exp), 0);
+	assert_string_equal(got.text, exp.text);
+	for (g = 0; g < NG; g++) {
+		assert_int_equal(summary_acc_ranked_check(by[g]), 0);
+		want = summary_acc_regroup(kept, &groupings[g]);
+		got.len = exp.len = 0;
+		assert_int_equal(summary_acc_each(by[g], each_line, &got), 0);
+		assert_int_equal(summary_acc_each(want, each_line, &exp), 0);
+		assert_string_equal(got.text, exp.text);
+		summary_acc_free(want);
+		summary_acc_free(by[g]);
+	}
+	/* A value the walk missed; one it gave twice. */
+	qsort(ranked_rows, NROWS, sizeof *ranked_rows, cmp_row_price);
+	summary_acc_free(atoms);
+	atoms = summary_acc_new(&atoms_by, false);
+	summary_acc_ranked(atoms);
+	for (i = 0; i < NROWS; i++)
+		summary_acc_add(atoms, ranked_rows[i].gpu,
+		    ranked_rows[i].provider, ranked_rows[i].region,
+		    ranked_rows[i].key, ranked_rows[i].price, MONEY_NONE);
+	for (i = 1; i < NROWS && money_known(ranked_rows[i].price); i++)
+		summary_acc_rank(atoms, 0, ranked_rows[i].gpu,
+		    ranked_rows[i].provider, ranked_rows[i].region,
+		    ranked_rows[i].price);
+	assert_int_equal(summary_acc_ranked_check(atoms), -1);
+	summary_acc_rank(atoms, 0, ranked_rows[0].gpu,
+	    ranked_rows[0].provider, ranked_rows[0].region,
+	    ranked_rows[0].price);
+	assert_int_equal(summary_acc_ranked_check(atoms), 0);
+	summary_acc_rank(atoms, 0, ranked_rows[0].gpu,
+	    ranked_rows[0].provider, ranked_rows[0].region,
+	    ranked_rows[0].price);
+	assert_int_equal(summary_acc_ranked_check(atoms), -1);
+	assert_int_equal(summary_acc_rank(atoms, 0, "T4", "aws", "us-east-1",
+	    1), SIZE_MAX);
+	summary_acc_free(atoms);
+	summary_acc_free(kept);
+	free(ranked_rows);
+}
+
 static void
 test_history_summarise(void **state)
 {
@@ -221,6 +400,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_group_by_parse),
 		cmocka_unit_test(test_summary_stats),
+		cmocka_unit_test(test_summary_ranked),
 		cmocka_unit_test(test_history_summarise),
 		cmocka_unit_test(test_sparkline_and_duration),
 	};
