@@ -169,19 +169,50 @@ country_in_text(const char *text)
 	return country_by_name(word);
 }
 
-bool
-region_locate(const char *provider, const char *region, const char **country,
+/*
+ * The rows of region_places[] of provider, which the table keeps together
+ * (test_region checks): [*first, *end). The last provider's range is
+ * kept, so a run of lookups of one provider's offers (a refresh writes
+ * each offer's place; an answer prints its rows') reads the 311 rows'
+ * providers once, not at every lookup.
+ */
+static void
+provider_places(const char *provider, size_t *first, size_t *end)
+{
+	static char last[32];
+	static size_t lo, hi;
+	size_t i;
+
+	if (last[0] == '\0' || strcmp(last, provider) != 0) {
+		for (i = 0; i < region_place_count &&
+		    strcmp(region_places[i].provider, provider) != 0; i++)
+			;
+		lo = i;
+		for (; i < region_place_count &&
+		    strcmp(region_places[i].provider, provider) == 0; i++)
+			;
+		hi = i;
+		/* A name too long to keep is looked up every time. */
+		if (strlen(provider) < sizeof last)
+			memcpy(last, provider, strlen(provider) + 1);
+		else
+			last[0] = '\0';
+	}
+	*first = lo;
+	*end = hi;
+}
+
+static bool
+locate(const char *provider, const char *region, const char **country,
     const char **continent)
 {
 	const struct region_place *pl;
 	const struct region_country *c;
-	size_t i;
+	size_t i, end;
 
 	*country = *continent = "";
-	for (i = 0; i < region_place_count; i++) {
+	for (provider_places(provider, &i, &end); i < end; i++) {
 		pl = &region_places[i];
-		if (strcmp(pl->provider, provider) != 0)
-			continue;
 		if (strchr(pl->region, '*') != NULL ?
 		    fnmatch(pl->region, region, FNM_CASEFOLD) == 0 :
 		    str_eq_nocase(pl->region, region)) {
@@ -195,6 +226,37 @@ region_locate(const char *provider, const char *region, const char **country,
 	*country = c->code;
 	*continent = c->continent;
 	return true;
+}
+
+/*
+ * The last answer is kept too: an answer's row asks for its country and
+ * its continent apart, and a marketplace lists many offers in one place.
+ * Its strings are the tables' own, so keeping them is safe.
+ */
+bool
+region_locate(const char *provider, const char *region, const char **country,
+    const char **continent)
+{
+	static char last_provider[32], last_region[128];
+	static const char *last_country, *last_continent;
+	static bool last_found;
+	size_t np = strlen(provider), nr = strlen(region);
+
+	if (last_country != NULL && strcmp(last_provider, provider) == 0 &&
+	    strcmp(last_region, region) == 0) {
+		*country = last_country;
+		*continent = last_continent;
+		return last_found;
+	}
+	last_found = locate(provider, region, country, continent);
+	if (np < sizeof last_provider && nr < sizeof last_region) {
+		memcpy(last_provider, provider, np + 1);
+		memcpy(last_region, region, nr + 1);
+		last_country = *country;
+		last_continent = *continent;
+	} else
+		last_country = NULL;
+	return last_found;
 }
 
 int

@@ -91,6 +91,47 @@ test_locate_free_text(void **state)
 	located("vast", "South Korea", "KR", "AS");
 }
 
+/*
+ * Lookups in any order give what each gives alone: the kept provider
+ * range and last answer (region_locate()) follow the provider and the
+ * region, not only one of them; a provider with no places and names
+ * longer than what is kept are looked up as well.
+ */
+static void
+test_locate_alternating(void **state)
+{
+	char longname[300];
+	const char *c, *k;
+	int round;
+
+	(void)state;
+	memset(longname, 'x', sizeof longname - 1);
+	memcpy(longname + sizeof longname - 12, ", Texas, US", 12);
+	for (round = 0; round < 2; round++) {
+		located("aws", "ap-southeast-2", "AU", "OC");
+		located("aws", "ap-southeast-2", "AU", "OC");
+		/* The same text: Vast has no place of that name. */
+		assert_false(region_locate("vast", "ap-southeast-2", &c, &k));
+		assert_string_equal(c, "");
+		located("vast", "Texas, US", "US", "NA");
+		located("gcp", "europe-west4", "NL", "EU");
+		located("aws", "eu-central-1", "DE", "EU");
+		located("vast", "Texas, US", "US", "NA");
+		located("vast", "Guangxi, CN", "CN", "AS");
+		located("verda", "nordics", "", "EU");
+		located("lambda", "europe-south-1", "", "EU");
+		located("lambda", "us-midwest-1", "US", "NA");
+		assert_false(region_locate("aws", "us-nowhere-9", &c, &k));
+		assert_string_equal(k, "");
+		located("aws", "us-east-1", "US", "NA");
+		located("vast", longname, "US", "NA");
+		located("vast", longname, "US", "NA");
+		located("a-provider-name-longer-than-thirty-two-bytes",
+		    "Sweden", "SE", "EU");
+		located("runpod", "EU-SE-1", "SE", "EU");
+	}
+}
+
 static void
 test_query_parse(void **state)
 {
@@ -215,6 +256,18 @@ test_tables(void **state)
 	for (i = 1; i < region_country_count; i++)
 		assert_true(strcmp(region_countries[i - 1].code,
 		    region_countries[i].code) < 0);
+	/* Each provider's places together (region_locate() keeps the
+	 * last provider's range). */
+	for (i = 1; i < region_place_count; i++) {
+		size_t j;
+
+		if (strcmp(region_places[i].provider,
+		    region_places[i - 1].provider) == 0)
+			continue;
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(region_places[j].provider,
+			    region_places[i].provider);
+	}
 	for (i = 0; i < region_place_count; i++) {
 		assert_non_null(region_continent_name(
 		    region_places[i].continent));
@@ -229,6 +282,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_locate_every_provider),
 		cmocka_unit_test(test_locate_free_text),
+		cmocka_unit_test(test_locate_alternating),
 		cmocka_unit_test(test_query_parse),
 		cmocka_unit_test(test_matches),
 		cmocka_unit_test(test_snapshot_regions_located),
