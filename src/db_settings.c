@@ -18,12 +18,25 @@ int
 db_provider_is_new(struct db *db, const char *provider, bool *is_new,
     struct err *err)
 {
-	bool known;
+	sqlite3_stmt *st;
+	int rc;
 
-	if (db_row_exists(db, "SELECT 1 FROM provider_status WHERE "
-	    "provider = ?", provider, &known, err) < 0)
+	/* Asked of each provider by every command (cache_seed()): parsed
+	 * once, not 15 times (5 % of a query's instructions). */
+	if ((st = db_prepare_cached(db, DB_STMT_PROVIDER_KNOWN, "SELECT 1 "
+	    "FROM provider_status WHERE provider = ?", err)) == NULL)
 		return -1;
-	*is_new = !known;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		db_file_error(db, err);
+	/* Reset at once: a cached statement left stepping would keep a
+	 * read transaction open. */
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return -1;
+	*is_new = rc == SQLITE_DONE;
 	return 0;
 }
 

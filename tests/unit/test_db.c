@@ -4358,6 +4358,27 @@ test_provider_is_new(void **state)
 	assert_false(is_new);
 	assert_int_equal(db_provider_is_new(db, "lambda", &is_new, &err), 0);
 	assert_true(is_new);
+	/*
+	 * Its statement is kept for the next provider, reset: no read
+	 * transaction stays open, so another connection's write and a
+	 * checkpoint of everything pass, and the next answer sees it.
+	 */
+	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
+	{
+		sqlite3 *s = raw_open(path);
+		sqlite3_stmt *st;
+
+		raw_exec(s, "INSERT INTO provider_status (provider, source) "
+		    "VALUES ('lambda', 'live')");
+		assert_int_equal(sqlite3_prepare_v2(s, "PRAGMA "
+		    "wal_checkpoint(TRUNCATE)", -1, &st, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), 0);	/* not busy */
+		sqlite3_finalize(st);
+		sqlite3_close(s);
+	}
+	assert_int_equal(db_provider_is_new(db, "lambda", &is_new, &err), 0);
+	assert_false(is_new);
 	db_close(db);
 }
 
