@@ -3,6 +3,7 @@
 #include "fabric.h"
 
 #include <fnmatch.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,22 +28,13 @@ fabric_find(const char *provider, const char *instance_type)
 	 * row (Vast, most of a big cache) costs one comparison, not a
 	 * pass over the table (560 instructions an offer).
 	 */
-	static char last[32];
-	static size_t from, to;
-	size_t i;
+	static struct str_run memo;
+	size_t i, from, to;
 
-	if (strlen(provider) >= sizeof last)
-		return NULL;		/* no provider's name is that long */
-	if (last[0] == '\0' || strcmp(provider, last) != 0) {
-		/* The table holds each provider's rows together (tested). */
-		for (from = 0; from < fabric_row_count &&
-		    strcmp(fabric_rows[from].provider, provider) != 0; from++)
-			;
-		for (to = from; to < fabric_row_count &&
-		    strcmp(fabric_rows[to].provider, provider) == 0; to++)
-			;
-		str_copy(last, sizeof last, provider);
-	}
+	/* The table holds each provider's rows together (tested). */
+	str_run_find(&memo, fabric_rows, fabric_row_count,
+	    sizeof fabric_rows[0], offsetof(struct fabric, provider), provider,
+	    &from, &to);
 	for (i = from; i < to; i++)
 		if (fnmatch(fabric_rows[i].pattern, instance_type, 0) == 0)
 			return &fabric_rows[i];

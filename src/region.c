@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "str.h"
@@ -169,49 +170,26 @@ country_in_text(const char *text)
 	return country_by_name(word);
 }
 
-/*
- * The rows of region_places[] of provider, which the table keeps together
- * (test_region checks): [*first, *end). The last provider's range is
- * kept, so a run of lookups of one provider's offers (a refresh writes
- * each offer's place; an answer prints its rows') reads the 311 rows'
- * providers once, not at every lookup.
- */
-static void
-provider_places(const char *provider, size_t *first, size_t *end)
-{
-	static char last[32];
-	static size_t lo, hi;
-	size_t i;
-
-	if (last[0] == '\0' || strcmp(last, provider) != 0) {
-		for (i = 0; i < region_place_count &&
-		    strcmp(region_places[i].provider, provider) != 0; i++)
-			;
-		lo = i;
-		for (; i < region_place_count &&
-		    strcmp(region_places[i].provider, provider) == 0; i++)
-			;
-		hi = i;
-		/* A name too long to keep is looked up every time. */
-		if (strlen(provider) < sizeof last)
-			memcpy(last, provider, strlen(provider) + 1);
-		else
-			last[0] = '\0';
-	}
-	*first = lo;
-	*end = hi;
-}
-
 static bool
 locate(const char *provider, const char *region, const char **country,
     const char **continent)
 {
+	static struct str_run memo;
 	const struct region_place *pl;
 	const struct region_country *c;
 	size_t i, end;
 
 	*country = *continent = "";
-	for (provider_places(provider, &i, &end); i < end; i++) {
+	/*
+	 * Only provider's places, which the table keeps together
+	 * (test_region checks), kept for the next lookup: a refresh
+	 * locates each offer it writes, an answer each row it prints,
+	 * mostly one provider's in a row.
+	 */
+	str_run_find(&memo, region_places, region_place_count,
+	    sizeof region_places[0], offsetof(struct region_place, provider),
+	    provider, &i, &end);
+	for (; i < end; i++) {
 		pl = &region_places[i];
 		if (strchr(pl->region, '*') != NULL ?
 		    fnmatch(pl->region, region, FNM_CASEFOLD) == 0 :

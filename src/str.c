@@ -341,6 +341,32 @@ str_url_redact(const char *url, const char **password, size_t *len)
 	return xasprintf("%.*s***%s", (int)(colon + 1 - url), url, at);
 }
 
+void
+str_run_find(struct str_run *memo, const void *rows, size_t n, size_t stride,
+    size_t field, const char *s, size_t *from, size_t *to)
+{
+	const char *base = rows;
+	size_t lo, hi, len;
+
+#define RUN_FIELD(i) (*(const char *const *)(base + (i) * stride + field))
+	if (memo->last[0] == '\0' || strcmp(memo->last, s) != 0) {
+		for (lo = 0; lo < n && strcmp(RUN_FIELD(lo), s) != 0; lo++)
+			;
+		for (hi = lo; hi < n && strcmp(RUN_FIELD(hi), s) == 0; hi++)
+			;
+#undef RUN_FIELD
+		memo->from = lo;
+		memo->to = hi;
+		len = strlen(s);
+		if (len < sizeof memo->last)
+			memcpy(memo->last, s, len + 1);
+		else
+			memo->last[0] = '\0';
+	}
+	*from = memo->from;
+	*to = memo->to;
+}
+
 size_t
 str_distance(const char *a, const char *b)
 {

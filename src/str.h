@@ -69,6 +69,23 @@ bool	str_glob_valid(const char *s);
 size_t	str_distance(const char *a, const char *b);
 
 /*
+ * The rows of a table whose string field (a const char * at offset field
+ * of each of its n rows of stride bytes) keeps equal values together:
+ * *from and *to bound the rows whose field is s (empty when none). The
+ * last value asked and its rows are kept in *memo (zeroed before the
+ * first ask), so a run of asks for one value (a provider's offers, read
+ * in key order) compares one string, not the table's. A value longer
+ * than memo keeps is looked up every time.
+ */
+struct str_run {
+	char	 last[32];
+	size_t	 from, to;
+};
+void	str_run_find(struct str_run *memo, const void *rows, size_t n,
+	    size_t stride, size_t field, const char *s, size_t *from,
+	    size_t *to);
+
+/*
  * The word of words[0..n) nearest to s, if close enough to be a typo of it
  * (at most a third of its length in edits, at least 1, and 2 for words of
  * 6 or more: "--gpus" -> gpu, "histroy" -> history); NULL if none is.

@@ -464,6 +464,67 @@ test_nearest(void **state)
 	assert_null(str_nearest("gpu", cmds, 0));
 }
 
+/* A table of rows whose second field keeps equal values together. */
+struct run_row {
+	int		 id;
+	const char	*name;
+};
+
+static void
+run_is(struct str_run *memo, const struct run_row *rows, size_t n,
+    const char *s, size_t want_from, size_t want_to)
+{
+	size_t from = 99, to = 99;
+
+	str_run_find(memo, rows, n, sizeof rows[0],
+	    offsetof(struct run_row, name), s, &from, &to);
+	if (want_from == want_to) {
+		assert_int_equal(from, to);	/* none: any empty range */
+		return;
+	}
+	assert_int_equal(from, want_from);
+	assert_int_equal(to, want_to);
+}
+
+/*
+ * str_run_find(): each value's rows, whatever was asked before (the
+ * kept value is the one asked, not the last found), none for a value
+ * the table lacks, and a value too long to keep found all the same.
+ */
+static void
+test_run_find(void **state)
+{
+	static const struct run_row rows[] = {
+		{ 0, "aws" }, { 1, "aws" }, { 2, "gcp" }, { 3, "a-name-longer-"
+		"than-the-thirty-one-bytes-kept" }, { 4, "lambda" },
+		{ 5, "lambda" }, { 6, "lambda" },
+	};
+	const size_t n = sizeof rows / sizeof rows[0];
+	struct str_run memo;
+	int round;
+
+	(void)state;
+	memset(&memo, 0, sizeof memo);
+	for (round = 0; round < 2; round++) {
+		run_is(&memo, rows, n, "aws", 0, 2);
+		run_is(&memo, rows, n, "aws", 0, 2);
+		run_is(&memo, rows, n, "vast", 0, 0);
+		run_is(&memo, rows, n, "vast", 0, 0);
+		run_is(&memo, rows, n, "lambda", 4, 7);
+		run_is(&memo, rows, n, "gcp", 2, 3);
+		run_is(&memo, rows, n,
+		    "a-name-longer-than-the-thirty-one-bytes-kept", 3, 4);
+		run_is(&memo, rows, n,
+		    "a-name-longer-than-the-thirty-one-bytes-kept", 3, 4);
+		run_is(&memo, rows, n, "lambda", 4, 7);
+		run_is(&memo, rows, n, "", 0, 0);
+		run_is(&memo, rows, n, "aws", 0, 2);
+	}
+	/* An empty table. */
+	memset(&memo, 0, sizeof memo);
+	run_is(&memo, rows, 0, "aws", 0, 0);
+}
+
 int
 main(void)
 {
@@ -491,6 +552,7 @@ main(void)
 		cmocka_unit_test(test_prefix_for_width),
 		cmocka_unit_test(test_shorten_keeps_cause),
 		cmocka_unit_test(test_nearest),
+		cmocka_unit_test(test_run_find),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
