@@ -290,6 +290,7 @@ static int	merge_offers(struct db *, const char *, size_t, bool *,
 		    struct err *);
 static int	staged_fresh(struct db *, const char *, size_t, size_t,
 		    size_t *, struct err *);
+static const char *row_text(sqlite3_stmt *, int);
 static int	stage_changed(struct db *, const char *, const struct offer *,
 		    size_t, struct stage_result *, struct err *);
 static void	stage_result_done(struct stage_result *);
@@ -614,6 +615,20 @@ staged_fresh(struct db *db, const char *provider, size_t stored,
  */
 #define DB_REBUILD_MIN_ROWS	5000
 
+/* An index of the offers, as sqlite_master holds it. */
+struct index_def {
+	char	*name, *sql;
+};
+
+static void
+row_index_def(sqlite3_stmt *st, void *elem)
+{
+	struct index_def *d = elem;
+
+	d->name = xstrdup(row_text(st, 0));
+	d->sql = xstrdup(row_text(st, 1));
+}
+
 static int
 insert_fresh(struct db *db, const char *provider, size_t fresh, bool *rebuilt,
     struct err *err)
@@ -621,10 +636,12 @@ insert_fresh(struct db *db, const char *provider, size_t fresh, bool *rebuilt,
 	static const char insert[] = "INSERT INTO offers SELECT * FROM "
 	    "incoming i WHERE i.provider = ?1 AND NOT EXISTS (SELECT 1 FROM "
 	    "offers o WHERE o.provider = i.provider AND o.key = i.key)";
-	sqlite3_stmt *st = NULL;
-	char **name = NULL, **sql = NULL, *drop;
+	sqlite3_stmt *st;
+	struct index_def *defs = NULL;
+	char *drop;
 	long long total;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, i;
+	void *v;
 	int rc = -1, step;
 
 	*rebuilt = false;
@@ -641,26 +658,14 @@ insert_fresh(struct db *db, const char *provider, size_t fresh, bool *rebuilt,
 	/* Only indexes made by CREATE INDEX: the key's is the table. */
 	if ((st = db_prepare(db, "SELECT name, sql FROM main.sqlite_master "
 	    "WHERE type = 'index' AND tbl_name = 'offers' AND sql IS NOT NULL "
-	    "ORDER BY rowid", err)) == NULL)
+	    "ORDER BY rowid", err)) == NULL ||
+	    db_rows(db, st, sizeof *defs, row_index_def, &v, &n, err) < 0)
 		return -1;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap == 0 ? 32 : cap * 2;
-			name = xreallocarray(name, cap, sizeof *name);
-			sql = xreallocarray(sql, cap, sizeof *sql);
-		}
-		name[n] = xstrdup((const char *)sqlite3_column_text(st, 0));
-		sql[n++] = xstrdup((const char *)sqlite3_column_text(st, 1));
-	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE) {
-		db_file_error(db, err);
-		goto done;
-	}
+	defs = v;
 	for (i = 0; i < n; i++) {
 		/* A name is not a parameter: quoted as an identifier. */
 		if ((drop = sqlite3_mprintf("DROP INDEX main.\"%w\"",
-		    name[i])) == NULL) {
+		    defs[i].name)) == NULL) {
 			err_set(err, "out of memory");
 			goto done;
 		}
@@ -672,17 +677,16 @@ insert_fresh(struct db *db, const char *provider, size_t fresh, bool *rebuilt,
 	if (db_exec_provider(db, insert, provider, NULL, err) < 0)
 		goto done;
 	for (i = 0; i < n; i++)
-		if (db_exec(db, sql[i], err) < 0)
+		if (db_exec(db, defs[i].sql, err) < 0)
 			goto done;
 	*rebuilt = true;
 	rc = 0;
 done:
 	for (i = 0; i < n; i++) {
-		free(name[i]);
-		free(sql[i]);
+		free(defs[i].name);
+		free(defs[i].sql);
 	}
-	free(name);
-	free(sql);
+	free(defs);
 	return rc;
 }
 
