@@ -315,9 +315,9 @@ store_row(const struct db_summary_row *r, void *ctx)
  * kind in ascending order, from f's walk of that price.
  */
 static int
-groups_rank(struct db *db, const struct offer_filter *f, int kind,
-    struct summary_acc *atoms, struct summary_acc **by, size_t n,
-    struct err *err)
+groups_rank(struct db *db, const struct offer_filter *f,
+    enum summary_walk kind, struct summary_acc *atoms, struct summary_acc **by,
+    size_t n, struct err *err)
 {
 	sqlite3_stmt *st;
 	const char *provider, *gpu, *region;
@@ -325,8 +325,7 @@ groups_rank(struct db *db, const struct offer_filter *f, int kind,
 	size_t g, i;
 	int rc;
 
-	if ((st = summary_prepare(db, f, false, kind == 0 ? WALK_PRICE :
-	    WALK_SPOT, err)) == NULL)
+	if ((st = summary_prepare(db, f, false, kind, err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		provider = (const char *)sqlite3_column_text(st, 0);
@@ -420,8 +419,8 @@ db_groups_store(struct db *db, struct err *err)
 		keyset_group_by(stored_keysets[i], &g);
 		by[i] = summary_acc_regroup(atoms, &g);
 	}
-	if (groups_rank(db, &f, 0, atoms, by, NSTORED, err) < 0 ||
-	    groups_rank(db, &f, 1, atoms, by, NSTORED, err) < 0)
+	if (groups_rank(db, &f, WALK_PRICE, atoms, by, NSTORED, err) < 0 ||
+	    groups_rank(db, &f, WALK_SPOT, atoms, by, NSTORED, err) < 0)
 		goto done;
 	for (i = 0; i < NSTORED; i++)
 		if (summary_acc_ranked_check(by[i]) < 0)

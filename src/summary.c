@@ -105,6 +105,17 @@ cmp_money(const void *a, const void *b)
 }
 
 /*
+ * The median of n > 0 values from its middle ones, hi at rank n / 2 and
+ * lo at n / 2 - 1 (read for an even n only): the mean of the two,
+ * rounded down. The three ways to the statistics share it.
+ */
+static int64_t
+median_of_middle(size_t n, int64_t lo, int64_t hi)
+{
+	return n % 2 == 1 ? hi : lo + (hi - lo) / 2;
+}
+
+/*
  * Stats of the n known values of v (sorted in place). The median of an
  * even count is the mean of the middle two, rounded down.
  */
@@ -119,8 +130,7 @@ price_stats_of(int64_t *v, size_t n, struct price_stats *st)
 	qsort(v, n, sizeof *v, cmp_money);
 	st->min = v[0];
 	st->max = v[n - 1];
-	st->median = n % 2 == 1 ? v[n / 2] : v[n / 2 - 1] +
-	    (v[n / 2] - v[n / 2 - 1]) / 2;
+	st->median = median_of_middle(n, v[n > 1 ? n / 2 - 1 : 0], v[n / 2]);
 }
 
 /* One group being built: its plans' indexes. */
@@ -579,14 +589,12 @@ price_stats_select(int64_t *v, size_t n, struct price_stats *st)
 			st->max = v[i];
 	}
 	select_kth(v, n, n / 2);
-	if (n % 2 == 1) {
-		st->median = v[n / 2];
-		return;
-	}
-	for (lo = v[0], i = 1; i < n / 2; i++)
+	/* An even count's lower middle: the largest before v[n / 2]. */
+	lo = v[0];
+	for (i = 1; n % 2 == 0 && i < n / 2; i++)
 		if (v[i] > lo)
 			lo = v[i];
-	st->median = lo + (v[n / 2] - lo) / 2;
+	st->median = median_of_middle(n, lo, v[n / 2]);
 }
 
 int
@@ -812,7 +820,7 @@ rank_stats(const struct rank_track *t, struct price_stats *st)
 	}
 	st->min = t->min;
 	st->max = t->max;
-	st->median = t->n % 2 == 1 ? t->hi : t->lo + (t->hi - t->lo) / 2;
+	st->median = median_of_middle(t->n, t->lo, t->hi);
 }
 
 size_t
