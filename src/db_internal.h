@@ -38,6 +38,7 @@ struct db {
 	char	*path;
 	bool	 read_only;	/* opened read-only: we may not write it */
 	bool	 had_wal;	/* a -wal was there before we opened it */
+	bool	 private_cache;	/* opened to write, only its owner reads it */
 	sqlite3_stmt *cached[DB_STMT_COUNT];	/* db_prepare_cached() */
 	/*
 	 * The watch db_watch_load() read last on this handle and the

@@ -4382,6 +4382,95 @@ test_provider_is_new(void **state)
 	db_close(db);
 }
 
+/* The size of path's -wal, or -1 when there is none. */
+static long long
+wal_size(const char *path)
+{
+	char wal[4200];
+	struct stat sb;
+
+	if (snprintf(wal, sizeof wal, "%s-wal", path) >= (int)sizeof wal)
+		fail_msg("path too long: %s", path);
+	return stat(wal, &sb) == 0 ? (long long)sb.st_size : -1;
+}
+
+/* A watch of one offer stored in the cache at path, then closed. */
+static void
+store_one_watch(const char *path, const char *key)
+{
+	struct db_watch_offer w;
+	struct db *db = open_ok(path);
+	struct err err;
+
+	memset(&w, 0, sizeof w);
+	str_copy(w.provider, sizeof w.provider, "vast");
+	str_copy(w.key, sizeof w.key, key);
+	w.price = 310000;
+	w.availability = AV_AVAILABLE;
+	w.reported_at = 1000;
+	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000,
+	    NULL, 0, &err), 0);
+	db_close(db);
+}
+
+/*
+ * A private cache's small write is left in its -wal for the next
+ * checkpoint (db_close()): the file stays sound with it, another
+ * connection and a reopen see the write, a write past SQLite's own
+ * auto-checkpoint size is checkpointed at close as before, and a shared
+ * cache's -wal is always emptied for its readers.
+ */
+static void
+test_close_defers_small_wal(void **state)
+{
+	char dir[4096], shared[4200];
+	const char *path = tmp_path("defer.db");
+	struct db_watch_offer *out;
+	struct db *db;
+	struct err err;
+	int64_t last;
+	size_t n;
+	sqlite3 *raw;
+
+	(void)state;
+	/* The temporary directory is mkdtemp(3)'s 0700: private. */
+	store_one_watch(path, "1");
+	assert_true(wal_size(path) > 0);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM watch_offer"),
+	    1);
+	db = open_ok(path);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &out, &n, &last,
+	    &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(out[0].key, "1");
+	free(out);
+	db_close(db);
+	/* A write beyond the bound, under a connection that closes last. */
+	db = open_ok(path);
+	raw = raw_open(path);
+	raw_exec(raw, "CREATE TABLE pad (b BLOB);"
+	    "INSERT INTO pad VALUES (zeroblob(5000000))");
+	sqlite3_close(raw);
+	assert_true(wal_size(path) > 5000000);
+	db_close(db);
+	assert_int_equal(wal_size(path), -1);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM watch_offer"),
+	    1);
+	assert_int_equal(raw_int(path, "SELECT length(b) FROM pad"), 5000000);
+
+	/* Shared: the file and its directory open to others. */
+	snprintf(dir, sizeof dir, "%s", tmp_path("team"));
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(chmod(dir, 0755), 0);
+	snprintf(shared, sizeof shared, "%s/cache.db", dir);
+	store_one_watch(shared, "1");
+	assert_int_equal(chmod(shared, 0644), 0);
+	store_one_watch(shared, "2");
+	assert_int_equal(wal_size(shared), 0);
+	assert_int_equal(raw_int(shared, "SELECT count(*) FROM watch_offer"),
+	    1);
+}
+
 /* ------------------------------------------------------------------ */
 /* Seeding from the snapshot                                          */
 /* ------------------------------------------------------------------ */
@@ -4661,6 +4750,7 @@ main(void)
 		T(test_history),
 		T(test_meta),
 		T(test_provider_is_new),
+		T(test_close_defers_small_wal),
 		T(test_cache_open_seeds),
 		T(test_cache_open_keeps_live),
 		T(test_cache_open_refuses),
