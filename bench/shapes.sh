@@ -88,13 +88,10 @@ watch_state() {
 	"$GPUCOST" --db "$_wdb" "$@" --forget -q >/dev/null 2>&1
 	"$GPUCOST" --db "$_wdb" "$@" --limit "$watch_known" --format csv \
 	    -q >/dev/null || return 1
-	sqlite3 "$_wdb" "DROP TABLE IF EXISTS bench_watch_offer;
-	    DROP TABLE IF EXISTS bench_watch;
-	    CREATE TABLE bench_watch_offer AS SELECT * FROM watch_offer;
+	sqlite3 "$_wdb" "DROP TABLE IF EXISTS bench_watch;
 	    CREATE TABLE bench_watch AS SELECT * FROM watch;" || return 1
-	_prep="sqlite3 $(shquote "$_wdb") 'DELETE FROM watch_offer;
-	    INSERT INTO watch_offer SELECT * FROM bench_watch_offer;
-	    DELETE FROM watch; INSERT INTO watch SELECT * FROM bench_watch;'"
+	_prep="sqlite3 $(shquote "$_wdb") 'DELETE FROM watch;
+	    INSERT INTO watch SELECT * FROM bench_watch;'"
 }
 
 # shapes DB COLUMN TARGET: one figure per shape, into $B/results

@@ -53,17 +53,11 @@ watched_price(const struct cli_options *o, const struct plan *p)
 	return o->filter.spot ? p->spot_gpu_hour : p->price_gpu_hour;
 }
 
-/* An offer's key as known_find() looks it up. */
-struct known_key {
-	const char *provider, *key;
-};
-
-/* bsearch(3)'s comparison of a known_key with a watch's offer. */
+/* Watch offers by provider, then key (as db_watch_load() gives them). */
 static int
-cmp_known_key(const void *a, const void *b)
+cmp_known(const void *a, const void *b)
 {
-	const struct known_key *x = a;
-	const struct db_watch_offer *y = b;
+	const struct db_watch_offer *x = a, *y = b;
 	int c;
 
 	if ((c = strcmp(x->provider, y->provider)) != 0)
@@ -71,45 +65,94 @@ cmp_known_key(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* Watch offers by provider, then key. */
-static int
-cmp_known(const void *a, const void *b)
-{
-	const struct db_watch_offer *x = a;
-	struct known_key k = { x->provider, x->key };
+/*
+ * The offers a watch knows by provider and key, hashed: its walk asks
+ * for each offer it passes (1,000 and more a run), and a binary search
+ * of the sorted array cost 650 instructions an ask, more than the
+ * walk's own step. Open addressing over a power of two at least twice
+ * the offers.
+ */
+struct known_index {
+	const struct db_watch_offer *v;
+	size_t	 n;
+	size_t	*slot;		/* 1 + the offer's index in v; 0 empty */
+	size_t	 mask;
+};
 
-	return cmp_known_key(&k, b);
+/*
+ * FNV-1a of provider and key as the record keeps them (cut to its
+ * arrays), a byte between them that UTF-8 text never has.
+ */
+static size_t
+known_hash(const char *provider, const char *key)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	size_t i;
+
+	for (i = 0; provider[i] != '\0' && i < OFFER_PROVIDER_MAX - 1; i++)
+		h = (h ^ (unsigned char)provider[i]) * UINT64_C(1099511628211);
+	h = (h ^ 0xff) * UINT64_C(1099511628211);
+	for (i = 0; key[i] != '\0' && i < OFFER_KEY_MAX - 1; i++)
+		h = (h ^ (unsigned char)key[i]) * UINT64_C(1099511628211);
+	return (size_t)(h ^ (h >> 32));
+}
+
+static void
+known_index_init(struct known_index *ix, const struct db_watch_offer *v,
+    size_t n)
+{
+	size_t size = 16, i, j;
+
+	while (size < 2 * n)
+		size *= 2;
+	ix->v = v;
+	ix->n = n;
+	ix->slot = xcalloc(size, sizeof *ix->slot);
+	ix->mask = size - 1;
+	for (i = 0; i < n; i++) {
+		j = known_hash(v[i].provider, v[i].key) & ix->mask;
+		while (ix->slot[j] != 0)
+			j = (j + 1) & ix->mask;
+		ix->slot[j] = i + 1;
+	}
+}
+
+static void
+known_index_done(struct known_index *ix)
+{
+	free(ix->slot);
+	ix->slot = NULL;
 }
 
 /*
- * What the watch knew of an offer (v sorted by cmp_known()), or NULL:
- * the strings as given, not copied (a watch's walk asks once for each
- * offer it passes), unless longer than the arrays keep.
+ * What the watch knew of an offer, or NULL: provider and key compared
+ * as the record keeps them (a longer text cut to its arrays, as
+ * str_copy() cuts what is stored).
  */
 static const struct db_watch_offer *
-known_find(const struct db_watch_offer *v, size_t n, const char *provider,
+known_find(const struct known_index *ix, const char *provider,
     const char *key)
 {
-	char p[sizeof v->provider], k[sizeof v->key];
-	struct known_key want = { provider, key };
+	const struct db_watch_offer *w;
+	size_t j;
 
-	if (n == 0)
+	if (ix->n == 0)
 		return NULL;
-	/* Stored cut as the arrays cut them: a longer row's text too. */
-	if (strlen(provider) >= sizeof p || strlen(key) >= sizeof k) {
-		str_copy(p, sizeof p, provider);
-		str_copy(k, sizeof k, key);
-		want.provider = p;
-		want.key = k;
+	j = known_hash(provider, key) & ix->mask;
+	for (; ix->slot[j] != 0; j = (j + 1) & ix->mask) {
+		w = &ix->v[ix->slot[j] - 1];
+		if (strncmp(w->key, key, sizeof w->key - 1) == 0 &&
+		    strncmp(w->provider, provider, sizeof w->provider - 1) == 0)
+			return w;
 	}
-	return bsearch(&want, v, n, sizeof *v, cmp_known_key);
+	return NULL;
 }
 
 /* What the watch knew of plan p's offer, or NULL. */
 static const struct db_watch_offer *
-known_offer(const struct db_watch_offer *v, size_t n, const struct plan *p)
+known_offer(const struct known_index *ix, const struct plan *p)
 {
-	return known_find(v, n, p->offer->provider, p->offer->key);
+	return known_find(ix, p->offer->provider, p->offer->key);
 }
 
 /*
@@ -149,6 +192,7 @@ struct watch_walk {
 	const struct cli_options *o;
 	const struct db_watch_offer *known;
 	size_t	 nknown;
+	struct known_index ix;		/* of known */
 	bool	*passed;		/* per known offer */
 	enum availability *now;		/* per passed offer */
 	size_t	 npassed;
@@ -159,8 +203,8 @@ static bool
 watch_take(void *ctx, const struct db_walk_row *r)
 {
 	struct watch_walk *w = ctx;
-	const struct db_watch_offer *k = known_find(w->known, w->nknown,
-	    r->provider, r->key);
+	const struct db_watch_offer *k = known_find(&w->ix, r->provider,
+	    r->key);
 	size_t i;
 
 	if (change_of(w->o, k, r->availability, w->o->filter.spot ?
@@ -497,7 +541,7 @@ watch_read(struct db *db, const struct cli_options *o,
 		return -1;
 	held = xcalloc(nknown > 0 ? nknown : 1, sizeof *held);
 	for (i = from; i < out->n && nknown > 0; i++) {
-		const struct db_watch_offer *w = known_find(known, nknown,
+		const struct db_watch_offer *w = known_find(&walk->ix,
 		    out->v[i].provider, out->v[i].key);
 
 		if (w != NULL)
@@ -533,6 +577,114 @@ plans_unique(struct plan *plans, size_t n)
 	return k;
 }
 
+/* A watch offer by key, then by its place in the run's plans. */
+struct fresh_ref {
+	struct db_watch_offer w;
+	size_t	 at;
+};
+
+static int
+cmp_fresh(const void *a, const void *b)
+{
+	const struct fresh_ref *x = a, *y = b;
+	int c = cmp_known(&x->w, &y->w);
+
+	return c != 0 ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * What the watch knows after a run, into *n entries in key order (what
+ * db_watch_store() would otherwise sort): a news that reached its
+ * reader (shown) as reported now; a known offer the run matched, with
+ * its price last reported and its availability now; one the walk
+ * passed, likewise; one no longer matched as unavailable, until
+ * WATCH_KEEP_GONE after it was last reported. Of two plans of one
+ * offer, the later stands. The known offers are in key order already,
+ * so only the news new to the watch (at most --limit) are sorted.
+ */
+static struct db_watch_offer *
+watch_next(const struct cli_options *o, const struct plan *plans,
+    size_t nplans, const bool *shown, const struct watch_walk *walk,
+    int64_t now, size_t *n)
+{
+	const struct db_watch_offer *known = walk->known;
+	size_t nknown = walk->nknown, nfresh = 0, nnext = 0, i, j, m;
+	struct db_watch_offer *slot, *next;
+	struct fresh_ref *fresh;
+	bool *kept;
+
+	slot = xcalloc(nknown > 0 ? nknown : 1, sizeof *slot);
+	kept = xcalloc(nknown > 0 ? nknown : 1, sizeof *kept);
+	fresh = xcalloc(nplans > 0 ? nplans : 1, sizeof *fresh);
+	for (i = 0; i < nplans; i++) {
+		const struct db_watch_offer *k = known_offer(&walk->ix,
+		    &plans[i]);
+		struct db_watch_offer w;
+
+		if (shown[i]) {
+			memset(&w, 0, sizeof w);
+			str_copy(w.provider, sizeof w.provider,
+			    plans[i].offer->provider);
+			str_copy(w.key, sizeof w.key, plans[i].offer->key);
+			w.availability = plans[i].offer->availability;
+			w.price = watched_price(o, &plans[i]);
+			w.reported_at = now;
+		} else if (k == NULL)
+			continue;
+		else {
+			w = *k;
+			if (plan_change(o, k, &plans[i]) == NULL)
+				w.availability = plans[i].offer->availability;
+		}
+		if (k != NULL) {
+			slot[k - known] = w;
+			kept[k - known] = true;
+		} else {
+			fresh[nfresh].w = w;
+			fresh[nfresh].at = i;
+			nfresh++;
+		}
+	}
+	for (i = 0; i < nknown; i++) {
+		if (kept[i])
+			continue;
+		if (walk->passed[i]) {
+			/* Passed by the walk, not news: its availability now. */
+			slot[i] = known[i];
+			slot[i].availability = walk->now[i];
+			kept[i] = true;
+		} else if (known[i].reported_at > now - WATCH_KEEP_GONE) {
+			slot[i] = known[i];
+			slot[i].availability = AV_UNAVAILABLE;
+			kept[i] = true;
+		}
+	}
+	/* The news new to the watch by key, the last of one key standing. */
+	qsort(fresh, nfresh, sizeof *fresh, cmp_fresh);
+	for (i = m = 0; i < nfresh; i++) {
+		if (m > 0 && cmp_known(&fresh[m - 1].w, &fresh[i].w) == 0)
+			m--;
+		fresh[m++] = fresh[i];
+	}
+	next = xcalloc(nknown + m > 0 ? nknown + m : 1, sizeof *next);
+	for (i = j = 0; i < nknown || j < m;) {
+		if (i < nknown && !kept[i]) {
+			i++;
+			continue;
+		}
+		if (j == m || (i < nknown &&
+		    cmp_known(&slot[i], &fresh[j].w) < 0))
+			next[nnext++] = slot[i++];
+		else
+			next[nnext++] = fresh[j++].w;
+	}
+	free(slot);
+	free(kept);
+	free(fresh);
+	*n = nnext;
+	return next;
+}
+
 static int
 cmd_watch_exec(const struct cli_options *o)
 {
@@ -540,7 +692,6 @@ cmd_watch_exec(const struct cli_options *o)
 	struct plan *plans = NULL, *news = NULL;
 	struct output_change *why = NULL;
 	bool *shown = NULL;		/* per plan: reported this run */
-	bool *seen = NULL;		/* per known offer: still matched */
 	size_t *from = NULL;		/* per news: its plan */
 	struct offer_list offers;
 	struct output_opts oo;
@@ -595,6 +746,7 @@ cmd_watch_exec(const struct cli_options *o)
 	walk.o = o;
 	walk.known = known;
 	walk.nknown = nknown;
+	known_index_init(&walk.ix, known, nknown);
 	walk.passed = xcalloc(nknown > 0 ? nknown : 1, sizeof *walk.passed);
 	walk.now = xcalloc(nknown > 0 ? nknown : 1, sizeof *walk.now);
 	if ((part = watch_read(db, o, &f, &walk, &offers, &matched,
@@ -611,7 +763,7 @@ cmd_watch_exec(const struct cli_options *o)
 	from = xcalloc(nplans > 0 ? nplans : 1, sizeof *from);
 	shown = xcalloc(nplans > 0 ? nplans : 1, sizeof *shown);
 	for (i = 0; i < nplans; i++) {
-		const struct db_watch_offer *k = known_offer(known, nknown,
+		const struct db_watch_offer *k = known_offer(&walk.ix,
 		    &plans[i]);
 		const char *change = plan_change(o, k, &plans[i]);
 
@@ -660,45 +812,8 @@ cmd_watch_exec(const struct cli_options *o)
 	 */
 	for (i = 0; i < nshown; i++)
 		shown[from[i]] = true;
-	next = xcalloc(nplans + nknown > 0 ? nplans + nknown : 1, sizeof *next);
-	seen = xcalloc(nknown > 0 ? nknown : 1, sizeof *seen);
-	for (i = 0; i < nplans; i++) {
-		const struct db_watch_offer *k = known_offer(known, nknown,
-		    &plans[i]);
-		struct db_watch_offer *w = &next[nnext];
-
-		if (k != NULL)
-			seen[k - known] = true;
-		if (shown[i]) {
-			str_copy(w->provider, sizeof w->provider,
-			    plans[i].offer->provider);
-			str_copy(w->key, sizeof w->key, plans[i].offer->key);
-			w->availability = plans[i].offer->availability;
-			w->price = watched_price(o, &plans[i]);
-			w->reported_at = now;
-		} else if (k == NULL)
-			continue;
-		else {
-			*w = *k;
-			if (plan_change(o, k, &plans[i]) == NULL)
-				w->availability = plans[i].offer->availability;
-		}
-		nnext++;
-	}
-	/* Passed by the walk, not news: the availability it had now. */
-	for (i = 0; i < nknown; i++)
-		if (walk.passed[i] && !seen[i]) {
-			seen[i] = true;
-			next[nnext] = known[i];
-			next[nnext++].availability = walk.now[i];
-		}
-	for (i = 0; i < nknown; i++)
-		if (!seen[i] && known[i].reported_at > now - WATCH_KEEP_GONE) {
-			next[nnext] = known[i];
-			next[nnext++].availability = AV_UNAVAILABLE;
-		}
-	if (db_watch_store(state, query, next, nnext, now, known, nknown,
-	    &err) < 0) {
+	next = watch_next(o, plans, nplans, shown, &walk, now, &nnext);
+	if (db_watch_store(state, query, next, nnext, now, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
@@ -710,9 +825,9 @@ done:
 	if (getenv("GPUCOST_DEBUG_READS") != NULL)
 		fprintf(stderr, "gpucost: debug: %zu offers read whole\n",
 		    db_offers_read());
+	known_index_done(&walk.ix);
 	free(walk.passed);
 	free(walk.now);
-	free(seen);
 	free(shown);
 	free(from);
 	free(next);

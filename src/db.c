@@ -486,6 +486,14 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	"DROP INDEX offers_spot_gpu;"
 	"CREATE INDEX offers_spot_gpu ON offers (nodes, sk_spot_gpu,"
 	"  sk_gpu_price, provider, key, gpu, region);",
+	/*
+	 * 24 -> 25 (issue 29): a watch's known offers are one text in its
+	 * row (watch.known, db_history.c) instead of a row each in
+	 * watch_offer: a cron'd `watch --gpu H100` that knows 1,000 offers
+	 * spent 2.4 million instructions loading them, more than its
+	 * answer, and storing 20 news rewrote 13 pages of the table.
+	 */
+	DB_WATCH_KNOWN_SQL,
 };
 
 bool
@@ -1024,7 +1032,6 @@ db_close(struct db *db)
 		sqlite3_finalize(db->cached[i]);
 	db_defer_checkpoint(db);
 	sqlite3_close(db->sql);
-	free(db->watch_query);
 	free(db->path);
 	free(db);
 }

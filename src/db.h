@@ -33,7 +33,7 @@
 #include "offer.h"
 #include "summary.h"
 
-#define DB_SCHEMA_VERSION	24
+#define DB_SCHEMA_VERSION	25
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -449,15 +449,12 @@ int	db_watch_load(struct db *db, const char *query,
 	    struct db_watch_offer **out, size_t *n, int64_t *last_run,
 	    struct err *err);
 /*
- * Replace what watch query knows by v[0..n) (one transaction), writing
- * only the rows that differ. loaded[0..nloaded) is what db_watch_load()
- * gave for query on this handle, unchanged (or NULL): when no other
- * connection wrote the file since, the rows are compared with it
- * instead of being read again.
+ * Replace what watch query knows by v[0..n) (the last of a repeated
+ * offer standing; in key order without repeats, nothing is sorted), its
+ * last run now: one statement, whatever another run stored meanwhile.
  */
 int	db_watch_store(struct db *db, const char *query,
 	    const struct db_watch_offer *v, size_t n, int64_t now,
-	    const struct db_watch_offer *loaded, size_t nloaded,
 	    struct err *err);
 /* Every watch; *out freed with free(). */
 int	db_watch_list(struct db *db, struct db_watch **out, size_t *n,

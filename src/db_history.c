@@ -137,20 +137,216 @@ db_prune_history(struct db *db, int64_t before, struct err *err)
 	return 0;
 }
 
-/* A watch_offer row. */
-static void
-row_watch_offer(sqlite3_stmt *st, void *elem)
-{
-	struct db_watch_offer *w = elem;
-	char buf[16];
+/*
+ * A watch's known offers are one text, watch.known, read and written
+ * whole: a line per offer in key order (provider, then key, as strcmp()
+ * orders them), "provider TAB key TAB price TAB availability TAB
+ * reported_at LF", the price empty when unknown, a backslash, tab or
+ * newline in a name written "\\", "\t", "\n" (DB_WATCH_KNOWN_SQL writes
+ * the same). A row per offer cost a cron'd watch that knows 1,000
+ * offers 2.4 million instructions to load (issue 29); this is one
+ * value and a scan.
+ */
 
-	db_column_text(st, 0, w->provider, sizeof w->provider);
-	db_column_text(st, 1, w->key, sizeof w->key);
-	w->price = db_stmt_money(st, 2);
-	db_column_text(st, 3, buf, sizeof buf);
-	if (availability_parse(buf, &w->availability) < 0)
-		w->availability = AV_UNKNOWN;
-	w->reported_at = sqlite3_column_int64(st, 4);
+#define KNOWN_SPECIAL	"\\\t\n"	/* what a name escapes */
+
+/* s escaped at p; the end. */
+static char *
+known_put_escaped(char *p, const char *s)
+{
+	size_t run;
+
+	for (;;) {
+		run = strcspn(s, KNOWN_SPECIAL);
+		memcpy(p, s, run);
+		p += run;
+		s += run;
+		if (*s == '\0')
+			return p;
+		*p++ = '\\';
+		*p++ = *s == '\t' ? 't' : *s == '\n' ? 'n' : '\\';
+		s++;
+	}
+}
+
+/* v in decimal at p, two digits a step; the end. */
+static char *
+known_put_int(char *p, int64_t v)
+{
+	static const char pairs[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "6263646566676869707172737475767778798081828384858687888990919293"
+	    "949596979899";
+	char digits[24], *d = digits + sizeof digits;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n;
+
+	while (u >= 100) {
+		d -= 2;
+		memcpy(d, pairs + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		d -= 2;
+		memcpy(d, pairs + 2 * u, 2);
+	} else
+		*--d = (char)('0' + u);
+	if (v < 0)
+		*p++ = '-';
+	n = (size_t)(digits + sizeof digits - d);
+	memcpy(p, d, n);
+	return p + n;
+}
+
+/* The text of v[0..n) (refs into it, in key order), malloc'd; *len. */
+static char *
+known_format(const struct db_watch_offer *const *v, size_t n, size_t *len)
+{
+	size_t i, size = 1;
+	char *text, *p;
+
+	/* Each name at most doubled by its escapes. */
+	for (i = 0; i < n; i++)
+		size += 2 * (strlen(v[i]->provider) + strlen(v[i]->key)) +
+		    2 * 21 + 16 + 5;
+	p = text = xmalloc(size);
+	for (i = 0; i < n; i++) {
+		const struct db_watch_offer *w = v[i];
+		const char *av = availability_name(w->availability);
+
+		p = known_put_escaped(p, w->provider);
+		*p++ = '\t';
+		p = known_put_escaped(p, w->key);
+		*p++ = '\t';
+		if (money_known(w->price))
+			p = known_put_int(p, w->price);
+		*p++ = '\t';
+		memcpy(p, av, strlen(av));
+		p += strlen(av);
+		*p++ = '\t';
+		p = known_put_int(p, w->reported_at);
+		*p++ = '\n';
+	}
+	*p = '\0';
+	*len = (size_t)(p - text);
+	return text;
+}
+
+/* s[0..len) unescaped into dst (size bytes, cut as str_copy() cuts). */
+static bool
+known_get_name(char *dst, size_t size, const char *s, size_t len)
+{
+	size_t i, n = 0;
+	char c;
+
+	for (i = 0; i < len; i++) {
+		c = s[i];
+		if (c == '\\') {
+			if (++i == len)
+				return false;
+			c = s[i] == 't' ? '\t' : s[i] == 'n' ? '\n' :
+			    s[i] == '\\' ? '\\' : '\0';
+			if (c == '\0')
+				return false;
+		}
+		if (n + 1 < size)
+			dst[n++] = c;
+	}
+	dst[n] = '\0';
+	return n > 0;
+}
+
+static bool
+known_get_int(const char *s, size_t len, int64_t *out)
+{
+	uint64_t u = 0;
+	size_t i = 0;
+	bool neg = len > 0 && s[0] == '-';
+
+	if (neg)
+		i++;
+	if (i == len || len - i > 19)
+		return false;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		u = u * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (u > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? -(int64_t)u : (int64_t)u;
+	return true;
+}
+
+/* One line's offer into w (its five fields, without the LF). */
+static bool
+known_parse_line(const char *s, size_t len, struct db_watch_offer *w)
+{
+	const char *f[5], *p = s, *end = s + len, *tab;
+	size_t flen[5], k;
+	char av[16];
+
+	for (k = 0; k < 5; k++) {
+		tab = memchr(p, '\t', (size_t)(end - p));
+		if ((tab == NULL) != (k == 4))
+			return false;
+		if (tab == NULL)
+			tab = end;
+		f[k] = p;
+		flen[k] = (size_t)(tab - p);
+		p = tab + 1;
+	}
+	if (flen[3] >= sizeof av)
+		return false;
+	memset(w, 0, sizeof *w);
+	if (!known_get_name(w->provider, sizeof w->provider, f[0], flen[0]) ||
+	    !known_get_name(w->key, sizeof w->key, f[1], flen[1]))
+		return false;
+	w->price = MONEY_NONE;
+	if (flen[2] > 0 && !known_get_int(f[2], flen[2], &w->price))
+		return false;
+	memcpy(av, f[3], flen[3]);
+	av[flen[3]] = '\0';
+	if (availability_parse(av, &w->availability) < 0)
+		return false;
+	return known_get_int(f[4], flen[4], &w->reported_at);
+}
+
+/*
+ * The offers of a watch's text into *out (*n), malloc'd; the line of
+ * the first that is not one into *bad_line and -1.
+ */
+static int
+known_parse(const char *text, size_t len, struct db_watch_offer **out,
+    size_t *n, size_t *bad_line)
+{
+	const char *p = text, *end = text + len, *eol;
+	struct db_watch_offer *v;
+	size_t lines = 0;
+
+	for (; p < end && (eol = memchr(p, '\n', (size_t)(end - p))) != NULL;
+	    p = eol + 1)
+		lines++;
+	/* A last line without its newline is one more (and damaged). */
+	lines += p < end;
+	p = text;
+	v = xcalloc(lines > 0 ? lines : 1, sizeof *v);
+	*n = 0;
+	while (p < end) {
+		eol = memchr(p, '\n', (size_t)(end - p));
+		if (eol == NULL || !known_parse_line(p, (size_t)(eol - p),
+		    &v[*n])) {
+			*bad_line = *n + 1;
+			free(v);
+			*n = 0;
+			return -1;
+		}
+		(*n)++;
+		p = eol + 1;
+	}
+	*out = v;
+	return 0;
 }
 
 int
@@ -158,53 +354,36 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
     size_t *n, int64_t *last_run, struct err *err)
 {
 	sqlite3_stmt *st;
-	void *v;
+	size_t bad = 0;
 	int rc;
-
-	long long version;
-	bool began;
 
 	*out = NULL;
 	*n = 0;
 	*last_run = 0;
-	free(db->watch_query);
-	db->watch_query = NULL;
-	/* One snapshot: the rows, and the data_version they are of. */
-	began = db_read_begin(db);
-	if ((st = db_prepare(db, "SELECT last_run FROM watch WHERE query = ?",
-	    err)) == NULL)
-		goto fail;
+	if ((st = db_prepare(db, "SELECT last_run, known FROM watch WHERE "
+	    "query = ?", err)) == NULL)
+		return -1;
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	if (rc == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(st, 1);
+
 		*last_run = sqlite3_column_int64(st, 0);
+		if (text != NULL && known_parse(text,
+		    (size_t)sqlite3_column_bytes(st, 1), out, n, &bad) < 0) {
+			sqlite3_finalize(st);
+			err_set(err, "cache %s: watch \"%s\": what it knows is "
+			    "damaged at line %zu; 'watch %s --forget' starts "
+			    "it anew", db->path, query, bad, query);
+			return -1;
+		}
+	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		db_file_error(db, err);
-		goto fail;
+		return -1;
 	}
-	st = db_prepare(db, "SELECT provider, key, price, availability, "
-	    "reported_at FROM watch_offer WHERE query = ? ORDER BY provider, "
-	    "key", err);
-	if (st == NULL)
-		goto fail;
-	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-	if (db_rows(db, st, sizeof **out, row_watch_offer, &v, n, err) < 0)
-		goto fail;
-	*out = v;
-	if (db_int(db, "PRAGMA data_version", &version, err) < 0) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-		goto fail;
-	}
-	db->watch_query = xstrdup(query);
-	db->watch_version = version;
-	db_read_end(db, began);
 	return 0;
-fail:
-	db_read_end(db, began);
-	return -1;
 }
 
 static int
@@ -233,152 +412,66 @@ watch_ref_cmp(const void *a, const void *b)
 	return c != 0 ? c : x->at < y->at ? -1 : x->at > y->at;
 }
 
-static bool
-watch_offer_same(const struct db_watch_offer *a, const struct db_watch_offer *b)
-{
-	return a->price == b->price && a->availability == b->availability &&
-	    a->reported_at == b->reported_at;
-}
-
 /*
- * Replace what the watch knows by v[0..n) (the last of a repeated offer
- * standing), writing only what differs from the rows stored now: a run
- * that reports 20 offers of a watch that knows 1,000 rewrote all 1,000.
- * The rows are compared inside the write transaction, so the table ends
- * as v says whatever another run stored meanwhile.
+ * Replace what watch query knows by v[0..n) (the last of a repeated
+ * offer standing), with its last run now and its count for --list.
  */
 int
 db_watch_store(struct db *db, const char *query,
-    const struct db_watch_offer *v, size_t n, int64_t now,
-    const struct db_watch_offer *loaded, size_t nloaded, struct err *err)
+    const struct db_watch_offer *v, size_t n, int64_t now, struct err *err)
 {
-	sqlite3_stmt *st = NULL, *put = NULL, *del = NULL;
-	struct db_watch_offer *read = NULL;
-	const struct db_watch_offer *cur = NULL;
+	const struct db_watch_offer **sorted;
 	struct watch_ref *idx = NULL;
-	size_t ncur = 0, i, j, k, m;
-	long long version;
-	void *rows;
-	int c;
+	sqlite3_stmt *st;
+	size_t i, m, len;
+	char *text;
+	int rc;
 
-	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
-		return -1;
-	/* Under the write lock: has another connection written since? */
-	if (db_int(db, "PRAGMA data_version", &version, err) < 0)
-		goto fail;
-	if (loaded != NULL && db->watch_query != NULL &&
-	    strcmp(db->watch_query, query) == 0 &&
-	    version == db->watch_version) {
-		cur = loaded;
-		ncur = nloaded;
+	/* v by key, each key's last; repeated keys are adjacent. Given in
+	 * key order without repeats (cmd_watch.c's), it is used as it is. */
+	sorted = xcalloc(n > 0 ? n : 1, sizeof *sorted);
+	for (i = 1; i < n && watch_key_cmp(&v[i - 1], &v[i]) < 0; i++)
+		;
+	if (i >= n) {
+		for (i = 0; i < n; i++)
+			sorted[i] = &v[i];
+		m = n;
+	} else {
+		idx = xcalloc(n, sizeof *idx);
+		for (i = 0; i < n; i++) {
+			idx[i].w = &v[i];
+			idx[i].at = i;
+		}
+		qsort(idx, n, sizeof *idx, watch_ref_cmp);
+		for (i = m = 0; i < n; i++) {
+			if (m > 0 && watch_key_cmp(sorted[m - 1], idx[i].w) ==
+			    0)
+				m--;
+			sorted[m++] = idx[i].w;
+		}
+		free(idx);
 	}
-	if ((st = db_prepare(db, "INSERT INTO watch (query, created_at, "
-	    "last_run) VALUES (?1, ?2, ?2) ON CONFLICT (query) DO UPDATE SET "
-	    "last_run = ?2", err)) == NULL)
-		goto fail;
+	text = known_format(sorted, m, &len);
+	free(sorted);
+	st = db_prepare(db, "INSERT INTO watch (query, created_at, last_run, "
+	    "offers, known) VALUES (?1, ?2, ?2, ?3, ?4) ON CONFLICT (query) DO "
+	    "UPDATE SET last_run = ?2, offers = ?3, known = ?4", err);
+	if (st == NULL) {
+		free(text);
+		return -1;
+	}
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, now);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto sqlfail;
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)m);
+	sqlite3_bind_text(st, 4, text, (int)len, SQLITE_STATIC);
+	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	/* What is stored now, in key order (the primary key's). */
-	if (cur == NULL) {
-		if ((st = db_prepare(db, "SELECT provider, key, price, "
-		    "availability, reported_at FROM watch_offer WHERE "
-		    "query = ? ORDER BY provider, key", err)) == NULL)
-			goto fail;
-		sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-		if (db_rows(db, st, sizeof *read, row_watch_offer, &rows,
-		    &ncur, err) < 0) {
-			st = NULL;
-			goto fail;
-		}
-		st = NULL;
-		cur = read = rows;
+	free(text);
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		return -1;
 	}
-	/* v by key, each key's last; repeated keys are adjacent. */
-	idx = xcalloc(n > 0 ? n : 1, sizeof *idx);
-	for (i = 0; i < n; i++) {
-		idx[i].w = &v[i];
-		idx[i].at = i;
-	}
-	qsort(idx, n, sizeof *idx, watch_ref_cmp);
-	for (i = m = 0; i < n; i++) {
-		if (m > 0 && watch_key_cmp(idx[m - 1].w, idx[i].w) == 0)
-			m--;
-		idx[m++] = idx[i];
-	}
-	if ((put = db_prepare(db, "INSERT OR REPLACE INTO watch_offer (query, "
-	    "provider, key, price, availability, reported_at) VALUES "
-	    "(?, ?, ?, ?, ?, ?)", err)) == NULL ||
-	    (del = db_prepare(db, "DELETE FROM watch_offer WHERE query = ? "
-	    "AND provider = ? AND key = ?", err)) == NULL)
-		goto fail;
-	for (i = j = 0; i < m || j < ncur;) {
-		const struct db_watch_offer *w = i < m ? idx[i].w : NULL;
-
-		c = w == NULL ? 1 : j == ncur ? -1 : watch_key_cmp(w, &cur[j]);
-		if (c > 0) {
-			/* Stored, no longer known. */
-			sqlite3_bind_text(del, 1, query, -1, SQLITE_STATIC);
-			sqlite3_bind_text(del, 2, cur[j].provider, -1,
-			    SQLITE_STATIC);
-			sqlite3_bind_text(del, 3, cur[j].key, -1,
-			    SQLITE_STATIC);
-			if (sqlite3_step(del) != SQLITE_DONE)
-				goto sqlfail;
-			sqlite3_reset(del);
-			j++;
-			continue;
-		}
-		k = j;
-		if (c == 0)
-			j++;
-		i++;
-		if (c == 0 && watch_offer_same(w, &cur[k]))
-			continue;
-		sqlite3_bind_text(put, 1, query, -1, SQLITE_STATIC);
-		sqlite3_bind_text(put, 2, w->provider, -1, SQLITE_STATIC);
-		sqlite3_bind_text(put, 3, w->key, -1, SQLITE_STATIC);
-		db_bind_money(put, 4, w->price);
-		sqlite3_bind_text(put, 5, availability_name(w->availability),
-		    -1, SQLITE_STATIC);
-		sqlite3_bind_int64(put, 6, w->reported_at);
-		if (sqlite3_step(put) != SQLITE_DONE)
-			goto sqlfail;
-		sqlite3_reset(put);
-	}
-	sqlite3_finalize(put);
-	sqlite3_finalize(del);
-	put = del = NULL;
-	/* What `watch --list` shows, counted once here. */
-	if ((st = db_prepare(db, "UPDATE watch SET offers = ?2 WHERE "
-	    "query = ?1", err)) == NULL)
-		goto fail;
-	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)m);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto sqlfail;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (db_exec(db, "COMMIT", err) < 0)
-		goto fail;
-	/* Our own write: the next store compares with what it reads. */
-	free(db->watch_query);
-	db->watch_query = NULL;
-	free(read);
-	free(idx);
 	return 0;
-sqlfail:
-	db_err(db, err, "write failed");
-fail:
-	sqlite3_finalize(st);
-	sqlite3_finalize(put);
-	sqlite3_finalize(del);
-	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-	free(read);
-	free(idx);
-	return -1;
 }
 
 /* A stored watch with the number of offers it tracks. */
@@ -403,11 +496,10 @@ db_watch_list(struct db *db, struct db_watch **out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	/* The count stored by the last run; counted for a watch from before. */
-	st = db_prepare(db, "SELECT w.query, w.created_at, w.last_run, "
-	    "coalesce(w.offers, (SELECT count(*) FROM watch_offer o "
-	    "WHERE o.query = w.query)) "
-	    "FROM watch w ORDER BY w.created_at, w.query", err);
+	/* The count stored by the last run (migration 25 counted those
+	 * before it). */
+	st = db_prepare(db, "SELECT query, created_at, last_run, "
+	    "coalesce(offers, 0) FROM watch ORDER BY created_at, query", err);
 	if (st == NULL)
 		return -1;
 	rc = db_rows(db, st, sizeof **out, row_watch, &v, n, err);
@@ -419,62 +511,42 @@ int
 db_watch_forget(struct db *db, const char *query, bool *found,
     struct err *err)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st;
+	int rc;
 
 	*found = false;
-	free(db->watch_query);		/* our write: load again to compare */
-	db->watch_query = NULL;
-	if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
-		return -1;
 	if ((st = db_prepare(db, "DELETE FROM watch WHERE query = ?", err)) ==
 	    NULL)
-		goto fail;
+		return -1;
 	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto sqlfail;
-	*found = sqlite3_changes(db->sql) > 0;
+	rc = sqlite3_step(st);
+	*found = rc == SQLITE_DONE && sqlite3_changes(db->sql) > 0;
 	sqlite3_finalize(st);
-	if ((st = db_prepare(db, "DELETE FROM watch_offer WHERE query = ?",
-	    err)) == NULL)
-		goto fail;
-	sqlite3_bind_text(st, 1, query, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto sqlfail;
-	sqlite3_finalize(st);
-	st = NULL;
-	return db_exec(db, "COMMIT", err) < 0 ? -1 : 0;
-sqlfail:
-	db_err(db, err, "write failed");
-fail:
-	sqlite3_finalize(st);
-	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "write failed");
+		return -1;
+	}
+	return 0;
 }
 
 /*
- * The watch state file: the watch tables of the cache's schema (the
- * migrations 6 -> 7 and 13 -> 14 made them) and nothing else, marked
- * 'gpuw'. Version 1 had no watch.offers (WATCH_STATE_V2 adds it).
+ * The watch state file: the watch table of the cache's schema (the
+ * migrations 6 -> 7, 13 -> 14 and 24 -> 25 made it) and nothing else,
+ * marked 'gpuw'. Version 1 had no watch.offers (WATCH_STATE_V2 adds
+ * it); versions 1 and 2 kept the known offers in a row each
+ * (DB_WATCH_KNOWN_SQL moves them into watch.known).
  */
 #define WATCH_STATE_APP_ID	0x67707577
-#define WATCH_STATE_VERSION	2
+#define WATCH_STATE_VERSION	3
 #define WATCH_STATE_V2	"ALTER TABLE watch ADD COLUMN offers INTEGER;"
 #define WATCH_STATE_SCHEMA						\
 	"CREATE TABLE IF NOT EXISTS watch ("				\
 	"  query TEXT PRIMARY KEY,"					\
 	"  created_at INTEGER NOT NULL,"				\
 	"  last_run INTEGER NOT NULL,"					\
-	"  offers INTEGER"						\
-	");"								\
-	"CREATE TABLE IF NOT EXISTS watch_offer ("			\
-	"  query TEXT NOT NULL,"					\
-	"  provider TEXT NOT NULL,"					\
-	"  key TEXT NOT NULL,"						\
-	"  price INTEGER,"						\
-	"  availability TEXT NOT NULL,"				\
-	"  reported_at INTEGER NOT NULL,"				\
-	"  PRIMARY KEY (query, provider, key)"				\
-	") WITHOUT ROWID;"
+	"  offers INTEGER,"						\
+	"  known TEXT NOT NULL DEFAULT ''"				\
+	");"
 
 int
 db_open_watch_state(const char *path, struct db **out, struct err *err)
@@ -513,19 +585,21 @@ db_open_watch_state(const char *path, struct db **out, struct err *err)
 	/* Only an empty file becomes one: never someone else's database. */
 	if (app == 0 && version == 0 && objects == 0) {
 		if (db_exec(db, "BEGIN IMMEDIATE;" WATCH_STATE_SCHEMA
-		    "PRAGMA user_version = 2;"
+		    "PRAGMA user_version = 3;"
 		    /* WATCH_STATE_APP_ID */
 		    "PRAGMA application_id = 1735423351;" "COMMIT", err) < 0) {
 			sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 			goto fail;
 		}
-	} else if (app == WATCH_STATE_APP_ID && version == 1) {
+	} else if (app == WATCH_STATE_APP_ID && (version == 1 ||
+	    version == 2)) {
 		/* user_version read again under the lock: another process
-		 * may have brought it to 2 meanwhile. */
+		 * may have upgraded it meanwhile. */
 		if (db_exec(db, "BEGIN IMMEDIATE", err) < 0 ||
 		    db_int(db, "PRAGMA user_version", &version, err) < 0 ||
-		    (version == 1 && db_exec(db, WATCH_STATE_V2
-		    "PRAGMA user_version = 2;", err) < 0) ||
+		    (version == 1 && db_exec(db, WATCH_STATE_V2, err) < 0) ||
+		    (version < 3 && db_exec(db, DB_WATCH_KNOWN_SQL
+		    "PRAGMA user_version = 3;", err) < 0) ||
 		    db_exec(db, "COMMIT", err) < 0) {
 			sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 			err_prefix(err, "upgrading the watch state");

@@ -40,15 +40,29 @@ struct db {
 	bool	 had_wal;	/* a -wal was there before we opened it */
 	bool	 private_cache;	/* opened to write, only its owner reads it */
 	sqlite3_stmt *cached[DB_STMT_COUNT];	/* db_prepare_cached() */
-	/*
-	 * The watch db_watch_load() read last on this handle and the
-	 * file's data_version then (as of its rows): db_watch_store()
-	 * compares with the rows loaded, not read again, when no other
-	 * connection has written the file since.
-	 */
-	char	*watch_query;
-	int64_t	 watch_version;
 };
+
+/*
+ * Each watch's offers, a row each in watch_offer, into watch.known as
+ * db_history.c writes it (migration 24 -> 25 and the watch state file's
+ * 2 -> 3): the count --list shows too. SQL has no order inside
+ * group_concat() before SQLite 3.44; db_watch_load()'s reader sorts
+ * what is not in key order.
+ */
+#define DB_WATCH_KNOWN_SQL						\
+	"ALTER TABLE watch ADD COLUMN known TEXT NOT NULL DEFAULT '';"	\
+	"UPDATE watch SET known = coalesce((SELECT group_concat(line, '')" \
+	"  FROM (SELECT " DB_WATCH_ESCAPE("o.provider") " || char(9) || " \
+	DB_WATCH_ESCAPE("o.key") " || char(9) || coalesce(o.price, '') ||" \
+	"  char(9) || o.availability || char(9) || o.reported_at ||"	\
+	"  char(10) AS line FROM watch_offer o WHERE o.query ="		\
+	"  watch.query ORDER BY o.provider, o.key)), ''),"		\
+	"  offers = (SELECT count(*) FROM watch_offer o WHERE o.query ="	\
+	"  watch.query);"						\
+	"DROP TABLE watch_offer;"
+#define DB_WATCH_ESCAPE(col)						\
+	"replace(replace(replace(" col ", '\\', '\\\\'), char(9), '\\t')," \
+	" char(10), '\\n')"
 
 /*
  * Statistics for the query planner from a sample of each index of the

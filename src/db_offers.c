@@ -2572,7 +2572,7 @@ take_walk(struct db *db, sqlite3_stmt *st, int64_t n, db_walk_take_fn take,
     struct err *err)
 {
 	struct db_walk_row r;
-	char buf[32];
+	const char *av;
 	int rc = SQLITE_DONE;
 
 	while (n > 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -2580,8 +2580,8 @@ take_walk(struct db *db, sqlite3_stmt *st, int64_t n, db_walk_take_fn take,
 		r.key = (const char *)sqlite3_column_text(st, 1);
 		if (r.provider == NULL || r.key == NULL)
 			continue;	/* NOT NULL columns: never */
-		db_column_text(st, 2, buf, sizeof buf);
-		if (availability_parse(buf, &r.availability) < 0)
+		av = (const char *)sqlite3_column_text(st, 2);
+		if (av == NULL || availability_parse(av, &r.availability) < 0)
 			r.availability = AV_UNKNOWN;
 		r.price_gpu_hour = db_stmt_sk_money(st, 3);
 		r.spot_gpu_hour = db_stmt_sk_money(st, 4);

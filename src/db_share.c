@@ -91,7 +91,7 @@ db_publish_copy(struct db *db, const char *path, struct err *err)
 	 * rollback journal, so the copy is one file wherever it goes.
 	 */
 	if (sqlite3_exec(copy, "PRAGMA journal_mode = DELETE;"
-	    "DELETE FROM watch; DELETE FROM watch_offer;"
+	    "DELETE FROM watch;"
 	    "DELETE FROM refresh_outcome;"
 	    /* Derived: whoever merges the copy computes its own. */
 	    "DELETE FROM offer_terms;"

@@ -183,12 +183,27 @@ watch_pair() {
 	check "watch $name: same news" cmp -s "$T/fast" "$T/full"
 	check "watch $name: same status ($fast_status)" status_is "$fast_status"
 	for w in w1 w2; do
-		sqlite3 "$T/$w.db" "select query, provider, key, price, availability from watch_offer order by 1, 2, 3" > "$T/$w.kept"
+		sqlite3 "$T/$w.db" "select query, known from watch order by 1" > "$T/$w.kept"
 	done
 	check "watch $name: the same offers kept" cmp -s "$T/w1.kept" "$T/w2.kept"
 }
 # both SQL: the same change on both copies.
 both() { sqlite3 "$T/w1.db" "$1" && sqlite3 "$T/w2.db" "$1"; }
+# known_pick N|last: the Nth (or last) of the offers w1's watches know
+# (watch.known: a "provider TAB key TAB ..." line each, one per watch
+# that knows it) in SQL's order, as a row of SQL values.
+known_pick() {
+	sqlite3 "$T/w1.db" "select known from watch" |
+	    awk -F'\t' 'NF == 5 { print $1 "\t" $2 }' | LC_ALL=C sort > "$T/known"
+	if [ "$1" = last ]; then
+		line=$(tail -n 1 "$T/known")
+	else
+		line=$(sed -n "${1}p" "$T/known")
+	fi
+	printf "(values ('%s', '%s'))" \
+	    "$(printf '%s' "$line" | cut -f1 | sed "s/'/''/g")" \
+	    "$(printf '%s' "$line" | cut -f2 | sed "s/'/''/g")"
+}
 for q in "--gpu H100" "--provider vast --sort spot" "--count 8 --spot"; do
 	# shellcheck disable=SC2086
 	for round in 1 2 3; do
@@ -197,14 +212,15 @@ for q in "--gpu H100" "--provider vast --sort spot" "--count 8 --spot"; do
 	# shellcheck disable=SC2086
 	watch_pair "$q json" $q --limit 2 --format json --quiet
 	# Cheaper: a known offer and an unseen one; one known offer gone.
-	both "update offers set price = price / 2, sk_gpu_price = sk_gpu_price / 2, sk_spot_gpu = sk_spot_gpu / 2, spot_price = spot_price / 2 where (provider, key) in (select provider, key from watch_offer order by provider, key limit 1) or key = (select max(key) from offers where nodes = 1)"
-	both "delete from offers where (provider, key) in (select provider, key from watch_offer order by provider desc, key desc limit 1)"
+	both "update offers set price = price / 2, sk_gpu_price = sk_gpu_price / 2, sk_spot_gpu = sk_spot_gpu / 2, spot_price = spot_price / 2 where (provider, key) in $(known_pick 1) or key = (select max(key) from offers where nodes = 1)"
+	both "delete from offers where (provider, key) in $(known_pick last)"
 	# shellcheck disable=SC2086
 	watch_pair "$q after changes" $q --limit 3 --format csv
 	# shellcheck disable=SC2086
 	watch_pair "$q after changes, again" $q --limit 3 --format csv
 	# A known offer taken, then back: available again (news).
-	pick="(select provider, key from watch_offer order by provider, key limit 1 offset 1)"
+	pick=$(known_pick 2)
+	check "$q: the watches know offers to change ($(wc -l < "$T/known"))" [ "$(wc -l < "$T/known")" -ge 2 ]
 	both "update offers set availability = 'unavailable' where (provider, key) in $pick"
 	# shellcheck disable=SC2086
 	watch_pair "$q one taken" $q --limit 3 --format csv

@@ -296,8 +296,10 @@ assert_current_schema(const char *path)
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table' AND name IN ('offers', 'price_history', "
 	    "'provider_status', 'provider_meta', 'refresh_log', 'watch', "
-	    "'watch_offer', 'committed', 'committed_history', "
-	    "'refresh_outcome')"), 10);
+	    "'committed', 'committed_history', 'refresh_outcome')"), 9);
+	/* Migration 25 moved each watch's offers into watch.known. */
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
+	    "WHERE name = 'watch_offer'"), 0);
 	/* Shell completion's region list reads this index (db_complete.c). */
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'index' AND name = 'offers_region'"), 1);
@@ -3321,8 +3323,7 @@ test_watch_state(void **state)
 	w.price = 310000;
 	w.availability = AV_AVAILABLE;
 	w.reported_at = 1000;
-	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000,
-	    NULL, 0, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000, &err), 0);
 	db_close(db);
 	assert_int_equal(db_open_watch_state(path, &db, &err), 0);
 	assert_int_equal(db_watch_load(db, "--gpu H100", &out, &n, &last,
@@ -3337,7 +3338,7 @@ test_watch_state(void **state)
 	free(out);
 	db_close(db);
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), 2);
+	    "WHERE type = 'table'"), 1);
 
 	raw = raw_open(other);
 	raw_exec(raw, "CREATE TABLE mine (x)");
@@ -3380,45 +3381,54 @@ watch_rows(struct db_watch_offer *w, const char *const *keys, size_t n)
 	}
 }
 
+/* The known text of watch query in the file at path. */
+static void
+known_text(const char *path, const char *query, char *out, size_t size)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof sql, "SELECT known FROM watch WHERE query = '%s'",
+	    query);
+	raw_text(path, sql, out, size);
+}
+
 /*
- * db_watch_store() leaves the watch's rows exactly as given (a repeated
- * offer's last standing) and writes only the rows that differ from the
- * stored ones: a run that reports a few offers of a watch that knows
- * many rewrote them all.
+ * db_watch_store() leaves the watch knowing exactly what it was given,
+ * in key order, a repeated offer's last standing, as one text
+ * (watch.known, db_history.c's format); the other watch is kept.
  */
 static void
 test_watch_store_changes(void **state)
 {
 	const char *path = tmp_path("ws.db");
-	static const char *const keys[] = { "a", "b", "c", "d", "e" };
+	static const char *const keys[] = { "e", "b", "c", "d", "a" };
 	struct db_watch_offer w[6], *got;
 	char text[512];
 	int64_t last;
 	struct db *db;
 	struct err err;
-	size_t n, i;
-	sqlite3 *raw;
+	size_t n;
 
 	(void)state;
 	memset(w, 0, sizeof w);
 	watch_rows(w, keys, 5);
 	w[4].price = MONEY_NONE;
 	db = open_ok(path);
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 1000,
-	    NULL, 0, &err), 0);
-	assert_int_equal(db_watch_store(db, "--gpu A100", w, 2, 1000,
-	    NULL, 0, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 1000, &err),
+	    0);
+	assert_int_equal(db_watch_store(db, "--gpu A100", w, 2, 1000, &err),
+	    0);
 	db_close(db);
-	raw = raw_open(path);
-	raw_exec(raw, "CREATE TABLE wlog (op TEXT, key TEXT);"
-	    "CREATE TRIGGER wlog_i AFTER INSERT ON watch_offer BEGIN "
-	    "INSERT INTO wlog VALUES ('i', new.key); END;"
-	    "CREATE TRIGGER wlog_d AFTER DELETE ON watch_offer BEGIN "
-	    "INSERT INTO wlog VALUES ('d', old.key); END;");
-	sqlite3_close(raw);
+	known_text(path, "--gpu H100", text, sizeof text);
+	assert_string_equal(text,
+	    "vast\ta\t\tavailable\t1000\n"
+	    "vast\tb\t1000001\tavailable\t1000\n"
+	    "vast\tc\t1000002\tavailable\t1000\n"
+	    "vast\td\t1000003\tavailable\t1000\n"
+	    "vast\te\t1000000\tavailable\t1000\n");
 	/*
-	 * The next run: a unchanged, b cheaper (given twice: the second
-	 * stands), c now unavailable, d and e gone, f new.
+	 * The next run: b cheaper (given twice: the second stands), c
+	 * now unavailable, a, d and e gone, f new.
 	 */
 	w[1].price = 900000;
 	w[2].availability = AV_UNAVAILABLE;
@@ -3427,60 +3437,206 @@ test_watch_store_changes(void **state)
 	str_copy(w[4].key, sizeof w[4].key, "f");
 	w[4].reported_at = 2000;
 	db = open_ok(path);
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 2000,
-	    NULL, 0, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w + 1, 4, 2000,
+	    &err), 0);
 	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
 	    &err), 0);
-	assert_int_equal(n, 4);
+	assert_int_equal(n, 3);
 	assert_int_equal(last, 2000);
-	for (i = 0; i < n; i++) {
-		if (strcmp(got[i].key, "a") == 0)
-			assert_int_equal(got[i].price, 1000000);
-		else if (strcmp(got[i].key, "b") == 0)
-			assert_int_equal(got[i].price, 800000);
-		else if (strcmp(got[i].key, "c") == 0)
-			assert_int_equal(got[i].availability,
-			    AV_UNAVAILABLE);
-		else if (strcmp(got[i].key, "f") == 0)
-			assert_false(money_known(got[i].price));
-		else
-			fail_msg("key %s kept", got[i].key);
-	}
+	assert_string_equal(got[0].key, "b");
+	assert_int_equal(got[0].price, 800000);
+	assert_string_equal(got[1].key, "c");
+	assert_int_equal(got[1].availability, AV_UNAVAILABLE);
+	assert_string_equal(got[2].key, "f");
+	assert_false(money_known(got[2].price));
+	assert_int_equal(got[2].reported_at, 2000);
 	free(got);
 	db_close(db);
-	/* Only b, c and f written, d and e deleted; the other watch kept. */
-	raw_text(path, "SELECT group_concat(op || key, ' ') FROM (SELECT * "
-	    "FROM wlog ORDER BY op, key)", text, sizeof text);
-	assert_string_equal(text, "dd de ib ic if");
 	assert_int_equal(raw_int(path, "SELECT offers FROM watch WHERE "
-	    "query = '--gpu H100'"), 4);
-	assert_int_equal(raw_int(path, "SELECT count(*) FROM watch_offer "
-	    "WHERE query = '--gpu A100'"), 2);
-}
-
-/* The watch rows of the file, "key:price" in key order, are want. */
-static void
-assert_watch_prices(const char *path, const char *want)
-{
-	char text[512];
-
-	raw_text(path, "SELECT group_concat(key || ':' || price, ' ') FROM "
-	    "(SELECT * FROM watch_offer ORDER BY key)", text, sizeof text);
-	assert_string_equal(text, want);
+	    "query = '--gpu H100'"), 3);
+	known_text(path, "--gpu A100", text, sizeof text);
+	assert_string_equal(text,
+	    "vast\tb\t1000001\tavailable\t1000\n"
+	    "vast\te\t1000000\tavailable\t1000\n");
 }
 
 /*
- * db_watch_store() given what db_watch_load() read compares with it
- * only while no other connection has written the file: a run that
- * another changed meanwhile (another user's `watch --forget`, a second
- * cron job) still leaves exactly the rows given.
+ * Names with the text's separators in them (a tab, a newline, a
+ * backslash) come back as they were; a name longer than the record
+ * keeps is cut as str_copy() cuts it; a damaged text is an error that
+ * names the watch and the line, never a crash or a partial answer.
+ */
+static void
+test_watch_known_text(void **state)
+{
+	const char *path = tmp_path("wt.db");
+	static const char *const names[] = { "a\tb", "c\nd", "e\\f", "\\t" };
+	static const char *const damaged[] = {
+		"vast\tk\t1\tavailable\n",		/* four fields */
+		"vast\tk\t1\tavailable\t10\tx\n",	/* six */
+		"vast\tk\tx\tavailable\t10\n",		/* a price */
+		"vast\tk\t1\tsoon\t10\n",		/* an availability */
+		"vast\tk\\\t1\tavailable\t10\n",	/* a lone backslash */
+		"vast\tk\\q\t1\tavailable\t10\n",	/* an unknown escape */
+		"vast\t\t1\tavailable\t10\n",		/* no key */
+		"vast\tk\t1\tavailable\t99999999999999999999\n",
+		"vast\tk\t1\tavailable\t10",		/* no newline */
+	};
+	struct db_watch_offer w[5], *got;
+	char longkey[300], sql[512];
+	int64_t last;
+	struct db *db;
+	struct err err;
+	size_t n, i;
+	sqlite3 *raw;
+
+	(void)state;
+	memset(w, 0, sizeof w);
+	watch_rows(w, names, 4);
+	w[1].price = -5;
+	w[2].reported_at = INT64_MAX;
+	memset(longkey, 'k', sizeof longkey - 1);
+	longkey[sizeof longkey - 1] = '\0';
+	watch_rows(&w[4], (const char *const[]){ "z" }, 1);
+	db = open_ok(path);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 1000, &err),
+	    0);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
+	    &err), 0);
+	assert_int_equal(n, 5);
+	/* Key order: "\\t" < "a\tb" < "c\nd" < "e\\f" < "z". */
+	assert_string_equal(got[0].key, "\\t");
+	assert_string_equal(got[1].key, "a\tb");
+	assert_string_equal(got[2].key, "c\nd");
+	assert_int_equal(got[2].price, -5);
+	assert_string_equal(got[3].key, "e\\f");
+	assert_int_equal(got[3].reported_at, INT64_MAX);
+	free(got);
+	db_close(db);
+	/* Longer than the record keeps: cut on load. */
+	raw = raw_open(path);
+	snprintf(sql, sizeof sql, "UPDATE watch SET known = 'vast' || char(9) "
+	    "|| '%.100s' || '%.100s' || char(9) || '1' || char(9) || "
+	    "'available' || char(9) || '10' || char(10)", longkey, longkey);
+	raw_exec(raw, sql);
+	sqlite3_close(raw);
+	db = open_ok(path);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
+	    &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(strlen(got[0].key), sizeof got[0].key - 1);
+	free(got);
+	db_close(db);
+	for (i = 0; i < sizeof damaged / sizeof damaged[0]; i++) {
+		sqlite3_stmt *st;
+
+		raw = raw_open(path);
+		assert_int_equal(sqlite3_prepare_v2(raw, "UPDATE watch SET "
+		    "known = 'vast' || char(9) || 'ok' || char(9) || '1' || "
+		    "char(9) || 'available' || char(9) || '10' || char(10) "
+		    "|| ?", -1, &st, NULL), SQLITE_OK);
+		sqlite3_bind_text(st, 1, damaged[i], -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+		sqlite3_finalize(st);
+		sqlite3_close(raw);
+		db = open_ok(path);
+		err_clear(&err);
+		got = (struct db_watch_offer *)&got;
+		assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n,
+		    &last, &err), -1);
+		assert_null(got);
+		assert_int_equal(n, 0);
+		assert_non_null(strstr(err.msg, "watch \"--gpu H100\""));
+		assert_non_null(strstr(err.msg, "line 2"));
+		assert_non_null(strstr(err.msg, "--forget"));
+		db_close(db);
+	}
+}
+
+/*
+ * Migration 24 -> 25: each watch's rows in watch_offer become its
+ * known text (names escaped, an unknown price empty) and its count;
+ * a watch without rows knows nothing; watch_offer is gone.
+ */
+static void
+test_migrate_watch_known(void **state)
+{
+	const char *path = tmp_path("w24.db");
+	struct db_watch_offer *got;
+	struct db_watch *list;
+	int64_t last;
+	struct db *db;
+	struct err err;
+	size_t n;
+	sqlite3 *raw;
+
+	(void)state;
+	db = open_ok(path);
+	db_close(db);
+	/* Back to schema 24 as it was. */
+	raw = raw_open(path);
+	raw_exec(raw, "ALTER TABLE watch DROP COLUMN known;"
+	    "CREATE TABLE watch_offer (query TEXT NOT NULL, provider TEXT "
+	    "NOT NULL, key TEXT NOT NULL, price INTEGER, availability TEXT "
+	    "NOT NULL, reported_at INTEGER NOT NULL, PRIMARY KEY (query, "
+	    "provider, key)) WITHOUT ROWID;"
+	    "INSERT INTO watch VALUES ('--gpu L4', 10, 20, NULL);"
+	    "INSERT INTO watch VALUES ('--gpu H100', 10, 30, 2);"
+	    "INSERT INTO watch VALUES ('--gpu T4', 10, 40, 0);"
+	    "INSERT INTO watch_offer VALUES ('--gpu L4', 'gcp', 'g2', 1, "
+	    "'available', 20);"
+	    "INSERT INTO watch_offer VALUES ('--gpu H100', 'vast', 'b', NULL, "
+	    "'unavailable', 30);"
+	    "INSERT INTO watch_offer VALUES ('--gpu H100', 'aws', "
+	    "'p5' || char(9) || 'x\\y' || char(10), 2, 'unknown', 25);"
+	    "PRAGMA user_version = 24;");
+	sqlite3_close(raw);
+	db = open_ok(path);
+	assert_int_equal(raw_int(path, "PRAGMA user_version"),
+	    DB_SCHEMA_VERSION);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
+	    "WHERE name = 'watch_offer'"), 0);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
+	    &err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(last, 30);
+	assert_string_equal(got[0].provider, "aws");
+	assert_string_equal(got[0].key, "p5\tx\\y\n");
+	assert_int_equal(got[0].price, 2);
+	assert_int_equal(got[0].availability, AV_UNKNOWN);
+	assert_int_equal(got[0].reported_at, 25);
+	assert_string_equal(got[1].key, "b");
+	assert_false(money_known(got[1].price));
+	assert_int_equal(got[1].availability, AV_UNAVAILABLE);
+	free(got);
+	assert_int_equal(db_watch_load(db, "--gpu T4", &got, &n, &last,
+	    &err), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(last, 40);
+	free(got);
+	assert_int_equal(db_watch_list(db, &list, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(list[0].query, "--gpu H100");
+	assert_int_equal(list[0].offers, 2);
+	assert_string_equal(list[1].query, "--gpu L4");
+	assert_int_equal(list[1].offers, 1);
+	assert_int_equal(list[2].offers, 0);
+	free(list);
+	db_close(db);
+}
+
+/*
+ * A run that another changed between its load and its store (another
+ * user's `watch --forget`, a second cron job) still leaves exactly what
+ * it gives: the store writes the whole text.
  */
 static void
 test_watch_store_loaded(void **state)
 {
-	static const char *const keys[] = { "a", "b", "c" };
+	static const char *const keys[] = { "c", "a", "b" };
 	const char *path = tmp_path("wsl.db");
 	struct db_watch_offer w[3], *got;
+	char text[512];
 	int64_t last;
 	struct db *db;
 	struct err err;
@@ -3491,44 +3647,28 @@ test_watch_store_loaded(void **state)
 	memset(w, 0, sizeof w);
 	watch_rows(w, keys, 3);
 	db = open_ok(path);
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 1000,
-	    NULL, 0, &err), 0);
-	/* Loaded in key order, whatever order they were stored in. */
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 1000, &err),
+	    0);
+	/* Loaded in key order, whatever order they were given in. */
 	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
 	    &err), 0);
 	assert_int_equal(n, 3);
 	for (i = 0; i < n; i++)
-		assert_string_equal(got[i].key, keys[i]);
-	/* Nobody else wrote: b cheaper is the one change. */
-	w[1].price = 900000;
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 2000, got,
-	    n, &err), 0);
-	free(got);
-	assert_watch_prices(path, "a:1000000 b:900000 c:1000002");
-	/* Another connection writes between the load and the store. */
-	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
-	    &err), 0);
+		assert_string_equal(got[i].key, i == 0 ? "a" : i == 1 ? "b" :
+		    "c");
 	raw = raw_open(path);
-	raw_exec(raw, "DELETE FROM watch_offer WHERE key = 'a';"
-	    "UPDATE watch_offer SET price = 5 WHERE key = 'c';"
-	    "INSERT INTO watch_offer VALUES ('--gpu H100', 'vast', 'z', 1, "
-	    "'available', 1500);");
+	raw_exec(raw, "UPDATE watch SET known = 'vast' || char(9) || 'z' || "
+	    "char(9) || '1' || char(9) || 'available' || char(9) || '1500' || "
+	    "char(10);");
 	sqlite3_close(raw);
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 3000, got,
-	    n, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", got, n, 3000, &err),
+	    0);
 	free(got);
-	assert_watch_prices(path, "a:1000000 b:900000 c:1000002");
-	/* Its own store: the next one with the same rows reads again. */
-	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
-	    &err), 0);
-	w[2].price = 700000;
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 4000, got,
-	    n, &err), 0);
-	w[2].price = 1000002;
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 5000, got,
-	    n, &err), 0);
-	free(got);
-	assert_watch_prices(path, "a:1000000 b:900000 c:1000002");
+	known_text(path, "--gpu H100", text, sizeof text);
+	assert_string_equal(text,
+	    "vast\ta\t1000001\tavailable\t1000\n"
+	    "vast\tb\t1000002\tavailable\t1000\n"
+	    "vast\tc\t1000000\tavailable\t1000\n");
 	db_close(db);
 }
 
@@ -3536,7 +3676,8 @@ static void
 test_watch_list_count(void **state)
 {
 	const char *path = tmp_path("wl.db"), *old = tmp_path("wl1.db");
-	struct db_watch_offer w[3];
+	struct db_watch_offer w[3], *got;
+	int64_t last;
 	struct db_watch *list;
 	struct db *db;
 	struct err err;
@@ -3554,10 +3695,10 @@ test_watch_list_count(void **state)
 		w[i].reported_at = 1000;
 	}
 	db = open_ok(path);
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 1000,
-	    NULL, 0, &err), 0);
-	assert_int_equal(db_watch_store(db, "--gpu A100", w, 1, 1000,
-	    NULL, 0, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 1000, &err),
+	    0);
+	assert_int_equal(db_watch_store(db, "--gpu A100", w, 1, 1000, &err),
+	    0);
 	assert_int_equal(db_watch_list(db, &list, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_string_equal(list[0].query, "--gpu A100");
@@ -3566,24 +3707,11 @@ test_watch_list_count(void **state)
 	assert_int_equal(list[1].offers, 2);
 	free(list);
 	/* The next run tracks fewer: the count follows. */
-	assert_int_equal(db_watch_store(db, "--gpu H100", w, 1, 2000,
-	    NULL, 0, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 1, 2000, &err),
+	    0);
 	db_close(db);
 	assert_int_equal(raw_int(path, "SELECT offers FROM watch WHERE "
 	    "query = '--gpu H100'"), 1);
-	/* A watch from before the count (NULL) is counted. */
-	raw = raw_open(path);
-	raw_exec(raw, "UPDATE watch SET offers = NULL");
-	raw_exec(raw, "INSERT INTO watch_offer VALUES ('--gpu A100', 'aws', "
-	    "'k', NULL, 'available', 1000)");
-	sqlite3_close(raw);
-	db = open_ok(path);
-	assert_int_equal(db_watch_list(db, &list, &n, &err), 0);
-	assert_int_equal(n, 2);
-	assert_int_equal(list[0].offers, 2);
-	assert_int_equal(list[1].offers, 1);
-	free(list);
-	db_close(db);
 
 	/* A watch state file of version 1 (no watch.offers). */
 	raw = raw_open(old);
@@ -3603,12 +3731,19 @@ test_watch_list_count(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(list[0].offers, 1);
 	free(list);
-	assert_int_equal(db_watch_store(db, "--gpu L4", w, 3, 3000,
-	    NULL, 0, &err), 0);
+	assert_int_equal(db_watch_load(db, "--gpu L4", &got, &n, &last, &err),
+	    0);
+	assert_int_equal(n, 1);
+	assert_string_equal(got[0].key, "g2");
+	assert_int_equal(got[0].price, 1);
+	free(got);
+	assert_int_equal(db_watch_store(db, "--gpu L4", w, 3, 3000, &err), 0);
 	db_close(db);
-	assert_int_equal(raw_int(old, "PRAGMA user_version"), 2);
+	assert_int_equal(raw_int(old, "PRAGMA user_version"), 3);
 	assert_int_equal(raw_int(old, "SELECT offers FROM watch"), 2);
-	/* Reopened as version 2. */
+	assert_int_equal(raw_int(old, "SELECT count(*) FROM sqlite_master "
+	    "WHERE name = 'watch_offer'"), 0);
+	/* Reopened as version 3. */
 	assert_int_equal(db_open_watch_state(old, &db, &err), 0);
 	db_close(db);
 }
@@ -4408,8 +4543,7 @@ store_one_watch(const char *path, const char *key)
 	w.price = 310000;
 	w.availability = AV_AVAILABLE;
 	w.reported_at = 1000;
-	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000,
-	    NULL, 0, &err), 0);
+	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000, &err), 0);
 	db_close(db);
 }
 
@@ -4436,7 +4570,7 @@ test_close_defers_small_wal(void **state)
 	/* The temporary directory is mkdtemp(3)'s 0700: private. */
 	store_one_watch(path, "1");
 	assert_true(wal_size(path) > 0);
-	assert_int_equal(raw_int(path, "SELECT count(*) FROM watch_offer"),
+	assert_int_equal(raw_int(path, "SELECT offers FROM watch"),
 	    1);
 	db = open_ok(path);
 	assert_int_equal(db_watch_load(db, "--gpu H100", &out, &n, &last,
@@ -4454,7 +4588,7 @@ test_close_defers_small_wal(void **state)
 	assert_true(wal_size(path) > 5000000);
 	db_close(db);
 	assert_int_equal(wal_size(path), -1);
-	assert_int_equal(raw_int(path, "SELECT count(*) FROM watch_offer"),
+	assert_int_equal(raw_int(path, "SELECT offers FROM watch"),
 	    1);
 	assert_int_equal(raw_int(path, "SELECT length(b) FROM pad"), 5000000);
 
@@ -4467,7 +4601,7 @@ test_close_defers_small_wal(void **state)
 	assert_int_equal(chmod(shared, 0644), 0);
 	store_one_watch(shared, "2");
 	assert_int_equal(wal_size(shared), 0);
-	assert_int_equal(raw_int(shared, "SELECT count(*) FROM watch_offer"),
+	assert_int_equal(raw_int(shared, "SELECT offers FROM watch"),
 	    1);
 }
 
@@ -4731,6 +4865,8 @@ main(void)
 		T(test_watch_state),
 		T(test_watch_store_changes),
 		T(test_watch_store_loaded),
+		T(test_watch_known_text),
+		T(test_migrate_watch_known),
 		T(test_watch_list_count),
 		T(test_replace_writes_changes),
 		T(test_confirm_offers),
