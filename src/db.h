@@ -75,6 +75,14 @@ struct db_replace_stats {
  * regular file, not SQLite, corrupt, not ours, newer, cannot write it);
  * the file is then left exactly as it was.
  */
+/*
+ * Tell SQLite, before its first use, that this process uses it from one
+ * thread and does not ask for its memory statistics: no mutex around
+ * every call and allocation (Debian's library is built serialized and
+ * without lookaside, 6 % of a query's instructions). main() calls it;
+ * a program that shares a connection between threads must not.
+ */
+void	db_global_init(void);
 int	db_open(const char *path, struct db **out, struct err *err);
 
 /*

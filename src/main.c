@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "db.h"
 #include "err.h"
 #include "http.h"
 #include "tui/tui.h"
@@ -16,6 +17,7 @@ main(int argc, char **argv)
 	struct err err;
 	int status;
 
+	db_global_init();
 	if (cli_parse(argc, argv, &opts, &err) < 0) {
 		fprintf(stderr, "gpucost: %s\nTry 'gpucost --help'.\n", err.msg);
 		return EXIT_USAGE;

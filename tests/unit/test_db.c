@@ -4548,6 +4548,48 @@ store_one_watch(const char *path, const char *key)
 }
 
 /*
+ * Replacing a watch's text writes its own pages and little more: freed
+ * pages are not zeroed and written again (Debian's SQLite is built with
+ * SQLITE_SECURE_DELETE; the cache turns it off). 1,000 offers make a
+ * text of 10 pages; storing it again with one price changed wrote 23
+ * frames with secure delete, 13 without.
+ */
+static void
+test_watch_store_frames(void **state)
+{
+	const char *path = tmp_path("frames.db");
+	struct db_watch_offer *w;
+	struct db *db;
+	struct err err;
+	long long before, text, frames;
+	size_t i;
+
+	(void)state;
+	w = calloc(1000, sizeof *w);
+	assert_non_null(w);
+	for (i = 0; i < 1000; i++) {
+		str_copy(w[i].provider, sizeof w[i].provider, "vast");
+		snprintf(w[i].key, sizeof w[i].key, "%08zu", 11000000 + i * 7);
+		w[i].price = 200000 + (int64_t)i;
+		w[i].availability = AV_AVAILABLE;
+		w[i].reported_at = 1795777463;
+	}
+	db = open_ok(path);
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 1000, 1000,
+	    &err), 0);
+	before = wal_size(path);
+	w[500].price = 1;
+	assert_int_equal(db_watch_store(db, "--gpu H100", w, 1000, 2000,
+	    &err), 0);
+	frames = (wal_size(path) - before) / (4096 + 24);
+	text = raw_int(path, "SELECT length(known) FROM watch") / 4092 + 1;
+	assert_true(text >= 9);
+	assert_true(frames <= text + 4);
+	db_close(db);
+	free(w);
+}
+
+/*
  * A private cache's small write is left in its -wal for the next
  * checkpoint (db_close()): the file stays sound with it, another
  * connection and a reopen see the write, a write past SQLite's own
@@ -4887,6 +4929,7 @@ main(void)
 		T(test_meta),
 		T(test_provider_is_new),
 		T(test_close_defers_small_wal),
+		T(test_watch_store_frames),
 		T(test_cache_open_seeds),
 		T(test_cache_open_keeps_live),
 		T(test_cache_open_refuses),
