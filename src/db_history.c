@@ -372,9 +372,9 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
 		if (text != NULL && known_parse(text,
 		    (size_t)sqlite3_column_bytes(st, 1), out, n, &bad) < 0) {
 			sqlite3_finalize(st);
-			err_set(err, "cache %s: watch \"%s\": what it knows is "
-			    "damaged at line %zu; 'watch %s --forget' starts "
-			    "it anew", db->path, query, bad, query);
+			err_set(err, "%s: watch \"%s\": what it knows is "
+			    "damaged at line %zu; 'gpucost watch %s --forget' "
+			    "starts it anew", db->path, query, bad, query);
 			return -1;
 		}
 	}

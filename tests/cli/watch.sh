@@ -127,6 +127,21 @@ check "--exec failing: said so" err_has "exited with status 3"
 run --db "$DB" watch $Q --format csv
 check "after a failed --exec the news comes again" status_is 0
 
+# What a watch knows, damaged (a hand edit, a bad copy): one line naming
+# the watch and the line, exit 3, nothing stored; --forget starts anew.
+command -v sqlite3 >/dev/null 2>&1 && {
+	sqlite3 "$DB" "update watch set known = known || 'lambda' || char(9) || 'x' || char(10)"
+	before=$(sqlite3 "$DB" "select last_run, known from watch" | cksum)
+	run --db "$DB" watch $Q --format csv
+	check "damaged state: exit 3" status_is 3
+	check "damaged state: one line" err_lines_are 1
+	q=$(sqlite3 "$DB" "select query from watch")
+	check "damaged state: names the watch ($q)" err_has "watch \"$q\""
+	check "damaged state: names the line" err_has "damaged at line 3"
+	check "damaged state: says how to start anew" err_has "'gpucost watch $q --forget' starts it anew"
+	check "damaged state: left as it was" [ "$(sqlite3 "$DB" "select last_run, known from watch" | cksum)" = "$before" ]
+}
+
 # The stored watches.
 run --db "$DB" watch --list
 check "--list shows the normalised query" out_has -- "--provider lambda --gpu H100 --count 8 --max-price 3"
