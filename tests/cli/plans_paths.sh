@@ -182,8 +182,11 @@ watch_pair() {
 	run_times "$T/out" > "$T/full"
 	check "watch $name: same news" cmp -s "$T/fast" "$T/full"
 	check "watch $name: same status ($fast_status)" status_is "$fast_status"
+	# Each watch's known offers but when they were reported (the two
+	# runs may fall in different seconds).
 	for w in w1 w2; do
-		sqlite3 "$T/$w.db" "select query, known from watch order by 1" > "$T/$w.kept"
+		sqlite3 "$T/$w.db" "select query, known from watch order by 1" |
+		    awk -F'\t' 'BEGIN { OFS = "\t" } NF >= 5 { NF-- } { print }' > "$T/$w.kept"
 	done
 	check "watch $name: the same offers kept" cmp -s "$T/w1.kept" "$T/w2.kept"
 }
