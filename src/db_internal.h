@@ -47,7 +47,8 @@ struct db {
  * db_history.c writes it (migration 24 -> 25 and the watch state file's
  * 2 -> 3): the count --list shows too. SQL has no order inside
  * group_concat() before SQLite 3.44; db_watch_load()'s reader sorts
- * what is not in key order.
+ * what is not in key order. Both are shipped migrations: never edit
+ * this; a new format is a new migration.
  */
 #define DB_WATCH_KNOWN_SQL						\
 	"ALTER TABLE watch ADD COLUMN known TEXT NOT NULL DEFAULT '';"	\
