@@ -53,18 +53,6 @@ watched_price(const struct cli_options *o, const struct plan *p)
 	return o->filter.spot ? p->spot_gpu_hour : p->price_gpu_hour;
 }
 
-/* Watch offers by provider, then key (as db_watch_load() gives them). */
-static int
-cmp_known(const void *a, const void *b)
-{
-	const struct db_watch_offer *x = a, *y = b;
-	int c;
-
-	if ((c = strcmp(x->provider, y->provider)) != 0)
-		return c;
-	return strcmp(x->key, y->key);
-}
-
 /*
  * The offers a watch knows by provider and key, hashed: its walk asks
  * for each offer it passes (1,000 and more a run), and a binary search
@@ -507,9 +495,9 @@ say_nothing_new(const struct cli_options *o, int64_t last_run)
  * cannot judge (db_query_top_taking() says 0), the first N + K matches
  * (K the offers the watch knows: only they can be a match that is not
  * news, so the first N news are among them) and the known ones they
- * did not hold. walk->known is sorted by cmp_known(). *matched is the
- * number of all matches. Returns 1 when it read them, 0 when the full
- * path must (into out then), -1 on error.
+ * did not hold. walk->known is sorted by db_watch_offer_cmp(). *matched
+ * is the number of all matches. Returns 1 when it read them, 0 when the
+ * full path must (into out then), -1 on error.
  */
 static int
 watch_read(struct db *db, const struct cli_options *o,
@@ -587,7 +575,7 @@ static int
 cmp_fresh(const void *a, const void *b)
 {
 	const struct fresh_ref *x = a, *y = b;
-	int c = cmp_known(&x->w, &y->w);
+	int c = db_watch_offer_cmp(&x->w, &y->w);
 
 	return c != 0 ? c : x->at < y->at ? -1 : x->at > y->at;
 }
@@ -662,7 +650,8 @@ watch_next(const struct cli_options *o, const struct plan *plans,
 	/* The news new to the watch by key, the last of one key standing. */
 	qsort(fresh, nfresh, sizeof *fresh, cmp_fresh);
 	for (i = m = 0; i < nfresh; i++) {
-		if (m > 0 && cmp_known(&fresh[m - 1].w, &fresh[i].w) == 0)
+		if (m > 0 &&
+		    db_watch_offer_cmp(&fresh[m - 1].w, &fresh[i].w) == 0)
 			m--;
 		fresh[m++] = fresh[i];
 	}
@@ -673,7 +662,7 @@ watch_next(const struct cli_options *o, const struct plan *plans,
 			continue;
 		}
 		if (j == m || (i < nknown &&
-		    cmp_known(&slot[i], &fresh[j].w) < 0))
+		    db_watch_offer_cmp(&slot[i], &fresh[j].w) < 0))
 			next[nnext++] = slot[i++];
 		else
 			next[nnext++] = fresh[j++].w;
@@ -739,8 +728,9 @@ cmd_watch_exec(const struct cli_options *o)
 	}
 	/* Loaded in key order; sorted here only if it is not. */
 	for (i = 1; i < nknown; i++)
-		if (cmp_known(&known[i - 1], &known[i]) > 0) {
-			qsort(known, nknown, sizeof *known, cmp_known);
+		if (db_watch_offer_cmp(&known[i - 1], &known[i]) > 0) {
+			qsort(known, nknown, sizeof *known,
+			    db_watch_offer_cmp);
 			break;
 		}
 	walk.o = o;

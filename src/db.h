@@ -70,12 +70,6 @@ struct db_replace_stats {
 };
 
 /*
- * Open (creating if absent) the cache at path for writing. Returns 0 and
- * *out, or -1 with a message naming the file and the problem (not a
- * regular file, not SQLite, corrupt, not ours, newer, cannot write it);
- * the file is then left exactly as it was.
- */
-/*
  * Tell SQLite, before its first use, that this process uses it from one
  * thread and does not ask for its memory statistics: no mutex around
  * every call and allocation (Debian's library is built serialized and
@@ -83,6 +77,13 @@ struct db_replace_stats {
  * a program that shares a connection between threads must not.
  */
 void	db_global_init(void);
+
+/*
+ * Open (creating if absent) the cache at path for writing. Returns 0 and
+ * *out, or -1 with a message naming the file and the problem (not a
+ * regular file, not SQLite, corrupt, not ours, newer, cannot write it);
+ * the file is then left exactly as it was.
+ */
 int	db_open(const char *path, struct db **out, struct err *err);
 
 /*
@@ -448,6 +449,12 @@ struct db_watch {
 	size_t	offers;		/* offers it tracks */
 };
 
+/*
+ * Watch offers by provider, then key, as strcmp() orders them: the
+ * order db_watch_load() gives and db_watch_store() keeps (a qsort(3)
+ * comparison of two struct db_watch_offer).
+ */
+int	db_watch_offer_cmp(const void *a, const void *b);
 /*
  * The offers watch query knows, in key order (provider, then key, as
  * strcmp() orders them); *last_run is when it last ran, 0 when the

@@ -386,14 +386,15 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
 	return 0;
 }
 
-static int
-watch_key_cmp(const struct db_watch_offer *a, const struct db_watch_offer *b)
+int
+db_watch_offer_cmp(const void *a, const void *b)
 {
+	const struct db_watch_offer *x = a, *y = b;
 	int c;
 
-	if ((c = strcmp(a->provider, b->provider)) != 0)
+	if ((c = strcmp(x->provider, y->provider)) != 0)
 		return c;
-	return strcmp(a->key, b->key);
+	return strcmp(x->key, y->key);
 }
 
 /* An offer to store and its place in the caller's array. */
@@ -407,7 +408,7 @@ static int
 watch_ref_cmp(const void *a, const void *b)
 {
 	const struct watch_ref *x = a, *y = b;
-	int c = watch_key_cmp(x->w, y->w);
+	int c = db_watch_offer_cmp(x->w, y->w);
 
 	return c != 0 ? c : x->at < y->at ? -1 : x->at > y->at;
 }
@@ -430,7 +431,7 @@ db_watch_store(struct db *db, const char *query,
 	/* v by key, each key's last; repeated keys are adjacent. Given in
 	 * key order without repeats (cmd_watch.c's), it is used as it is. */
 	sorted = xcalloc(n > 0 ? n : 1, sizeof *sorted);
-	for (i = 1; i < n && watch_key_cmp(&v[i - 1], &v[i]) < 0; i++)
+	for (i = 1; i < n && db_watch_offer_cmp(&v[i - 1], &v[i]) < 0; i++)
 		;
 	if (i >= n) {
 		for (i = 0; i < n; i++)
@@ -444,8 +445,8 @@ db_watch_store(struct db *db, const char *query,
 		}
 		qsort(idx, n, sizeof *idx, watch_ref_cmp);
 		for (i = m = 0; i < n; i++) {
-			if (m > 0 && watch_key_cmp(sorted[m - 1], idx[i].w) ==
-			    0)
+			if (m > 0 &&
+			    db_watch_offer_cmp(sorted[m - 1], idx[i].w) == 0)
 				m--;
 			sorted[m++] = idx[i].w;
 		}
