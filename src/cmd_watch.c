@@ -74,14 +74,12 @@ struct known_index {
 static size_t
 known_hash(const char *provider, const char *key)
 {
-	uint64_t h = UINT64_C(14695981039346656037);
-	size_t i;
+	uint64_t h;
 
-	for (i = 0; provider[i] != '\0' && i < OFFER_PROVIDER_MAX - 1; i++)
-		h = (h ^ (unsigned char)provider[i]) * UINT64_C(1099511628211);
-	h = (h ^ 0xff) * UINT64_C(1099511628211);
-	for (i = 0; key[i] != '\0' && i < OFFER_KEY_MAX - 1; i++)
-		h = (h ^ (unsigned char)key[i]) * UINT64_C(1099511628211);
+	h = str_fnv1a(STR_FNV1A_BASIS, provider,
+	    strnlen(provider, OFFER_PROVIDER_MAX - 1));
+	h = str_fnv1a(h, "\xff", 1);
+	h = str_fnv1a(h, key, strnlen(key, OFFER_KEY_MAX - 1));
 	return (size_t)(h ^ (h >> 32));
 }
 

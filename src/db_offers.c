@@ -92,10 +92,7 @@ offer_sort_keys(const char *provider, const struct offer *o,
 static void
 fnv(uint64_t *h, const char *p, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		*h = (*h ^ (unsigned char)p[i]) * 1099511628211ULL;
+	*h = str_fnv1a(*h, p, len);
 }
 
 static void

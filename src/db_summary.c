@@ -208,12 +208,8 @@ groups_version(void)
 		for (j = 0; j < 2; j++) {
 			p = j == 0 ? retired_table[i].provider :
 			    retired_table[i].instance_type;
-			for (; *p != '\0'; p++) {
-				h ^= (unsigned char)*p;
-				h *= 1099511628211ULL;
-			}
-			h ^= (unsigned char)';';
-			h *= 1099511628211ULL;
+			h = str_fnv1a(h, p, strlen(p));
+			h = str_fnv1a(h, ";", 1);
 		}
 	snprintf(version, sizeof version, "1-%s-%016llx",
 	    db_sort_keys_version(), (unsigned long long)h);

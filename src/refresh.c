@@ -153,13 +153,8 @@ static const struct http_callbacks refresh_callbacks = {
 static void
 validator_names(const char *url, char *etag, char *modified, size_t size)
 {
-	uint64_t h = 14695981039346656037ULL;
-	const unsigned char *p;
+	uint64_t h = str_fnv1a(STR_FNV1A_BASIS, url, strlen(url));
 
-	for (p = (const unsigned char *)url; *p != '\0'; p++) {
-		h ^= *p;
-		h *= 1099511628211ULL;
-	}
 	snprintf(etag, size, "etag:%016" PRIx64, h);
 	snprintf(modified, size, "modified:%016" PRIx64, h);
 }

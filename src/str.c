@@ -421,3 +421,14 @@ str_nearest(const char *s, const char *const *words, size_t n)
 	}
 	return best;
 }
+
+uint64_t
+str_fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ b[i]) * UINT64_C(1099511628211);
+	return h;
+}

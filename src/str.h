@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Copy src into dst (size bytes, always NUL-terminated, truncating at a
@@ -100,5 +101,13 @@ const char *str_nearest(const char *s, const char *const *words, size_t n);
  * at the password and *len its length (0: none), to mask it elsewhere.
  */
 char	*str_url_redact(const char *url, const char **password, size_t *len);
+
+/*
+ * FNV-1a (64 bits): n bytes of p folded into h, which starts at
+ * STR_FNV1A_BASIS; the hash of the bytes so far. Not a defence against
+ * chosen input: for keys, versions and validator names.
+ */
+#define STR_FNV1A_BASIS	UINT64_C(14695981039346656037)
+uint64_t str_fnv1a(uint64_t h, const void *p, size_t n);
 
 #endif

@@ -364,17 +364,13 @@ regions_init(struct aws_state *st, const char *list, struct err *err)
 static void
 regions_key(const struct aws_state *st, char *buf, size_t size)
 {
-	uint64_t h = 14695981039346656037ULL;
-	const char *p;
+	uint64_t h = STR_FNV1A_BASIS;
 	size_t i;
 
-	for (i = 0; i < st->ncsv; i++)
-		for (p = st->csv[i].region; ; p++) {
-			h ^= (unsigned char)(*p != '\0' ? *p : ',');
-			h *= 1099511628211ULL;
-			if (*p == '\0')
-				break;
-		}
+	for (i = 0; i < st->ncsv; i++) {
+		h = str_fnv1a(h, st->csv[i].region, strlen(st->csv[i].region));
+		h = str_fnv1a(h, ",", 1);
+	}
 	snprintf(buf, size, "%016llx", (unsigned long long)h);
 }
 

@@ -491,6 +491,31 @@ run_is(struct str_run *memo, const struct run_row *rows, size_t n,
  * kept value is the one asked, not the last found), none for a value
  * the table lacks, and a value too long to keep found all the same.
  */
+/*
+ * str_fnv1a() is FNV-1a 64: the published vectors, and bytes folded in
+ * pieces hash as the whole (the stored validator names, sort-keys
+ * versions and the watch's index rely on both).
+ */
+static void
+test_fnv1a(void **state)
+{
+	uint64_t h;
+
+	(void)state;
+	assert_true(str_fnv1a(STR_FNV1A_BASIS, "", 0) ==
+	    UINT64_C(0xcbf29ce484222325));
+	assert_true(str_fnv1a(STR_FNV1A_BASIS, "a", 1) ==
+	    UINT64_C(0xaf63dc4c8601ec8c));
+	assert_true(str_fnv1a(STR_FNV1A_BASIS, "foobar", 6) ==
+	    UINT64_C(0x85944171f73967e8));
+	h = str_fnv1a(STR_FNV1A_BASIS, "foo", 3);
+	assert_true(str_fnv1a(h, "bar", 3) == UINT64_C(0x85944171f73967e8));
+	/* A byte above 0x7f is folded unsigned (a signed char gives
+	 * another hash). */
+	assert_true(str_fnv1a(STR_FNV1A_BASIS, "\xff", 1) ==
+	    UINT64_C(0xaf64724c8602eb6e));
+}
+
 static void
 test_run_find(void **state)
 {
@@ -553,6 +578,7 @@ main(void)
 		cmocka_unit_test(test_shorten_keeps_cause),
 		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_run_find),
+		cmocka_unit_test(test_fnv1a),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
