@@ -12,10 +12,10 @@
  *		an empty table shaped like offers (SQLite's floor).
  *	driver load DB RUNS
  *		The TUI's work before its first screen, with its own code:
- *		model_open() (open the cache) and model_load_first() (every
- *		offer and the provider status, the first screen's plans by
- *		$/GPU-h); then ("rest") the model_query() that sorts the
- *		rest after the first draw.
+ *		model_open() (open the cache) and model_load_first() (the
+ *		first screen's plans by $/GPU-h, from the cache's indexes);
+ *		then ("rest") the model_finish() that reads every offer and
+ *		sorts them after the first draw.
  *		Baseline: SQLite stepping through every offer row, decoding
  *		nothing.
  *	driver filter DB RUNS TEXT
@@ -408,7 +408,8 @@ load(const char *path, int runs)
 		printf("load %.6f %zu plans\n", now_s() - t0, m.nplans);
 		/* The rest, after the first screen is drawn. */
 		t0 = now_s();
-		model_query(&m);
+		if (model_finish(&m, &err) < 0)
+			die("load", &err);
 		printf("rest %.6f %zu plans\n", now_s() - t0, m.nplans);
 		model_done(&m);
 		t0 = floor_scan(path, &rows);

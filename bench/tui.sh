@@ -6,7 +6,9 @@
 # Two ways, both printed for each size:
 #  - bench/driver times the TUI's own model code in-process, without a
 #    terminal: model_open() + model_load_first() for the first screen
-#    (the sort of the rest, after the first draw, is noted), and
+#    (its plans from the cache's indexes; the rest of the load after the
+#    first draw, model_finish(): every offer read and sorted, is noted),
+#    and
 #    model_query() after each character of "rtx 4090 texas" typed into
 #    the text filter (the slowest keystroke's median is the figure).
 #    Baselines: SQLite stepping through every offer row; one pass over
@@ -56,7 +58,7 @@ inprocess() {
 	report "$2: first screen data (model_load_first)" "$(median_of "$B/t1")" \
 	    "SQLite steps through every offer" "$(median_of "$B/t2")" secs "$3"
 	awk '$1 == "rest" { print $2 }' "$B/load.out" > "$B/t1"
-	[ -s "$B/t1" ] && note "$2: the rest of the load after the first screen (model_query): $(human "$(median_of "$B/t1")")"
+	[ -s "$B/t1" ] && note "$2: the rest of the load after the first screen (model_finish): $(human "$(median_of "$B/t1")")"
 	"$BENCH_DRIVER" filter "$1" "$BENCH_RUNS" "$text" > "$B/filter.out" ||
 	    return 1
 	# The slowest keystroke, each keystroke's time a median over runs.

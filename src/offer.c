@@ -1112,9 +1112,9 @@ cmp_str(const char *a, const char *b, bool reverse)
 	return reverse ? -c : c;
 }
 
-/* Order of two plans under key; see plan_sort(). */
+/* Order of two plans under key, up to the tie on their offers' keys. */
 static int
-plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
+plan_cmp_rank(const struct plan *a, const struct plan *b, enum sort_key key,
     bool rev)
 {
 	const struct offer *oa = a->offer, *ob = b->offer;
@@ -1200,9 +1200,19 @@ plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
 		return c;
 	if ((c = cmp_money(a->price_gpu_hour, b->price_gpu_hour, false)) != 0)
 		return c;
-	if ((c = strcmp(oa->provider, ob->provider)) != 0)
+	return strcmp(oa->provider, ob->provider);
+}
+
+/* Order of two plans under key; see plan_sort(). */
+static int
+plan_cmp(const struct plan *a, const struct plan *b, enum sort_key key,
+    bool rev)
+{
+	int c;
+
+	if ((c = plan_cmp_rank(a, b, key, rev)) != 0)
 		return c;
-	if ((c = strcmp(oa->key, ob->key)) != 0)
+	if ((c = strcmp(a->offer->key, b->offer->key)) != 0)
 		return c;
 	return cmp_int(a->nodes, b->nodes, false);
 }
@@ -1212,6 +1222,21 @@ plan_compare(const struct plan *a, const struct plan *b, enum sort_key key,
     bool reverse)
 {
 	return plan_cmp(a, b, key, reverse);
+}
+
+int
+plan_compare_rank(const struct plan *a, const struct plan *b,
+    enum sort_key key, bool reverse)
+{
+	return plan_cmp_rank(a, b, key, reverse);
+}
+
+bool
+sort_key_folds(enum sort_key key)
+{
+	/* A region's name, an offer's age and its committed prices are
+	   not in what query_fold_regions() compares. */
+	return key != SORT_REGION && key != SORT_AGE && key != SORT_TERM_GPU;
 }
 
 void

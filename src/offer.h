@@ -447,5 +447,20 @@ void	plan_sort(struct plan *plans, size_t n, enum sort_key key, bool reverse);
 /* plan_sort()'s order of a and b: < 0, 0 (the same plan) or > 0. */
 int	plan_compare(const struct plan *a, const struct plan *b,
 	    enum sort_key key, bool reverse);
+/*
+ * plan_compare() without its last ties, the offers' keys and the nodes:
+ * 0 when a and b sort as equals but for those. Plans that fold together
+ * (query_fold_regions()) share provider and prices, and under a key
+ * sort_key_folds() says yes to its value too, so they rank as equals:
+ * every plan ranked before the last one read in sort order has the
+ * whole of its region class among those read (tui/model.c).
+ */
+int	plan_compare_rank(const struct plan *a, const struct plan *b,
+	    enum sort_key key, bool reverse);
+/*
+ * Is key's value one plans that fold together always share (every key
+ * but region, age and --term's price, which vary by region)?
+ */
+bool	sort_key_folds(enum sort_key key);
 
 #endif

@@ -23,6 +23,8 @@ model_init(struct model *m)
 {
 	memset(m, 0, sizeof *m);
 	offer_list_init(&m->offers);
+	offer_list_init(&m->first_offers);
+	m->counted = true;
 	offer_filter_init(&m->filter);
 	m->sort = SORT_GPU_PRICE;
 	m->best_gpu_price = m->best_spot_gpu_price = MONEY_NONE;
@@ -35,6 +37,24 @@ model_open(struct model *m, const char *db_opt, struct err *err)
 	if (paths_db(db_opt, m->db_path, sizeof m->db_path, err) < 0)
 		return -1;
 	return cache_open(m->db_path, &m->db, err);
+}
+
+/*
+ * The offers changed (a new load): every plan pointed into the old
+ * ones, so everything made from them goes, and the views re-measure.
+ */
+static void
+model_forget(struct model *m)
+{
+	m->generation++;
+	free(m->base);
+	m->base = NULL;
+	m->nbase = 0;
+	m->base_valid = false;
+	m->names_valid = m->pre_valid = m->match_valid = false;
+	free(m->plans);
+	m->plans = NULL;
+	m->nplans = 0;
 }
 
 /* Read every offer and the provider status; plans wait for a query. */
@@ -68,14 +88,10 @@ model_read(struct model *m, struct err *err)
 	m->offers = offers;
 	m->status = status;
 	m->nstatus = nstatus;
-	m->generation++;
-	/* Plans point into the old list: rebuild everything. */
-	free(m->base);
-	m->base = NULL;
-	m->nbase = 0;
-	m->base_valid = false;
-	m->names_valid = m->pre_valid = m->match_valid = false;
-	free(m->plans);
+	model_forget(m);
+	/* The first screen's offers (model_first_sql()) had no other use. */
+	offer_list_done(&m->first_offers);
+	m->counted = true;
 	m->cap = m->offers.n > 0 ? m->offers.n : 1;
 	m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
 	xalloc_large_hint(m->plans, m->cap * sizeof *m->plans);
@@ -593,13 +609,153 @@ model_first(struct model *m, size_t first)
 	return true;
 }
 
+/*
+ * The lowest known plan price of the filter's matches under key (a
+ * price: unknown prices sort last), from one step of the indexes;
+ * MONEY_NONE if none is known.
+ */
+static int
+model_best_sql(struct model *m, enum sort_key key, int64_t *best,
+    struct err *err)
+{
+	struct offer_list one;
+	struct plan *q = NULL;
+	size_t nq = 0;
+
+	offer_list_init(&one);
+	if (db_query_top(m->db, &m->filter, key, false, 1, &one, NULL,
+	    err) < 0) {
+		offer_list_done(&one);
+		return -1;
+	}
+	query_plans(one.v, one.n, &m->filter, key, false, &q, &nq);
+	*best = nq == 0 ? MONEY_NONE : key == SORT_SPOT_GPU ?
+	    q[0].spot_gpu_hour : q[0].price_gpu_hour;
+	free(q);
+	offer_list_done(&one);
+	return 0;
+}
+
+/*
+ * The first screen from the cache's indexes, without reading every
+ * offer (issue 29: at 1M offers the read alone took a second before
+ * anything was drawn). db_query_top() gives the first `walk` offers
+ * of the answer, query_plans() their plans in the answer's order; the
+ * region classes among them fold as query_fold_regions() folds the
+ * whole answer. A class is whole when its plans rank before the last
+ * plan read (plan_compare_rank(): under a key sort_key_folds() says
+ * yes to, a class's plans rank as equals), and those classes are the
+ * answer's first leaders, each with its +N. Too few of them: a walk
+ * four times as long, while within MODEL_WALK_MAX (after the first
+ * walk, whatever its length); a walk that ends before
+ * `walk` plans has read the whole answer. The lowest prices come from
+ * one step each (a class shares its prices). The rest (the counts, the
+ * oldest data, the snapshot's share) waits for model_finish():
+ * m->counted is false. 0 (nothing done) where this does not hold: a
+ * filter SQL does not test whole or a sort it cannot walk
+ * (db_filter_in_sql(), db_sort_in_sql(): --term among them), a region
+ * or age sort folded, plans of several nodes, sort keys it may not
+ * bring up to date, or a region class longer than the longest walk;
+ * 1 done; -1 with err set.
+ */
+#define MODEL_WALK_MAX	((size_t)1 << 16)
+
+static int
+model_first_sql(struct model *m, size_t first, struct err *err)
+{
+	struct offer_list list;
+	struct plan *q = NULL, last;
+	size_t walk, nq, usable, nlead, whole, i;
+	bool ready;
+	int64_t best_gpu, best_spot;
+
+	if ((m->filter.multi_node && m->filter.count > 0) || first == 0 ||
+	    !db_filter_in_sql(&m->filter) || !db_sort_in_sql(m->sort) ||
+	    (!m->all_regions && !sort_key_folds(m->sort)))
+		return 0;
+	if (db_sort_keys_ready(m->db, &ready, err) < 0)
+		return -1;
+	if (!ready)
+		return 0;
+	for (walk = first * 2; ; walk *= 4) {
+		offer_list_init(&list);
+		if (db_query_top(m->db, &m->filter, m->sort, m->reverse, walk,
+		    &list, NULL, err) < 0) {
+			offer_list_done(&list);
+			return -1;
+		}
+		query_plans(list.v, list.n, &m->filter, m->sort, m->reverse,
+		    &q, &nq);
+		/* Past `walk`, the plans read are not the answer's next. */
+		usable = nq < walk ? nq : walk;
+		if (usable > 0)
+			last = q[usable - 1];
+		nlead = m->all_regions ? usable :
+		    query_fold_regions(q, usable);
+		whole = nlead;
+		if (nq >= walk && !m->all_regions)
+			for (whole = 0; whole < nlead && plan_compare_rank(
+			    &q[whole], &last, m->sort, m->reverse) < 0; whole++)
+				;
+		if (whole >= first || nq < walk)
+			break;
+		free(q);
+		offer_list_done(&list);
+		if (walk * 4 > MODEL_WALK_MAX)
+			return 0;
+	}
+	if (model_best_sql(m, SORT_GPU_PRICE, &best_gpu, err) < 0 ||
+	    model_best_sql(m, SORT_SPOT_GPU, &best_spot, err) < 0) {
+		free(q);
+		offer_list_done(&list);
+		return -1;
+	}
+	if (whole > first)
+		whole = first;
+	/* What an earlier load read is gone: the counts are to come. */
+	offer_list_done(&m->offers);
+	model_forget(m);
+	offer_list_done(&m->first_offers);
+	m->first_offers = list;
+	m->cap = whole > 0 ? whole : 1;
+	m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
+	for (i = 0; i < whole; i++)
+		m->plans[i] = q[i];
+	free(q);
+	m->nplans = m->nready = whole;
+	m->noffers_shown = 0;
+	m->best_gpu_price = best_gpu;
+	m->best_spot_gpu_price = best_spot;
+	m->oldest = 0;
+	m->any_snapshot = false;
+	m->partial = true;
+	m->counted = false;
+	return 1;
+}
+
 int
 model_load_first(struct model *m, size_t first, struct err *err)
 {
+	int rc;
+
+	rank_spot(m);
+	if ((rc = model_first_sql(m, first, err)) != 0)
+		return rc < 0 ? -1 : 0;
 	if (model_read(m, err) < 0)
 		return -1;
 	if (!model_first(m, first))
 		model_query(m);
+	return 0;
+}
+
+int
+model_finish(struct model *m, struct err *err)
+{
+	if (!m->partial)
+		return 0;
+	if (!m->counted && model_read(m, err) < 0)
+		return -1;
+	model_query(m);
 	return 0;
 }
 
@@ -672,6 +828,7 @@ model_done(struct model *m)
 	free(m->leader);
 	free(m->status);
 	offer_list_done(&m->offers);
+	offer_list_done(&m->first_offers);
 	db_close(m->db);
 	model_init(m);
 }

@@ -82,12 +82,19 @@ struct model {
 	bool		 spot_ranked;	/* filter.spot when the sort last followed it */
 	size_t		 noffers_shown;	/* offers in plans[], folded included */
 	/*
-	 * After model_load_first(): only plans[0, nready) are there (nplans,
-	 * noffers_shown and the statistics are whole); model_query() makes
-	 * the rest. False after model_load() and model_query().
+	 * After model_load_first(): only plans[0, nready) are there;
+	 * model_finish() makes the rest. False after model_load() and
+	 * model_query(). When counted, nplans, noffers_shown and the
+	 * statistics are whole; when not (the first screen came from the
+	 * indexes, and `offers` is not read yet), nplans is nready, the
+	 * lowest prices are whole, and noffers_shown, oldest and
+	 * any_snapshot wait: what the first screen's plans borrow is in
+	 * first_offers until then.
 	 */
 	bool		 partial;
+	bool		 counted;
 	size_t		 nready;
+	struct offer_list first_offers;
 
 	/*
 	 * Private, for keystrokes (model.c explains): per base plan, what a
@@ -128,17 +135,27 @@ int	model_open(struct model *m, const char *db_opt, struct err *err);
 int	model_load(struct model *m, struct err *err);
 
 /*
- * model_load() for a first screen (issue 29): the same offers, status,
- * nplans, noffers_shown and statistics, but of the plans only the first
- * `first` (or all, if fewer), each with its other_regions, exactly as
- * model_load() would put them in plans[0, first); the rest of plans[]
- * is not there until model_query() (m->partial says so). Sorting every
- * offer is what it skips: the caller draws, then calls model_query()
- * before it acts on a key. Where the shortcut does not apply (a
- * multi-node filter) it is model_load(). tests/unit/test_tui_logic.c
- * compares the two.
+ * model_load() for a first screen (issue 29): of the plans only the
+ * first `first` (or all, if fewer), each with its other_regions,
+ * exactly as model_load() would put them in plans[0, first); the rest
+ * of plans[] is not there until model_finish() (m->partial says so).
+ * The caller draws, then calls model_finish() before it acts on a key.
+ * Two ways, model.c explains each: where SQL can walk the filter and
+ * sort whole, the first plans come from the indexes without reading
+ * every offer (the lowest prices too, but not the counts, the oldest
+ * data or the snapshot's share: m->counted is false); otherwise every
+ * offer is read and only the sort of them all waits (counts and
+ * statistics whole). A multi-node filter is model_load().
+ * tests/unit/test_tui_logic.c compares each with model_load().
  */
 int	model_load_first(struct model *m, size_t first, struct err *err);
+
+/*
+ * The rest of model_load_first()'s load: every offer read if it was
+ * not, and every plan. Nothing if the model is not partial. On failure
+ * (the cache cannot be read) the first screen stays, -1 with err set.
+ */
+int	model_finish(struct model *m, struct err *err);
 
 /* Recompute plans for the current filter, sort and reverse. */
 void	model_query(struct model *m);

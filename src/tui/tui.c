@@ -569,7 +569,11 @@ draw_status(struct tui *t, int y)
 	else if (t->refresh != NULL) {
 		refresh_line(t, buf, sizeof buf);
 		draw_text(y, 0, COLS, buf, ui_attr(UI_NOTICE), false);
-	} else if (t->model.any_snapshot)
+	} else if (!t->model.counted)
+		draw_text(y, 0, COLS, "Reading every cached offer for the "
+		    "counts; keys act when it is done.", ui_attr(UI_DIM),
+		    false);
+	else if (t->model.any_snapshot)
 		draw_text(y, 0, COLS, "Prices from the built-in snapshot: "
 		    "R fetches live prices.", ui_attr(UI_DIM), false);
 }
@@ -672,6 +676,19 @@ tui_wait(struct tui *t)
 		t->quit = true;		/* stdin is gone */
 	else if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
 		t->quit = true;
+}
+
+/* Wait for a key (left unread), a signal or the end of stdin. */
+static void
+tui_hold(struct tui *t)
+{
+	while (!t->quit && tui_signal == 0) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+
+		tui_wait(t);
+		if (poll(&pfd, 1, 0) > 0)
+			return;
+	}
 }
 
 /* Read every pending key. */
@@ -825,6 +842,7 @@ tui_run(const struct tui_options *opts)
 	struct sigaction old[TUI_NSIGNALS];
 	struct tui *t;
 	struct err err;
+	bool load_failed = false;
 	int sig;
 
 	if (!tui_available()) {
@@ -866,24 +884,39 @@ tui_run(const struct tui_options *opts)
 	}
 	/* A screen taller than what was loaded: the whole load first. */
 	if (t->model.partial && LINES > 0 &&
-	    (size_t)LINES >= t->model.nready && t->model.nready <
-	    t->model.nplans)
-		model_query(&t->model);
+	    (size_t)LINES >= t->model.nready &&
+	    (t->model.nready < t->model.nplans || !t->model.counted) &&
+	    model_finish(&t->model, &err) < 0)
+		load_failed = true;
 	tui_push(t, view_offers_new(t));
 	t->dirty = true;
-	while (!t->quit && tui_signal == 0) {
+	while (!t->quit && !load_failed && tui_signal == 0) {
 		if (t->dirty) {
 			t->dirty = false;
 			tui_draw(t);
 		}
 		/*
 		 * The rest of the load, before any key acts. It gives the
-		 * first screen's plans, counts and statistics again, so no
-		 * view needs to hear of it and nothing is redrawn (the tmux
-		 * test compares this first frame with a ^L redraw).
+		 * first screen's plans again (the tmux test compares the
+		 * first frame's rows with a ^L redraw's), so only a first
+		 * screen from the indexes, whose title was still counting,
+		 * is drawn again.
 		 */
-		if (t->model.partial)
-			model_query(&t->model);
+		if (t->model.partial) {
+			bool counted = t->model.counted;
+
+			/* Tests (tests/tui/tui.sh): the first frame stays
+			   until a key comes, to be compared with the rest. */
+			if (getenv("GPUCOST_DEBUG_TUI_HOLD") != NULL)
+				tui_hold(t);
+			if (model_finish(&t->model, &err) < 0) {
+				load_failed = true;
+				break;
+			}
+			if (!counted)
+				tui_model_changed(t);
+			continue;
+		}
 		tui_wait(t);
 		tui_read_keys(t);
 	}
@@ -900,11 +933,13 @@ tui_run(const struct tui_options *opts)
 	   clipboard took it too. */
 	if (t->copied[0] != '\0')
 		printf("%s\n", t->copied);
+	if (load_failed)
+		fprintf(stderr, "gpucost: %s\n", err.msg);
 	model_done(&t->model);
 	free(t);
 	if ((sig = tui_signal) != 0) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	return TUI_DONE;
+	return load_failed ? TUI_CACHE_ERROR : TUI_DONE;
 }

@@ -357,13 +357,17 @@ draw_title(struct view *v)
 	char filter[512], age[16], line[1024];
 	size_t len;
 
-	if (m->offers.n == m->noffers_shown)
+	/* A first screen from the indexes: the counts are coming. */
+	if (!m->counted)
+		len = (size_t)snprintf(line, sizeof line, " gpucost: "
+		    "counting the offers");
+	else if (m->offers.n == m->noffers_shown)
 		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu "
 		    "offers", m->noffers_shown);
 	else
 		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu of %zu "
 		    "offers", m->noffers_shown, m->offers.n);
-	if (m->nplans > 0)
+	if (m->nplans > 0 && m->counted)
 		len += (size_t)snprintf(line + len, sizeof line - len,
 		    " | row %zu of %zu", v->sc.sel + 1, m->nplans);
 	if (filter_describe(&m->filter, filter, sizeof filter) > 0)
