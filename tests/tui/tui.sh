@@ -411,7 +411,7 @@ check "narrow: \$/GPU-H kept" wait_for '$/GPU-H'
 check "narrow: no line wider than 60" [ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 60 ]
 tm resize-window -t main -x 120 -y 40
 # PROVIDER is on the narrow screen too: wait for a column it dropped.
-check "120 columns: redrawn" wait_for 'SPOT $/H'
+check "120 columns: redrawn" wait_for 'SPOT/GPU-H'
 check "120 columns: NOTE kept while rows have notes" sh -c 'echo "$1" | grep -q " NOTE"' x "$(screen | sed -n 2p)"
 tm resize-window -t main -x 40 -y 8
 check "too small: a notice" wait_for "Terminal too small"
