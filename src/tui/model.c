@@ -655,8 +655,9 @@ model_best_sql(struct model *m, enum sort_key key, int64_t *best,
  * filter SQL does not test whole or a sort it cannot walk
  * (db_filter_in_sql(), db_sort_in_sql(): --term among them), a region
  * or age sort folded, plans of several nodes, sort keys it may not
- * bring up to date, or a region class longer than the longest walk;
- * 1 done; -1 with err set.
+ * bring up to date, a region class longer than the longest walk, or
+ * no match at all (the table then says why, from every offer); 1 done;
+ * -1 with err set.
  */
 #define MODEL_WALK_MAX	((size_t)1 << 16)
 
@@ -703,6 +704,12 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 		offer_list_done(&list);
 		if (walk * 4 > MODEL_WALK_MAX)
 			return 0;
+	}
+	/* No match: the full load says why (the table's message). */
+	if (whole == 0) {
+		free(q);
+		offer_list_done(&list);
+		return 0;
 	}
 	if (model_best_sql(m, SORT_GPU_PRICE, &best_gpu, err) < 0 ||
 	    model_best_sql(m, SORT_SPOT_GPU, &best_spot, err) < 0) {
