@@ -273,6 +273,12 @@ int	db_query_top_taking(struct db *db, const struct offer_filter *filter,
  * an answer from the full path, not from stale keys.
  */
 int	db_sort_keys_ready(struct db *db, bool *ready, struct err *err);
+/*
+ * Are they this program's now? Only a read, never an update: for a
+ * caller that has another way (the TUI's first screen reads every
+ * offer instead) and must not wait on a writer's lock.
+ */
+int	db_sort_keys_current(struct db *db, bool *current, struct err *err);
 
 /*
  * --group-by's read (db_summary.c): fn is called once for every offer

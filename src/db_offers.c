@@ -2192,6 +2192,17 @@ db_sort_keys_ready(struct db *db, bool *ready, struct err *err)
 	return 0;
 }
 
+int
+db_sort_keys_current(struct db *db, bool *current, struct err *err)
+{
+	bool stale;
+
+	if (sort_keys_stale(db, &stale, err) < 0)
+		return -1;
+	*current = !stale;
+	return 0;
+}
+
 /*
  * top_walk()'s steps through the values of key that pass cond (no
  * filter: a seek each in the key's index), in the direction desc, and

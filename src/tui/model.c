@@ -654,8 +654,8 @@ model_best_sql(struct model *m, enum sort_key key, int64_t *best,
  * m->counted is false. 0 (nothing done) where this does not hold: a
  * filter SQL does not test whole or a sort it cannot walk
  * (db_filter_in_sql(), db_sort_in_sql(): --term among them), a region
- * or age sort folded, plans of several nodes, sort keys it may not
- * bring up to date, a region class longer than the longest walk, or
+ * or age sort folded, plans of several nodes, stored sort keys of
+ * another version, a region class longer than the longest walk, or
  * no match at all (the table then says why, from every offer); 1 done;
  * -1 with err set.
  */
@@ -667,16 +667,19 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 	struct offer_list list;
 	struct plan *q = NULL, last;
 	size_t walk, nq, usable, nlead, whole, i;
-	bool ready;
+	bool current;
 	int64_t best_gpu, best_spot;
 
 	if ((m->filter.multi_node && m->filter.count > 0) || first == 0 ||
 	    !db_filter_in_sql(&m->filter) || !db_sort_in_sql(m->sort) ||
 	    (!m->all_regions && !sort_key_folds(m->sort)))
 		return 0;
-	if (db_sort_keys_ready(m->db, &ready, err) < 0)
-		return -1;
-	if (!ready)
+	/*
+	 * Keys of another version (a new gpucost on an old cache): the
+	 * full load, which needs none. Bringing them up to date here would
+	 * take the write lock, and wait for a refresh that holds it.
+	 */
+	if (db_sort_keys_current(m->db, &current, err) < 0 || !current)
 		return 0;
 	for (walk = first * 2; ; walk *= 4) {
 		offer_list_init(&list);

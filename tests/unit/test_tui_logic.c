@@ -16,6 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
+#include "db.h"
 #include "err.h"
 #include "gpu.h"
 #include "money.h"
@@ -956,6 +959,47 @@ test_model_first_screen_is_full(void **state)
 }
 
 /*
+ * Stored sort keys of another version (a newer gpucost on an older
+ * cache): the first screen is the full load's, and starting the TUI
+ * writes nothing (bringing the keys up to date would take the write
+ * lock and wait for a refresh that holds it). Then the keys are brought
+ * up to date, as a query would, and the indexes answer again.
+ */
+static void
+test_model_first_screen_stale_keys(void **state)
+{
+	struct model *m = *state;
+	char path[sizeof test_dir + 16];
+	struct err err;
+	sqlite3 *raw;
+	sqlite3_stmt *st;
+	bool ready;
+	int old = -1;
+
+	snprintf(path, sizeof path, "%s/cache.db", test_dir);
+	assert_int_equal(sqlite3_open(path, &raw), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(raw, "UPDATE provider_status SET "
+	    "sort_keys = '1-old'", NULL, NULL, NULL), SQLITE_OK);
+	offer_filter_init(&m->filter);
+	m->all_regions = false;
+	m->sort = SORT_GPU_PRICE;
+	m->reverse = false;
+	assert_int_equal(assert_first_is_full(m, 7), 0);
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT count(*) FROM "
+	    "provider_status WHERE sort_keys = '1-old' AND offer_count > 0",
+	    -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	old = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+	assert_true(old > 0);
+	/* Up to date again: the first screen from the indexes. */
+	assert_int_equal(db_sort_keys_ready(m->db, &ready, &err), 0);
+	assert_true(ready);
+	assert_int_equal(assert_first_is_full(m, 7), 1);
+}
+
+/*
  * Typing, one character at a time, then erasing: after each key the
  * model (which narrows the last matches while the text grows, and folds
  * by precomputed classes) gives what a fresh query_plans() and
@@ -1112,6 +1156,7 @@ main(void)
 		cmocka_unit_test(test_model_spot_ranks_by_spot),
 		cmocka_unit_test(test_model_typing_matches_fresh),
 		cmocka_unit_test(test_model_first_screen_is_full),
+		cmocka_unit_test(test_model_first_screen_stale_keys),
 		cmocka_unit_test(test_model_changes_while_typing),
 	};
 	int failed;
