@@ -563,21 +563,6 @@ plans_unique(struct plan *plans, size_t n)
 	return k;
 }
 
-/* A watch offer by key, then by its place in the run's plans. */
-struct fresh_ref {
-	struct db_watch_offer w;
-	size_t	 at;
-};
-
-static int
-cmp_fresh(const void *a, const void *b)
-{
-	const struct fresh_ref *x = a, *y = b;
-	int c = db_watch_offer_cmp(&x->w, &y->w);
-
-	return c != 0 ? c : x->at < y->at ? -1 : x->at > y->at;
-}
-
 /*
  * What the watch knows after a run, into *n entries in key order (what
  * db_watch_store() would otherwise sort): a news that reached its
@@ -595,8 +580,7 @@ watch_next(const struct cli_options *o, const struct plan *plans,
 {
 	const struct db_watch_offer *known = walk->known;
 	size_t nknown = walk->nknown, nfresh = 0, nnext = 0, i, j, m;
-	struct db_watch_offer *slot, *next;
-	struct fresh_ref *fresh;
+	struct db_watch_offer *slot, *next, *fresh;
 	bool *kept;
 
 	slot = xcalloc(nknown > 0 ? nknown : 1, sizeof *slot);
@@ -625,11 +609,8 @@ watch_next(const struct cli_options *o, const struct plan *plans,
 		if (k != NULL) {
 			slot[k - known] = w;
 			kept[k - known] = true;
-		} else {
-			fresh[nfresh].w = w;
-			fresh[nfresh].at = i;
-			nfresh++;
-		}
+		} else
+			fresh[nfresh++] = w;
 	}
 	for (i = 0; i < nknown; i++) {
 		if (kept[i])
@@ -646,13 +627,7 @@ watch_next(const struct cli_options *o, const struct plan *plans,
 		}
 	}
 	/* The news new to the watch by key, the last of one key standing. */
-	qsort(fresh, nfresh, sizeof *fresh, cmp_fresh);
-	for (i = m = 0; i < nfresh; i++) {
-		if (m > 0 &&
-		    db_watch_offer_cmp(&fresh[m - 1].w, &fresh[i].w) == 0)
-			m--;
-		fresh[m++] = fresh[i];
-	}
+	m = db_watch_offers_unique(fresh, nfresh);
 	next = xcalloc(nknown + m > 0 ? nknown + m : 1, sizeof *next);
 	for (i = j = 0; i < nknown || j < m;) {
 		if (i < nknown && !kept[i]) {
@@ -660,10 +635,10 @@ watch_next(const struct cli_options *o, const struct plan *plans,
 			continue;
 		}
 		if (j == m || (i < nknown &&
-		    db_watch_offer_cmp(&slot[i], &fresh[j].w) < 0))
+		    db_watch_offer_cmp(&slot[i], &fresh[j]) < 0))
 			next[nnext++] = slot[i++];
 		else
-			next[nnext++] = fresh[j++].w;
+			next[nnext++] = fresh[j++];
 	}
 	free(slot);
 	free(kept);

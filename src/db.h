@@ -462,6 +462,12 @@ struct db_watch {
  */
 int	db_watch_offer_cmp(const void *a, const void *b);
 /*
+ * v[0..n) into that order, of a repeated offer only the last given
+ * standing; returns how many are left. In order without repeats (as a
+ * watch's run builds them), nothing is sorted or moved.
+ */
+size_t	db_watch_offers_unique(struct db_watch_offer *v, size_t n);
+/*
  * The offers watch query knows, in key order (provider, then key, as
  * strcmp() orders them); *last_run is when it last ran, 0 when the
  * watch does not exist. *out freed with free().

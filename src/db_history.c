@@ -169,29 +169,17 @@ known_put_escaped(char *p, const char *s)
 	}
 }
 
-/* v in decimal at p, two digits a step; the end. */
+/* v in decimal at p; the end. */
 static char *
 known_put_int(char *p, int64_t v)
 {
-	static const char pairs[] =
-	    "00010203040506070809101112131415161718192021222324252627282930"
-	    "31323334353637383940414243444546474849505152535455565758596061"
-	    "6263646566676869707172737475767778798081828384858687888990919293"
-	    "949596979899";
-	char digits[24], *d = digits + sizeof digits;
+	char digits[20], *d = digits + sizeof digits;
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 	size_t n;
 
-	while (u >= 100) {
-		d -= 2;
-		memcpy(d, pairs + 2 * (u % 100), 2);
-		u /= 100;
-	}
-	if (u >= 10) {
-		d -= 2;
-		memcpy(d, pairs + 2 * u, 2);
-	} else
-		*--d = (char)('0' + u);
+	do
+		*--d = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
 	if (v < 0)
 		*p++ = '-';
 	n = (size_t)(digits + sizeof digits - d);
@@ -199,20 +187,20 @@ known_put_int(char *p, int64_t v)
 	return p + n;
 }
 
-/* The text of v[0..n) (refs into it, in key order), malloc'd; *len. */
+/* The text of v[0..n) (in key order), malloc'd; *len. */
 static char *
-known_format(const struct db_watch_offer *const *v, size_t n, size_t *len)
+known_format(const struct db_watch_offer *v, size_t n, size_t *len)
 {
 	size_t i, size = 1;
 	char *text, *p;
 
 	/* Each name at most doubled by its escapes. */
 	for (i = 0; i < n; i++)
-		size += 2 * (strlen(v[i]->provider) + strlen(v[i]->key)) +
+		size += 2 * (strlen(v[i].provider) + strlen(v[i].key)) +
 		    2 * 21 + 16 + 5;
 	p = text = xmalloc(size);
 	for (i = 0; i < n; i++) {
-		const struct db_watch_offer *w = v[i];
+		const struct db_watch_offer *w = &v[i];
 		const char *av = availability_name(w->availability);
 
 		p = known_put_escaped(p, w->provider);
@@ -397,7 +385,7 @@ db_watch_offer_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* An offer to store and its place in the caller's array. */
+/* An offer and its place in the caller's array. */
 struct watch_ref {
 	const struct db_watch_offer *w;
 	size_t	 at;
@@ -413,6 +401,35 @@ watch_ref_cmp(const void *a, const void *b)
 	return c != 0 ? c : x->at < y->at ? -1 : x->at > y->at;
 }
 
+size_t
+db_watch_offers_unique(struct db_watch_offer *v, size_t n)
+{
+	struct db_watch_offer *out;
+	struct watch_ref *idx;
+	size_t i, m;
+
+	for (i = 1; i < n && db_watch_offer_cmp(&v[i - 1], &v[i]) < 0; i++)
+		;
+	if (i >= n)
+		return n;
+	idx = xcalloc(n, sizeof *idx);
+	for (i = 0; i < n; i++) {
+		idx[i].w = &v[i];
+		idx[i].at = i;
+	}
+	qsort(idx, n, sizeof *idx, watch_ref_cmp);
+	out = xcalloc(n, sizeof *out);
+	for (i = m = 0; i < n; i++) {
+		if (m > 0 && db_watch_offer_cmp(&out[m - 1], idx[i].w) == 0)
+			m--;
+		out[m++] = *idx[i].w;
+	}
+	memcpy(v, out, m * sizeof *v);
+	free(out);
+	free(idx);
+	return m;
+}
+
 /*
  * Replace what watch query knows by v[0..n) (the last of a repeated
  * offer standing), with its last run now and its count for --list.
@@ -421,39 +438,24 @@ int
 db_watch_store(struct db *db, const char *query,
     const struct db_watch_offer *v, size_t n, int64_t now, struct err *err)
 {
-	const struct db_watch_offer **sorted;
-	struct watch_ref *idx = NULL;
+	struct db_watch_offer *copy = NULL;
 	sqlite3_stmt *st;
-	size_t i, m, len;
+	size_t i, m = n, len;
 	char *text;
 	int rc;
 
-	/* v by key, each key's last; repeated keys are adjacent. Given in
-	 * key order without repeats (cmd_watch.c's), it is used as it is. */
-	sorted = xcalloc(n > 0 ? n : 1, sizeof *sorted);
+	/* Given in key order without repeats (cmd_watch.c's), used as it
+	 * is; otherwise a sorted copy. */
 	for (i = 1; i < n && db_watch_offer_cmp(&v[i - 1], &v[i]) < 0; i++)
 		;
-	if (i >= n) {
-		for (i = 0; i < n; i++)
-			sorted[i] = &v[i];
-		m = n;
-	} else {
-		idx = xcalloc(n, sizeof *idx);
-		for (i = 0; i < n; i++) {
-			idx[i].w = &v[i];
-			idx[i].at = i;
-		}
-		qsort(idx, n, sizeof *idx, watch_ref_cmp);
-		for (i = m = 0; i < n; i++) {
-			if (m > 0 &&
-			    db_watch_offer_cmp(sorted[m - 1], idx[i].w) == 0)
-				m--;
-			sorted[m++] = idx[i].w;
-		}
-		free(idx);
+	if (i < n) {
+		copy = xreallocarray(NULL, n, sizeof *copy);
+		memcpy(copy, v, n * sizeof *copy);
+		m = db_watch_offers_unique(copy, n);
+		v = copy;
 	}
-	text = known_format(sorted, m, &len);
-	free(sorted);
+	text = known_format(v, m, &len);
+	free(copy);
 	st = db_prepare(db, "INSERT INTO watch (query, created_at, last_run, "
 	    "offers, known) VALUES (?1, ?2, ?2, ?3, ?4) ON CONFLICT (query) DO "
 	    "UPDATE SET last_run = ?2, offers = ?3, known = ?4", err);

@@ -3381,6 +3381,38 @@ watch_rows(struct db_watch_offer *w, const char *const *keys, size_t n)
 	}
 }
 
+/*
+ * db_watch_offers_unique(), which the store and a watch's run share:
+ * by provider then key, of a repeated offer the last given standing;
+ * in order without repeats, the array as it was.
+ */
+static void
+test_watch_offers_unique(void **state)
+{
+	static const char *const keys[] = { "c", "a", "c", "b", "a" };
+	static const char *const sorted[] = { "a", "b", "c" };
+	struct db_watch_offer w[5], same[3], before[3];
+
+	(void)state;
+	memset(w, 0, sizeof w);
+	watch_rows(w, keys, 5);
+	str_copy(w[3].provider, sizeof w[3].provider, "aws");
+	assert_int_equal(db_watch_offers_unique(w, 5), 3);
+	/* aws before vast; of "a" the fifth (price ...4), of "c" the third. */
+	assert_string_equal(w[0].provider, "aws");
+	assert_string_equal(w[0].key, "b");
+	assert_string_equal(w[1].key, "a");
+	assert_int_equal(w[1].price, 1000004);
+	assert_string_equal(w[2].key, "c");
+	assert_int_equal(w[2].price, 1000002);
+	memset(same, 0, sizeof same);
+	watch_rows(same, sorted, 3);
+	memcpy(before, same, sizeof same);
+	assert_int_equal(db_watch_offers_unique(same, 3), 3);
+	assert_memory_equal(same, before, sizeof same);
+	assert_int_equal(db_watch_offers_unique(same, 0), 0);
+}
+
 /* The known text of watch query in the file at path. */
 static void
 known_text(const char *path, const char *query, char *out, size_t size)
@@ -4905,6 +4937,7 @@ main(void)
 		T(test_stage_offers),
 		T(test_replace_many_new),
 		T(test_watch_state),
+		T(test_watch_offers_unique),
 		T(test_watch_store_changes),
 		T(test_watch_store_loaded),
 		T(test_watch_known_text),
