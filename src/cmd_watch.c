@@ -127,8 +127,8 @@ known_find(const struct known_index *ix, const char *provider,
 	j = known_hash(provider, key) & ix->mask;
 	for (; ix->slot[j] != 0; j = (j + 1) & ix->mask) {
 		w = &ix->v[ix->slot[j] - 1];
-		if (strncmp(w->key, key, sizeof w->key - 1) == 0 &&
-		    strncmp(w->provider, provider, sizeof w->provider - 1) == 0)
+		if (strncmp(w->key, key, OFFER_KEY_MAX - 1) == 0 &&
+		    strncmp(w->provider, provider, OFFER_PROVIDER_MAX - 1) == 0)
 			return w;
 	}
 	return NULL;
@@ -592,10 +592,10 @@ watch_next(const struct cli_options *o, const struct plan *plans,
 		struct db_watch_offer w;
 
 		if (shown[i]) {
+			/* Names of the run's offers: they outlive the store. */
 			memset(&w, 0, sizeof w);
-			str_copy(w.provider, sizeof w.provider,
-			    plans[i].offer->provider);
-			str_copy(w.key, sizeof w.key, plans[i].offer->key);
+			w.provider = plans[i].offer->provider;
+			w.key = plans[i].offer->key;
 			w.availability = plans[i].offer->availability;
 			w.price = watched_price(o, &plans[i]);
 			w.reported_at = now;
@@ -650,7 +650,8 @@ watch_next(const struct cli_options *o, const struct plan *plans,
 static int
 cmd_watch_exec(const struct cli_options *o)
 {
-	struct db_watch_offer *known = NULL, *next = NULL;
+	struct db_watch_known known = { NULL, 0, NULL };
+	struct db_watch_offer *next = NULL;
 	struct plan *plans = NULL, *news = NULL;
 	struct output_change *why = NULL;
 	bool *shown = NULL;		/* per plan: reported this run */
@@ -661,7 +662,7 @@ cmd_watch_exec(const struct cli_options *o)
 	struct offer_filter f = o->filter;
 	char query[512];
 	int64_t now = (int64_t)time(NULL), last_run = 0;
-	size_t nknown = 0, nplans = 0, nnews = 0, nshown, nnext = 0, i;
+	size_t nplans = 0, nnews = 0, nshown, nnext = 0, i;
 	struct err err;
 	struct db *db, *state = NULL;
 	bool found;
@@ -695,23 +696,23 @@ cmd_watch_exec(const struct cli_options *o)
 	f.now = now;
 	offer_list_init(&offers);
 	memset(&walk, 0, sizeof walk);
-	if (db_watch_load(state, query, &known, &nknown, &last_run, &err) < 0) {
+	if (db_watch_load(state, query, &known, &last_run, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
 	/* Loaded in key order; sorted here only if it is not. */
-	for (i = 1; i < nknown; i++)
-		if (db_watch_offer_cmp(&known[i - 1], &known[i]) > 0) {
-			qsort(known, nknown, sizeof *known,
+	for (i = 1; i < known.n; i++)
+		if (db_watch_offer_cmp(&known.v[i - 1], &known.v[i]) > 0) {
+			qsort(known.v, known.n, sizeof *known.v,
 			    db_watch_offer_cmp);
 			break;
 		}
 	walk.o = o;
-	walk.known = known;
-	walk.nknown = nknown;
-	known_index_init(&walk.ix, known, nknown);
-	walk.passed = xcalloc(nknown > 0 ? nknown : 1, sizeof *walk.passed);
-	walk.now = xcalloc(nknown > 0 ? nknown : 1, sizeof *walk.now);
+	walk.known = known.v;
+	walk.nknown = known.n;
+	known_index_init(&walk.ix, known.v, known.n);
+	walk.passed = xcalloc(known.n > 0 ? known.n : 1, sizeof *walk.passed);
+	walk.now = xcalloc(known.n > 0 ? known.n : 1, sizeof *walk.now);
 	if ((part = watch_read(db, o, &f, &walk, &offers, &matched,
 	    &err)) < 0) {
 		cli_error("%s", err.msg);
@@ -796,7 +797,7 @@ done:
 	free(next);
 	free(why);
 	free(news);
-	free(known);
+	db_watch_known_free(&known);
 	free(plans);
 	offer_list_done(&offers);
 close:

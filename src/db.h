@@ -439,14 +439,29 @@ int	db_refresh_times(struct db *db, const char *provider, int64_t since,
  */
 int	db_prune_history(struct db *db, int64_t before, struct err *err);
 
-/* What a watch last knew of one offer. */
+/*
+ * What a watch last knew of one offer. The record owns no text: its
+ * names point into the struct db_watch_known it was loaded into, or
+ * into the offers a run read (the news it reports). A watch holds two
+ * arrays of them a run, 40 bytes each, not 168 with 128-byte keys.
+ */
 struct db_watch_offer {
-	char	provider[OFFER_PROVIDER_MAX];
-	char	key[OFFER_KEY_MAX];
+	const char *provider;	/* at most OFFER_PROVIDER_MAX - 1 bytes */
+	const char *key;	/* at most OFFER_KEY_MAX - 1 bytes */
 	int64_t	price;		/* the ranked price per GPU-hour last reported */
-	enum availability availability;	/* at the last run */
 	int64_t	reported_at;
+	enum availability availability;	/* at the last run */
 };
+
+/* What a watch knows, loaded: v[0..n), whose names are in names. */
+struct db_watch_known {
+	struct db_watch_offer *v;
+	size_t	 n;
+	char	*names;		/* the stored text, unescaped in place */
+};
+
+/* Free what db_watch_load() filled in; k is left empty. */
+void	db_watch_known_free(struct db_watch_known *k);
 
 /* A stored watch. */
 struct db_watch {
@@ -469,12 +484,12 @@ int	db_watch_offer_cmp(const void *a, const void *b);
 size_t	db_watch_offers_unique(struct db_watch_offer *v, size_t n);
 /*
  * The offers watch query knows, in key order (provider, then key, as
- * strcmp() orders them); *last_run is when it last ran, 0 when the
- * watch does not exist. *out freed with free().
+ * strcmp() orders them), into *out (empty on error; freed with
+ * db_watch_known_free()); *last_run is when it last ran, 0 when the
+ * watch does not exist.
  */
 int	db_watch_load(struct db *db, const char *query,
-	    struct db_watch_offer **out, size_t *n, int64_t *last_run,
-	    struct err *err);
+	    struct db_watch_known *out, int64_t *last_run, struct err *err);
 /*
  * Replace what watch query knows by v[0..n) (the last of a repeated
  * offer standing; in key order without repeats, nothing is sorted), its

@@ -221,9 +221,14 @@ known_format(const struct db_watch_offer *v, size_t n, size_t *len)
 	return text;
 }
 
-/* s[0..len) unescaped into dst (size bytes, cut as str_copy() cuts). */
+/*
+ * The name s[0..len) unescaped where it is, NUL-terminated, cut to max -
+ * 1 bytes as a record once kept it (the byte after the name, its tab,
+ * takes the NUL of a name that has no escapes); false if damaged or
+ * empty.
+ */
 static bool
-known_get_name(char *dst, size_t size, const char *s, size_t len)
+known_name(char *s, size_t len, size_t max)
 {
 	size_t i, n = 0;
 	char c;
@@ -238,10 +243,10 @@ known_get_name(char *dst, size_t size, const char *s, size_t len)
 			if (c == '\0')
 				return false;
 		}
-		if (n + 1 < size)
-			dst[n++] = c;
+		if (n + 1 < max)
+			s[n++] = c;
 	}
-	dst[n] = '\0';
+	s[n] = '\0';
 	return n > 0;
 }
 
@@ -267,11 +272,14 @@ known_get_int(const char *s, size_t len, int64_t *out)
 	return true;
 }
 
-/* One line's offer into w (its five fields, without the LF). */
+/*
+ * One line's offer into w (its five fields, without the LF at s[len]);
+ * its names are unescaped in place, and w points at them.
+ */
 static bool
-known_parse_line(const char *s, size_t len, struct db_watch_offer *w)
+known_parse_line(char *s, size_t len, struct db_watch_offer *w)
 {
-	const char *f[5], *p = s, *end = s + len, *tab;
+	char *f[5], *p = s, *end = s + len, *tab;
 	size_t flen[5], k;
 	char av[16];
 
@@ -288,28 +296,33 @@ known_parse_line(const char *s, size_t len, struct db_watch_offer *w)
 	if (flen[3] >= sizeof av)
 		return false;
 	memset(w, 0, sizeof *w);
-	if (!known_get_name(w->provider, sizeof w->provider, f[0], flen[0]) ||
-	    !known_get_name(w->key, sizeof w->key, f[1], flen[1]))
-		return false;
 	w->price = MONEY_NONE;
 	if (flen[2] > 0 && !known_get_int(f[2], flen[2], &w->price))
 		return false;
 	memcpy(av, f[3], flen[3]);
 	av[flen[3]] = '\0';
-	if (availability_parse(av, &w->availability) < 0)
+	if (availability_parse(av, &w->availability) < 0 ||
+	    !known_get_int(f[4], flen[4], &w->reported_at))
 		return false;
-	return known_get_int(f[4], flen[4], &w->reported_at);
+	/* Last: a name's NUL may take the tab after it. */
+	if (!known_name(f[0], flen[0], OFFER_PROVIDER_MAX) ||
+	    !known_name(f[1], flen[1], OFFER_KEY_MAX))
+		return false;
+	w->provider = f[0];
+	w->key = f[1];
+	return true;
 }
 
 /*
- * The offers of a watch's text into *out (*n), malloc'd; the line of
- * the first that is not one into *bad_line and -1.
+ * The offers of a watch's text (text[len] a NUL) into *out (*n),
+ * malloc'd, their names unescaped in text; the line of the first that
+ * is not one into *bad_line and -1.
  */
 static int
-known_parse(const char *text, size_t len, struct db_watch_offer **out,
-    size_t *n, size_t *bad_line)
+known_parse(char *text, size_t len, struct db_watch_offer **out, size_t *n,
+    size_t *bad_line)
 {
-	const char *p = text, *end = text + len, *eol;
+	char *p = text, *end = text + len, *eol;
 	struct db_watch_offer *v;
 	size_t lines = 0;
 
@@ -319,7 +332,7 @@ known_parse(const char *text, size_t len, struct db_watch_offer **out,
 	/* A last line without its newline is one more (and damaged). */
 	lines += p < end;
 	p = text;
-	v = xcalloc(lines > 0 ? lines : 1, sizeof *v);
+	v = xreallocarray(NULL, lines > 0 ? lines : 1, sizeof *v);
 	*n = 0;
 	while (p < end) {
 		eol = memchr(p, '\n', (size_t)(end - p));
@@ -337,16 +350,25 @@ known_parse(const char *text, size_t len, struct db_watch_offer **out,
 	return 0;
 }
 
+void
+db_watch_known_free(struct db_watch_known *k)
+{
+	free(k->v);
+	free(k->names);
+	k->v = NULL;
+	k->n = 0;
+	k->names = NULL;
+}
+
 int
-db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
-    size_t *n, int64_t *last_run, struct err *err)
+db_watch_load(struct db *db, const char *query, struct db_watch_known *out,
+    int64_t *last_run, struct err *err)
 {
 	sqlite3_stmt *st;
-	size_t bad = 0;
+	size_t bad = 0, len = 0;
 	int rc;
 
-	*out = NULL;
-	*n = 0;
+	memset(out, 0, sizeof *out);
 	*last_run = 0;
 	if ((st = db_prepare(db, "SELECT last_run, known FROM watch WHERE "
 	    "query = ?", err)) == NULL)
@@ -357,18 +379,24 @@ db_watch_load(struct db *db, const char *query, struct db_watch_offer **out,
 		const char *text = (const char *)sqlite3_column_text(st, 1);
 
 		*last_run = sqlite3_column_int64(st, 0);
-		if (text != NULL && known_parse(text,
-		    (size_t)sqlite3_column_bytes(st, 1), out, n, &bad) < 0) {
-			sqlite3_finalize(st);
-			err_set(err, "%s: watch \"%s\": what it knows is "
-			    "damaged at line %zu; 'gpucost watch %s --forget' "
-			    "starts it anew", db->path, query, bad, query);
-			return -1;
+		if (text != NULL) {
+			len = (size_t)sqlite3_column_bytes(st, 1);
+			out->names = xmalloc(len + 1);
+			memcpy(out->names, text, len + 1);
 		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_watch_known_free(out);
 		db_file_error(db, err);
+		return -1;
+	}
+	if (out->names != NULL && known_parse(out->names, len, &out->v,
+	    &out->n, &bad) < 0) {
+		db_watch_known_free(out);
+		err_set(err, "%s: watch \"%s\": what it knows is damaged at "
+		    "line %zu; 'gpucost watch %s --forget' starts it anew",
+		    db->path, query, bad, query);
 		return -1;
 	}
 	return 0;

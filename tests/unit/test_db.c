@@ -3303,12 +3303,12 @@ test_watch_state(void **state)
 {
 	const char *path = tmp_path("watch.db"), *other = tmp_path("o.db");
 	const char *text = tmp_path("t.txt");
-	struct db_watch_offer w, *out;
+	struct db_watch_known out;
+	struct db_watch_offer w;
 	struct stat sb;
 	struct db *db;
 	struct err err;
 	int64_t last;
-	size_t n;
 	sqlite3 *raw;
 	FILE *fp;
 
@@ -3318,24 +3318,25 @@ test_watch_state(void **state)
 	assert_int_equal(stat(path, &sb), 0);
 	assert_int_equal(sb.st_mode & 0777, 0600);
 	memset(&w, 0, sizeof w);
-	str_copy(w.provider, sizeof w.provider, "vast");
-	str_copy(w.key, sizeof w.key, "42");
+	w.provider = "vast";
+	w.key = "42";
 	w.price = 310000;
 	w.availability = AV_AVAILABLE;
 	w.reported_at = 1000;
 	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000, &err), 0);
 	db_close(db);
 	assert_int_equal(db_open_watch_state(path, &db, &err), 0);
-	assert_int_equal(db_watch_load(db, "--gpu H100", &out, &n, &last,
-	    &err), 0);
-	assert_int_equal(n, 1);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &out, &last, &err),
+	    0);
+	assert_int_equal(out.n, 1);
 	assert_int_equal(last, 1000);
-	assert_int_equal(out[0].price, 310000);
-	free(out);
-	assert_int_equal(db_watch_load(db, "--gpu A100", &out, &n, &last,
-	    &err), 0);
+	assert_int_equal(out.v[0].price, 310000);
+	db_watch_known_free(&out);
+	assert_int_equal(db_watch_load(db, "--gpu A100", &out, &last, &err),
+	    0);
 	assert_int_equal(last, 0);
-	free(out);
+	assert_int_equal(out.n, 0);
+	db_watch_known_free(&out);
 	db_close(db);
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table'"), 1);
@@ -3373,8 +3374,8 @@ watch_rows(struct db_watch_offer *w, const char *const *keys, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		str_copy(w[i].provider, sizeof w[i].provider, "vast");
-		str_copy(w[i].key, sizeof w[i].key, keys[i]);
+		w[i].provider = "vast";
+		w[i].key = keys[i];
 		w[i].price = 1000000 + (int64_t)i;
 		w[i].availability = AV_AVAILABLE;
 		w[i].reported_at = 1000;
@@ -3394,9 +3395,11 @@ test_watch_offers_unique(void **state)
 	struct db_watch_offer w[5], same[3], before[3];
 
 	(void)state;
+	/* A record points at its names (issue 29): 40 bytes, not 168. */
+	assert_true(sizeof(struct db_watch_offer) <= 40);
 	memset(w, 0, sizeof w);
 	watch_rows(w, keys, 5);
-	str_copy(w[3].provider, sizeof w[3].provider, "aws");
+	w[3].provider = "aws";
 	assert_int_equal(db_watch_offers_unique(w, 5), 3);
 	/* aws before vast; of "a" the fifth (price ...4), of "c" the third. */
 	assert_string_equal(w[0].provider, "aws");
@@ -3434,12 +3437,12 @@ test_watch_store_changes(void **state)
 {
 	const char *path = tmp_path("ws.db");
 	static const char *const keys[] = { "e", "b", "c", "d", "a" };
-	struct db_watch_offer w[6], *got;
+	struct db_watch_offer w[6];
+	struct db_watch_known got;
 	char text[512];
 	int64_t last;
 	struct db *db;
 	struct err err;
-	size_t n;
 
 	(void)state;
 	memset(w, 0, sizeof w);
@@ -3466,23 +3469,23 @@ test_watch_store_changes(void **state)
 	w[2].availability = AV_UNAVAILABLE;
 	w[3] = w[1];
 	w[3].price = 800000;
-	str_copy(w[4].key, sizeof w[4].key, "f");
+	w[4].key = "f";
 	w[4].reported_at = 2000;
 	db = open_ok(path);
 	assert_int_equal(db_watch_store(db, "--gpu H100", w + 1, 4, 2000,
 	    &err), 0);
-	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
-	    &err), 0);
-	assert_int_equal(n, 3);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &last, &err),
+	    0);
+	assert_int_equal(got.n, 3);
 	assert_int_equal(last, 2000);
-	assert_string_equal(got[0].key, "b");
-	assert_int_equal(got[0].price, 800000);
-	assert_string_equal(got[1].key, "c");
-	assert_int_equal(got[1].availability, AV_UNAVAILABLE);
-	assert_string_equal(got[2].key, "f");
-	assert_false(money_known(got[2].price));
-	assert_int_equal(got[2].reported_at, 2000);
-	free(got);
+	assert_string_equal(got.v[0].key, "b");
+	assert_int_equal(got.v[0].price, 800000);
+	assert_string_equal(got.v[1].key, "c");
+	assert_int_equal(got.v[1].availability, AV_UNAVAILABLE);
+	assert_string_equal(got.v[2].key, "f");
+	assert_false(money_known(got.v[2].price));
+	assert_int_equal(got.v[2].reported_at, 2000);
+	db_watch_known_free(&got);
 	db_close(db);
 	assert_int_equal(raw_int(path, "SELECT offers FROM watch WHERE "
 	    "query = '--gpu H100'"), 3);
@@ -3514,12 +3517,13 @@ test_watch_known_text(void **state)
 		"vast\tk\t1\tavailable\t99999999999999999999\n",
 		"vast\tk\t1\tavailable\t10",		/* no newline */
 	};
-	struct db_watch_offer w[5], *got;
+	struct db_watch_offer w[5];
+	struct db_watch_known got;
 	char longkey[300], sql[512];
 	int64_t last;
 	struct db *db;
 	struct err err;
-	size_t n, i;
+	size_t i;
 	sqlite3 *raw;
 
 	(void)state;
@@ -3533,17 +3537,17 @@ test_watch_known_text(void **state)
 	db = open_ok(path);
 	assert_int_equal(db_watch_store(db, "--gpu H100", w, 5, 1000, &err),
 	    0);
-	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
-	    &err), 0);
-	assert_int_equal(n, 5);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &last, &err),
+	    0);
+	assert_int_equal(got.n, 5);
 	/* Key order: "\\t" < "a\tb" < "c\nd" < "e\\f" < "z". */
-	assert_string_equal(got[0].key, "\\t");
-	assert_string_equal(got[1].key, "a\tb");
-	assert_string_equal(got[2].key, "c\nd");
-	assert_int_equal(got[2].price, -5);
-	assert_string_equal(got[3].key, "e\\f");
-	assert_int_equal(got[3].reported_at, INT64_MAX);
-	free(got);
+	assert_string_equal(got.v[0].key, "\\t");
+	assert_string_equal(got.v[1].key, "a\tb");
+	assert_string_equal(got.v[2].key, "c\nd");
+	assert_int_equal(got.v[2].price, -5);
+	assert_string_equal(got.v[3].key, "e\\f");
+	assert_int_equal(got.v[3].reported_at, INT64_MAX);
+	db_watch_known_free(&got);
 	db_close(db);
 	/* Longer than the record keeps: cut on load. */
 	raw = raw_open(path);
@@ -3553,11 +3557,11 @@ test_watch_known_text(void **state)
 	raw_exec(raw, sql);
 	sqlite3_close(raw);
 	db = open_ok(path);
-	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
-	    &err), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(strlen(got[0].key), sizeof got[0].key - 1);
-	free(got);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &last, &err),
+	    0);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(strlen(got.v[0].key), OFFER_KEY_MAX - 1);
+	db_watch_known_free(&got);
 	db_close(db);
 	for (i = 0; i < sizeof damaged / sizeof damaged[0]; i++) {
 		sqlite3_stmt *st;
@@ -3573,11 +3577,12 @@ test_watch_known_text(void **state)
 		sqlite3_close(raw);
 		db = open_ok(path);
 		err_clear(&err);
-		got = (struct db_watch_offer *)&got;
-		assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n,
-		    &last, &err), -1);
-		assert_null(got);
-		assert_int_equal(n, 0);
+		memset(&got, 0xff, sizeof got);
+		assert_int_equal(db_watch_load(db, "--gpu H100", &got, &last,
+		    &err), -1);
+		assert_null(got.v);
+		assert_null(got.names);
+		assert_int_equal(got.n, 0);
 		assert_non_null(strstr(err.msg, "watch \"--gpu H100\""));
 		assert_non_null(strstr(err.msg, "line 2"));
 		assert_non_null(strstr(err.msg, "--forget"));
@@ -3594,7 +3599,7 @@ static void
 test_migrate_watch_known(void **state)
 {
 	const char *path = tmp_path("w24.db");
-	struct db_watch_offer *got;
+	struct db_watch_known got;
 	struct db_watch *list;
 	int64_t last;
 	struct db *db;
@@ -3628,24 +3633,24 @@ test_migrate_watch_known(void **state)
 	    DB_SCHEMA_VERSION);
 	assert_int_equal(raw_int(path, "SELECT count(*) FROM sqlite_master "
 	    "WHERE name = 'watch_offer'"), 0);
-	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
-	    &err), 0);
-	assert_int_equal(n, 2);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &last, &err),
+	    0);
+	assert_int_equal(got.n, 2);
 	assert_int_equal(last, 30);
-	assert_string_equal(got[0].provider, "aws");
-	assert_string_equal(got[0].key, "p5\tx\\y\n");
-	assert_int_equal(got[0].price, 2);
-	assert_int_equal(got[0].availability, AV_UNKNOWN);
-	assert_int_equal(got[0].reported_at, 25);
-	assert_string_equal(got[1].key, "b");
-	assert_false(money_known(got[1].price));
-	assert_int_equal(got[1].availability, AV_UNAVAILABLE);
-	free(got);
-	assert_int_equal(db_watch_load(db, "--gpu T4", &got, &n, &last,
-	    &err), 0);
-	assert_int_equal(n, 0);
+	assert_string_equal(got.v[0].provider, "aws");
+	assert_string_equal(got.v[0].key, "p5\tx\\y\n");
+	assert_int_equal(got.v[0].price, 2);
+	assert_int_equal(got.v[0].availability, AV_UNKNOWN);
+	assert_int_equal(got.v[0].reported_at, 25);
+	assert_string_equal(got.v[1].key, "b");
+	assert_false(money_known(got.v[1].price));
+	assert_int_equal(got.v[1].availability, AV_UNAVAILABLE);
+	db_watch_known_free(&got);
+	assert_int_equal(db_watch_load(db, "--gpu T4", &got, &last, &err),
+	    0);
+	assert_int_equal(got.n, 0);
 	assert_int_equal(last, 40);
-	free(got);
+	db_watch_known_free(&got);
 	assert_int_equal(db_watch_list(db, &list, &n, &err), 0);
 	assert_int_equal(n, 3);
 	assert_string_equal(list[0].query, "--gpu H100");
@@ -3667,12 +3672,13 @@ test_watch_store_loaded(void **state)
 {
 	static const char *const keys[] = { "c", "a", "b" };
 	const char *path = tmp_path("wsl.db");
-	struct db_watch_offer w[3], *got;
+	struct db_watch_offer w[3];
+	struct db_watch_known got;
 	char text[512];
 	int64_t last;
 	struct db *db;
 	struct err err;
-	size_t n, i;
+	size_t i;
 	sqlite3 *raw;
 
 	(void)state;
@@ -3682,20 +3688,21 @@ test_watch_store_loaded(void **state)
 	assert_int_equal(db_watch_store(db, "--gpu H100", w, 3, 1000, &err),
 	    0);
 	/* Loaded in key order, whatever order they were given in. */
-	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &n, &last,
-	    &err), 0);
-	assert_int_equal(n, 3);
-	for (i = 0; i < n; i++)
-		assert_string_equal(got[i].key, i == 0 ? "a" : i == 1 ? "b" :
+	assert_int_equal(db_watch_load(db, "--gpu H100", &got, &last, &err),
+	    0);
+	assert_int_equal(got.n, 3);
+	for (i = 0; i < got.n; i++)
+		assert_string_equal(got.v[i].key, i == 0 ? "a" : i == 1 ? "b" :
 		    "c");
 	raw = raw_open(path);
 	raw_exec(raw, "UPDATE watch SET known = 'vast' || char(9) || 'z' || "
 	    "char(9) || '1' || char(9) || 'available' || char(9) || '1500' || "
 	    "char(10);");
 	sqlite3_close(raw);
-	assert_int_equal(db_watch_store(db, "--gpu H100", got, n, 3000, &err),
+	assert_int_equal(db_watch_store(db, "--gpu H100", got.v, got.n, 3000,
+	    &err),
 	    0);
-	free(got);
+	db_watch_known_free(&got);
 	known_text(path, "--gpu H100", text, sizeof text);
 	assert_string_equal(text,
 	    "vast\ta\t1000001\tavailable\t1000\n"
@@ -3708,7 +3715,8 @@ static void
 test_watch_list_count(void **state)
 {
 	const char *path = tmp_path("wl.db"), *old = tmp_path("wl1.db");
-	struct db_watch_offer w[3], *got;
+	struct db_watch_offer w[3];
+	struct db_watch_known got;
 	int64_t last;
 	struct db_watch *list;
 	struct db *db;
@@ -3720,9 +3728,9 @@ test_watch_list_count(void **state)
 	err_clear(&err);
 	memset(w, 0, sizeof w);
 	for (i = 0; i < 3; i++) {
-		str_copy(w[i].provider, sizeof w[i].provider, "vast");
+		w[i].provider = "vast";
 		/* The third repeats the first: two offers. */
-		str_copy(w[i].key, sizeof w[i].key, i == 1 ? "2" : "1");
+		w[i].key = i == 1 ? "2" : "1";
 		w[i].availability = AV_AVAILABLE;
 		w[i].reported_at = 1000;
 	}
@@ -3763,12 +3771,12 @@ test_watch_list_count(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(list[0].offers, 1);
 	free(list);
-	assert_int_equal(db_watch_load(db, "--gpu L4", &got, &n, &last, &err),
+	assert_int_equal(db_watch_load(db, "--gpu L4", &got, &last, &err),
 	    0);
-	assert_int_equal(n, 1);
-	assert_string_equal(got[0].key, "g2");
-	assert_int_equal(got[0].price, 1);
-	free(got);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.v[0].key, "g2");
+	assert_int_equal(got.v[0].price, 1);
+	db_watch_known_free(&got);
 	assert_int_equal(db_watch_store(db, "--gpu L4", w, 3, 3000, &err), 0);
 	db_close(db);
 	assert_int_equal(raw_int(old, "PRAGMA user_version"), 3);
@@ -4570,8 +4578,8 @@ store_one_watch(const char *path, const char *key)
 	struct err err;
 
 	memset(&w, 0, sizeof w);
-	str_copy(w.provider, sizeof w.provider, "vast");
-	str_copy(w.key, sizeof w.key, key);
+	w.provider = "vast";
+	w.key = key;
 	w.price = 310000;
 	w.availability = AV_AVAILABLE;
 	w.reported_at = 1000;
@@ -4594,14 +4602,18 @@ test_watch_store_frames(void **state)
 	struct db *db;
 	struct err err;
 	long long before, text, frames;
+	char (*keys)[16];
 	size_t i;
 
 	(void)state;
 	w = calloc(1000, sizeof *w);
+	keys = calloc(1000, sizeof *keys);
 	assert_non_null(w);
+	assert_non_null(keys);
 	for (i = 0; i < 1000; i++) {
-		str_copy(w[i].provider, sizeof w[i].provider, "vast");
-		snprintf(w[i].key, sizeof w[i].key, "%08zu", 11000000 + i * 7);
+		w[i].provider = "vast";
+		snprintf(keys[i], sizeof keys[i], "%08zu", 11000000 + i * 7);
+		w[i].key = keys[i];
 		w[i].price = 200000 + (int64_t)i;
 		w[i].availability = AV_AVAILABLE;
 		w[i].reported_at = 1795777463;
@@ -4619,6 +4631,7 @@ test_watch_store_frames(void **state)
 	assert_true(frames <= text + 4);
 	db_close(db);
 	free(w);
+	free(keys);
 }
 
 /*
@@ -4633,11 +4646,10 @@ test_close_defers_small_wal(void **state)
 {
 	char dir[4096], shared[4200];
 	const char *path = tmp_path("defer.db");
-	struct db_watch_offer *out;
+	struct db_watch_known out;
 	struct db *db;
 	struct err err;
 	int64_t last;
-	size_t n;
 	sqlite3 *raw;
 
 	(void)state;
@@ -4647,11 +4659,11 @@ test_close_defers_small_wal(void **state)
 	assert_int_equal(raw_int(path, "SELECT offers FROM watch"),
 	    1);
 	db = open_ok(path);
-	assert_int_equal(db_watch_load(db, "--gpu H100", &out, &n, &last,
-	    &err), 0);
-	assert_int_equal(n, 1);
-	assert_string_equal(out[0].key, "1");
-	free(out);
+	assert_int_equal(db_watch_load(db, "--gpu H100", &out, &last, &err),
+	    0);
+	assert_int_equal(out.n, 1);
+	assert_string_equal(out.v[0].key, "1");
+	db_watch_known_free(&out);
 	db_close(db);
 	/* A write beyond the bound, under a connection that closes last. */
 	db = open_ok(path);

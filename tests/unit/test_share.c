@@ -173,8 +173,8 @@ publisher(const char *cache, const char *copy)
 	put(db, "aws", 3000000, 1000);
 	put(db, "vast", 400000, 900);
 	memset(&w, 0, sizeof w);
-	snprintf(w.provider, sizeof w.provider, "aws");
-	snprintf(w.key, sizeof w.key, "a");
+	w.provider = "aws";
+	w.key = "a";
 	assert_int_equal(db_watch_store(db, "--gpu H100", &w, 1, 1000, &err), 0);
 	assert_int_equal(db_meta_set(db, "@from", "sha256", "abc", &err), 0);
 	assert_int_equal(db_meta_set(db, "aws", "version/us-east-1", "v9",
