@@ -1,6 +1,7 @@
 #!/bin/sh
 # The gpucost binary must not link libcurl: src/http.c loads it with
-# dlopen() on first use, so `gpucost query` starts without it. A linked
+# dlopen() on first use, so `gpucost query` starts without it. Nor
+# zlib, libsodium or ncurses, loaded the same way. A linked
 # -lcurl would load it at every start (and only a linker that drops
 # unused libraries, --as-needed, would hide the mistake).
 set -u
@@ -23,9 +24,10 @@ if [ -z "$needed" ]; then
 	exit 99
 fi
 status=0
-# libcurl (src/http.c), zlib (src/gz.c) and libsodium (src/sign.c) are
-# all loaded on first use.
-for lib in libcurl libz libsodium; do
+# libcurl (src/http.c), zlib (src/gz.c), libsodium (src/sign.c) and
+# ncurses (src/tui/curses.c, with its libtinfo) are all loaded on first
+# use.
+for lib in libcurl libz libsodium libncursesw libtinfo; do
 	if printf '%s\n' "$needed" | grep -i "\\[$lib[.]" >/dev/null; then
 		echo "FAIL: $GPUCOST links $lib (it must be loaded with dlopen):" >&2
 		printf '%s\n' "$needed" | grep -i "$lib" >&2
@@ -33,5 +35,5 @@ for lib in libcurl libz libsodium; do
 	fi
 done
 [ "$status" -eq 0 ] || exit 1
-echo "check_no_libcurl.sh: gpucost links none of libcurl, zlib, libsodium"
+echo "check_no_libcurl.sh: gpucost links none of libcurl, zlib, libsodium, ncurses"
 exit 0

@@ -870,6 +870,13 @@ tui_run(const struct tui_options *opts)
 		free(t);
 		return TUI_CACHE_ERROR;
 	}
+	if (tui_curses_load(&err) < 0) {
+		fprintf(stderr, "gpucost: the interactive mode: %s\n",
+		    err.msg);
+		model_done(&t->model);
+		free(t);
+		return TUI_NO_TERMINAL;
+	}
 	/* Wide characters need the locale's encoding; numbers stay "C". */
 	setlocale(LC_CTYPE, "");
 	tui_signal = 0;

@@ -97,11 +97,17 @@ static const struct view_ops list_ops = {
 static SCREEN *screen;
 static FILE *out, *in;
 
-/* Curses on /dev/null, so the base may draw. */
+/* Curses on /dev/null, so the base may draw: loaded as the TUI loads it. */
 static int
 setup(void **state)
 {
+	struct err err;
+
 	(void)state;
+	if (tui_curses_load(&err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return -1;
+	}
 	out = fopen("/dev/null", "w");
 	in = fopen("/dev/null", "r");
 	if (out == NULL || in == NULL ||
