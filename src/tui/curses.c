@@ -7,6 +7,7 @@
 #include "tui/curses.h"
 
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The library file loaded at run time; configure may name another. */
@@ -41,15 +42,17 @@ nc_check_types(void)
 int
 tui_curses_load(struct err *err)
 {
-	const char *missing;
+	const char *soname = GPUCOST_NCURSES_SONAME, *missing;
 	void *sym;
 
 	if (nc_lib != NULL)
 		return 0;
 	nc_check_types();
+	/* Tests (tests/tui/tui.sh): a library that cannot be loaded. */
+	if (getenv("GPUCOST_DEBUG_NCURSES") != NULL)
+		soname = getenv("GPUCOST_DEBUG_NCURSES");
 	/* Its libtinfo comes with it: dlsym() searches both. */
-	if ((nc_lib = dlopen(GPUCOST_NCURSES_SONAME, RTLD_NOW | RTLD_LOCAL)) ==
-	    NULL) {
+	if ((nc_lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) == NULL) {
 		err_set(err, "cannot load %s", dlerror());
 		return -1;
 	}
@@ -71,7 +74,7 @@ tui_curses_load(struct err *err)
 #undef X
 	return 0;
 missing:
-	err_set(err, "%s has no %s", GPUCOST_NCURSES_SONAME, missing);
+	err_set(err, "%s has no %s", soname, missing);
 	dlclose(nc_lib);
 	nc_lib = NULL;
 	memset(&tui_curses, 0, sizeof tui_curses);

@@ -580,6 +580,14 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	wait_exit committed
 fi
 
+# ncurses is loaded when the TUI starts (src/tui/curses.c): a library
+# that cannot be loaded is named, exit 2, and the terminal is as it was.
+start nocurses GPUCOST_DEBUG_NCURSES=libgpucost-no-such-curses.so.6 -- --db "$DB" tui
+wait_exit nocurses
+check "no ncurses: exit 2" [ "$st" = 2 ]
+check "no ncurses: names the library" wait_for "cannot load libgpucost-no-such-curses.so.6"
+check "no ncurses: the terminal as it was" restored nocurses
+
 # No terminal: `gpucost tui` refuses with a usage error.
 run --db "$DB" tui < /dev/null
 check "tui without a terminal: exit 2" status_is 2
