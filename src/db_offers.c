@@ -2179,20 +2179,6 @@ fail:
 }
 
 int
-db_sort_keys_ready(struct db *db, bool *ready, struct err *err)
-{
-	bool stale;
-
-	*ready = true;
-	if (!db->read_only)
-		return db_sort_keys_update(db, err);
-	if (sort_keys_stale(db, &stale, err) < 0)
-		return -1;
-	*ready = !stale;
-	return 0;
-}
-
-int
 db_sort_keys_current(struct db *db, bool *current, struct err *err)
 {
 	bool stale;
@@ -2201,6 +2187,15 @@ db_sort_keys_current(struct db *db, bool *current, struct err *err)
 		return -1;
 	*current = !stale;
 	return 0;
+}
+
+int
+db_sort_keys_ready(struct db *db, bool *ready, struct err *err)
+{
+	*ready = true;
+	if (!db->read_only)
+		return db_sort_keys_update(db, err);
+	return db_sort_keys_current(db, ready, err);
 }
 
 /*

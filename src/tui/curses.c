@@ -42,15 +42,15 @@ nc_check_types(void)
 int
 tui_curses_load(struct err *err)
 {
-	const char *soname = GPUCOST_NCURSES_SONAME, *missing;
+	/* Tests (tests/tui/tui.sh): a library that cannot be loaded. */
+	const char *soname = getenv("GPUCOST_DEBUG_NCURSES"), *missing;
 	void *sym;
 
 	if (nc_lib != NULL)
 		return 0;
 	nc_check_types();
-	/* Tests (tests/tui/tui.sh): a library that cannot be loaded. */
-	if (getenv("GPUCOST_DEBUG_NCURSES") != NULL)
-		soname = getenv("GPUCOST_DEBUG_NCURSES");
+	if (soname == NULL)
+		soname = GPUCOST_NCURSES_SONAME;
 	/* Its libtinfo comes with it: dlsym() searches both. */
 	if ((nc_lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) == NULL) {
 		err_set(err, "cannot load %s", dlerror());

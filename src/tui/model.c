@@ -669,6 +669,7 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 	size_t walk, nq, usable, nlead, whole, i;
 	bool current;
 	int64_t best_gpu, best_spot;
+	int rc = 0;
 
 	if ((m->filter.multi_node && m->filter.count > 0) || first == 0 ||
 	    !db_filter_in_sql(&m->filter) || !db_sort_in_sql(m->sort) ||
@@ -685,8 +686,8 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 		offer_list_init(&list);
 		if (db_query_top(m->db, &m->filter, m->sort, m->reverse, walk,
 		    &list, NULL, err) < 0) {
-			offer_list_done(&list);
-			return -1;
+			rc = -1;
+			goto done;
 		}
 		query_plans(list.v, list.n, &m->filter, m->sort, m->reverse,
 		    &q, &nq);
@@ -704,21 +705,18 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 		if (whole >= first || nq < walk)
 			break;
 		free(q);
+		q = NULL;
 		offer_list_done(&list);
 		if (walk * 4 > MODEL_WALK_MAX)
 			return 0;
 	}
 	/* No match: the full load says why (the table's message). */
-	if (whole == 0) {
-		free(q);
-		offer_list_done(&list);
-		return 0;
-	}
+	if (whole == 0)
+		goto done;
 	if (model_best_sql(m, SORT_GPU_PRICE, &best_gpu, err) < 0 ||
 	    model_best_sql(m, SORT_SPOT_GPU, &best_spot, err) < 0) {
-		free(q);
-		offer_list_done(&list);
-		return -1;
+		rc = -1;
+		goto done;
 	}
 	if (whole > first)
 		whole = first;
@@ -727,11 +725,11 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 	model_forget(m);
 	offer_list_done(&m->first_offers);
 	m->first_offers = list;
+	offer_list_init(&list);		/* now the model's */
 	m->cap = whole > 0 ? whole : 1;
 	m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
 	for (i = 0; i < whole; i++)
 		m->plans[i] = q[i];
-	free(q);
 	m->nplans = m->nready = whole;
 	m->noffers_shown = 0;
 	m->best_gpu_price = best_gpu;
@@ -740,7 +738,11 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 	m->any_snapshot = false;
 	m->partial = true;
 	m->counted = false;
-	return 1;
+	rc = 1;
+done:
+	free(q);
+	offer_list_done(&list);
+	return rc;
 }
 
 int
