@@ -889,6 +889,12 @@ plan_nodes(const struct offer_filter *f, const struct offer *o, int *k)
 }
 
 bool
+offer_filter_multi_node(const struct offer_filter *f)
+{
+	return f->nodes > 1 || f->multi_node;
+}
+
+bool
 offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 {
 	size_t i;

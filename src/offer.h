@@ -363,6 +363,15 @@ bool	offer_matches(const struct offer_filter *f, const struct offer *o,
 	    int *nodes);
 
 /*
+ * May f's plans have other than one node (--nodes N > 1; --multi-node:
+ * assembled plans and cluster products)? Every face asks this one
+ * question before it takes a way that holds only for plans of one node
+ * (the TUI's per-keystroke path, its first screen, the walk of the first
+ * rows).
+ */
+bool	offer_filter_multi_node(const struct offer_filter *f);
+
+/*
  * A plan: nodes identical instances of one offer. A single-listing offer
  * (one marketplace machine) is never taken more than once.
  */

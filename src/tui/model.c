@@ -498,7 +498,7 @@ model_first(struct model *m, size_t first)
 	int nodes;
 
 	rank_spot(m);
-	if ((m->filter.multi_node && m->filter.count > 0) || first == 0)
+	if (offer_filter_multi_node(&m->filter) || first == 0)
 		return false;
 	offer_filter_init(&all);
 	v = xreallocarray(NULL, m->offers.n > 0 ? m->offers.n : 1, sizeof *v);
@@ -671,7 +671,7 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 	int64_t best_gpu, best_spot;
 	int rc = 0;
 
-	if ((m->filter.multi_node && m->filter.count > 0) || first == 0 ||
+	if (offer_filter_multi_node(&m->filter) || first == 0 ||
 	    !db_filter_in_sql(&m->filter) || !db_sort_in_sql(m->sort) ||
 	    (!m->all_regions && !sort_key_folds(m->sort)))
 		return 0;
@@ -784,7 +784,7 @@ model_query(struct model *m)
 	}
 	m->partial = false;
 	rank_spot(m);
-	if (m->filter.multi_node && m->filter.count > 0) {
+	if (offer_filter_multi_node(&m->filter)) {
 		query_plans(m->offers.v, m->offers.n, &m->filter, m->sort,
 		    m->reverse, &q, &nq);
 		if (nq > m->cap) {

@@ -6,8 +6,9 @@
  * key order, with an empty filter) and model_query() turns them into
  * the plans for the current filter and sort. The result is exactly
  * query_plans(offers, filter, sort), the CLI's answer for the same
- * options, but cheaper per keystroke: for filters without --multi-node
- * and a count, every plan has nodes = 1, so the model sorts all offers
+ * options, but cheaper per keystroke: for filters whose plans are all
+ * of one node (offer_filter_multi_node() false: no --multi-node, no
+ * --nodes N > 1), every plan has nodes = 1, so the model sorts all offers
  * once per sort order (query_plans with an empty filter: "base") and
  * each filter change keeps the plans of that sorted list that pass
  * offer_matches() and plan_matches_price() -- the very tests

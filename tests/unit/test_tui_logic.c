@@ -888,10 +888,20 @@ test_model_first_screen_is_full(void **state)
 	size_t t, f;
 	int k, rev, variant, sql, nsql = 0;
 
-	for (variant = 0; variant < 8; variant++) {
+	for (variant = 0; variant < 10; variant++) {
 		offer_filter_init(&m->filter);
 		m->all_regions = false;
 		switch (variant) {
+		case 8:		/* --nodes 2 alone: plans of 2 nodes (issue 48) */
+			assert_int_equal(filter_set(&m->filter, FF_GPU, "H100",
+			    false, &err), 0);
+			assert_int_equal(filter_set(&m->filter, FF_COUNT, "16",
+			    false, &err), 0);
+			m->filter.nodes = 2;
+			break;
+		case 9:		/* --multi-node with no count: cluster products */
+			m->filter.multi_node = true;
+			break;
 		case 1:
 			m->all_regions = true;
 			break;
@@ -940,7 +950,7 @@ test_model_first_screen_is_full(void **state)
 					/* The indexes, wherever SQL can
 					   walk the answer whole. */
 					assert_int_equal(sql, variant != 5 &&
-					    variant != 7 &&
+					    variant != 7 && variant < 8 &&
 					    db_filter_in_sql(&m->filter) &&
 					    db_sort_in_sql(m->sort) &&
 					    (m->all_regions ||
@@ -955,6 +965,8 @@ test_model_first_screen_is_full(void **state)
 	assert_true(nsql >= 7 * 2 * 10);
 	m->filter.multi_node = false;
 	m->filter.count = 0;
+	m->filter.nodes = 0;
+	m->filter.ngpus = 0;
 	m->filter.term = TERM_NONE;
 }
 
