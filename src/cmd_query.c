@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "answer.h"
 #include "cache.h"
 #include "cli.h"
 #include "cli_refresh.h"
@@ -51,32 +52,6 @@ print_market(const struct plan *plans, size_t n, size_t left_out,
 		    "listing%s older than a day)", shown,
 		    summary ? "of them" : "shown", shown == 1 ? "is a" : "are",
 		    shown == 1 ? "" : "s", shown == 1 ? "" : "s");
-}
-
-/*
- * How many plans the query would have shown but for the market-reference
- * rule (0 when it was not applied).
- */
-static size_t
-count_left_out(struct db *db, const struct cli_options *o,
-    const struct offer_filter *f)
-{
-	struct offer_filter refs = *f;
-	struct offer_list offers;
-	struct plan *plans = NULL;
-	size_t nplans = 0;
-	struct err err;
-
-	if (f->include_stale || f->now == 0)
-		return 0;
-	refs.only_stale = true;
-	offer_list_init(&offers);
-	if (db_query(db, &refs, &offers, &err) == 0)
-		query_plans(offers.v, offers.n, &refs, o->sort, o->reverse,
-		    &plans, &nplans);
-	free(plans);
-	offer_list_done(&offers);
-	return nplans;
 }
 
 /*
@@ -165,41 +140,6 @@ print_health(struct db *db, const struct plan *plans, size_t n, int64_t now)
 	}
 }
 
-/* Does the answer fold offers that differ only in region (tables)? */
-static bool
-query_folds(const struct cli_options *o)
-{
-	return o->format == OUTPUT_TABLE && !o->all_regions;
-}
-
-/*
- * Can SQL pick the offers to show (db_query_top())? With --limit, rows
- * not folded by region and every filter tested in SQL
- * (db_filter_in_sql()), the first N plans are the first N offers in the
- * sort key's order, and the rest of the cache need not be read. With
- * --term, of the offers that have a committed price of the term, in the
- * order of its best price per GPU-hour kept at write time
- * (db_term_in_sql()).
- */
-static bool
-query_top_n(const struct cli_options *o, const struct offer_filter *f)
-{
-	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) &&
-	    ((db_filter_in_sql(f) && db_sort_in_sql(o->sort)) ||
-	    db_term_in_sql(f, o->sort));
-}
-
-/*
- * Can the first --limit plans of several nodes come from the walks of
- * db_query_nodes() (query_nodes_walk()), the rows not folded?
- */
-static bool
-query_walk(const struct cli_options *o, const struct offer_filter *f)
-{
-	return o->limit > 0 && o->group_by.nkeys == 0 && !query_folds(o) &&
-	    query_nodes_walk(f, o->sort, o->reverse);
-}
-
 /* Say which option left no offer, and what to do (query.c). */
 static void
 explain_empty(struct db *db, const struct cli_options *o,
@@ -232,170 +172,22 @@ explain_empty(struct db *db, const struct cli_options *o,
 }
 
 /*
- * --group-by: the groups (summary_build()), cheapest group first, at
- * most --limit of them. Returns 0, or -1 on a write error; frees groups.
+ * --group-by: the answer's groups, cheapest first, at most --limit of
+ * them. Returns 0, or -1 on a write error.
  */
 static int
-print_group_list(const struct cli_options *o, struct summary_group *groups,
-    size_t *ngroups)
+print_groups(const struct cli_options *o, const struct answer *a)
 {
 	size_t shown;
-	int rc = 0;
 
-	shown = o->limit > 0 && (size_t)o->limit < *ngroups ?
-	    (size_t)o->limit : *ngroups;
-	if ((*ngroups > 0 || o->format != OUTPUT_TABLE) &&
+	shown = o->limit > 0 && (size_t)o->limit < a->ngroups ?
+	    (size_t)o->limit : a->ngroups;
+	if ((a->ngroups > 0 || o->format != OUTPUT_TABLE) &&
 	    (output_groups(stdout, o->format, cli_output_width(stdout),
-	    &o->group_by, o->filter.term != TERM_NONE, groups, shown) < 0 || fflush(stdout) != 0))
-		rc = -1;
-	free(groups);
-	return rc;
-}
-
-/* --group-by: the plans summarised per group (print_group_list()). */
-static int
-print_groups(const struct cli_options *o, const struct plan *plans,
-    size_t nplans, size_t *ngroups)
-{
-	struct summary_group *groups;
-
-	summary_build(plans, nplans, &o->group_by, o->filter.spot, &groups,
-	    ngroups);
-	return print_group_list(o, groups, ngroups);
-}
-
-/*
- * Can --group-by read the cache's summary index instead of every offer
- * whole (issue 29)? When SQL tests the whole filter (db_filter_in_sql():
- * so no --term, --multi-node, --nodes, fabric, region geography, text,
- * form, host per GPU or Vertex) and with -q: the lines on stderr (data
- * age per provider, market references) are about every plan, and are
- * made from them on the full path.
- */
-static bool
-groups_indexed(const struct cli_options *o, const struct offer_filter *f)
-{
-	return o->group_by.nkeys > 0 && o->quiet && db_filter_in_sql(f);
-}
-
-static void
-group_row(const struct db_summary_row *r, void *ctx)
-{
-	summary_acc_add(ctx, r->gpu, r->provider, r->region, r->key,
-	    r->price_gpu_hour, r->spot_gpu_hour);
-}
-
-/*
- * --group-by from the summary index (groups_indexed()): every matching
- * offer's GPU, region and prices from one index walk, and only the
- * offers tied for a group's cheapest read whole, their plans ranked as
- * the full path ranks every plan. Returns the exit status, or -1 when
- * the full path must answer (the rows read and their plans disagree).
- */
-static int
-query_groups_indexed(struct db *db, const struct cli_options *o,
-    const struct offer_filter *f)
-{
-	struct summary_acc *acc = summary_acc_new(&o->group_by, f->spot);
-	struct summary_group *groups = NULL;
-	struct offer_list cands;
-	struct plan *plans = NULL;
-	const char **provs = NULL, **keys = NULL;
-	size_t nplans = 0, ncands, ngroups = 0, rows = 0;
-	struct err err;
-	int rc = -1, scan;
-
-	offer_list_init(&cands);
-	if ((scan = db_summary_scan(db, f, group_row, acc, &rows,
-	    &err)) != 0) {
-		/* 1: the stored keys cannot serve it; the full path can. */
-		if (scan < 0) {
-			cli_error("%s", err.msg);
-			rc = EXIT_DATA;
-		}
-		goto done;
-	}
-	ncands = summary_acc_candidates(acc, &provs, &keys);
-	if (db_offers_get(db, provs, keys, ncands, &cands, &err) < 0) {
-		cli_error("%s", err.msg);
-		rc = EXIT_DATA;
-		goto done;
-	}
-	query_plans(cands.v, cands.n, f, o->sort, o->reverse, &plans,
-	    &nplans);
-	if (summary_acc_finish(acc, plans, nplans, &groups, &ngroups) < 0)
-		goto done;	/* rc -1: the full path answers */
-	if (print_group_list(o, groups, &ngroups) < 0) {
-		cli_error("writing the output: %s", strerror(errno));
-		rc = EXIT_DATA;
-		goto done;
-	}
-	rc = rows > 0 ? EXIT_OK : EXIT_NO_MATCH;
-done:
-	free(provs);
-	free(keys);
-	free(plans);
-	offer_list_done(&cands);
-	summary_acc_free(acc);
-	return rc;
-}
-
-/*
- * --group-by from the groups kept when the offers were written
- * (db_groups_stored(): no filter but one --gpu, with -q as
- * groups_indexed()): the groups read as they are, and only the kept
- * cheapest offer of each group shown read whole, its plan checked as
- * the full path ranks every plan. Returns the exit status, or -1 when
- * another path must answer (nothing kept answers the query, or the rows
- * kept and the offers disagree).
- */
-static int
-query_groups_stored(struct db *db, const struct cli_options *o,
-    const struct offer_filter *f)
-{
-	struct db_groups kept;
-	struct plan *plans = NULL;
-	size_t nplans = 0, shown;
-	struct err err;
-	int rc;
-
-	/*
-	 * A group keeps one offer of those tied at its lowest price: the
-	 * first in (provider, key) order, which is the first in the order
-	 * of price per GPU-hour (either way: plan_cmp() breaks ties by
-	 * provider and key). Under another sort another one may be.
-	 */
-	if (!o->quiet || o->sort != SORT_GPU_PRICE)
+	    &o->group_by, o->filter.term != TERM_NONE, a->groups, shown) < 0 ||
+	    fflush(stdout) != 0))
 		return -1;
-	if ((rc = db_groups_stored(db, &o->group_by, f,
-	    o->limit > 0 ? (size_t)o->limit : 0, &kept, &err)) <= 0) {
-		if (rc < 0) {
-			cli_error("%s", err.msg);
-			return EXIT_DATA;
-		}
-		return -1;
-	}
-	rc = -1;
-	query_plans(kept.cands.v, kept.cands.n, f, o->sort, o->reverse,
-	    &plans, &nplans);
-	shown = o->limit > 0 && (size_t)o->limit < kept.n ?
-	    (size_t)o->limit : kept.n;
-	if (summary_stored_finish(kept.v, shown,
-	    (const char *const *)kept.providers,
-	    (const char *const *)kept.keys, kept.group_of, kept.ncands, plans,
-	    nplans) < 0)
-		goto done;	/* rc -1: another path answers */
-	/* print_group_list() frees the groups. */
-	rc = kept.offers > 0 ? EXIT_OK : EXIT_NO_MATCH;
-	if (print_group_list(o, kept.v, &kept.n) < 0) {
-		cli_error("writing the output: %s", strerror(errno));
-		rc = EXIT_DATA;
-	}
-	kept.v = NULL;
-done:
-	free(plans);
-	db_groups_done(&kept);
-	return rc;
+	return 0;
 }
 
 /*
@@ -500,17 +292,34 @@ max_age_of(const struct cli_options *o, int64_t *max_age)
 	return 0;
 }
 
+/* The question a query's options ask (answer.h). */
+static void
+query_question(const struct cli_options *o, struct question *q)
+{
+	memset(q, 0, sizeof *q);
+	q->filter = o->filter;
+	/* Market references are judged at the time of the query (after any
+	 * --max-age refresh). */
+	q->filter.now = (int64_t)time(NULL);
+	q->sort = o->sort;
+	q->reverse = o->reverse;
+	q->limit = o->limit > 0 ? (size_t)o->limit : 0;
+	/* Tables fold an instance type's regions; CSV and JSON do not. */
+	q->fold = o->format == OUTPUT_TABLE && !o->all_regions;
+	q->group_by = o->group_by;
+	/* The footer (and JSON's count) is about the whole answer. */
+	q->counts = !o->quiet || (o->format == OUTPUT_JSON &&
+	    o->group_by.nkeys == 0);
+	q->status = o->format == OUTPUT_JSON || !o->quiet;
+}
+
 static int
 cmd_query_exec(const struct cli_options *o)
 {
 	struct output_opts out_opts;
-	struct provider_status *status = NULL;
-	struct offer_list offers;
-	struct offer_filter f = o->filter;
-	struct plan *plans = NULL;
-	size_t nplans = 0, shown, nstatus = 0, matched = 0, rows, i;
-	size_t folded = 0, left_out = 0;
-	bool top_n, walk;
+	struct question q;
+	struct answer a;
+	size_t folded = 0, i;
 	char refresh_note[768] = "";
 	int64_t max_age;
 	struct err err;
@@ -523,103 +332,71 @@ cmd_query_exec(const struct cli_options *o)
 		return EXIT_USAGE;
 	if (max_age > 0)
 		refresh_stale(o, max_age, refresh_note, sizeof refresh_note);
-	/* Market references are judged at the time of the query (after any
-	 * --max-age refresh); a summary may use them (its line says so). */
-	f.now = (int64_t)time(NULL);
-	if (o->group_by.nkeys > 0)
-		f.include_stale = true;
-	top_n = query_top_n(o, &f);
-	walk = !top_n && query_walk(o, &f);
+	query_question(o, &q);
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
-	offer_list_init(&offers);
-	if (o->group_by.nkeys > 0 &&
-	    (rc = query_groups_stored(db, o, &f)) >= 0)
-		goto done;
-	if (groups_indexed(o, &f) &&
-	    (rc = query_groups_indexed(db, o, &f)) >= 0)
-		goto done;
-	rc = EXIT_DATA;
-	/* The count of all matches is shown by JSON and the age line. */
-	if ((top_n ? db_query_top(db, &f, o->sort, o->reverse,
-	    (size_t)o->limit, &offers, o->quiet && o->format != OUTPUT_JSON ?
-	    NULL : &matched, &err) :
-	    walk ? db_query_nodes(db, &f, (size_t)o->limit, &offers,
-	    o->quiet && o->format != OUTPUT_JSON ? NULL : &matched, &err) :
-	    db_query(db, &f, &offers, &err)) < 0 ||
-	    /* Only JSON shows the status; the full path keeps reading it. */
-	    ((!(top_n || walk) || o->format == OUTPUT_JSON) &&
-	    db_status(db, &status, &nstatus, &err) < 0)) {
+	answer_init(&a);
+	if (answer_get(db, &q, &a, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
-	query_plans(offers.v, offers.n, &f, o->sort, o->reverse,
-	    &plans, &nplans);
-	if (!top_n && !walk)
-		matched = nplans;
-	if (!o->quiet)
-		left_out = count_left_out(db, o, &f);
 	if (o->group_by.nkeys > 0) {
-		size_t ngroups = 0;
-
-		if (print_groups(o, plans, nplans, &ngroups) < 0) {
+		if (print_groups(o, &a) < 0) {
 			cli_error("writing the output: %s", strerror(errno));
 			goto done;
 		}
 		if (!o->quiet) {
 			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s",
-			    nplans, nplans == 1 ? "" : "s", ngroups,
-			    ngroups == 1 ? "" : "s");
-			print_market(plans, nplans, 0, true, f.now);
-			cli_data_age(stderr, plans, nplans, f.now);
+			    a.nplans, a.nplans == 1 ? "" : "s", a.ngroups,
+			    a.ngroups == 1 ? "" : "s");
+			print_market(a.plans, a.nplans, a.left_out, true,
+			    q.filter.now);
+			cli_data_age(stderr, a.plans, a.nplans, q.filter.now);
 		}
-		rc = nplans > 0 ? EXIT_OK : EXIT_NO_MATCH;
+		rc = a.matched > 0 ? EXIT_OK : EXIT_NO_MATCH;
 		goto done;
 	}
-	rows = query_folds(o) ? query_fold_regions(plans, nplans) : nplans;
-	shown = o->limit > 0 && (size_t)o->limit < rows ?
-	    (size_t)o->limit : rows;
-	for (i = 0; i < shown; i++)
-		folded += (size_t)plans[i].other_regions;
+	for (i = 0; i < a.nplans; i++)
+		folded += (size_t)a.plans[i].other_regions;
 
 	memset(&out_opts, 0, sizeof out_opts);
 	out_opts.format = o->format;
 	out_opts.width = cli_output_width(stdout);
 	out_opts.hours = o->hours;
-	out_opts.now = f.now;
-	out_opts.status = status;
-	out_opts.nstatus = nstatus;
-	out_opts.matched = matched;
+	out_opts.now = q.filter.now;
+	out_opts.status = a.status;
+	out_opts.nstatus = a.nstatus;
+	out_opts.matched = a.matched != ANSWER_UNKNOWN ? a.matched : a.nplans;
 	out_opts.sort = o->sort;
 	out_opts.term = o->filter.term;
 	out_opts.fabric_filter = o->filter.fabrics != 0 ||
 	    o->filter.min_node_gbps > 0;
-	if (nplans > 0 || o->format != OUTPUT_TABLE) {
-		if (output_plans(stdout, &out_opts, plans, shown) < 0 ||
+	if (a.nplans > 0 || o->format != OUTPUT_TABLE) {
+		if (output_plans(stdout, &out_opts, a.plans, a.nplans) < 0 ||
 		    fflush(stdout) != 0) {
 			cli_error("writing the output: %s", strerror(errno));
 			goto done;
 		}
 	}
 	/* --hours with --term: the job each way, for the first row. */
-	if (shown > 0 && o->format == OUTPUT_TABLE && o->hours >= 0 &&
+	if (a.nplans > 0 && o->format == OUTPUT_TABLE && o->hours >= 0 &&
 	    o->filter.term != TERM_NONE &&
-	    (output_term_comparison(stdout, &plans[0], o->hours) < 0 ||
+	    (output_term_comparison(stdout, &a.plans[0], o->hours) < 0 ||
 	    fflush(stdout) != 0)) {
 		cli_error("writing the output: %s", strerror(errno));
 		goto done;
 	}
-	if (nplans == 0) {
+	if (a.nplans == 0) {
 		if (!o->quiet)
-			explain_empty(db, o, &f, left_out);
+			explain_empty(db, o, &q.filter, a.left_out);
 		rc = EXIT_NO_MATCH;
 	} else {
 		if (!o->quiet && o->format == OUTPUT_TABLE)
-			print_notes_legend(plans, shown, out_opts.now);
+			print_notes_legend(a.plans, a.nplans, out_opts.now);
 		if (!o->quiet) {
-			print_data_age(plans, shown, matched, folded,
-			    left_out, out_opts.now);
-			print_health(db, plans, shown, out_opts.now);
+			print_data_age(a.plans, a.nplans, a.matched, folded,
+			    a.left_out, out_opts.now);
+			print_health(db, a.plans, a.nplans, out_opts.now);
 		}
 		rc = EXIT_OK;
 	}
@@ -628,12 +405,12 @@ done:
 	if (getenv("GPUCOST_DEBUG_READS") != NULL)
 		fprintf(stderr, "gpucost: debug: %zu offers read whole\n",
 		    db_offers_read());
+	if (getenv("GPUCOST_DEBUG_PATH") != NULL)
+		fprintf(stderr, "gpucost: debug: answered by %s\n", a.path);
 	/* Even with -q: the answer is older than was asked for. */
 	if (refresh_note[0] != '\0')
 		fprintf(stderr, "gpucost: %s\n", refresh_note);
-	free(plans);
-	free(status);
-	offer_list_done(&offers);
+	answer_done(&a);
 	db_close(db);
 	return rc;
 }

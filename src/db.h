@@ -234,6 +234,30 @@ int	db_query_top(struct db *db, const struct offer_filter *filter,
 	    struct offer_list *out, size_t *matched, struct err *err);
 
 /*
+ * The offers of an offer's instance type that f matches (the same provider,
+ * instance type, GPU, GPU text and count; with `listing`, also the same
+ * in every other value but the region, as query.c folds a marketplace
+ * listing), whatever the region: how many, and the range of their known
+ * prices per instance-hour (MONEY_NONE when none is known). What a
+ * folded row's +N and price range are, for the first rows of a folded
+ * answer (answer.c) without reading its every offer. Only for filters
+ * SQL tests whole (db_filter_in_sql()) and plans of one node.
+ */
+struct db_fold_class {
+	size_t	 offers;
+	int64_t	 price_low, price_high;
+	int64_t	 spot_low, spot_high;
+};
+/*
+ * For the classes of o[0..n) (listing[i]: a marketplace listing) into
+ * out[0..n). Returns 0; 1, nothing done, where the cache's stored filter
+ * values are another version's (the full path answers); -1 with err.
+ */
+int	db_fold_classes(struct db *db, const struct offer_filter *f,
+	    const struct offer *const *o, const bool *listing, size_t n,
+	    struct db_fold_class *out, struct err *err);
+
+/*
  * A row of db_query_top_taking()'s walk as its test sees it: the
  * offer's key, its availability and its stored prices per GPU-hour
  * (what cost_plan() gives a plan of it; MONEY_NONE unknown). The text

@@ -1230,21 +1230,6 @@ plan_compare(const struct plan *a, const struct plan *b, enum sort_key key,
 	return plan_cmp(a, b, key, reverse);
 }
 
-int
-plan_compare_rank(const struct plan *a, const struct plan *b,
-    enum sort_key key, bool reverse)
-{
-	return plan_cmp_rank(a, b, key, reverse);
-}
-
-bool
-sort_key_folds(enum sort_key key)
-{
-	/* A region's name, an offer's age and its committed prices are
-	   not in what query_fold_regions() compares. */
-	return key != SORT_REGION && key != SORT_AGE && key != SORT_TERM_GPU;
-}
-
 void
 plan_sort(struct plan *plans, size_t n, enum sort_key key, bool reverse)
 {

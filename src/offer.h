@@ -386,8 +386,17 @@ struct plan {
 	int64_t	spot_gpu_hour;
 	double	spot_savings_pct;	/* NAN when either price is unknown */
 	double	usd_per_pflop_hour;	/* NAN when unknown */
-	int	other_regions;		/* table rows: offers folded into this
-					   one that differ only in region */
+	int	other_regions;		/* table rows: the other offers of its
+					   instance type folded into this one
+					   (query_fold_regions()) */
+	/*
+	 * The on-demand and spot prices per GPU-hour of the plans folded
+	 * into this one and its own: the lowest and highest known
+	 * (MONEY_NONE when none is). Set by query_fold_start() and
+	 * widened by query_fold_add().
+	 */
+	int64_t	fold_low, fold_high;
+	int64_t	fold_spot_low, fold_spot_high;
 	uint64_t fold_hash;		/* query.c's hash of what folding
 					   compares; 0: not computed yet */
 	/* The filter's --term (cost_plan_term()); NULL / NONE / NAN. */
@@ -456,20 +465,5 @@ void	plan_sort(struct plan *plans, size_t n, enum sort_key key, bool reverse);
 /* plan_sort()'s order of a and b: < 0, 0 (the same plan) or > 0. */
 int	plan_compare(const struct plan *a, const struct plan *b,
 	    enum sort_key key, bool reverse);
-/*
- * plan_compare() without its last ties, the offers' keys and the nodes:
- * 0 when a and b sort as equals but for those. Plans that fold together
- * (query_fold_regions()) share provider and prices, and under a key
- * sort_key_folds() says yes to its value too, so they rank as equals:
- * every plan ranked before the last one read in sort order has the
- * whole of its region class among those read (tui/model.c).
- */
-int	plan_compare_rank(const struct plan *a, const struct plan *b,
-	    enum sort_key key, bool reverse);
-/*
- * Is key's value one plans that fold together always share (every key
- * but region, age and --term's price, which vary by region)?
- */
-bool	sort_key_folds(enum sort_key key);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "cost.h"
 #include "money.h"
+#include "note_info.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -37,6 +38,7 @@ query_plans(const struct offer *offers, size_t n, const struct offer_filter *f,
 		 * keystroke, and hashing there was a third of its time.
 		 */
 		plan_fold_hash(&plans[k]);
+		query_fold_start(&plans[k]);
 		k++;
 	}
 	plan_sort(plans, k, key, reverse);
@@ -44,11 +46,29 @@ query_plans(const struct offer *offers, size_t n, const struct offer_filter *f,
 	*nout = k;
 }
 
-/* Compare two plans on everything but the region (and key). */
+/*
+ * Is p one marketplace machine (a single listing)? Two listings of one
+ * instance type are two machines, not one product in two regions.
+ */
+static bool
+fold_listing(const struct plan *p)
+{
+	return (p->offer->notes & NOTE_BIT(NOTE_SINGLE_LISTING)) != 0;
+}
+
+/*
+ * Compare two plans on what makes them one row of a table (issue 45):
+ * the provider's instance type, taken the same way (GPU, count, nodes),
+ * whatever the region and its prices and availability there: a buyer
+ * reads one row per product, the cheapest region first, and +N with the
+ * range of the others. A marketplace listing is one machine: listings
+ * fold only when they are the same in everything but the region.
+ */
 static int
 fold_key_cmp(const struct plan *p, const struct plan *q)
 {
 	const struct offer *o = p->offer, *r = q->offer;
+	bool pl = fold_listing(p), ql = fold_listing(q);
 	int c;
 
 	if ((c = strcmp(o->provider, r->provider)) != 0 ||
@@ -60,6 +80,10 @@ fold_key_cmp(const struct plan *p, const struct plan *q)
 		return o->gpu_count < r->gpu_count ? -1 : 1;
 	if (p->nodes != q->nodes)
 		return p->nodes < q->nodes ? -1 : 1;
+	if (pl != ql)
+		return pl ? 1 : -1;
+	if (!pl)
+		return 0;
 	if (o->price != r->price)
 		return o->price < r->price ? -1 : 1;
 	if (o->spot_price != r->spot_price)
@@ -100,8 +124,8 @@ fold_hash(const struct plan *p)
 {
 	const struct offer *o = p->offer;
 	uint64_t h = 0xcbf29ce484222325ULL;
-	int64_t ints[9];
-	size_t i;
+	int64_t ints[10];
+	size_t i, n = 3;
 
 	h = fnv1a_str(h, o->provider);
 	h = fnv1a_str(h, o->instance_type);
@@ -109,16 +133,21 @@ fold_hash(const struct plan *p)
 	h = fnv1a_str(h, o->gpu_raw);
 	ints[0] = o->gpu_count;
 	ints[1] = p->nodes;
-	ints[2] = o->price;
-	ints[3] = o->spot_price;
-	ints[4] = o->vram_gb;
-	ints[5] = o->interconnect;
-	ints[6] = o->vcpus;
-	ints[7] = o->availability;
-	/* ram_gb by its value in MB: the compare is exact, a hash may merge. */
-	ints[8] = (int64_t)(o->ram_gb * 1024);
+	ints[2] = fold_listing(p);
+	if (fold_listing(p)) {
+		ints[3] = o->price;
+		ints[4] = o->spot_price;
+		ints[5] = o->vram_gb;
+		ints[6] = o->interconnect;
+		ints[7] = o->vcpus;
+		ints[8] = o->availability;
+		/* ram_gb by its value in MB: the compare is exact, a hash
+		 * may merge. */
+		ints[9] = (int64_t)(o->ram_gb * 1024);
+		n = 10;
+	}
 	/* A word at a time: the numbers need mixing, not byte order. */
-	for (i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+	for (i = 0; i < n; i++) {
 		h ^= (uint64_t)ints[i];
 		h *= 0x100000001b3ULL;
 		h ^= h >> 29;
@@ -167,6 +196,52 @@ fold_cmp(const void *a, const void *b)
 	return (p->plan > q->plan) - (p->plan < q->plan);
 }
 
+/* Widen [*low, *high] by the known price v. */
+static void
+range_add(int64_t *low, int64_t *high, int64_t v)
+{
+	if (v == MONEY_NONE)
+		return;
+	if (*low == MONEY_NONE || v < *low)
+		*low = v;
+	if (*high == MONEY_NONE || v > *high)
+		*high = v;
+}
+
+void
+query_fold_start(struct plan *leader)
+{
+	leader->other_regions = 0;
+	leader->fold_low = leader->fold_high = MONEY_NONE;
+	leader->fold_spot_low = leader->fold_spot_high = MONEY_NONE;
+	range_add(&leader->fold_low, &leader->fold_high,
+	    leader->price_gpu_hour);
+	range_add(&leader->fold_spot_low, &leader->fold_spot_high,
+	    leader->spot_gpu_hour);
+}
+
+void
+query_fold_add(struct plan *leader, const struct plan *member)
+{
+	leader->other_regions++;
+	range_add(&leader->fold_low, &leader->fold_high,
+	    member->price_gpu_hour);
+	range_add(&leader->fold_spot_low, &leader->fold_spot_high,
+	    member->spot_gpu_hour);
+}
+
+void
+query_fold_take(struct plan *leader, const struct plan *old)
+{
+	leader->other_regions += old->other_regions + 1;
+	range_add(&leader->fold_low, &leader->fold_high, old->fold_low);
+	range_add(&leader->fold_low, &leader->fold_high, old->fold_high);
+	range_add(&leader->fold_spot_low, &leader->fold_spot_high,
+	    old->fold_spot_low);
+	range_add(&leader->fold_spot_low, &leader->fold_spot_high,
+	    old->fold_spot_high);
+}
+
 size_t
 query_fold_regions(struct plan *plans, size_t n)
 {
@@ -174,6 +249,8 @@ query_fold_regions(struct plan *plans, size_t n)
 	bool *gone;
 	size_t i, j, k;
 
+	for (i = 0; i < n; i++)
+		query_fold_start(&plans[i]);
 	if (n < 2)
 		return n;
 	by = xreallocarray(NULL, n, sizeof *by);
@@ -181,7 +258,6 @@ query_fold_regions(struct plan *plans, size_t n)
 	for (i = 0; i < n; i++) {
 		by[i].plan = &plans[i];
 		by[i].hash = plan_fold_hash(&plans[i]);
-		plans[i].other_regions = 0;
 		gone[i] = false;
 	}
 	qsort(by, n, sizeof *by, fold_cmp);
@@ -189,7 +265,7 @@ query_fold_regions(struct plan *plans, size_t n)
 	for (i = 0; i < n; i = j)
 		for (j = i + 1; j < n && by[i].hash == by[j].hash &&
 		    fold_key_cmp(by[i].plan, by[j].plan) == 0; j++) {
-			by[i].plan->other_regions++;
+			query_fold_add(by[i].plan, by[j].plan);
 			gone[by[j].plan - plans] = true;
 		}
 	for (i = k = 0; i < n; i++)

@@ -24,13 +24,25 @@ void	query_plans(const struct offer *offers, size_t n,
 	    struct plan **out, size_t *nout);
 
 /*
- * Fold plans that differ only in region (same provider, instance, GPU,
- * count, nodes, prices, host and availability) into the first of them
- * in the given order, the cheapest when sorted by price: its
- * other_regions counts the rest. The order is kept; returns how many
- * plans remain. Tables fold; CSV and JSON keep one row per offer.
+ * Fold the plans of one instance type (same provider, instance type,
+ * GPU, count and nodes; a marketplace listing only with a listing equal
+ * in all but the region) into the first of them in the given order, the
+ * cheapest when sorted by price: its other_regions counts the rest, and
+ * fold_low/fold_high (fold_spot_low/high) the range of their prices per
+ * GPU-hour. The order is kept; returns how many plans remain. Tables,
+ * the TUI and MCP fold; CSV and JSON keep one row per offer.
  */
 size_t	query_fold_regions(struct plan *plans, size_t n);
+
+/*
+ * The fold's accounting, for a caller that folds by itself (the TUI):
+ * leader starts a row (+0, its own prices the range); member, of the
+ * same class and after it in order, is counted and widens the range.
+ */
+void	query_fold_start(struct plan *leader);
+void	query_fold_add(struct plan *leader, const struct plan *member);
+/* leader, of old's class and before it in order, takes old's row. */
+void	query_fold_take(struct plan *leader, const struct plan *old);
 
 /*
  * Number plans by what query_fold_regions() compares: cls[i] == cls[j]

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer.h"
 #include "cache.h"
 #include "cost.h"
 #include "err.h"
@@ -139,7 +140,11 @@ model_stats_plan(struct model *m, const struct plan *p)
 	    p->offer->source == SRC_SNAPSHOT);
 }
 
-/* Lowest prices and oldest data among the shown plans. */
+/*
+ * Lowest prices and oldest data among the plans of the answer, those
+ * folded into a row included: what model_best_sql() reads of the same
+ * answer from the indexes.
+ */
 static void
 model_stats(struct model *m)
 {
@@ -420,7 +425,7 @@ keep(struct model *m, size_t k, const struct plan *p,
     const struct model_row *r)
 {
 	m->plans[k] = *p;
-	m->plans[k].other_regions = 0;
+	query_fold_start(&m->plans[k]);
 	model_stats_add(m, p, r->fetched_at, r->snapshot);
 }
 
@@ -443,7 +448,10 @@ match_emit(struct model *m)
 
 		/* The first of a class in sort order stays, the rest count. */
 		if (!m->all_regions && m->leader[r->cls] != 0) {
-			m->plans[m->leader[r->cls] - 1].other_regions++;
+			query_fold_add(&m->plans[m->leader[r->cls] - 1],
+			    &m->base[row]);
+			model_stats_add(m, &m->base[row], r->fetched_at,
+			    r->snapshot);
 			continue;
 		}
 		p = m->base[row];
@@ -521,7 +529,7 @@ model_first(struct model *m, size_t first)
 			free(v);
 			return false;
 		}
-		p.other_regions = 0;
+		query_fold_start(&p);
 		v[nv++] = p;
 	}
 	/* Open addressing on the fold hash: slot[] holds a leader + 1. */
@@ -543,30 +551,30 @@ model_first(struct model *m, size_t first)
 			continue;
 		}
 		j = slot[s] - 1;
-		v[j].other_regions++;
 		if (plan_compare(&v[i], &v[j], m->sort, m->reverse) < 0) {
 			/* The new least plan leads; it takes the count. */
-			v[i].other_regions = v[j].other_regions;
-			v[j].other_regions = 0;
+			query_fold_take(&v[i], &v[j]);
+			query_fold_start(&v[j]);
 			slot[s] = (uint32_t)(i + 1);
-		}
+		} else
+			query_fold_add(&v[j], &v[i]);
 	}
 	if (!m->all_regions)
 		for (s = 0; s < nslots; s++)
 			if (slot[s] != 0)
 				count[nlead++] = slot[s] - 1;
 	free(slot);
-	/* Statistics over the leaders, as match_emit()'s keep(). */
+	/* Statistics over every match, as match_emit(). */
 	m->best_gpu_price = m->best_spot_gpu_price = MONEY_NONE;
 	m->oldest = 0;
 	m->any_snapshot = false;
+	for (i = 0; i < nv; i++)
+		model_stats_plan(m, &v[i]);
 	/* A max-heap of the `first` least leaders (plans[] is the room). */
 	heap = m->plans;
 	for (i = 0; i < nlead; i++) {
 		const struct plan *p = &v[count[i]];
 
-		/* Every fetched_at > 0: the least, in any order. */
-		model_stats_plan(m, p);
 		if (nheap == first) {
 			if (plan_compare(p, &heap[0], m->sort,
 			    m->reverse) >= 0)
@@ -609,6 +617,17 @@ model_first(struct model *m, size_t first)
 	return true;
 }
 
+void
+model_question(const struct model *m, size_t limit, struct question *q)
+{
+	memset(q, 0, sizeof *q);
+	q->filter = m->filter;
+	q->sort = m->sort;
+	q->reverse = m->reverse;
+	q->limit = limit;
+	q->fold = !m->all_regions;
+}
+
 /*
  * The lowest known plan price of the filter's matches under key (a
  * price: unknown prices sort last), from one step of the indexes;
@@ -639,98 +658,61 @@ model_best_sql(struct model *m, enum sort_key key, int64_t *best,
 /*
  * The first screen from the cache's indexes, without reading every
  * offer (issue 29: at 1M offers the read alone took a second before
- * anything was drawn). db_query_top() gives the first `walk` offers
- * of the answer, query_plans() their plans in the answer's order; the
- * region classes among them fold as query_fold_regions() folds the
- * whole answer. A class is whole when its plans rank before the last
- * plan read (plan_compare_rank(): under a key sort_key_folds() says
- * yes to, a class's plans rank as equals), and those classes are the
- * answer's first leaders, each with its +N. Too few of them: a walk
- * four times as long, while within MODEL_WALK_MAX (after the first
- * walk, whatever its length); a walk that ends before
- * `walk` plans has read the whole answer. The lowest prices come from
- * one step each (a class shares its prices). The rest (the counts, the
- * oldest data, the snapshot's share) waits for model_finish():
- * m->counted is false. 0 (nothing done) where this does not hold: a
- * filter SQL does not test whole or a sort it cannot walk
- * (db_filter_in_sql(), db_sort_in_sql(): --term among them), a region
- * or age sort folded, plans of several nodes, stored sort keys of
- * another version, a region class longer than the longest walk, or
- * no match at all (the table then says why, from every offer); 1 done;
- * -1 with err set.
+ * anything was drawn): answer_get() for the first `first` rows of the
+ * model's question, which takes its index walk where one serves (the
+ * same rows the whole load gives: answer.h). The lowest prices come
+ * from one step each. The rest (the counts, the oldest data, the
+ * snapshot's share) waits for model_finish(): m->counted is false. 0
+ * (nothing done) where no walk serves (the full path would read every
+ * offer: the whole load does that, and counts), or no row matches (the
+ * table then says why, from every offer); 1 done; -1 with err set.
  */
-#define MODEL_WALK_MAX	((size_t)1 << 16)
-
 static int
 model_first_sql(struct model *m, size_t first, struct err *err)
 {
-	struct offer_list list;
-	struct plan *q = NULL, last;
-	size_t walk, nq, usable, nlead, whole, i;
+	struct question q;
+	struct answer a;
 	bool current;
 	int64_t best_gpu, best_spot;
+	size_t i;
 	int rc = 0;
 
-	if (offer_filter_multi_node(&m->filter) || first == 0 ||
-	    !db_filter_in_sql(&m->filter) || !db_sort_in_sql(m->sort) ||
-	    (!m->all_regions && !sort_key_folds(m->sort)))
+	if (offer_filter_multi_node(&m->filter) || first == 0)
 		return 0;
 	/*
 	 * Keys of another version (a new gpucost on an old cache): the
 	 * full load, which needs none. Bringing them up to date here would
 	 * take the write lock, and wait for a refresh that holds it.
 	 */
-	if (db_sort_keys_current(m->db, &current, err) < 0 || !current)
+	if (db_sort_keys_current(m->db, &current, err) < 0)
+		return -1;
+	if (!current)
 		return 0;
-	for (walk = first * 2; ; walk *= 4) {
-		offer_list_init(&list);
-		if (db_query_top(m->db, &m->filter, m->sort, m->reverse, walk,
-		    &list, NULL, err) < 0) {
-			rc = -1;
-			goto done;
-		}
-		query_plans(list.v, list.n, &m->filter, m->sort, m->reverse,
-		    &q, &nq);
-		/* Past `walk`, the plans read are not the answer's next. */
-		usable = nq < walk ? nq : walk;
-		if (usable > 0)
-			last = q[usable - 1];
-		nlead = m->all_regions ? usable :
-		    query_fold_regions(q, usable);
-		whole = nlead;
-		if (nq >= walk && !m->all_regions)
-			for (whole = 0; whole < nlead && plan_compare_rank(
-			    &q[whole], &last, m->sort, m->reverse) < 0; whole++)
-				;
-		if (whole >= first || nq < walk)
-			break;
-		free(q);
-		q = NULL;
-		offer_list_done(&list);
-		if (walk * 4 > MODEL_WALK_MAX)
-			return 0;
+	model_question(m, first, &q);
+	answer_init(&a);
+	if (answer_get(m->db, &q, &a, err) < 0) {
+		rc = -1;
+		goto done;
 	}
-	/* No match: the full load says why (the table's message). */
-	if (whole == 0)
+	/* The full path read everything: the whole load does it better. */
+	if (strcmp(a.path, "full") == 0 || a.nplans == 0)
 		goto done;
 	if (model_best_sql(m, SORT_GPU_PRICE, &best_gpu, err) < 0 ||
 	    model_best_sql(m, SORT_SPOT_GPU, &best_spot, err) < 0) {
 		rc = -1;
 		goto done;
 	}
-	if (whole > first)
-		whole = first;
 	/* What an earlier load read is gone: the counts are to come. */
 	offer_list_done(&m->offers);
 	model_forget(m);
 	offer_list_done(&m->first_offers);
-	m->first_offers = list;
-	offer_list_init(&list);		/* now the model's */
-	m->cap = whole > 0 ? whole : 1;
+	m->first_offers = a.offers;	/* now the model's */
+	offer_list_init(&a.offers);
+	m->cap = a.nplans;
 	m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
-	for (i = 0; i < whole; i++)
-		m->plans[i] = q[i];
-	m->nplans = m->nready = whole;
+	for (i = 0; i < a.nplans; i++)
+		m->plans[i] = a.plans[i];
+	m->nplans = m->nready = a.nplans;
 	m->noffers_shown = 0;
 	m->best_gpu_price = best_gpu;
 	m->best_spot_gpu_price = best_spot;
@@ -740,8 +722,7 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 	m->counted = false;
 	rc = 1;
 done:
-	free(q);
-	offer_list_done(&list);
+	answer_done(&a);
 	return rc;
 }
 
@@ -796,9 +777,9 @@ model_query(struct model *m)
 		m->nplans = nq;
 		free(q);
 		m->noffers_shown = m->nplans;
+		model_stats(m);		/* of every plan, before folding */
 		if (!m->all_regions)
 			m->nplans = query_fold_regions(m->plans, m->nplans);
-		model_stats(m);
 		return;
 	}
 	if (!m->base_valid || m->base_sort != m->sort ||

@@ -49,6 +49,7 @@
 
 struct err;
 struct model_row;
+struct question;
 
 struct model {
 	struct db	*db;		/* owned; NULL until model_open() */
@@ -67,7 +68,8 @@ struct model {
 	/* The result: plans borrow offers from `offers`. */
 	struct plan	*plans;
 	size_t		 nplans;
-	/* Lowest $/GPU-h and spot $/GPU-h shown, micro-USD, or MONEY_NONE. */
+	/* Lowest $/GPU-h and spot $/GPU-h of the answer (its folded plans
+	   too), micro-USD, or MONEY_NONE. */
 	int64_t		 best_gpu_price;
 	int64_t		 best_spot_gpu_price;
 	int64_t		 oldest;	/* oldest fetched_at shown; 0 none */
@@ -134,6 +136,14 @@ int	model_open(struct model *m, const char *db_opt, struct err *err);
  * On failure the model keeps what it had and returns -1 with err set.
  */
 int	model_load(struct model *m, struct err *err);
+
+/*
+ * The question the model asks answer_get() (answer.h): its filter,
+ * sort and folding, at most `limit` rows (0: all). One question, so the
+ * first screen and every face give the same rows.
+ */
+void	model_question(const struct model *m, size_t limit,
+	    struct question *q);
 
 /*
  * model_load() for a first screen (issue 29): of the plans only the

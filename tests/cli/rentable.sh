@@ -40,9 +40,13 @@ check "--limit JSON: matched leaves the references out" [ "$(jq '.matched' "$T/o
 q --provider vultr
 check "Vultr's 2025 list prices are still shown" [ "$(rows)" -gt 0 ]
 check "... noted stale" [ "$(col notes | grep -c stale)" -eq "$(rows)" ]
-# --group-by may use the references, and says so.
+# --group-by summarises the rows the same query shows (issue 48): no
+# market reference unless --include-stale asks, and then it says so.
 run --db "$DB" --gpu H100 --group-by provider --format csv
-check "--group-by: a Vast group" out_has '^vast,'
+check "--group-by: no Vast group (its listings are references)" out_lacks '^vast,'
+check "--group-by: the references left out are said" err_has 'marketplace listing.* left out'
+run --db "$DB" --gpu H100 --group-by provider --format csv --include-stale
+check "--group-by --include-stale: a Vast group" out_has '^vast,'
 check "--group-by: says how many offers are market references" err_has 'market reference'
 # Nothing else: the empty answer says what was left out.
 run --db "$DB" --provider vast

@@ -1230,22 +1230,48 @@ test_fold_regions(void **state)
 	for (i = 0; i < 6; i++)
 		cost_plan(&p[i], &o[i], 1);
 	n = query_fold_regions(p, 6);
-	assert_int_equal(n, 4);
+	/* One row per instance type (issue 45), whatever its price. */
+	assert_int_equal(n, 3);
 	assert_ptr_equal(p[0].offer, &o[0]);
-	assert_int_equal(p[0].other_regions, 2);	/* o[1], o[3] */
-	assert_ptr_equal(p[1].offer, &o[2]);
+	assert_int_equal(p[0].other_regions, 3);	/* o[1], o[2], o[3] */
+	assert_int_equal(p[0].fold_low, 23920000 / 8);
+	assert_int_equal(p[0].fold_high, 25000000 / 8);
+	assert_int_equal(p[0].fold_spot_low, MONEY_NONE);
+	assert_ptr_equal(p[1].offer, &o[4]);
 	assert_int_equal(p[1].other_regions, 0);
-	assert_ptr_equal(p[2].offer, &o[4]);
-	assert_ptr_equal(p[3].offer, &o[5]);
-	assert_int_equal(p[3].other_regions, 0);
+	assert_int_equal(p[1].fold_low, 23920000 / 8);
+	assert_int_equal(p[1].fold_high, 23920000 / 8);
+	assert_ptr_equal(p[2].offer, &o[5]);
+	assert_int_equal(p[2].other_regions, 0);
+
 	/* The first in the given order is the one kept. */
 	for (i = 0; i < 6; i++)
 		cost_plan(&p[i], &o[5 - i], 1);
 	n = query_fold_regions(p, 6);
-	assert_int_equal(n, 4);
+	assert_int_equal(n, 3);
 	assert_ptr_equal(p[2].offer, &o[3]);
-	assert_int_equal(p[2].other_regions, 2);
+	assert_int_equal(p[2].other_regions, 3);
 	assert_int_equal(query_fold_regions(p, 0), 0);
+
+	/*
+	 * Marketplace listings are machines: two of one type fold only
+	 * when they are the same but for the region.
+	 */
+	for (i = 0; i < 3; i++) {
+		make_offer(&o[i], "vast", "8x-H100", "H100", 8, 16000000,
+		    MONEY_NONE);
+		o[i].notes = NOTE_BIT(NOTE_SINGLE_LISTING);
+	}
+	o[0].region = tstr("US");
+	o[1].region = tstr("DE");
+	o[2].price = 17000000;
+	for (i = 0; i < 3; i++)
+		cost_plan(&p[i], &o[i], 1);
+	n = query_fold_regions(p, 3);
+	assert_int_equal(n, 2);
+	assert_int_equal(p[0].other_regions, 1);	/* o[1] */
+	assert_ptr_equal(p[1].offer, &o[2]);
+	assert_int_equal(p[1].other_regions, 0);
 }
 
 static void
