@@ -292,6 +292,25 @@ max_age_of(const struct cli_options *o, int64_t *max_age)
 	return 0;
 }
 
+/*
+ * Tests (tests/cli/one_answer.sh): GPUCOST_DEBUG_ROWS=FILE appends the
+ * rows this answer renders (column_dump()), for comparing the faces.
+ */
+static void
+debug_rows(const struct cli_options *o, const struct question *q,
+    const struct answer *a)
+{
+	const char *path = getenv("GPUCOST_DEBUG_ROWS");
+	struct column_ctx ctx = { .now = q->filter.now, .hours = o->hours };
+	FILE *f;
+
+	if (path == NULL || path[0] == '\0' || (f = fopen(path, "a")) == NULL)
+		return;
+	column_dump(f, output_format_name(o->format), a->plans, a->nplans,
+	    &ctx);
+	fclose(f);
+}
+
 /* The question a query's options ask (answer.h). */
 static void
 query_question(const struct cli_options *o, struct question *q)
@@ -358,6 +377,7 @@ cmd_query_exec(const struct cli_options *o)
 	}
 	for (i = 0; i < a.nplans; i++)
 		folded += (size_t)a.plans[i].other_regions;
+	debug_rows(o, &q, &a);
 
 	memset(&out_opts, 0, sizeof out_opts);
 	out_opts.format = o->format;

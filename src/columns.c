@@ -301,3 +301,29 @@ column_is_term(enum column c)
 {
 	return c == COL_TERM_GPU || c == COL_TERM_SAVE || c == COL_TERM_TOTAL;
 }
+
+int
+column_dump(FILE *out, const char *label, const struct plan *plans, size_t n,
+    const struct column_ctx *ctx)
+{
+	char cell[256];
+	size_t i;
+	int c;
+
+	fprintf(out, "# %s %zu\n#provider\tkey\tnodes\t+N", label, n);
+	for (c = 0; c < COLUMN_COUNT; c++)
+		fprintf(out, "\t%s", column_info[c].header);
+	fputc('\n', out);
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%s\t%s\t%d\t%d", plans[i].offer->provider,
+		    plans[i].offer->key, plans[i].nodes,
+		    plans[i].other_regions);
+		for (c = 0; c < COLUMN_COUNT; c++) {
+			column_cell((enum column)c, &plans[i], ctx, cell,
+			    sizeof cell);
+			fprintf(out, "\t%s", cell);
+		}
+		fputc('\n', out);
+	}
+	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "offer.h"
 
 /*
@@ -86,6 +88,18 @@ bool	column_is_term(enum column c);
 /* Human-readable cell text of column c for plan p. Returns its length. */
 size_t	column_cell(enum column c, const struct plan *p,
 	    const struct column_ctx *ctx, char *buf, size_t size);
+
+/*
+ * Tests (GPUCOST_DEBUG_ROWS, tests/cli/one_answer.sh): write the rows a
+ * face renders, one line each, TAB-separated: the offer's provider and
+ * key, the plan's nodes and +N, then every column's cell (column_cell(),
+ * before column_fix_decimals()), after a line "# LABEL N" (N rows) and
+ * a line of the column names ("#provider ...").
+ * The table and the TUI write the same lines for the same answer.
+ */
+struct column_ctx;
+int	column_dump(FILE *out, const char *label, const struct plan *plans,
+	    size_t n, const struct column_ctx *ctx);
 
 /*
  * Does a table of plans[0..n) show FABRIC and NODE GB/S? When one of

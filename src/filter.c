@@ -418,6 +418,15 @@ filter_is_set(const struct offer_filter *f, enum filter_field ff)
 }
 
 void
+filter_clear_all(struct offer_filter *f)
+{
+	int64_t now = f->now;
+
+	offer_filter_init(f);
+	f->now = now;
+}
+
+void
 filter_clear(struct offer_filter *f, enum filter_field ff)
 {
 	if ((unsigned)ff >= FILTER_FIELD_COUNT)

@@ -160,6 +160,13 @@ bool	filter_is_set(const struct offer_filter *f, enum filter_field ff);
 
 /* Set the field to any. */
 void	filter_clear(struct offer_filter *f, enum filter_field ff);
+/*
+ * Clear every field of f: the filter of `gpucost` with no option (market
+ * references left out, as by default), asked at the same time (f->now
+ * kept: offer_filter_init() sets it to 0, which judges no offer a market
+ * reference).
+ */
+void	filter_clear_all(struct offer_filter *f);
 
 /*
  * The value as it would be typed ("" when unset, "4", "2.5",

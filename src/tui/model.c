@@ -69,6 +69,12 @@ model_read(struct model *m, struct err *err)
 
 	offer_list_init(&offers);
 	offer_filter_init(&all);
+	/*
+	 * Every offer, cluster products too (an empty filter asks for plans
+	 * of one node, and SQL then leaves them out): --nodes 2 and
+	 * --multi-node plans are made from them.
+	 */
+	all.multi_node = true;
 	if (db_status(m->db, &status, &nstatus, err) < 0)
 		return -1;
 	/* Every offer is read: room for all of them at once. */

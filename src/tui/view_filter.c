@@ -158,7 +158,7 @@ filter_action(struct view *v, enum action a)
 		apply(v);
 		return true;
 	case ACT_CLEAR_ALL:
-		offer_filter_init(&m->filter);
+		filter_clear_all(&m->filter);
 		apply(v);
 		return true;
 	default:

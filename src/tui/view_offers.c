@@ -46,10 +46,13 @@ struct offers {
 	bool		 shown_reverse;
 	/* The filter on screen: a new one starts at the top. */
 	char		 shown_filter[512];
+	int		 cols_term;	/* the term cols[] was chosen for */
 	/* What the widths were measured for: a new sort keeps them. */
 	char		 measured_filter[512];
 	unsigned	 measured_generation;
 };
+
+static void	choose_columns(struct view *);
 
 /* Rows the table has on screen. */
 static size_t
@@ -113,6 +116,31 @@ measure(struct view *v)
 		}
 }
 
+/*
+ * Tests (tests/cli/one_answer.sh): GPUCOST_DEBUG_ROWS=FILE appends the
+ * rows the table holds after each change (column_dump()): "tui-first"
+ * while the first screen from the indexes waits for the count, then
+ * "tui" (the first MODEL_FIRST_ROWS of a whole answer before the rest
+ * of the load sorts the others: model_first()).
+ */
+static void
+debug_rows(struct view *v)
+{
+	struct model *m = tui_model(v->tui);
+	const char *path = getenv("GPUCOST_DEBUG_ROWS");
+	struct column_ctx ctx = { .now = tui_now(v->tui),
+	    .hours = tui_hours(v->tui) };
+	FILE *f;
+
+	if (path == NULL || path[0] == '\0' || (f = fopen(path, "a")) == NULL)
+		return;
+	if (ctx.now == 0)
+		ctx.now = (int64_t)time(NULL);
+	column_dump(f, m->counted ? "tui" : "tui-first", m->plans,
+	    m->partial ? m->nready : m->nplans, &ctx);
+	fclose(f);
+}
+
 /* The model changed: find the selection again, re-measure. */
 static void
 offers_changed(struct view *v)
@@ -122,6 +150,8 @@ offers_changed(struct view *v)
 	char filter[sizeof o->shown_filter];
 	size_t i;
 
+	if (m->filter.term != o->cols_term)
+		choose_columns(v);
 	scroll_set(&v->sc, m->nplans, table_rows(v));
 	if (m->sort != o->shown_sort || m->reverse != o->shown_reverse)
 		o->to_top = true;
@@ -141,6 +171,7 @@ offers_changed(struct view *v)
 		scroll_select(&v->sc, i);
 	measure(v);
 	remember_selection(v);
+	debug_rows(v);
 }
 
 /* Re-filter after the view changed the model's filter or sort. */
@@ -287,8 +318,9 @@ offers_action(struct view *v, enum action a)
 		tui_push(v->tui, view_summary_new(v->tui));
 		break;
 	case ACT_CLEAR_ALL:
-		offer_filter_init(&m->filter);
-		requery(v, false);
+		/* A new filter: its best offers first. */
+		filter_clear_all(&m->filter);
+		requery(v, true);
 		break;
 	case ACT_TERM:
 		term_cycle(v);
@@ -526,24 +558,42 @@ static const struct view_ops offers_ops = {
 	.free = offers_free,
 };
 
+/*
+ * The table's columns: the totals only with hours to cost, the term's
+ * only with a term asked (as the CLI's table), the fabric in the detail
+ * view (issue 26). Chosen again when the term changes; the widths are
+ * then measured again.
+ */
+static void
+choose_columns(struct view *v)
+{
+	struct offers *o = v->priv;
+	struct model *m = tui_model(v->tui);
+	int c;
+
+	o->ncols = 0;
+	for (c = 0; c < COLUMN_COUNT; c++) {
+		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL ||
+		    c == COL_TERM_TOTAL) && tui_hours(v->tui) < 0)
+			continue;
+		if (column_is_term((enum column)c) &&
+		    m->filter.term == TERM_NONE)
+			continue;
+		if (c == COL_FABRIC || c == COL_NODE_GBPS)
+			continue;
+		o->cols[o->ncols++] = (enum column)c;
+	}
+	o->cols_term = m->filter.term;
+	o->want[0] = 0;		/* measure() starts again */
+}
+
 /* The offers table over the whole model. */
 struct view *
 view_offers_new(struct tui *tui)
 {
 	struct view *v = view_new(tui, &offers_ops, sizeof(struct offers));
-	struct offers *o = v->priv;
-	int c;
 
-	for (c = 0; c < COLUMN_COUNT; c++) {
-		if ((c == COL_TOTAL || c == COL_SPOT_TOTAL ||
-		    c == COL_TERM_TOTAL) &&
-		    tui_hours(tui) < 0)
-			continue;
-		/* The fabric is in the detail view (issue 26). */
-		if (c == COL_FABRIC || c == COL_NODE_GBPS)
-			continue;
-		o->cols[o->ncols++] = (enum column)c;
-	}
+	choose_columns(v);
 	offers_changed(v);
 	return v;
 }
