@@ -52,6 +52,7 @@
 #include "provider.h"
 #include "str.h"
 #include "xalloc.h"
+#include "aws_spot.h"
 #include "aws_terms.h"
 
 #define PRICING_ORIGIN	"https://pricing.us-east-1.amazonaws.com"
@@ -62,7 +63,6 @@
 #define SPOT_PATH	"/spot.json"
 #define ADVISOR_PATH	"/spot-advisor-data.json"
 
-#define REGION_MAX	32		/* region code, NUL included */
 #define VERSION_MAX	64		/* "20250912225308", NUL included */
 #define CSV_LINE_MAX	(64 * 1024)	/* longest CSV line accepted, bytes */
 #define CSV_FIELDS_MAX	1024		/* most columns accepted (91 real) */
@@ -136,19 +136,6 @@ static const char *const default_regions[] = {
 	"me-central-1",
 };
 
-/* Region names of the legacy spot.js feed, should a mirror serve it. */
-static const struct {
-	const char	*legacy;
-	const char	*code;
-} legacy_regions[] = {
-	{ "us-east", "us-east-1" },
-	{ "us-west", "us-west-1" },
-	{ "eu-ireland", "eu-west-1" },
-	{ "apac-sin", "ap-southeast-1" },
-	{ "apac-syd", "ap-southeast-2" },
-	{ "apac-tokyo", "ap-northeast-1" },
-};
-
 /* Columns read from the price list, located by name in the header. */
 enum column {
 	COL_TERM_TYPE,
@@ -208,7 +195,7 @@ struct field {
 
 /* One region's price list, and its stream in progress. */
 struct csv {
-	char	 region[REGION_MAX];
+	char	 region[AWS_REGION_MAX];
 	char	 version[VERSION_MAX];		/* from region_index.json */
 	char	 file_version[VERSION_MAX];	/* "Version" preamble line */
 	bool	 queued;		/* CSV requested */
@@ -222,27 +209,12 @@ struct csv {
 	size_t	 cap;			/* size of buf, <= CSV_LINE_MAX */
 };
 
-/* A spot price or interruption bucket for one type in one region. */
-struct spot_entry {
-	char	 region[REGION_MAX];
-	char	 type[OFFER_NAME_MAX];
-	int64_t	 price;			/* micro-USD per instance-hour */
-	int	 bucket;		/* Spot Advisor "r", 0..4 */
-};
-
-struct spot_list {
-	struct spot_entry *v;
-	size_t	 n;
-	size_t	 cap;
-};
-
 /* The adapter's state for one refresh (run->state). */
 struct aws_state {
 	struct csv *csv;		/* one per region searched */
 	size_t	 ncsv;
 	struct field *fields;		/* CSV_FIELDS_MAX, shared scratch */
-	struct spot_list spot;		/* spot prices */
-	struct spot_list advice;	/* interruption buckets */
+	struct aws_spot *spot;		/* spot prices and buckets */
 	bool	 index_done;
 	bool	 spot_done;
 	bool	 advisor_done;
@@ -271,16 +243,11 @@ family_find(const char *type)
 	return NULL;
 }
 
-/* The searched region called code, or NULL. */
-static struct csv *
-csv_find(struct aws_state *st, const char *code)
+/* The spot feeds keep the types family_find() knows. */
+static bool
+has_gpus(const char *type)
 {
-	size_t i;
-
-	for (i = 0; i < st->ncsv; i++)
-		if (strcmp(st->csv[i].region, code) == 0)
-			return &st->csv[i];
-	return NULL;
+	return family_find(type) != NULL;
 }
 
 /* Add region code (len bytes) to the searched regions; -1 if invalid. */
@@ -288,7 +255,7 @@ static int
 region_add(struct aws_state *st, const char *code, size_t len,
     struct err *err)
 {
-	char shown[REGION_MAX + 8];
+	char shown[AWS_REGION_MAX + 8];
 	struct csv *c;
 	size_t i;
 
@@ -296,7 +263,7 @@ region_add(struct aws_state *st, const char *code, size_t len,
 		if (!((code[i] >= 'a' && code[i] <= 'z') ||
 		    (code[i] >= '0' && code[i] <= '9') || code[i] == '-'))
 			break;
-	if (i < len || len >= REGION_MAX) {
+	if (i < len || len >= AWS_REGION_MAX) {
 		str_sanitize(shown, sizeof shown, code, len);
 		err_set(err, "bad region \"%s\" in the AWS region list "
 		    "(GPUCOST_AWS_REGIONS or the config file): expected "
@@ -313,6 +280,7 @@ region_add(struct aws_state *st, const char *code, size_t len,
 	memset(c, 0, sizeof *c);
 	memcpy(c->region, code, len);
 	c->region[len] = '\0';
+	aws_spot_region(st->spot, c->region);
 	return 0;
 }
 
@@ -421,6 +389,7 @@ aws_start(struct provider_run *run, struct err *err)
 
 	st = xcalloc(1, sizeof *st);
 	st->terms = aws_terms_new();
+	st->spot = aws_spot_new(has_gpus);
 	run->state = st;
 	if (regions_init(st, run->regions, err) < 0)
 		return -1;
@@ -540,6 +509,85 @@ fail:
 	return -1;
 }
 
+/* A spot price or interruption bucket for one type in one region. */
+struct spot_entry {
+	char	 region[AWS_REGION_MAX];
+	char	 type[OFFER_NAME_MAX];
+	int64_t	 price;			/* micro-USD per instance-hour */
+	int	 bucket;		/* Spot Advisor "r", 0..4 */
+};
+
+struct spot_list {
+	struct spot_entry *v;
+	size_t	 n;
+	size_t	 cap;
+};
+
+/*
+ * The two spot feeds, read for the searched regions and the types with
+ * GPUs only: the rest of the ~3 MB feed is never kept.
+ */
+struct aws_spot {
+	aws_gpu_type_fn	 *gpu_type;	/* does this type have GPUs? */
+	char		(*regions)[AWS_REGION_MAX];	/* searched, in order */
+	size_t		  nregions;
+	struct spot_list  spot;		/* spot prices */
+	struct spot_list  advice;	/* interruption buckets */
+};
+
+/* Region names of the legacy spot.js feed, should a mirror serve it. */
+static const struct {
+	const char	*legacy;
+	const char	*code;
+} legacy_regions[] = {
+	{ "us-east", "us-east-1" },
+	{ "us-west", "us-west-1" },
+	{ "eu-ireland", "eu-west-1" },
+	{ "apac-sin", "ap-southeast-1" },
+	{ "apac-syd", "ap-southeast-2" },
+	{ "apac-tokyo", "ap-northeast-1" },
+};
+
+struct aws_spot *
+aws_spot_new(aws_gpu_type_fn *gpu_type)
+{
+	struct aws_spot *sp = xcalloc(1, sizeof *sp);
+
+	sp->gpu_type = gpu_type;
+	return sp;
+}
+
+void
+aws_spot_free(struct aws_spot *sp)
+{
+	if (sp == NULL)
+		return;
+	free(sp->regions);
+	free(sp->spot.v);
+	free(sp->advice.v);
+	free(sp);
+}
+
+void
+aws_spot_region(struct aws_spot *sp, const char *code)
+{
+	sp->regions = xreallocarray(sp->regions, sp->nregions + 1,
+	    sizeof *sp->regions);
+	str_copy(sp->regions[sp->nregions++], sizeof *sp->regions, code);
+}
+
+/* Is code one of the searched regions? */
+static bool
+spot_searched(const struct aws_spot *sp, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < sp->nregions; i++)
+		if (strcmp(sp->regions[i], code) == 0)
+			return true;
+	return false;
+}
+
 /* Append an entry to a spot list. */
 static void
 spot_add(struct spot_list *list, const char *region, const char *type,
@@ -641,7 +689,7 @@ spot_region_code(const char *name)
 
 /* The Linux spot price of one size entry of the spot feed. */
 static int
-spot_size_parse(struct aws_state *st, const char *region,
+spot_size_parse(struct aws_spot *sp, const char *region,
     const cJSON *size, const char *path, struct err *err)
 {
 	const cJSON *cols, *col, *prices;
@@ -653,7 +701,7 @@ spot_size_parse(struct aws_state *st, const char *region,
 	if (json_get_string(size, "size", path, type, sizeof type, NULL,
 	    err) < 0)
 		return -1;
-	if (family_find(type) == NULL)
+	if (!sp->gpu_type(type))
 		return 0;
 	if ((cols = json_get_array(size, "valueColumns", path, err)) == NULL)
 		return -1;
@@ -682,7 +730,7 @@ spot_size_parse(struct aws_state *st, const char *region,
 		}
 		/* The feed shows 0 for types it has no price for. */
 		if (price > 0)
-			spot_add(&st->spot, region, type, price, -1);
+			spot_add(&sp->spot, region, type, price, -1);
 		return 0;
 	}
 	return 0;
@@ -693,13 +741,13 @@ spot_size_parse(struct aws_state *st, const char *region,
  * GPU type in the searched regions. Group names ("gpuCurrentGen",
  * "uI" ...) are free-form, so every group is read.
  */
-static int
-spot_parse(struct aws_state *st, const struct http_result *res,
+int
+aws_spot_feed(struct aws_spot *sp, const struct http_result *res,
     struct err *err)
 {
 	const cJSON *config, *regions, *reg, *groups, *group, *sizes, *size;
 	cJSON *root = NULL;
-	char rate[16], name[REGION_MAX + 32], path[160];
+	char rate[16], name[AWS_REGION_MAX + 32], path[160];
 	const char *code;
 	size_t start, len, i, j, k;
 	bool found;
@@ -729,7 +777,7 @@ spot_parse(struct aws_state *st, const struct http_result *res,
 		    NULL, err) < 0)
 			goto fail;
 		code = spot_region_code(name);
-		if (csv_find(st, code) == NULL)
+		if (!spot_searched(sp, code))
 			continue;
 		if ((groups = json_get_array(reg, "instanceTypes", path,
 		    err)) == NULL)
@@ -746,14 +794,13 @@ spot_parse(struct aws_state *st, const struct http_result *res,
 				snprintf(path, sizeof path, "spot.json.config."
 				    "regions[%zu].instanceTypes[%zu]"
 				    ".sizes[%zu]", i, j, k);
-				if (spot_size_parse(st, code, size, path,
+				if (spot_size_parse(sp, code, size, path,
 				    err) < 0)
 					goto fail;
 			}
 		}
 	}
 	cJSON_Delete(root);
-	st->spot_done = true;
 	return 0;
 fail:
 	cJSON_Delete(root);
@@ -764,8 +811,8 @@ fail:
  * spot-advisor-data.json: spot_advisor[region]["Linux"][type].r, the
  * interruption bucket 0..4, for every GPU type in the searched regions.
  */
-static int
-advisor_parse(struct aws_state *st, const struct http_result *res,
+int
+aws_spot_advisor(struct aws_spot *sp, const struct http_result *res,
     struct err *err)
 {
 	const cJSON *advisor, *reg, *os, *type;
@@ -781,9 +828,9 @@ advisor_parse(struct aws_state *st, const struct http_result *res,
 	if ((advisor = json_get_object(root, "spot_advisor",
 	    "spot-advisor-data.json", err)) == NULL)
 		goto fail;
-	for (i = 0; i < st->ncsv; i++) {
+	for (i = 0; i < sp->nregions; i++) {
 		reg = cJSON_GetObjectItemCaseSensitive(advisor,
-		    st->csv[i].region);
+		    sp->regions[i]);
 		if (!cJSON_IsObject(reg))
 			continue;	/* no spot market there */
 		os = cJSON_GetObjectItemCaseSensitive(reg, "Linux");
@@ -791,11 +838,11 @@ advisor_parse(struct aws_state *st, const struct http_result *res,
 			continue;
 		cJSON_ArrayForEach(type, os) {
 			if (type->string == NULL ||
-			    family_find(type->string) == NULL)
+			    !sp->gpu_type(type->string))
 				continue;
 			provider_copy(shown, sizeof shown, type->string);
 			snprintf(path, sizeof path, "spot-advisor-data.json."
-			    "spot_advisor.%s.Linux.%s", st->csv[i].region,
+			    "spot_advisor.%s.Linux.%s", sp->regions[i],
 			    shown);
 			if (!cJSON_IsObject(type)) {
 				err_set(err, "%s: expected an object, got %s",
@@ -805,16 +852,44 @@ advisor_parse(struct aws_state *st, const struct http_result *res,
 			if (json_get_int(type, "r", path, 0, 4, &bucket, NULL,
 			    err) < 0)
 				goto fail;
-			spot_add(&st->advice, st->csv[i].region, shown, 0,
+			spot_add(&sp->advice, sp->regions[i], shown, 0,
 			    (int)bucket);
 		}
 	}
 	cJSON_Delete(root);
-	st->advisor_done = true;
 	return 0;
 fail:
 	cJSON_Delete(root);
 	return -1;
+}
+
+/* Done reading: sort both lists for the lookups. */
+void
+aws_spot_sort(struct aws_spot *sp)
+{
+	if (sp->spot.n > 0)
+		qsort(sp->spot.v, sp->spot.n, sizeof *sp->spot.v, spot_cmp);
+	if (sp->advice.n > 0)
+		qsort(sp->advice.v, sp->advice.n, sizeof *sp->advice.v,
+		    spot_cmp);
+}
+
+int64_t
+aws_spot_price(const struct aws_spot *sp, const char *region,
+    const char *type)
+{
+	const struct spot_entry *e = spot_find(&sp->spot, region, type);
+
+	return e != NULL ? e->price : MONEY_NONE;
+}
+
+int
+aws_spot_bucket(const struct aws_spot *sp, const char *region,
+    const char *type)
+{
+	const struct spot_entry *e = spot_find(&sp->advice, region, type);
+
+	return e != NULL ? e->bucket : -1;
 }
 
 /*
@@ -1444,9 +1519,15 @@ aws_response(struct provider_run *run, const struct http_result *res,
 	case TAG_INDEX:
 		return index_parse(run, st, res, err);
 	case TAG_SPOT:
-		return spot_parse(st, res, err);
+		if (aws_spot_feed(st->spot, res, err) < 0)
+			return -1;
+		st->spot_done = true;
+		return 0;
 	case TAG_ADVISOR:
-		return advisor_parse(st, res, err);
+		if (aws_spot_advisor(st->spot, res, err) < 0)
+			return -1;
+		st->advisor_done = true;
+		return 0;
 	default:
 		if ((c = csv_for_tag(st, res->req->tag)) == NULL ||
 		    !c->queued || c->done) {
@@ -1513,7 +1594,6 @@ add_capacity_only(struct provider_run *run, struct aws_state *st,
 {
 	const struct capacity_only *c;
 	const struct gpu_family *fam;
-	const struct spot_entry *e;
 	struct offer o;
 	size_t i, k;
 
@@ -1523,8 +1603,8 @@ add_capacity_only(struct provider_run *run, struct aws_state *st,
 		for (k = 0; k < sizeof capacity_only / sizeof capacity_only[0];
 		    k++) {
 			c = &capacity_only[k];
-			if ((e = spot_find(&st->spot, st->csv[i].region,
-			    c->type)) == NULL ||
+			if (aws_spot_price(st->spot, st->csv[i].region,
+			    c->type) == MONEY_NONE ||
 			    (fam = family_find(c->type)) == NULL)
 				continue;
 			offer_init(&o);
@@ -1559,7 +1639,6 @@ static int
 aws_finish(struct provider_run *run, struct err *err)
 {
 	struct aws_state *st = run->state;
-	const struct spot_entry *e;
 	struct aws_terms_stats ts;
 	struct offer *o;
 	size_t i;
@@ -1574,23 +1653,15 @@ aws_finish(struct provider_run *run, struct err *err)
 			    st->csv[i].region);
 			return -1;
 		}
-	if (st->spot.n > 0)
-		qsort(st->spot.v, st->spot.n, sizeof *st->spot.v, spot_cmp);
-	if (st->advice.n > 0)
-		qsort(st->advice.v, st->advice.n, sizeof *st->advice.v,
-		    spot_cmp);
+	aws_spot_sort(st->spot);
 	if (add_capacity_only(run, st, err) < 0)
 		return -1;
 	for (i = 0; i < run->offers.n; i++) {
 		o = &run->offers.v[i];
-		o->spot_price = MONEY_NONE;
-		o->spot_interruption = -1;
-		if ((e = spot_find(&st->spot, o->region,
-		    o->instance_type)) != NULL)
-			o->spot_price = e->price;
-		if ((e = spot_find(&st->advice, o->region,
-		    o->instance_type)) != NULL)
-			o->spot_interruption = e->bucket;
+		o->spot_price = aws_spot_price(st->spot, o->region,
+		    o->instance_type);
+		o->spot_interruption = aws_spot_bucket(st->spot, o->region,
+		    o->instance_type);
 	}
 	aws_terms_apply(st->terms, &run->offers, &ts);
 	index_settle(run, st);
@@ -1619,8 +1690,7 @@ aws_done(struct provider_run *run)
 		free(st->csv[i].buf);
 	free(st->csv);
 	free(st->fields);
-	free(st->spot.v);
-	free(st->advice.v);
+	aws_spot_free(st->spot);
 	aws_terms_free(st->terms);
 	free(st);
 	run->state = NULL;
