@@ -21,8 +21,9 @@
  * A region whose version equals the one stored by the last successful
  * refresh is not downloaded again: provider_keep_region() keeps its
  * cached offers. The price list has no GPU model, so a static table maps
- * instance families to GPUs. Spot prices and buckets are matched to the
- * offers in finish(), whatever order the responses arrive in.
+ * instance families to GPUs. The two spot feeds are read by aws_spot.c;
+ * spot prices and buckets are matched to the offers in finish(),
+ * whatever order the responses arrive in.
  *
  * Failures are all or nothing: refresh.c fails the provider when any
  * request fails (a spot feed that does not answer included), and this
