@@ -16,6 +16,8 @@
 
 #include "offer.h"
 
+struct provider_status;
+
 enum output_format {
 	OUTPUT_TABLE = 0,
 	OUTPUT_CSV,
