@@ -184,7 +184,8 @@ print_groups(const struct cli_options *o, const struct answer *a)
 	    (size_t)o->limit : a->ngroups;
 	if ((a->ngroups > 0 || o->format != OUTPUT_TABLE) &&
 	    (output_groups(stdout, o->format, cli_output_width(stdout),
-	    &o->group_by, o->filter.term != TERM_NONE, a->groups, shown) < 0 ||
+	    &o->group_by, o->filter.term != TERM_NONE, o->hours, a->groups,
+	    shown) < 0 ||
 	    fflush(stdout) != 0))
 		return -1;
 	return 0;

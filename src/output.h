@@ -64,12 +64,14 @@ int	output_records(FILE *out, enum output_format format, size_t width,
 
 /*
  * Market summaries (--group-by): one record per group; with term (a
- * --term query) the term's minimum and median price per GPU-hour too.
+ * --term query) the term's minimum and median price per GPU-hour too;
+ * the cheapest row's $/PFLOP-h; with hours >= 0 (--hours) the job's
+ * total at the cheapest row's on-demand and spot prices.
  */
 struct group_by;
 struct summary_group;
 int	output_groups(FILE *out, enum output_format format, size_t width,
-	    const struct group_by *by, bool term,
+	    const struct group_by *by, bool term, double hours,
 	    const struct summary_group *groups, size_t n);
 
 #endif

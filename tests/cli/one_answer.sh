@@ -210,6 +210,22 @@ while IFS= read -r line; do
 		    @tsv' "$T/j.$i" | sort > "$T/g.$i.want"
 		check "$name: --group-by provider: the json rows' counts and minima" \
 		    cmp -s "$T/g.$i" "$T/g.$i.want"
+		# The cheapest row's $/PFLOP-h and, with --hours, its job.
+		hours=$(printf '%s\n' "$line" | sed -n 's/.*--hours \([0-9.]*\).*/\1/p')
+		cp "$T/out" "$T/g.$i.json"
+		check "$name: --group-by provider: the cheapest row's \$/PFLOP-h and total" \
+		    jq -e -n --slurpfile g "$T/g.$i.json" --slurpfile j "$T/j.$i" \
+		    --arg hours "${hours:--1}" '
+		    [$g[0].groups[] as $grp | $j[0].offers[] |
+		    select(.provider == $grp.cheapest_provider and
+		    .instance_type == $grp.cheapest_instance_type and
+		    .region == $grp.cheapest_region) | . as $o |
+		    ($o.usd_per_pflop_hour == $grp.cheapest_usd_per_pflop_hour or
+		    (($o.usd_per_pflop_hour // 0) - ($grp.cheapest_usd_per_pflop_hour // 0) |
+		    fabs) < 0.0001) and
+		    (($hours | tonumber) < 0 or
+		    (($o.price_hour * ($hours | tonumber)) - $grp.cheapest_total |
+		    fabs) < 0.005)] | all'
 		q "$@" --group-by gpu --format csv -q
 		cp "$T/out" "$T/g.$i.quick"
 		GPUCOST_DEBUG_FULL_PATH=1 q "$@" --group-by gpu --format csv -q
@@ -268,7 +284,7 @@ if command -v tmux >/dev/null 2>&1; then
 		rm -f "$T/tui.$n"
 		tm new-session -d -s "s$n" -x 400 -y 50 \
 		    "env HOME='$HOME' LC_ALL=C.UTF-8 GPUCOST_DEBUG_ROWS='$T/tui.$n' '$GPUCOST' --db '$DB' tui $*; sleep 600"
-		wait_for 30 grep -q '^# tui ' "$T/tui.$n"
+		wait_for 30 grep -qs '^# tui ' "$T/tui.$n"
 	}
 	i=0
 	while IFS= read -r line; do
