@@ -3,7 +3,8 @@
 # only http.c includes curl, only src/tui/ includes curses, only the
 # cache files (db.c, db_*.c, db_internal.h) talk to SQLite or hold SQL,
 # adapters touch neither (nor the transport, http.h:
-# they describe requests with request.h), refresh.c names no provider,
+# they describe requests with request.h), the cache's files call one
+# way (DB_ORDER), refresh.c names no provider,
 # pure modules do no I/O, and the TUI does not include cli.h.
 set -u
 : "${TOP_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
@@ -102,6 +103,64 @@ for id in $ids; do
 		fails=$((fails + 1))
 		break
 	fi
+done
+
+# The cache's files call one way: each db file of DB_ORDER may call the
+# functions of the files after it, never of one before it (one list, so
+# no two files call each other, as db_offers.c and db_summary.c once
+# did). A db file missing from the list fails: place it.
+DB_ORDER="db_share.c db_offers.c db_query.c db_summary.c db_sort_keys.c
+    db_filter.c db_rows.c db_committed.c db_history.c db_settings.c
+    db_health.c db_complete.c db.c"
+# The text of a C file without its comments.
+uncommented() {
+	awk '{
+		out = ""; s = $0
+		while (s != "") {
+			if (inc) {
+				i = index(s, "*/")
+				if (i == 0) s = ""
+				else { s = substr(s, i + 2); inc = 0 }
+			} else {
+				i = index(s, "/*")
+				if (i == 0) { out = out s; s = "" }
+				else { out = out substr(s, 1, i - 1); s = substr(s, i + 2); inc = 1 }
+			}
+		}
+		print out
+	}' "$1"
+}
+# The functions a C file defines for other files: "name(" at the start
+# of a line, the line before not "static ...".
+defined() {
+	awk '/^[a-z_][a-z0-9_]*\(/ && prev !~ /^static/ {
+		sub(/\(.*/, ""); print } { prev = $0 }' "$1"
+}
+checks=$((checks + 1))
+for f in db.c db_*.c; do
+	case " $(echo $DB_ORDER) " in
+	*" $f "*) ;;
+	*)	echo "FAIL: $f is not in check_layering.sh's DB_ORDER" >&2
+		fails=$((fails + 1)) ;;
+	esac
+done
+above=""	# "function file" lines of the files passed
+for f in $DB_ORDER; do
+	[ -f "$f" ] || continue
+	checks=$((checks + 1))
+	hit=$(uncommented "$f" | grep -o -E '\b[a-z_][a-z0-9_]* *\(' |
+	    sed 's/ *($//' | sort -u | awk -v above="$above" '
+		BEGIN { n = split(above, a, "\n")
+			for (i = 1; i <= n; i++) {
+				split(a[i], w, " "); file[w[1]] = w[2] } }
+		$1 in file { printf " %s() of %s", $1, file[$1] }')
+	if [ -n "$hit" ]; then
+		echo "FAIL: $f calls what a file above it in DB_ORDER" \
+		    "defines (calls run down the list):$hit" >&2
+		fails=$((fails + 1))
+	fi
+	above="$above
+$(defined "$f" | sed "s/\$/ $f/")"
 done
 
 echo "check_layering.sh: $((checks - fails)) passed, $fails failed"
