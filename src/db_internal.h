@@ -80,7 +80,7 @@ struct db {
  * offers_region (a loose index scan), as many steps as there are names
  * (hundreds), not a read of every offer (DISTINCT walks the whole
  * index). Shell completion lists them; --region tests a name or glob
- * on each once (db_offers.c).
+ * on each once (db_filter.c).
  */
 #define DB_REGION_NAMES_CTE						\
 	"WITH RECURSIVE names(n) AS (SELECT min(region) FROM offers "	\
@@ -238,11 +238,12 @@ int		 db_terms_update(struct db *, const char *, struct err *);
 
 /*
  * The offers' filter in SQL (db_filter.c), for the readers of the
- * offers table (db_query.c, db_summary.c). rentable_prepare() judges the market
- * references of f from the status rows into *rq; filter_sql() appends
- * " AND ..." conditions of f that SQL tests (never more than
- * offer_matches() keeps: the caller tests the rows again or relies on
- * db_filter_in_sql()); filter_bind() binds them from parameter *k on.
+ * offers table (db_query.c, db_summary.c). rentable_prepare() judges
+ * the market references of f from the status rows into *rq;
+ * filter_sql() appends " AND ..." conditions of f that SQL tests (never
+ * more than offer_matches() keeps: the caller tests the rows again or
+ * relies on db_filter_in_sql()); filter_bind() binds them from
+ * parameter *k on.
  */
 #define RENTABLE_SQL_MAX	8
 struct rentable_sql {
@@ -274,13 +275,6 @@ bool		 fields_in_sql(const struct offer_filter *);
  * (db_summary.c, beside db_groups_store(), which it ends with).
  */
 int		 db_sort_keys_update(struct db *, struct err *);
-/*
- * The answer of a shortcut (db_query_top(), db_query_nodes()) where the
- * stored keys cannot serve it (db_sort_keys_ready()): every offer
- * matching f, appended to out; *matched (if not NULL) their number.
- */
-int		 db_query_every(struct db *, const struct offer_filter *,
-		    struct offer_list *, size_t *, struct err *);
 /*
  * Store --group-by's kept groupings again from the offers as they are
  * (db_summary.c), inside the caller's write transaction: the end of

@@ -116,8 +116,13 @@ db_query(struct db *db, const struct offer_filter *f, struct offer_list *out,
 	return read_offers(db, st, f, out, err);
 }
 
-int
-db_query_every(struct db *db, const struct offer_filter *f,
+/*
+ * The answer of a shortcut (db_query_top(), db_query_nodes()) where the
+ * stored keys cannot serve it (db_sort_keys_ready()): every offer
+ * matching f, appended to out; *matched (if not NULL) their number.
+ */
+static int
+query_every(struct db *db, const struct offer_filter *f,
     struct offer_list *out, size_t *matched, struct err *err)
 {
 	size_t from = out->n;
@@ -786,7 +791,7 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 	if (top_prepare(db, f, key, &rq, matched, &ready, err) < 0)
 		return -1;
 	if (!ready)
-		return db_query_every(db, f, out, matched, err);
+		return query_every(db, f, out, matched, err);
 	/* Cluster products (nodes > 1), and --term (its join of
 	 * offer_terms), stay with top_sql(). */
 	if (!f->multi_node && f->nodes <= 1 && f->term == TERM_NONE &&
@@ -1186,7 +1191,7 @@ db_query_nodes(struct db *db, const struct offer_filter *f, size_t limit,
 	if (db_sort_keys_ready(db, &ready, err) < 0)
 		return -1;
 	if (!ready)
-		return db_query_every(db, f, out, matched, err);
+		return query_every(db, f, out, matched, err);
 	if (rentable_prepare(db, f, &rq, err) < 0)
 		return -1;
 	if (nodes_walk(db, f, &rq, NODES_CLUSTER, limit, out, matched,
