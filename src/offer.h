@@ -317,7 +317,7 @@ enum gpu_form offer_form(const struct offer *o);
 
 /*
  * --match's words (the filter's text), as offer_matches() reads them
- * and the cache's SQL tests them (db_offers.c), so the two agree:
+ * and the cache's SQL tests them (db_filter.c), so the two agree:
  * offer_text_word() puts the next space-separated word of p into word
  * (ASCII folded, cut at size - 1 bytes, *len its length) and returns
  * where the text goes on, or NULL at its end. A word is in an offer's
