@@ -206,7 +206,7 @@ layout.c'
 # The cache's files call one way, as a list (so no two call each other,
 # as db_offers.c and db_summary.c once did). A db file missing from the
 # list fails: place it.
-DB_ORDER="db_share.c db_offers.c db_query.c db_summary.c db_sort_keys.c
+DB_ORDER="db_share.c db_offers.c db_query.c db_fold.c db_summary.c db_sort_keys.c
     db_filter.c db_rows.c db_committed.c db_history.c db_settings.c
     db_health.c db_complete.c db.c"
 for f in db.c db_*.c; do
