@@ -30,7 +30,7 @@ HEADER = ("provider", "key", "instance_type", "region", "gpu", "gpu_raw", "gpu_c
 # Notes the sources themselves justify (the token table is src/notes.h); gpucost
 # adds price-outlier and spot-not-cheaper itself when it loads the snapshot.
 NOTES = ("spot-cheapest-zone", "host-estimated", "low-confidence", "single-listing",
-         "not-on-demand", "doubtful-price")
+         "not-on-demand", "doubtful-price", "interruptible")
 GPUS_HEADER = ("id", "family", "vendor", "vram_gb", "arch", "bf16_tflops",
                "bf16_tflops_pcie", "aliases", "form")
 
@@ -1037,6 +1037,64 @@ def json_num(v):
 
 
 # ---------------------------------------------------------------------------
+# Providers without a price feed (issue 47): data/list_prices.tsv, by hand
+
+LIST_HEADER = ("provider", "key", "instance_type", "region", "gpu_raw", "gpu_count", "vram_gb",
+               "interconnect", "vcpus", "ram_gb", "price", "spot_price", "notes", "as_of", "source")
+
+
+def list_prices(cat, out, path):
+    """data/list_prices.tsv: one row per offer with its date and source, copied as written
+    (prices as the page's decimal strings).  Its '# source PROVIDER DATE TEXT' lines become
+    the snapshot's source lines for those providers; a provider with rows and no such line,
+    a row dated after its provider's list, an unknown GPU or interconnect is an error."""
+    sources = {}
+    header = None
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            where = "%s:%d" % (os.path.basename(path), n)
+            if line.startswith("# source "):
+                prov, date, text = line[len("# source "):].split(" ", 2)
+                if prov in SOURCES or prov in sources:
+                    die("%s: a second source for %s" % (where, prov))
+                if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+                    die("%s: bad date %r" % (where, date))
+                sources[prov] = (date, text)
+                continue
+            if not line or line.startswith("#"):
+                continue
+            cells = line.split("\t")
+            if header is None:
+                if tuple(cells) != LIST_HEADER:
+                    die("%s: the header is not %s" % (where, " ".join(LIST_HEADER)))
+                header = cells
+                continue
+            if len(cells) != len(LIST_HEADER):
+                die("%s: %d fields, not %d" % (where, len(cells), len(LIST_HEADER)))
+            r = dict(zip(LIST_HEADER, cells))
+            prov = r["provider"]
+            if prov not in sources:
+                die("%s: no '# source %s' line above its rows" % (where, prov))
+            if not r["source"] or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", r["as_of"]) \
+                    or r["as_of"] > sources[prov][0]:
+                die("%s: a row needs a source and a date no later than its list's" % where)
+            count = int(r["gpu_count"])
+            vram = int(r["vram_gb"]) if r["vram_gb"] else None
+            gid = cat.resolve(r["gpu_raw"], vram or 0)
+            if gid is None:
+                die("%s: GPU %r is not in data/gpus.tsv" % (where, r["gpu_raw"]))
+            inter = r["interconnect"] or form_interconnect(gid, count)
+            if inter not in ("nvlink", "pcie", "unknown"):
+                die("%s: interconnect %r" % (where, inter))
+            notes = tuple(t for t in r["notes"].split(";") if t)
+            out.add(prov, r["key"], r["instance_type"], r["region"], gid, r["gpu_raw"], count,
+                    None, inter, r["vcpus"], r["ram_gb"], r["price"] or None,
+                    r["spot_price"] or None, notes=notes, vram_gb=vram, as_of=r["as_of"])
+    SOURCES.update(sources)
+
+
+# ---------------------------------------------------------------------------
 
 def main(argv):
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
@@ -1055,6 +1113,7 @@ def main(argv):
     vultr(cat, out, d)
     azure(cat, out, d)
     oci(cat, out, d)
+    list_prices(cat, out, os.path.join(here, "..", "data", "list_prices.tsv"))
     counts = collections.Counter(r[0] for r in out.rows)
     for p in sorted(SOURCES):
         if not counts[p]:

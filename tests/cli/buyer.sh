@@ -72,7 +72,7 @@ q --region europe --include-stale
 check "europe: offers" status_is 0
 check "europe: only EU" only_placed continent EU
 check "europe: Vast's European hosts too" has_value provider vast
-check "europe: every provider with a European region, and those in region all" [ "$(col provider | sort -u | tr '\n' ' ')" = "aws azure gcp lambda oci runpod vast " ]
+check "europe: every provider with a European region, and those in region all" [ "$(col provider | sort -u | tr '\n' ' ')" = "aws azure coreweave gcp lambda oci runpod vast " ]
 check "europe: OCI's one offer per shape is there (any region)" has_value region all
 europe=$(rows)
 q --region eu --include-stale

@@ -36,7 +36,8 @@
 
 /* Every provider with rows in the snapshot (Scaleway has no dated source). */
 static const char *const providers_all[] = {
-	"aws", "azure", "gcp", "lambda", "oci", "runpod", "vast", "vultr"
+	"aws", "azure", "coreweave", "gcp", "lambda", "oci", "runpod", "salad",
+	"vast", "vultr"
 };
 #define NSNAP	(sizeof providers_all / sizeof providers_all[0])
 
