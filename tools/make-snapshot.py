@@ -403,6 +403,9 @@ def aws(cat, out, d):
     rows = read_csv(os.path.join(d, "aws_gpu.csv"))
     groups = collections.OrderedDict()
     for r in rows:
+        if retired("aws", r["InstanceType"]):
+            out.skipped[("aws", "retired size (data/retired.tsv): " + r["InstanceType"])] += 1
+            continue
         count = Decimal(r["AcceleratorCount"])
         if count != count.to_integral_value() or count < 1:
             out.skipped[("aws", "fractional GPU (g6f/gr6f slice)")] += 1

@@ -3,7 +3,8 @@
 # server: marketplace listings older than a day are market references
 # (left out, counted, --include-stale), nothing not sold on demand has an
 # on-demand price or command (snapshot and live), GCP's committed-use
-# rates never pass as pay-as-you-go, retired sizes and Cudo never show
+# rates never pass as pay-as-you-go, retired sizes (Azure NCv3, AWS p3/p3dn)
+# and Cudo never show
 # (also from an old cache), impossible host figures are unknown, the
 # interconnect fixes, and OCI from the snapshot in region all.
 . "$(dirname "$0")/../lib.sh"
@@ -127,6 +128,20 @@ check "doubtful rows rank below every priced offer" [ "$(col price_hour | awk 'N
 q --provider azure
 check "no Azure NCv3 (retired 2025-09-30)" [ "$(col instance_type | grep -c -E '^Standard_NC(6|12|24|24r)s_v3$')" -eq 0 ]
 check "other Azure sizes stay" [ "$(rows)" -gt 100 ]
+q --provider aws
+check "no AWS p3 or p3dn (retired 2025-12-20)" [ "$(col instance_type | grep -c -E '^p3(dn)?\.')" -eq 0 ]
+check "other AWS sizes stay" [ "$(rows)" -gt 100 ]
+# A live AWS price list that still names p3 (the fixture's us-east-1 and
+# us-west-2 do): those rows are dropped, the others kept.
+GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
+export GPUCOST_AWS_REGIONS
+serve aws "$FX/aws"
+ADB=$T/aws.db
+GPUCOST_AWS_URL=$url run --db "$ADB" refresh --provider aws
+check "aws refresh: exit 0" status_is 0
+run --db "$ADB" --provider aws --format csv --quiet --all-regions
+check "live: no p3 although the price list names it" [ "$(col instance_type | grep -c -E '^p3(dn)?\.')" -eq 0 ]
+check "live: the other sizes stay" [ "$(col instance_type | grep -c -E '^(g5|p4d)\.')" -gt 0 ]
 run --db "$DB" refresh --provider cudo
 check "refresh --provider cudo: exit 2" status_is 2
 check "... one line saying why" err_lines_are 1

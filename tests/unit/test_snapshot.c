@@ -772,7 +772,10 @@ test_rentable_sizes_hosts_links(void **state)
 		    starts(o->instance_type, "Standard_NC6s_v3") ||
 		    starts(o->instance_type, "Standard_NC12s_v3") ||
 		    starts(o->instance_type, "Standard_NC24s_v3") ||
-		    starts(o->instance_type, "Standard_NC24rs_v3"))
+		    starts(o->instance_type, "Standard_NC24rs_v3") ||
+		    (strcmp(o->provider, "aws") == 0 &&
+		    (starts(o->instance_type, "p3.") ||
+		    starts(o->instance_type, "p3dn."))))
 			fail_msg("retired %s %s", o->provider, o->key);
 		if (o->vcpus > RENTABLE_VCPUS_PER_GPU_MAX * o->gpu_count ||
 		    o->ram_gb > RENTABLE_RAM_GB_PER_GPU_MAX * o->gpu_count)
