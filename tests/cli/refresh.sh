@@ -180,7 +180,7 @@ fi
 if echo " $PROVIDERS " | grep -q ' cloudrift '; then
 	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || gpu_count || ' ' || price || ' ' || availability from offers where provider = 'cloudrift' order by key")
 	want='a100-80-nr.1/ap-east-tw-kn-2 A100-80 1 1200000 available
-mi350x-8.8/us-central-tx-nr-1  8 16000000 available
+mi350x-8.8/us-central-tx-nr-1 MI350X 8 16000000 available
 rtx49-8c-nr.1/eu-central-it-gv-1 RTX4090 1 390000 unavailable
 rtx49-8c-nr.1/us-east-nc-nr-1 RTX4090 1 390000 available
 rtx49-8c-nr.2/us-east-nc-nr-1 RTX4090 2 780000 unknown
