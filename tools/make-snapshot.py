@@ -774,7 +774,8 @@ def azure(cat, out, d):
             out.skipped[("azure", "no price")] += 1
             continue
         out.add("azure", "%s/%s" % (s["name"], region), s["name"], region, gid, s["raw"],
-                s["count"], None, s["ic"], s["vcpus"], s["ram"], price, spot)
+                s["count"], None, s["ic"], s["vcpus"], s["ram"], price, spot,
+                vram_gb=s["vram"] or None)
 
 
 # ---------------------------------------------------------------------------
