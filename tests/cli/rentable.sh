@@ -110,12 +110,24 @@ for t in a3-highgpu-1g a3-highgpu-2g a3-highgpu-4g a3-ultragpu-8g a4-highgpu-8g;
 	check "live $t: as the snapshot says" not_on_demand
 done
 
-# --- 4. GCP: committed-use rates are not pay-as-you-go prices.
+# --- 4. GCP: committed-use rates are not pay-as-you-go prices. Since
+# issue 44 the snapshot's a2, a3, g2 and g4 rows are Google's own
+# whole-machine list of 2026-07-30: the pay-as-you-go price, and the
+# committed-use rates as 1y/3y commitments beside it.
+run --db "$DB" --provider azure --term 3y --all-regions --format json --quiet
+check "--term 3y offline: Azure's dated reservations (NC48ads_A100_v4 eastus2: 71,642 / 26,280 h)" \
+    [ "$(jq -r '.offers[] | select(.key == "Standard_NC48ads_A100_v4/eastus2") | .committed[] | select(.term == "3y") | "\(.kind) \(.upfront) \(.price_hour) \(.upfront_usd)"' "$T/out")" = "reservation all 2.726104 71642" ]
 q --provider gcp --gpu A100-80 --count 4 --all-regions
-check "a2-ultragpu-4g us-central1 (\$11.78, a committed rate): no on-demand price, noted" \
-    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "|stale;doubtful-price" ]
-check "a2-ultragpu-4g us-east5 at Google's \$22.10: no outlier" \
-    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-east5" { print $p "|" $n }')" = "22.09528|stale" ]
+check "a2-ultragpu-4g us-central1 at Google's \$20.28 (was a committed \$11.78, refused)" \
+    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "20.275192|stale" ]
+check "a2-ultragpu-4g us-east5 at Google's \$22.26: no outlier" \
+    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-east5" { print $p "|" $n }')" = "22.25966|stale" ]
+q --provider gcp --gpu H100 --count 8 --all-regions --match a3-highgpu-8g
+check "a3-highgpu-8g us-central1: \$88.49 on demand (issue 44; doubtful-price before)" \
+    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "88.49|stale" ]
+run --db "$DB" --provider gcp --gpu H100 --count 8 --match a3-highgpu-8g --all-regions --term 1y --format json --quiet
+check "--term 1y offline: a3-highgpu-8g us-central1's 1-year commitment, \$61.38" \
+    [ "$(jq -r '.offers[] | select(.key == "a3-highgpu-8g/us-central1") | .committed[] | select(.term == "1y") | "\(.kind) \(.upfront) \(.price_hour)"' "$T/out")" = "commitment none 61.383672" ]
 q --provider gcp
 check "every GCP offer with no on-demand price says why" [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" 'NR > 1 && $p == "" && $n !~ /not-on-demand|doubtful-price/' | wc -l)" -eq 0 ]
 check "no GCP offer is noted price-outlier" out_lacks 'price-outlier'
