@@ -958,9 +958,9 @@ def runpod(cat, out, d):
         else:
             inter = "pcie"
         price = r["Price"].strip() or None
-        spot = r["SpotPrice"].strip() or None
-        if spot is not None and price is not None and dec(spot) == dec(price):
-            spot = None   # the catalog copies on-demand into SpotPrice: not a spot price
+        # No spot price: RunPod ended spot pods on 2026-09-11 (and this
+        # catalog's SpotPrice was a copy of Price on every row anyway).
+        spot = None
         # vCPU/RAM are SkyPilot's static per-GPU table, not a real pod's host.
         vcpus, ram = num(r["vCPUs"]), num(r["MemoryGiB"])
         one = per_gpu.get(it.split("_", 1)[1])

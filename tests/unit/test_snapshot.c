@@ -929,6 +929,10 @@ test_rentable_sizes_hosts_links(void **state)
 		    o->ram_gb > RENTABLE_RAM_GB_PER_GPU_MAX * o->gpu_count)
 			fail_msg("%s %s: host %d vCPUs, %g GB", o->provider,
 			    o->key, o->vcpus, o->ram_gb);
+		/* RunPod ended spot pods on 2026-09-11 (issue 44). */
+		if (strcmp(o->provider, "runpod") == 0 &&
+		    money_known(o->spot_price))
+			fail_msg("runpod %s: a spot price", o->key);
 		/* RunPod's host table is per GPU: never growing with n^2. */
 		if (strcmp(o->provider, "runpod") == 0 && o->ram_gb > 0 &&
 		    o->gpu_count > 1 && o->ram_gb / o->gpu_count > 300)
