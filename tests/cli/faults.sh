@@ -76,7 +76,6 @@ runpod|negative price|gpu-types.json|"securePrice": 2.99|"securePrice": -2.99|se
 runpod|NaN price|gpu-types.json|"securePrice": 2.99|"securePrice": "NaN"|securePrice|
 runpod|Infinity price|gpu-types.json|"securePrice": 2.99|"securePrice": 1e999|securePrice|
 runpod|1e300 price|gpu-types.json|"securePrice": 2.99|"securePrice": 1e300|securePrice|
-runpod|negative spot|gpu-types.json|"secureSpotPrice": 1.75|"secureSpotPrice": -1.75|secureSpotPrice|
 runpod|10^6 GPUs|gpu-types.json|"maxGpuCount": 8|"maxGpuCount": 1000000|maxGpuCount|
 runpod|10^6 GB|gpu-types.json|"memoryInGb": 80|"memoryInGb": 1000000|memoryInGb|
 runpod|empty id|gpu-types.json|"id": "NVIDIA H100 80GB HBM3"|"id": ""|id|

@@ -60,7 +60,7 @@ done
 keys_of() { sqlite3 "$DB" "select key from offers where provider = '$1' and source = 'live' order by key" | tr '\n' ' '; }
 case " $PROVIDERS " in
 *" azure "*)
-	want="Standard_NC24ads_A100_v4/swedencentral Standard_NC40ads_H100_v5/eastus Standard_NC48ads_A100_v4/eastus Standard_ND96amsr_A100_v4/westus2 Standard_ND96isr_H100_v5/eastus Standard_ND96isr_H100_v5/westeurope Standard_ND96isr_H200_v5/eastus2 Standard_ND96isr_MI300X_v5/westus Standard_NV12s_v3/eastus Standard_NV36ads_A10_v5/eastus "
+	want="Standard_NC24ads_A100_v4/swedencentral Standard_NC40ads_H100_v5/eastus Standard_NC48ads_A100_v4/eastus Standard_ND128isr_GB300_v6/eastus Standard_ND96amsr_A100_v4/westus2 Standard_ND96isr_H100_v5/eastus Standard_ND96isr_H100_v5/westeurope Standard_ND96isr_H200_v5/eastus2 Standard_ND96isr_MI300X_v5/westus Standard_NV12s_v3/eastus Standard_NV36ads_A10_v5/eastus "
 	check "azure: exactly the fixtures' offers ($(keys_of azure))" [ "$(keys_of azure)" = "$want" ]
 	check "azure: ND96isr_H100_v5 eastus is 98.32 on-demand, 18.169536 spot" \
 	    [ "$(sqlite3 "$DB" "select price || ' ' || spot_price from offers where provider = 'azure' and key = 'Standard_ND96isr_H100_v5/eastus'")" = "98320000 18169536" ]
@@ -185,7 +185,7 @@ fi
 if echo " $PROVIDERS " | grep -q ' cloudrift '; then
 	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || gpu_count || ' ' || price || ' ' || availability from offers where provider = 'cloudrift' order by key")
 	want='a100-80-nr.1/ap-east-tw-kn-2 A100-80 1 1200000 available
-mi350x-8.8/us-central-tx-nr-1  8 16000000 available
+mi350x-8.8/us-central-tx-nr-1 MI350X 8 16000000 available
 rtx49-8c-nr.1/eu-central-it-gv-1 RTX4090 1 390000 unavailable
 rtx49-8c-nr.1/us-east-nc-nr-1 RTX4090 1 390000 available
 rtx49-8c-nr.2/us-east-nc-nr-1 RTX4090 2 780000 unknown
