@@ -224,7 +224,8 @@ refresh_stale(const struct cli_options *o, int64_t max_age, char *note,
 	db_close(db);
 	for (i = 0; providers[i] != NULL; i++) {
 		p = providers[i];
-		if (p->key_required)
+		/* Keyed, or nothing to fetch (list prices only). */
+		if (p->key_required || p->no_feed != NULL)
 			continue;
 		if (o->filter.nproviders > 0) {
 			for (k = 0; k < o->filter.nproviders; k++)

@@ -496,6 +496,13 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 * answer, and storing 20 news rewrote 13 pages of the table.
 	 */
 	DB_WATCH_KNOWN_SQL,
+	/*
+	 * 25 -> 26 (issue 47): the price an aggregate offer starts from
+	 * (Akash: the cheapest provider's bid, price.min, beside the
+	 * weighted average that is its price), micro-USD per
+	 * instance-hour; NULL where the source gives none.
+	 */
+	"ALTER TABLE offers ADD COLUMN price_from INTEGER;",
 };
 
 bool

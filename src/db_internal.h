@@ -91,7 +91,7 @@ struct db {
 	"provider, key, instance_type, region, gpu, gpu_raw, gpu_count, " \
 	"vram_gb, interconnect, vcpus, ram_gb, price, spot_price, "	\
 	"availability, spot_interruption, reliability, fetched_at, source, " \
-	"notes, spot_zone, currency, price_original, nodes"
+	"notes, spot_zone, currency, price_original, nodes, price_from"
 
 /*
  * OFFER_COLUMNS and what is computed at write time: the sort keys and
@@ -102,7 +102,7 @@ struct db {
 	"continent, country, form, vertex, search, fabric, node_gbps, " \
 	"fabric_nodes, row_hash"
 #define WRITE_PLACEHOLDERS						\
-	"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+	"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 /* Put "cache PATH: what: sqlite message" into err. */
 void		 db_err(struct db *, struct err *, const char *);

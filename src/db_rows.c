@@ -75,6 +75,7 @@ db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 	o->nodes = sqlite3_column_int(st, 22);
 	if (o->nodes < 1)
 		o->nodes = 1;
+	o->price_from = db_stmt_money(st, 23);
 	offer_set_fabric(o);
 	/* An older cache may hold figures no real host has. */
 	offer_host_bounds(o);

@@ -175,11 +175,12 @@ db_offer_row_hash(const char *provider, const struct offer *o)
 	fnv_int(&h, money_known(o->price_original) ? o->price_original :
 	    MONEY_NONE);
 	fnv_int(&h, o->nodes > 1 ? o->nodes : 1);
+	fnv_int(&h, money_known(o->price_from) ? o->price_from : MONEY_NONE);
 	return (int64_t)h;
 }
 
 /*
- * Bind one offer to the 35 placeholders of a WRITE_COLUMNS insert. A
+ * Bind one offer to the 36 placeholders of a WRITE_COLUMNS insert. A
  * value added here from the offer is added to db_offer_row_hash() too.
  */
 void
@@ -218,18 +219,19 @@ db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
 	sqlite3_bind_text(st, 21, o->currency, -1, SQLITE_STATIC);
 	db_bind_money(st, 22, o->price_original);
 	sqlite3_bind_int(st, 23, o->nodes > 1 ? o->nodes : 1);
+	db_bind_money(st, 24, o->price_from);
 	offer_sort_keys(provider, o, &k);
-	sqlite3_bind_int64(st, 24, k.gpu_price);
-	sqlite3_bind_int64(st, 25, k.spot_gpu);
-	sqlite3_bind_double(st, 26, k.pflop);
-	sqlite3_bind_text(st, 27, k.continent, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 28, k.country, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 29, k.form);
-	sqlite3_bind_int(st, 30, k.vertex);
-	sqlite3_bind_blob(st, 31, k.search, (int)k.search_len,
+	sqlite3_bind_int64(st, 25, k.gpu_price);
+	sqlite3_bind_int64(st, 26, k.spot_gpu);
+	sqlite3_bind_double(st, 27, k.pflop);
+	sqlite3_bind_text(st, 28, k.continent, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 29, k.country, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 30, k.form);
+	sqlite3_bind_int(st, 31, k.vertex);
+	sqlite3_bind_blob(st, 32, k.search, (int)k.search_len,
 	    SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 32, k.fabric);
-	sqlite3_bind_int(st, 33, k.node_gbps);
-	sqlite3_bind_int(st, 34, k.fabric_nodes);
-	sqlite3_bind_int64(st, 35, db_offer_row_hash(provider, o));
+	sqlite3_bind_int(st, 33, k.fabric);
+	sqlite3_bind_int(st, 34, k.node_gbps);
+	sqlite3_bind_int(st, 35, k.fabric_nodes);
+	sqlite3_bind_int64(st, 36, db_offer_row_hash(provider, o));
 }

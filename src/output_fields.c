@@ -75,7 +75,8 @@
 	X(F_TERM_HOUR,		"term_hour")				\
 	X(F_TERM_GPU,		"term_gpu_hour")			\
 	X(F_TERM_SAVINGS,	"term_savings_pct")			\
-	X(F_TERM_TOTAL,		"total_term_cost")
+	X(F_TERM_TOTAL,		"total_term_cost")			\
+	X(F_PRICE_FROM,		"price_from")
 
 enum field {
 #define X(id, name) id,
@@ -441,6 +442,9 @@ output_field_value(size_t i, const struct plan *p,
 			return FIELD_NULL;
 		return money_value(cost_term_total(p->term_hour,
 		    p->term->months, opts->hours), buf, size);
+	case F_PRICE_FROM:
+		/* Per instance-hour, as the offer's own price_original. */
+		return money_value(o->price_from, buf, size);
 	case FIELD_COUNT:
 		break;
 	}

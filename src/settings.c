@@ -33,6 +33,7 @@ static const struct setting_info {
 	{ "timeout", 1, 86400, "seconds" },
 	{ "max_age", 0, 0, NULL },	/* a duration: checked where it is read */
 	{ "from_key", 0, 0, NULL },	/* checked by sign.c where it is read */
+	{ "salad_organization", 0, 0, NULL },	/* SaladCloud's, with its key */
 };
 #define NSETTINGS (sizeof setting_info / sizeof setting_info[0])
 

@@ -44,8 +44,9 @@ only '"[^"]*\b(SELECT|INSERT (OR [A-Z]+ )?INTO|UPDATE [a-z_.]+ SET|DELETE FROM|C
     'db.c' 'db_*.c' 'db_internal.h'
 only '#include <zlib\.h>' 'gz.c'
 only '#include <sodium\.h>' 'sign.c'
-# Pure modules: no stdio streams, no files, no clocks.
-only '\b(fopen|printf|fprintf|fputs|puts|getenv|time\(NULL\))' \
+# Pure modules: no stdio streams, no files, no clocks. A call of printf,
+# not the word: launch.c writes shell commands that run printf(1).
+only '\b(fopen|printf ?\(|fprintf|fputs|puts|getenv|time\(NULL\))' \
     'cli.c' 'cli_common.c' 'cli_refresh.c' 'cmd_*.c' 'main.c' 'output*.c' 'paths.c' 'cache.c' 'refresh.c' 'db.c' 'db_*.c' \
     'xalloc.c' 'http.c' 'settings.c' 'log.c' 'tui/*' 'str.c' 'err.c' \
     'columns.c' 'layout.c' 'snapshot.c' 'answer.c' '*.h'

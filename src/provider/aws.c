@@ -109,6 +109,7 @@ static const struct gpu_family gpu_families[] = {
 	{ "g6",       "NVIDIA L4",                  24,  IC_PCIE, false },
 	{ "g6e",      "NVIDIA L40S",                48,  IC_PCIE, false },
 	{ "g6f",      "NVIDIA L4",                  24,  IC_PCIE, true },
+	{ "g7",       "NVIDIA RTX PRO Server 4500", 32,  IC_PCIE, false },
 	{ "g7e",      "NVIDIA RTX PRO Server 6000", 96,  IC_PCIE, false },
 	{ "gr6",      "NVIDIA L4",                  24,  IC_PCIE, false },
 	{ "gr6f",     "NVIDIA L4",                  24,  IC_PCIE, true },
