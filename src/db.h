@@ -35,7 +35,7 @@
 #include "offer.h"
 #include "summary.h"
 
-#define DB_SCHEMA_VERSION	26
+#define DB_SCHEMA_VERSION	27
 #define DB_ERROR_MAX		256
 
 struct db;

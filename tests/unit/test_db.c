@@ -3612,7 +3612,9 @@ test_migrate_watch_known(void **state)
 	db_close(db);
 	/* Back to schema 24 as it was. */
 	raw = raw_open(path);
-	raw_exec(raw, "ALTER TABLE offers DROP COLUMN price_from;"
+	raw_exec(raw, "ALTER TABLE group_state DROP COLUMN made_at;"
+	    "ALTER TABLE group_state DROP COLUMN valid_until;"
+	    "ALTER TABLE offers DROP COLUMN price_from;"
 	    "ALTER TABLE watch DROP COLUMN known;"
 	    "CREATE TABLE watch_offer (query TEXT NOT NULL, provider TEXT "
 	    "NOT NULL, key TEXT NOT NULL, price INTEGER, availability TEXT "
