@@ -1577,13 +1577,18 @@ static const enum filter_field sql_fields[] = {
 	FF_NODE_GBPS
 };
 
-/* Does SQL test every filter field set in f (--term aside)? */
+/*
+ * Does SQL test every filter field set in f (--term aside)? --train's
+ * memory rule, which picks a plan's nodes, is C's (offer_matches()).
+ */
 static bool
 fields_in_sql(const struct offer_filter *f)
 {
 	size_t i;
 	int ff;
 
+	if (train_given(&f->train))
+		return false;
 	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++) {
 		if (!filter_is_set(f, (enum filter_field)ff))
 			continue;
