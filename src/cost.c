@@ -147,6 +147,15 @@ cost_scaling(const struct plan *p, const char **why)
 }
 
 double
+cost_scaling_class(size_t i, const char **why)
+{
+	if (i >= sizeof scaling_class / sizeof scaling_class[0])
+		return -1;
+	*why = scaling_class[i].why;
+	return scaling_class[i].efficiency;
+}
+
+double
 cost_spot_rate(const struct offer *o, bool *known)
 {
 	/* The middle of each Spot Advisor bucket; >20 % taken as 25 %. */

@@ -69,6 +69,12 @@ const char *cost_inter_node(const struct plan *p);
  * *why (may be NULL) gets a short phrase naming the class.
  */
 double	cost_scaling(const struct plan *p, const char **why);
+/*
+ * cost_scaling()'s classes, for the assumptions an answer prints: class
+ * i's efficiency and phrase; -1 past the last (i counts from 0, "one
+ * node" first).
+ */
+double	cost_scaling_class(size_t i, const char **why);
 
 #define COST_SPOT_DEFAULT_MONTHLY 0.25	/* share interrupted a month */
 #define COST_RESTART_HOURS	0.25	/* a node back, the checkpoint read */

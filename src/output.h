@@ -80,6 +80,8 @@ struct output_opts {
 	enum sort_key sort;	/* the order shown: the table keeps its column */
 	int	term;		/* --term: TERM_NONE, months or TERM_ANY */
 	bool	fabric_filter;	/* --fabric or --min-node-gbps: show FABRIC */
+	/* --train: the run (each plan's job is p->job); NULL without. */
+	const struct train *train;
 	const struct output_change *changes;	/* watch: why each row; or NULL */
 };
 
@@ -107,6 +109,23 @@ bool	output_field_shown(size_t i, const struct output_opts *opts);
  * error.
  */
 int	output_term_comparison(FILE *out, const struct plan *p, double hours);
+
+/*
+ * --train's assumptions, once per answer, for people: "--train 7B:2T:
+ * 8.4e22 FLOPs (6 x params x tokens) at MFU 0.40 ...", one line
+ * without a newline. Returns its length.
+ */
+size_t	output_train_assumptions(const struct train *t, char *buf,
+	    size_t size);
+
+/*
+ * --train, for people, after a table: the first row's job on the term
+ * it is cheapest on, with what that term commits to ("p4de.24xlarge
+ * (aws us-east-1), 23,371 h: on demand $957,420.01; 1y reservation
+ * (all upfront) $630,720.00 for 3 terms, committing $210,240.00 a
+ * term"). Nothing when it has none. Returns 0, or -1 on a write error.
+ */
+int	output_train_term(FILE *out, const struct plan *p);
 
 /* Write plans in opts->format. Returns 0, or -1 on a write error. */
 int	output_plans(FILE *out, const struct output_opts *opts,

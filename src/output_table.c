@@ -1,6 +1,7 @@
 /* output_table.c: the aligned table for people. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,8 @@
 
 /*
  * Columns a table shows, in order; the totals only with --hours, the
- * fabric only for plans of several nodes or a fabric filter.
+ * job's only with --train (its egress with --egress), the fabric only
+ * for plans of several nodes or a fabric filter.
  */
 static size_t
 table_columns(const struct output_opts *opts, const struct plan *plans,
@@ -32,6 +34,9 @@ table_columns(const struct output_opts *opts, const struct plan *plans,
 		    c == COL_TERM_TOTAL) && opts->hours < 0)
 			continue;
 		if (column_is_term((enum column)c) && opts->term == TERM_NONE)
+			continue;
+		if (column_is_train((enum column)c) && (opts->train == NULL ||
+		    (c == COL_EGRESS && !(opts->train->egress_gb > 0))))
 			continue;
 		if ((c == COL_FABRIC || c == COL_NODE_GBPS) && !fabric)
 			continue;
@@ -223,5 +228,43 @@ output_term_comparison(FILE *out, const struct plan *p, double hours)
 		}
 	}
 	fputc('\n', out);
+	return ferror(out) ? -1 : 0;
+}
+
+int
+output_train_term(FILE *out, const struct plan *p)
+{
+	static const char *const upfront[CU_COUNT] = {
+		"no upfront", "partial upfront", "all upfront"
+	};
+	const struct plan_job *job = p->job;
+	const struct committed *c;
+	char hours[48], demand[48], term[48], commit[48], name[16];
+	int64_t terms;
+
+	if (job == NULL || (c = job->term) == NULL)
+		return 0;
+	column_total(llround(job->hours) * (int64_t)MONEY_UNIT, hours,
+	    sizeof hours);
+	hours[strcspn(hours, ".")] = '\0';
+	column_total(job->cost, demand, sizeof demand);
+	column_total(job->term_cost, term, sizeof term);
+	column_total(job->term_commitment, commit, sizeof commit);
+	committed_term_name(name, sizeof name, c->months);
+	terms = money_known(job->term_commitment) && job->term_commitment > 0 ?
+	    (job->term_cost + job->term_commitment / 2) / job->term_commitment :
+	    1;
+	fprintf(out, "%s (%s %s", p->offer->instance_type, p->offer->provider,
+	    p->offer->region);
+	if (p->nodes > 1)
+		fprintf(out, ", %d nodes", p->nodes);
+	fprintf(out, "), %s h: on demand %s%s; on a %s %s (%s) $%s for %lld "
+	    "term%s, committing $%s a term whatever the job uses\n", hours,
+	    column_cell_empty(demand) ? "" : "$",
+	    column_cell_empty(demand) ? "not sold" : demand, name,
+	    c->kind == CK_SAVINGS_PLAN ? "savings plan" :
+	    committed_kind_name(c->kind),
+	    upfront[c->upfront_kind < CU_COUNT ? c->upfront_kind : 0], term,
+	    (long long)terms, terms == 1 ? "" : "s", commit);
 	return ferror(out) ? -1 : 0;
 }
