@@ -27,10 +27,10 @@
  * by default), its saving (4) and its job total (3); the fabric between
  * nodes and its Gb/s per node (1), shown only when an answer has plans of
  * several nodes or filters on the fabric (column_fabric_shown()); with
- * --train, the job's wall-clock hours (1), its cost (0: what it ranks
- * by), its expected spot cost (2), its cost per billion
- * tokens (3), the egress (2, with --egress) and the job on its best term
- * (4) (column_is_train()). Before
+ * --train (column_is_train()), the job's wall-clock hours (1), its cost
+ * (0: what it ranks by), its expected spot cost (1), its cost per
+ * billion tokens (3), the egress (0: asked for, shown only with
+ * --egress) and the job on its best term (4). Before
  * any of these, columns with no value in any shown row go;
  * and no column is cut short to make room for a less important one
  * (layout_fit()).
@@ -62,9 +62,9 @@
 	X(COL_TERM_TOTAL, "TERM TOTAL $", 12, 3, true, false, SORT_TERM_GPU) \
 	X(COL_JOB_HOURS, "HOURS",	5, 1, true,  false, SORT_JOB)	\
 	X(COL_JOB,	"JOB $",	5, 0, true,  false, SORT_JOB)	\
-	X(COL_SPOT_JOB,	"SPOT JOB $",	10, 2, true, false, SORT_JOB)	\
+	X(COL_SPOT_JOB,	"SPOT JOB $",	10, 1, true, false, SORT_JOB)	\
 	X(COL_PER_BTOK,	"$/1B TOKENS",	11, 3, true, false, SORT_JOB)	\
-	X(COL_EGRESS,	"EGRESS $",	8, 2, true,  false, SORT_JOB)	\
+	X(COL_EGRESS,	"EGRESS $",	8, 0, true,  false, SORT_JOB)	\
 	X(COL_TERM_JOB,	"TERM JOB $",	10, 4, true, false, SORT_JOB)
 
 enum column {
