@@ -1,5 +1,6 @@
 /* output_table.c: the aligned table for people. */
 #include "config.h"
+#include "output_table.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +11,6 @@
 #include "cost.h"
 #include "money.h"
 #include "layout.h"
-#include "output.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -267,4 +267,56 @@ output_train_term(FILE *out, const struct plan *p)
 	    upfront[c->upfront_kind < CU_COUNT ? c->upfront_kind : 0], term,
 	    (long long)terms, terms == 1 ? "" : "s", commit);
 	return ferror(out) ? -1 : 0;
+}
+
+/* "30m", "2h", "1d": a duration of whole minutes, hours or days. */
+static void
+duration_text(int seconds, char *buf, size_t size)
+{
+	if (seconds % 86400 == 0)
+		snprintf(buf, size, "%dd", seconds / 86400);
+	else if (seconds % 3600 == 0)
+		snprintf(buf, size, "%dh", seconds / 3600);
+	else
+		snprintf(buf, size, "%dm", seconds / 60);
+}
+
+size_t
+output_train_assumptions(const struct train *t, char *buf, size_t size)
+{
+	char run[64], every[16], restart[16], gb[32];
+	const char *why;
+	size_t len, i;
+	double eff;
+
+	train_text(t, run, sizeof run);
+	duration_text(t->checkpoint_s, every, sizeof every);
+	duration_text((int)(COST_RESTART_HOURS * 3600), restart,
+	    sizeof restart);
+	len = (size_t)snprintf(buf, size, "--train %s: %.3g FLOPs (6 x "
+	    "params x tokens) at MFU %.2f of each GPU's dense BF16 peak; "
+	    "%.0f GB of training state (%d bytes a parameter + %.0f %%), "
+	    "sharded over the plan's GPUs; past one node, a scaling of",
+	    run, train_flops(t), t->mfu, train_memory_gb(t),
+	    TRAIN_BYTES_PER_PARAM, (TRAIN_HEADROOM - 1) * 100);
+	for (i = 1; len < size && (eff = cost_scaling_class(i, &why)) >= 0;
+	    i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %.2f (%s)",
+		    i > 1 ? "," : "", eff, why);
+	if (len < size)
+		len += (size_t)snprintf(buf + len, size - len, "; spot: AWS "
+		    "Spot Advisor's interruption rate, else %.0f %% of nodes "
+		    "a month, a checkpoint every %s and %s to restart",
+		    COST_SPOT_DEFAULT_MONTHLY * 100, every, restart);
+	if (len < size && t->egress_gb > 0) {
+		column_total((int64_t)(t->egress_gb * MONEY_UNIT), gb,
+		    sizeof gb);
+		/* Whole GB print without decimals. */
+		if (strlen(gb) > 3 && strcmp(gb + strlen(gb) - 3, ".00") == 0)
+			gb[strlen(gb) - 3] = '\0';
+		len += (size_t)snprintf(buf + len, size - len, "; egress %s "
+		    "GB at each provider's published internet price, one "
+		    "month's tiers (unknown where none)", gb);
+	}
+	return len < size ? len : (size > 0 ? size - 1 : 0);
 }

@@ -4,7 +4,8 @@
 # cache files (db.c, db_*.c, db_internal.h) talk to SQLite or hold SQL,
 # adapters touch neither (nor the transport, http.h:
 # they describe requests with request.h), refresh.c names no provider,
-# pure modules do no I/O, and the TUI does not include cli.h.
+# pure modules do no I/O, the TUI does not include cli.h, and the
+# output modules call down only (dispatch, writers, fields, columns).
 set -u
 : "${TOP_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$TOP_SRCDIR/src" || exit 99
@@ -102,6 +103,96 @@ for id in $ids; do
 		fails=$((fails + 1))
 		break
 	fi
+done
+
+# The output modules call down, never up or across: format dispatch
+# (output.c) and the listings (output_summary.c over output_records.c)
+# call the writers, the writers (output_delim.c, output_json.c,
+# output_table.c) call the fields (output_fields.c), which call the
+# table's cells (columns.c), which call layout.c. A level is a line of
+# "levels" below, highest first; nothing a file defines for others (a
+# function or table not static) is named in the code of a file of its
+# own level or one below it (comments and strings aside).
+
+# The names FILE defines for other files.
+exported() {
+	awk '
+	/^[A-Za-z_][A-Za-z0-9_]*\(/ && prev !~ /^static/ {
+		sub(/\(.*/, ""); print
+	}
+	/^(const |struct |enum |unsigned |int |long |char |size_t |bool |double )[^=(;]*=/ {
+		line = $0
+		sub(/(\[[^]]*\])* *=.*/, "", line)
+		sub(/.*[^A-Za-z0-9_]/, "", line)
+		print line
+	}
+	{ prev = $0 }' "$1" | sort -u
+}
+
+# FILE without comments, strings and characters: the names it uses.
+code_of() {
+	awk -v sq="'" '
+	{
+		line = $0
+		out = ""
+		while (line != "") {
+			if (incomment) {
+				if (!(e = index(line, "*/")))
+					break
+				line = substr(line, e + 2)
+				incomment = 0
+				continue
+			}
+			if (!match(line, "/[*]|//|\"|" sq)) {
+				out = out line
+				break
+			}
+			out = out substr(line, 1, RSTART - 1) " "
+			tok = substr(line, RSTART, RLENGTH)
+			line = substr(line, RSTART + RLENGTH)
+			if (tok == "/*")
+				incomment = 1
+			else if (tok == "//")
+				line = ""
+			else if (match(line, "^([^" tok "\\\\]|\\\\.)*" tok))
+				line = substr(line, RLENGTH + 1)
+			else
+				line = ""
+		}
+		print out
+	}' "$1"
+}
+
+levels='output_summary.c
+output.c output_records.c
+output_delim.c output_json.c output_table.c
+output_fields.c
+columns.c
+layout.c'
+# Each file against every file of its level and below.
+rank=0
+for upper_level in $(echo "$levels" | tr ' ' ','); do
+	rank=$((rank + 1))
+	for upper in $(echo "$upper_level" | tr ',' ' '); do
+		[ -f "$upper" ] || continue
+		checks=$((checks + 1))
+		names=$(exported "$upper")
+		below=$(echo "$levels" | sed -n "$rank,\$p")
+		hits=$(for lower in $below; do
+			[ "$lower" != "$upper" ] && [ -f "$lower" ] || continue
+			code=$(code_of "$lower")
+			for name in $names; do
+				if echo "$code" | grep -q -w -- "$name"; then
+					echo "$lower uses $name"
+				fi
+			done
+		done)
+		if [ -n "$hits" ]; then
+			echo "FAIL: the output modules call down only, but" \
+			    "of $upper:" $hits >&2
+			fails=$((fails + 1))
+		fi
+	done
 done
 
 echo "check_layering.sh: $((checks - fails)) passed, $fails failed"

@@ -15,7 +15,9 @@
  * sent as "Authorization: Bearer KEY" (never as ?api_key=, which would
  * put it in the URL). The answer is {"data": {"gpuTypes": [...]}}; an
  * {"errors": [{"message": ...}]} envelope fails the refresh with that
- * message.
+ * message. The request, that envelope and the fields of a gpuTypes
+ * element this adapter shares with runpod-clusters are in
+ * runpod_graphql.c.
  *
  * How fields map to offers:
  * - Prices are USD per GPU-hour. Each type gives offers for 1, 2, 4 and
@@ -53,21 +55,14 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
-#include "gpu.h"
 #include "json.h"
 #include "money.h"
 #include "provider.h"
 #include "str.h"
-#include "xalloc.h"
-
-#define RUNPOD_ORIGIN		"https://api.runpod.io"
-#define RUNPOD_PATH		"/graphql"
-/* Real answers are about 20 KB. */
-#define RUNPOD_MAX_BODY		((size_t)8 << 20)
+#include "runpod_graphql.h"
 
 static const char runpod_query[] =
     "{\"query\": \"query GpuTypes($lowestPriceInput: GpuLowestPriceInput) "
@@ -111,10 +106,8 @@ struct tally {
 
 /* One GPU type's fields, as parsed. */
 struct gpu_type {
-	char	 id[OFFER_NAME_MAX];
-	char	 name[OFFER_NAME_MAX];	/* displayName, else the id */
-	int	 vram_gb;		/* memoryInGb; 0 unknown */
-	int	 max_count;		/* maxGpuCount */
+	struct runpod_type base;	/* id, name, memory, maxGpuCount */
+	int	 max_count;		/* maxGpuCount, 1 when absent */
 	int	 cloud_max[NCLOUDS];	/* per cloud, else max_count */
 	int64_t	 price[NCLOUDS];	/* micro-USD per GPU-hour or NONE */
 	int64_t	 spot[NCLOUDS];
@@ -126,52 +119,8 @@ struct gpu_type {
 static int
 runpod_start(struct provider_run *run, struct err *err)
 {
-	struct http_request *req;
-
 	(void)err;
-	req = provider_queue(run, provider_url(run, RUNPOD_ORIGIN, RUNPOD_PATH),
-	    "POST", 0);
-	req->max_body = RUNPOD_MAX_BODY;
-	req->body = xstrdup(runpod_query);
-	req->body_len = strlen(runpod_query);
-	http_request_header(req, "Content-Type", "application/json");
-	http_request_header(req, "Accept", "application/json");
-	provider_bearer(run, req);
-	return 0;
-}
-
-/* Interconnect named by RunPod's id or display name, else by model. */
-static enum interconnect
-interconnect_of(const struct gpu_type *t, const char *gpu, int count)
-{
-	enum interconnect ic = provider_interconnect(t->id, NULL, count);
-
-	if (ic == IC_UNKNOWN)
-		ic = provider_interconnect(t->name, gpu, count);
-	/* MI300X is an OAM module on Infinity Fabric: not NVLink, not PCIe. */
-	return ic;
-}
-
-/* Read a per-GPU price field: NONE when null, absent or 0. */
-static int
-get_gpu_price(const cJSON *obj, const char *key, const char *path,
-    int64_t *out, struct err *err)
-{
-	char buf[32];
-	bool found;
-
-	if (json_get_money(obj, key, path, out, &found, err) < 0)
-		return -1;
-	if (!found || *out == 0) {
-		*out = MONEY_NONE;
-		return 0;
-	}
-	if (*out > OFFER_GPU_HOUR_PRICE_MAX) {
-		money_format(buf, sizeof buf, *out, 2);
-		err_set(err, "%s.%s: %s USD per GPU-hour is absurd", path, key,
-		    buf);
-		return -1;
-	}
+	provider_bearer(run, runpod_graphql_queue(run, runpod_query));
 	return 0;
 }
 
@@ -200,31 +149,13 @@ get_stock(const cJSON *obj, const char *path, enum availability *out,
     struct err *err)
 {
 	const cJSON *lp;
-	char lpath[OFFER_NAME_MAX + 48], stock[32];
-	bool found;
+	char lpath[OFFER_NAME_MAX + 48];
 
 	*out = AV_UNAVAILABLE;
-	lp = cJSON_GetObjectItemCaseSensitive(obj, "lowestPrice");
-	if (lp == NULL || cJSON_IsNull(lp))
-		return 0;
-	snprintf(lpath, sizeof lpath, "%s.lowestPrice", path);
-	if (!cJSON_IsObject(lp)) {
-		err_set(err, "%s: expected an object, got %s", lpath,
-		    json_type_name(lp));
+	if (runpod_graphql_lowest(obj, path, &lp, lpath, sizeof lpath,
+	    err) < 0)
 		return -1;
-	}
-	if (json_get_string(lp, "stockStatus", lpath, stock, sizeof stock,
-	    &found, err) < 0)
-		return -1;
-	if (!found || stock[0] == '\0' || str_eq_nocase(stock, "none"))
-		*out = AV_UNAVAILABLE;
-	else if (str_eq_nocase(stock, "high") || str_eq_nocase(stock, "medium"))
-		*out = AV_AVAILABLE;
-	else if (str_eq_nocase(stock, "low"))
-		*out = AV_LIMITED;
-	else
-		*out = AV_UNKNOWN;
-	return 0;
+	return lp != NULL ? runpod_graphql_stock(lp, lpath, out, err) : 0;
 }
 
 /* Read one gpuTypes element into t; path names it for messages. */
@@ -237,38 +168,14 @@ read_gpu_type(const cJSON *obj, int index, struct gpu_type *t, char *path,
 	size_t i;
 
 	memset(t, 0, sizeof *t);
-	snprintf(path, pathsize, "data.gpuTypes[%d]", index);
-	if (!cJSON_IsObject(obj)) {
-		err_set(err, "%s: expected an object, got %s", path,
-		    json_type_name(obj));
-		return -1;
-	}
-	if (json_get_string(obj, "id", path, t->id, sizeof t->id, NULL,
+	if (runpod_graphql_type(obj, index, &t->base, path, pathsize,
 	    err) < 0)
 		return -1;
-	if (t->id[0] == '\0') {
-		err_set(err, "%s.id: empty", path);
-		return -1;
-	}
-	/* From here on the record is named by its id. */
-	snprintf(path, pathsize, "data.gpuTypes[\"%s\"]", t->id);
-	if (json_get_string(obj, "displayName", path, t->name, sizeof t->name,
-	    &found, err) < 0)
-		return -1;
-	if (t->name[0] == '\0')
-		str_copy(t->name, sizeof t->name, t->id);
-	if (json_get_int(obj, "memoryInGb", path, 0, OFFER_VRAM_MAX, &v, &found,
-	    err) < 0)
-		return -1;
-	t->vram_gb = found ? (int)v : 0;
-	if (json_get_int(obj, "maxGpuCount", path, 0, OFFER_GPU_COUNT_MAX, &v,
-	    &found, err) < 0)
-		return -1;
-	t->max_count = found ? (int)v : 1;
+	t->max_count = t->base.max_gpus >= 0 ? t->base.max_gpus : 1;
 	for (i = 0; i < NCLOUDS; i++) {
-		if (get_gpu_price(obj, clouds[i].price, path, &t->price[i],
-		    err) < 0 ||
-		    get_gpu_price(obj, clouds[i].spot, path, &t->spot[i],
+		if (runpod_graphql_price(obj, clouds[i].price, path,
+		    &t->price[i], err) < 0 ||
+		    runpod_graphql_price(obj, clouds[i].spot, path, &t->spot[i],
 		    err) < 0 ||
 		    get_sold(obj, clouds[i].sold, path, &t->sold[i], err) < 0)
 			return -1;
@@ -289,7 +196,7 @@ add_offer(struct provider_run *run, const struct gpu_type *t,
 	char key[OFFER_KEY_MAX], itype[OFFER_NAME_MAX + 16];
 	struct offer *o;
 
-	snprintf(key, sizeof key, "%dx_%s_%s", count, t->id, c->suffix);
+	snprintf(key, sizeof key, "%dx_%s_%s", count, t->base.id, c->suffix);
 	if (provider_offer_find(run, key) != NULL) {
 		err_set(err, "%s.id: duplicate GPU type (offer %s)", path, key);
 		return -1;
@@ -298,13 +205,14 @@ add_offer(struct provider_run *run, const struct gpu_type *t,
 	offer_set_key(&run->offers, o, key);
 	/* Through a bigger buffer, then cut at a character boundary with
 	 * no blank left at the end. */
-	snprintf(itype, sizeof itype, "%dx %s", count, t->name);
+	snprintf(itype, sizeof itype, "%dx %s", count, t->base.name);
 	provider_text(run, o, offer_set_instance_type, itype);
 	offer_set_region(&run->offers, o, c->region);
 	o->gpu_count = count;
-	o->vram_gb = t->vram_gb;
-	provider_set_gpu(run, o, raw, t->vram_gb);
-	o->interconnect = interconnect_of(t, o->gpu, o->gpu_count);
+	o->vram_gb = t->base.vram_gb;
+	provider_set_gpu(run, o, raw, t->base.vram_gb);
+	o->interconnect = runpod_graphql_interconnect(&t->base, o->gpu,
+	    o->gpu_count);
 	o->price = money_mul(t->price[ci], count);
 	o->spot_price = money_mul(t->spot[ci], count);
 	o->availability = t->availability;
@@ -314,8 +222,9 @@ add_offer(struct provider_run *run, const struct gpu_type *t,
 /* Turn one gpuTypes element into its offers, or skip it. */
 static int
 parse_gpu_type(struct provider_run *run, const cJSON *obj, int index,
-    struct tally *tl, struct err *err)
+    void *arg, struct err *err)
 {
+	struct tally *tl = arg;
 	char path[OFFER_NAME_MAX + 32];
 	struct gpu_type t;
 	const char *raw;
@@ -334,8 +243,8 @@ parse_gpu_type(struct provider_run *run, const cJSON *obj, int index,
 			priced = true;
 	}
 	/* "... Server Edition MIG 1g.24gb": a slice of a GPU, not a GPU. */
-	if (str_find_nocase(t.id, " MIG ") != NULL ||
-	    str_find_nocase(t.name, " MIG ") != NULL) {
+	if (str_find_nocase(t.base.id, " MIG ") != NULL ||
+	    str_find_nocase(t.base.name, " MIG ") != NULL) {
 		provider_skip(run, &tl->mig);
 		return 0;
 	}
@@ -347,11 +256,7 @@ parse_gpu_type(struct provider_run *run, const cJSON *obj, int index,
 		provider_skip(run, &tl->no_count);
 		return 0;
 	}
-	/* Keep the spelling the catalogue knows, display name first. */
-	raw = t.name;
-	if (gpu_resolve(t.name, t.vram_gb) == NULL &&
-	    gpu_resolve(t.id, t.vram_gb) != NULL)
-		raw = t.id;
+	raw = runpod_graphql_raw(&t.base);
 	for (ci = 0; ci < NCLOUDS; ci++) {
 		if (!money_known(t.price[ci]))
 			continue;
@@ -364,33 +269,6 @@ parse_gpu_type(struct provider_run *run, const cJSON *obj, int index,
 		}
 	}
 	return 0;
-}
-
-/* Fail with the first message of a GraphQL errors array. */
-static void
-set_graphql_error(const struct provider_run *run, const cJSON *errors,
-    struct err *err)
-{
-	const cJSON *first;
-	char msg[240];
-	int n = 0;
-	bool found = false;
-
-	first = cJSON_IsArray(errors) ? cJSON_GetArrayItem(errors, 0) : NULL;
-	if (cJSON_IsArray(errors))
-		n = cJSON_GetArraySize(errors);
-	msg[0] = '\0';
-	if (cJSON_IsObject(first) && json_get_string(first, "message",
-	    "errors[0]", msg, sizeof msg, &found, err) < 0)
-		msg[0] = '\0';
-	if (msg[0] == '\0')
-		str_copy(msg, sizeof msg, "(no message)");
-	if (n > 1)
-		err_set(err, "GraphQL error: %s (and %d more)", msg, n - 1);
-	else
-		err_set(err, "GraphQL error: %s", msg);
-	/* The key never appears in a message, even if echoed back. */
-	provider_redact(run, err);
 }
 
 /* Write the summary note: what was skipped and why. */
@@ -416,29 +294,14 @@ set_note(struct provider_run *run, const struct tally *t)
 static int
 parse_document(struct provider_run *run, const cJSON *root, struct err *err)
 {
-	const cJSON *errors, *data, *types, *obj;
 	struct tally tl;
-	int i = 0;
+	int n;
 
 	memset(&tl, 0, sizeof tl);
-	errors = cJSON_GetObjectItemCaseSensitive(root, "errors");
-	if (errors != NULL && !cJSON_IsNull(errors) &&
-	    !(cJSON_IsArray(errors) && cJSON_GetArraySize(errors) == 0)) {
-		set_graphql_error(run, errors, err);
+	if ((n = runpod_graphql_each(run, root, "gpuTypes", parse_gpu_type,
+	    &tl, err)) < 0)
 		return -1;
-	}
-	if ((data = json_get_object(root, "data", "response", err)) == NULL ||
-	    (types = json_get_array(data, "gpuTypes", "data", err)) == NULL)
-		return -1;
-	cJSON_ArrayForEach(obj, types) {
-		tl.types++;
-		if (parse_gpu_type(run, obj, i++, &tl, err) < 0)
-			return -1;
-	}
-	if (tl.types == 0) {
-		err_set(err, "data.gpuTypes: empty");
-		return -1;
-	}
+	tl.types = (size_t)n;
 	if (run->offers.n == 0) {
 		err_set(err, "data.gpuTypes: no priced GPU among %zu type%s",
 		    tl.types, tl.types == 1 ? "" : "s");

@@ -1,4 +1,7 @@
-/* test_provider_runpod.c: the RunPod adapter on fixture files. */
+/*
+ * test_provider_runpod.c: the RunPod adapter on fixture files, and the
+ * GraphQL envelope it shares with runpod-clusters (runpod_graphql.c).
+ */
 #include "config.h"
 
 #include <stdarg.h>
@@ -18,6 +21,7 @@
 #include "offer.h"
 #include "provider.h"
 #include "str.h"
+#include "provider/runpod_graphql.h"
 
 extern const struct provider provider_runpod;
 
@@ -539,6 +543,102 @@ test_truncated(void **state)
 	provider_run_done(&run);
 }
 
+/* Counts the elements runpod_graphql_each() hands over; fails at stop. */
+struct walk {
+	int	seen;
+	int	stop;		/* index to fail at, -1 never */
+};
+
+static int
+walk_item(struct provider_run *run, const cJSON *item, int index, void *arg,
+    struct err *err)
+{
+	struct walk *w = arg;
+
+	(void)run;
+	(void)item;
+	if (index != w->seen)
+		fail_msg("index %d after %d elements", index, w->seen);
+	if (index == w->stop) {
+		err_set(err, "stop at %d", index);
+		return -1;
+	}
+	w->seen++;
+	return 0;
+}
+
+/*
+ * The shared GraphQL envelope (runpod_graphql.c) on shapes no fixture
+ * holds: no errors as null or [], an "errors" that is no array, errors
+ * without a message, every message by index, and an element that fails.
+ */
+static void
+test_graphql_envelope(void **state)
+{
+	static const struct {
+		const char	*body;
+		int		 errors;	/* runpod_graphql_errors() */
+		const char	*msg[3];	/* messages 0..2 */
+		int		 each;		/* runpod_graphql_each() */
+		int		 stop;
+		const char	*err;		/* its message when -1 */
+	} cases[] = {
+		{ "{\"errors\": null, \"data\": {\"gpuTypes\": [1, 2]}}", 0,
+		    { "", "", "" }, 2, -1, NULL },
+		{ "{\"errors\": [], \"data\": {\"gpuTypes\": [{}]}}", 0,
+		    { "", "", "" }, 1, -1, NULL },
+		{ "{\"errors\": \"boom\", \"data\": {\"gpuTypes\": [1]}}",
+		    1, { "", "", "" }, -1, -1, "GraphQL error: (no message)" },
+		{ "{\"errors\": [\"x\"]}", 1, { "", "", "" }, -1, -1,
+		    "GraphQL error: (no message)" },
+		{ "{\"errors\": [{\"message\": 5}, {\"message\": \"second\"},"
+		    " {}]}", 3, { "", "second", "" }, -1, -1,
+		    "GraphQL error: (no message) (and 2 more)" },
+		{ "{\"errors\": [{\"message\": \"first\"}, {\"message\": "
+		    "\"second\"}], \"data\": {\"gpuTypes\": [1]}}", 2,
+		    { "first", "second", "" }, -1, -1,
+		    "GraphQL error: first (and 1 more)" },
+		{ "{\"data\": {\"gpuTypes\": [1, 2, 3]}}", 0, { "", "", "" },
+		    -1, 1, "stop at 1" },
+		{ "{\"data\": {\"gpuTypes\": {}}}", 0, { "", "", "" }, -1, -1,
+		    "data.gpuTypes: expected an array, got object" },
+	};
+	struct provider_run run;
+	struct walk w;
+	struct err err;
+	char msg[RUNPOD_GRAPHQL_MESSAGE_MAX];
+	cJSON *root;
+	size_t i;
+	int k, n;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		root = cJSON_Parse(cases[i].body);
+		assert_non_null(root);
+		assert_int_equal(runpod_graphql_errors(root), cases[i].errors);
+		for (k = 0; k < 3; k++) {
+			runpod_graphql_message(root, k, msg, sizeof msg);
+			if (strcmp(msg, cases[i].msg[k]) != 0)
+				fail_msg("case %zu: message %d \"%s\"", i, k,
+				    msg);
+		}
+		provider_run_init(&run, &provider_runpod);
+		w.seen = 0;
+		w.stop = cases[i].stop;
+		err.msg[0] = '\0';
+		n = runpod_graphql_each(&run, root, "gpuTypes", walk_item, &w,
+		    &err);
+		if (n != cases[i].each)
+			fail_msg("case %zu: each %d (%s)", i, n, err.msg);
+		if (n >= 0)
+			assert_int_equal(w.seen, n);
+		else if (strcmp(err.msg, cases[i].err) != 0)
+			fail_msg("case %zu: got \"%s\"", i, err.msg);
+		provider_run_done(&run);
+		cJSON_Delete(root);
+	}
+}
+
 int
 main(void)
 {
@@ -553,6 +653,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_redacts_key),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_graphql_envelope),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
