@@ -539,8 +539,10 @@ view_offers_new(struct tui *tui)
 		    c == COL_TERM_TOTAL) &&
 		    tui_hours(tui) < 0)
 			continue;
-		/* The fabric is in the detail view (issue 26). */
-		if (c == COL_FABRIC || c == COL_NODE_GBPS)
+		/* The fabric is in the detail view (issue 26), and so is
+		 * --train's job (issue 46). */
+		if (c == COL_FABRIC || c == COL_NODE_GBPS ||
+		    column_is_train((enum column)c))
 			continue;
 		o->cols[o->ncols++] = (enum column)c;
 	}
