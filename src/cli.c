@@ -48,7 +48,11 @@ enum {
 	OPT_FROM_KEY,
 	OPT_SIGN,
 	OPT_KEYGEN,
-	OPT_EXEC_TIMEOUT
+	OPT_EXEC_TIMEOUT,
+	OPT_TRAIN,
+	OPT_MFU,
+	OPT_CHECKPOINT,
+	OPT_EGRESS
 };
 
 /* One option (struct cli_option, cli.h): a filter field or one of the above. */
@@ -69,6 +73,14 @@ static const struct cli_option other_options[] = {
 	    "a row per gpu, provider, region, continent: min/median/max" },
 	{ "term", 0, "TERM", CMD_SCOPE_QUERY, true, -1, OPT_TERM,
 	    "committed prices: 1y, 3y, 6m ... or any (rank by the best)" },
+	{ "train", 0, "PARAMS:TOKENS", CMD_SCOPE_QUERY, true, -1, OPT_TRAIN,
+	    "rank by what a training run costs (7B:2T): hours, job $" },
+	{ "mfu", 0, "F", CMD_SCOPE_QUERY, true, -1, OPT_MFU,
+	    "--train: share of the BF16 peak reached (default 0.40)" },
+	{ "checkpoint", 0, "DURATION", CMD_SCOPE_QUERY, true, -1,
+	    OPT_CHECKPOINT, "--train: time between checkpoints (default 30m)" },
+	{ "egress", 0, "SIZE", CMD_SCOPE_QUERY, true, -1, OPT_EGRESS,
+	    "--train: data moved out to the internet (10TB)" },
 	{ "max-age", 0, "DURATION", CMD_SCOPE_QUERY, true, -1, OPT_MAX_AGE,
 	    "first refresh the keyless providers whose data is older (1d, 12h)" },
 	{ "since", 0, "DURATION", CMD_SCOPE_HISTORY, false, -1, OPT_SINCE,
@@ -319,6 +331,24 @@ parse_hours(const char *value, double *out, struct err *err)
 	return 0;
 }
 
+/* --checkpoint: a duration from a minute to 30 days, in seconds. */
+static int
+parse_checkpoint(const char *value, int *out, struct err *err)
+{
+	int64_t secs;
+	char q[80];
+
+	if (history_parse_duration(value, &secs, NULL) < 0 || secs < 60 ||
+	    secs > 30 * 86400) {
+		err_set(err, "--checkpoint: expected a duration from 1m to 30d "
+		    "such as 30m, 2h or 1d, got %s", str_quoted(value, q,
+		    sizeof q));
+		return -1;
+	}
+	*out = (int)secs;
+	return 0;
+}
+
 /*
  * refresh --from: an http(s) URL or a directory path (any other scheme
  * is a mistake worth a usage error, not a "no such directory").
@@ -375,6 +405,15 @@ set_option(const struct cli_option *opt, const char *arg,
 		    "a positive integer", &o->limit, err);
 	case OPT_HOURS:
 		return parse_hours(arg, &o->hours, err);
+	case OPT_TRAIN:
+		return train_parse(arg, &o->filter.train, err);
+	case OPT_MFU:
+		return train_parse_mfu(arg, &o->filter.train.mfu, err);
+	case OPT_CHECKPOINT:
+		return parse_checkpoint(arg, &o->filter.train.checkpoint_s,
+		    err);
+	case OPT_EGRESS:
+		return train_parse_size(arg, &o->filter.train.egress_gb, err);
 	case OPT_TERM:
 		if (committed_term_parse(arg, &o->filter.term) < 0) {
 			err_set(err, "--term: expected 1y, 3y, a number of "
@@ -633,11 +672,25 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 		if (options[i].asks)
 			o->query_given = true;
 	}
+	/* --mfu, --checkpoint and --egress describe a --train run. */
+	for (i = 0; i < NOPTIONS; i++)
+		if (seen[i] && (options[i].id == OPT_MFU ||
+		    options[i].id == OPT_CHECKPOINT ||
+		    options[i].id == OPT_EGRESS) && options[i].filter < 0 &&
+		    !train_given(&o->filter.train)) {
+			err_set(err, "--%s: only with --train", options[i].name);
+			return -1;
+		}
 	if (o->command == CMD_QUERY && o->filter.spot && !o->sort_given)
 		o->sort = SORT_SPOT_GPU;
 	/* --term ranks by the term's price unless told otherwise. */
 	if (o->filter.term != TERM_NONE && !o->sort_given)
 		o->sort = SORT_TERM_GPU;
+	/* --train ranks by the job's cost (its spot cost with --spot),
+	 * --term's beside it. */
+	if (o->command == CMD_QUERY && train_given(&o->filter.train) &&
+	    !o->sort_given)
+		o->sort = SORT_JOB;
 	return 0;
 }
 
@@ -694,6 +747,7 @@ cli_option_values(const struct cli_option *opt)
 	case OPT_DEADLINE:
 		return CLI_VALUES_INT;
 	case OPT_HOURS:
+	case OPT_MFU:
 		return CLI_VALUES_NUMBER;
 	case OPT_DB:
 		return CLI_VALUES_FILE;

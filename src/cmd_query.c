@@ -140,6 +140,38 @@ print_health(struct db *db, const struct plan *plans, size_t n, int64_t now)
 	}
 }
 
+/*
+ * Did --train's memory rule alone leave no plan? The offers read were
+ * tested with it (db_query()), so read the query's offers without it.
+ */
+static bool
+train_refused(struct db *db, const struct offer_filter *f)
+{
+	struct offer_filter g = *f;
+	struct offer_list offers;
+	struct err err;
+	bool short_of_memory = false;
+
+	if (!train_given(&f->train))
+		return false;
+	train_init(&g.train);
+	offer_list_init(&offers);
+	if (db_query(db, &g, &offers, &err) == 0)
+		short_of_memory = query_train_short(offers.v, offers.n, f);
+	offer_list_done(&offers);
+	return short_of_memory;
+}
+
+/* --train's assumptions, one line on stderr under the table. */
+static void
+print_train(const struct train *t)
+{
+	char line[1024];
+
+	output_train_assumptions(t, line, sizeof line);
+	fprintf(stderr, "gpucost: %s\n", line);
+}
+
 /* Say which option left no offer, and what to do (query.c). */
 static void
 explain_empty(struct db *db, const struct cli_options *o,
@@ -393,6 +425,8 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.term = o->filter.term;
 	out_opts.fabric_filter = o->filter.fabrics != 0 ||
 	    o->filter.min_node_gbps > 0;
+	out_opts.train = train_given(&q.filter.train) ? &q.filter.train :
+	    NULL;
 	if (a.nplans > 0 || o->format != OUTPUT_TABLE) {
 		if (output_plans(stdout, &out_opts, a.plans, a.nplans) < 0 ||
 		    fflush(stdout) != 0) {
@@ -408,10 +442,23 @@ cmd_query_exec(const struct cli_options *o)
 		cli_error("writing the output: %s", strerror(errno));
 		goto done;
 	}
+	/* --train: the first row's job on its best term, if it has one. */
+	if (a.nplans > 0 && o->format == OUTPUT_TABLE &&
+	    (output_train_term(stdout, &a.plans[0]) < 0 ||
+	    fflush(stdout) != 0)) {
+		cli_error("writing the output: %s", strerror(errno));
+		goto done;
+	}
 	if (a.nplans == 0) {
 		if (!o->quiet)
 			explain_empty(db, o, &q.filter, a.left_out);
 		rc = EXIT_NO_MATCH;
+		/* Plans there were, but none holds the run: a refusal. */
+		if (train_refused(db, &q.filter)) {
+			if (o->quiet)
+				explain_empty(db, o, &q.filter, a.left_out);
+			rc = EXIT_USAGE;
+		}
 	} else {
 		if (!o->quiet && o->format == OUTPUT_TABLE)
 			print_notes_legend(a.plans, a.nplans, out_opts.now);
@@ -420,6 +467,10 @@ cmd_query_exec(const struct cli_options *o)
 			    a.left_out, out_opts.now);
 			print_health(db, a.plans, a.nplans, out_opts.now);
 		}
+		/* JSON says them at its top; a table under it, once. */
+		if (!o->quiet && o->format == OUTPUT_TABLE &&
+		    out_opts.train != NULL)
+			print_train(out_opts.train);
 		rc = EXIT_OK;
 	}
 done:

@@ -78,6 +78,8 @@ struct output_opts {
 	enum sort_key sort;	/* the order shown: the table keeps its column */
 	int	term;		/* --term: TERM_NONE, months or TERM_ANY */
 	bool	fabric_filter;	/* --fabric or --min-node-gbps: show FABRIC */
+	/* --train: the run (each plan's job is p->job); NULL without. */
+	const struct train *train;
 	const struct output_change *changes;	/* watch: why each row; or NULL */
 };
 
