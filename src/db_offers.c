@@ -167,6 +167,9 @@ db_sort_keys_version(void)
 		fnv_int(&h, (int64_t)fab->placement);
 		fnv_int(&h, fab->max_nodes);
 	}
+	/* Which providers keep a spot price (db_row_to_offer()). */
+	for (i = 0; spot_launch_providers[i] != NULL; i++)
+		fnv_text(&h, spot_launch_providers[i]);
 	snprintf(version, sizeof version, "4-%016llx", (unsigned long long)h);
 	return version;
 }
@@ -216,10 +219,19 @@ db_offer_row_hash(const char *provider, const struct offer *o)
  * value added here from the offer is added to db_offer_row_hash() too.
  */
 void
-db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
+db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *in)
 {
 	struct sort_keys k;
+	struct offer vetted = *in;
+	const struct offer *o = &vetted;
 
+	/*
+	 * A spot price with no spot command is never stored (rentable.h),
+	 * whoever writes: offers_vet() drops it before a refresh's write,
+	 * this for every other writer, so SQL and db_row_to_offer() agree.
+	 */
+	vetted.provider = provider;
+	offer_spot_vet(&vetted);
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, o->key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, o->instance_type, -1, SQLITE_STATIC);
@@ -1180,8 +1192,10 @@ db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 	if (o->nodes < 1)
 		o->nodes = 1;
 	offer_set_fabric(o);
-	/* An older cache may hold figures no real host has. */
+	/* An older cache may hold figures no real host has, and spot
+	 * prices with no command (db_sort_keys_update() writes them out). */
 	offer_host_bounds(o);
+	offer_spot_vet(o);
 }
 
 /* Append " AND col IN (?,?,...)" for n values. */
@@ -2105,7 +2119,8 @@ db_sort_keys_update(struct db *db, struct err *err)
 	    (up = db_prepare(db, "UPDATE offers SET sk_gpu_price = ?, "
 	    "sk_spot_gpu = ?, sk_pflop = ?, continent = ?, country = ?, "
 	    "form = ?, vertex = ?, search = ?, fabric = ?, node_gbps = ?, "
-	    "fabric_nodes = ? WHERE provider = ? AND key = ?",
+	    "fabric_nodes = ?, spot_price = ?, spot_zone = ?, "
+	    "spot_interruption = ?, notes = ? WHERE provider = ? AND key = ?",
 	    err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
@@ -2126,8 +2141,17 @@ db_sort_keys_update(struct db *db, struct err *err)
 		sqlite3_bind_int(up, 9, k.fabric);
 		sqlite3_bind_int(up, 10, k.node_gbps);
 		sqlite3_bind_int(up, 11, k.fabric_nodes);
-		sqlite3_bind_value(up, 12, sqlite3_column_value(st, 0));
-		sqlite3_bind_value(up, 13, sqlite3_column_value(st, 1));
+		/* What db_row_to_offer() no longer keeps (a spot price with
+		 * no command) goes from the row too, so SQL agrees. */
+		db_bind_money(up, 12, o.spot_price);
+		sqlite3_bind_text(up, 13, o.spot_zone, -1, SQLITE_STATIC);
+		if (o.spot_interruption >= 0)
+			sqlite3_bind_int(up, 14, o.spot_interruption);
+		else
+			sqlite3_bind_null(up, 14);
+		sqlite3_bind_int64(up, 15, (sqlite3_int64)o.notes);
+		sqlite3_bind_value(up, 16, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(up, 17, sqlite3_column_value(st, 1));
 		if (sqlite3_step(up) != SQLITE_DONE) {
 			db_err(db, err, "write failed");
 			goto fail;

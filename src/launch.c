@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "money.h"
+#include "region.h"
+#include "rentable.h"
 #include "str.h"
 
 /* A command being written; once it overflows it stays empty. */
@@ -719,10 +721,12 @@ cloudrift_launch(const struct plan *p, char *buf, size_t size)
 /*
  * Verda's pricing page gives no API id for its instances (the API's
  * own list needs a login): the id is a placeholder, the page's name of
- * the instance goes in the description so the buyer knows which.
+ * the instance goes in the description so the buyer knows which. Spot
+ * is the same call with "is_spot":true (its Python SDK, verda
+ * instances.create(is_spot=...), sends that key to POST /instances).
  */
 static size_t
-verda_launch(const struct plan *p, char *buf, size_t size)
+verda_launch(const struct plan *p, bool spot, char *buf, size_t size)
 {
 	const struct offer *o = p->offer;
 	char body[LAUNCH_CMD_MAX / 2], name[OFFER_NAME_MAX * 2 + 3];
@@ -732,7 +736,7 @@ verda_launch(const struct plan *p, char *buf, size_t size)
 	snprintf(body, sizeof body, "{\"instance_type\":\"INSTANCE_TYPE\","
 	    "\"image\":\"IMAGE\",\"ssh_key_ids\":[\"KEY\"],"
 	    "\"location_code\":\"FIN-01\",\"hostname\":\"gpucost-1\","
-	    "\"description\":%s}", name);
+	    "\"description\":%s%s}", name, spot ? ",\"is_spot\":true" : "");
 	cmd_start(&c, buf, size);
 	cmd_add(&c, "curl -fsS -X POST -H \"Authorization: Bearer"
 	    " $VERDA_TOKEN\" -H 'Content-Type: application/json' -d ");
@@ -750,6 +754,9 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 
 	if (size > 0)
 		buf[0] = '\0';
+	/* Spot commands exactly where a spot price is kept (rentable.h). */
+	if (spot && !rentable_spot_launch(prov))
+		return 0;
 	if (strcmp(prov, "gcp") == 0)
 		return gcp_launch(p, spot, buf, size);
 	if (strcmp(prov, "aws") == 0)
@@ -760,8 +767,6 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 		return azure_launch(p, spot, buf, size);
 	if (strcmp(prov, "oci") == 0)
 		return oci_launch(p, spot, buf, size);
-	if (spot)
-		return 0;	/* the others have no spot launch */
 	if (strcmp(prov, "runpod") == 0)
 		return runpod_launch(p, buf, size);
 	if (strcmp(prov, "lambda") == 0)
@@ -777,7 +782,7 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 	if (strcmp(prov, "cloudrift") == 0)
 		return cloudrift_launch(p, buf, size);
 	if (strcmp(prov, "verda") == 0)
-		return verda_launch(p, buf, size);
+		return verda_launch(p, spot, buf, size);
 	return 0;
 }
 

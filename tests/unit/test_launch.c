@@ -18,6 +18,8 @@
 #include "money.h"
 #include "offer.h"
 #include "offer_text.h"
+#include "provider.h"
+#include "rentable.h"
 
 static struct offer offer;
 static struct plan plan;
@@ -430,9 +432,54 @@ test_reach_providers(void **state)
 	    "\"ssh_key_ids\":[\"KEY\"],\"location_code\":\"FIN-01\","
 	    "\"hostname\":\"gpucost-1\",\"description\":"
 	    "\"1x H100 SXM5 80GB\"}' https://api.datacrunch.io/v1/instances");
-	/* None of the four has a spot launch (Verda's spot: the console). */
+	/* Verda's spot is the same call with "is_spot":true. */
+	offer.spot_price = 100000;
+	assert_true(launch_spot_command(&plan, buf, sizeof buf) > 0);
+	assert_non_null(strstr(buf, "\"description\":\"1x H100 SXM5 80GB\","
+	    "\"is_spot\":true}'"));
+	/* The other three have none. */
+	make("linode", "g2-gpu-rtx4000a1-s", "us-ord",
+	    "g2-gpu-rtx4000a1-s/us-ord", "RTX4000-Ada", 1);
 	offer.spot_price = 100000;
 	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
+}
+
+/*
+ * Issue 48: a spot price is shown exactly where there is a spot command.
+ * rentable.h's spot_launch_providers[] is the one list: each of its
+ * providers has a spot command for an offer with a spot price; every
+ * other provider of the registry has none (and offer_spot_vet() keeps
+ * no spot price for it).
+ */
+static void
+test_spot_commands_agree(void **state)
+{
+	size_t i, n = 0;
+
+	(void)state;
+	for (i = 0; providers[i] != NULL; i++) {
+		const char *id = providers[i]->id;
+
+		make(id, "a3-highgpu-8g", "us-central1", "k", "H100", 8);
+		offer.spot_price = 500000;
+		if (rentable_spot_launch(id)) {
+			if (launch_spot_command(&plan, buf, sizeof buf) == 0)
+				fail_msg("%s keeps spot prices but has no spot "
+				    "command", id);
+			n++;
+		} else {
+			assert_int_equal(launch_spot_command(&plan, buf,
+			    sizeof buf), 0);
+			assert_true(offer_spot_vet(&offer));
+			assert_false(money_known(offer.spot_price));
+		}
+	}
+	for (i = 0; spot_launch_providers[i] != NULL; i++)
+		;
+	assert_int_equal(n, i);
+	/* Vultr (hourly_cost_preemptible) and RunPod are not among them. */
+	assert_false(rentable_spot_launch("vultr"));
+	assert_false(rentable_spot_launch("runpod"));
 }
 
 static void
@@ -469,6 +516,7 @@ main(void)
 		cmocka_unit_test(test_lambda_vultr),
 		cmocka_unit_test(test_new_providers),
 		cmocka_unit_test(test_reach_providers),
+		cmocka_unit_test(test_spot_commands_agree),
 		cmocka_unit_test(test_hostile_and_overflow),
 	};
 
