@@ -158,6 +158,32 @@ has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/*
+ * Does the offer name no region a command can take? One price in every
+ * region ("all": OCI, the snapshot's Lambda), Lambda's "(sold out)"
+ * (no region has capacity now) and "unknown" (a source that names
+ * none). A command never names those (issue 44): it takes REGION, and
+ * cmd_regions() lists the provider's regions after it.
+ */
+static bool
+region_unnamed(const struct offer *o)
+{
+	return region_is_any(o->region) ||
+	    str_eq_nocase(o->region, "unknown") ||
+	    strcmp(o->region, "(sold out)") == 0;
+}
+
+/* "  # REGION: one of A B C" after a command that takes REGION. */
+static void
+cmd_regions(struct cmd *c, const struct offer *o)
+{
+	char list[LAUNCH_LIST_MAX * 2];
+
+	if (region_unnamed(o) && region_names(o->provider, list,
+	    sizeof list) > 0)
+		cmd_add(c, "  # REGION: one of %s", list);
+}
+
 /* ------------------------------------------------------------------ */
 /* GCP (its GPU names, zones and Vertex AI regions: gcp_catalog.c)    */
 
@@ -535,7 +561,8 @@ lambda_launch(const struct plan *p, char *buf, size_t size)
 	    type[OFFER_NAME_MAX * 2 + 3];
 	struct cmd c;
 
-	json_text(region, sizeof region, o->region);
+	json_text(region, sizeof region, region_unnamed(o) ? "REGION" :
+	    o->region);
 	json_text(type, sizeof type, o->instance_type);
 	snprintf(body, sizeof body, "{\"region_name\":%s,"
 	    "\"instance_type_name\":%s,\"ssh_key_names\":[\"KEY\"],"
@@ -546,6 +573,7 @@ lambda_launch(const struct plan *p, char *buf, size_t size)
 	cmd_quote(&c, body);
 	cmd_add(&c, " https://cloud.lambda.ai/api/v1/instance-operations/"
 	    "launch");
+	cmd_regions(&c, o);
 	return cmd_end(&c);
 }
 
@@ -559,7 +587,7 @@ vultr_launch(const struct plan *p, char *buf, size_t size)
 	/* Bare-metal plans (vbm-) have their own call. */
 	cmd_add(&c, "vultr-cli %s create --region=",
 	    has_prefix(o->instance_type, "vbm-") ? "bare-metal" : "instance");
-	if (str_eq_nocase(o->region, "unknown"))
+	if (region_unnamed(o))
 		cmd_add(&c, "REGION");
 	else
 		cmd_quote(&c, o->region);
@@ -567,6 +595,7 @@ vultr_launch(const struct plan *p, char *buf, size_t size)
 	cmd_quote(&c, o->instance_type);
 	/* 1743 = Ubuntu 22.04 x64, the OS id in Vultr's examples. */
 	cmd_add(&c, " --os=1743");
+	cmd_regions(&c, o);
 	return cmd_end(&c);
 }
 
@@ -610,27 +639,28 @@ oci_launch(const struct plan *p, bool spot, char *buf, size_t size)
 
 	cmd_start(&c, buf, size);
 	/* RDMA only inside a cluster network, of an instance pool. */
+	/* OCI publishes one price for every region: "all" names none, so
+	 * the command takes REGION and lists OCI's regions. */
 	if (placed(p, PLACE_CLUSTER_NETWORK) && !spot) {
-		cmd_add(&c, "oci compute-management cluster-network create");
-		if (!str_eq_nocase(o->region, "all") &&
-		    !str_eq_nocase(o->region, "unknown")) {
-			cmd_add(&c, " --region ");
+		cmd_add(&c, "oci compute-management cluster-network create"
+		    " --region ");
+		if (region_unnamed(o))
+			cmd_add(&c, "REGION");
+		else
 			cmd_quote(&c, o->region);
-		}
 		cmd_add(&c, " --compartment-id COMPARTMENT --instance-pools "
 		    "'[{\"instanceConfigurationId\":\"INSTANCE_CONFIG\","
 		    "\"size\":%d}]' --placement-configuration "
 		    "'{\"availabilityDomain\":\"AD\",\"primarySubnetId\":"
 		    "\"SUBNET\"}'", p->nodes);
+		cmd_regions(&c, o);
 		return cmd_end(&c);
 	}
-	cmd_add(&c, "oci compute instance launch");
-	/* OCI publishes one price for every region: "all" names none. */
-	if (!str_eq_nocase(o->region, "all") &&
-	    !str_eq_nocase(o->region, "unknown")) {
-		cmd_add(&c, " --region ");
+	cmd_add(&c, "oci compute instance launch --region ");
+	if (region_unnamed(o))
+		cmd_add(&c, "REGION");
+	else
 		cmd_quote(&c, o->region);
-	}
 	cmd_add(&c, " --availability-domain AD --compartment-id COMPARTMENT"
 	    " --shape ");
 	cmd_quote(&c, o->instance_type);
@@ -639,6 +669,7 @@ oci_launch(const struct plan *p, bool spot, char *buf, size_t size)
 	if (spot)
 		cmd_add(&c, " --preemptible-instance-config '{\"preemptionAction"
 		    "\":{\"type\":\"TERMINATE\",\"preserveBootVolume\":false}}'");
+	cmd_regions(&c, o);
 	return cmd_end(&c);
 }
 

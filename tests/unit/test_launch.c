@@ -52,6 +52,24 @@ launch(void)
 	return buf;
 }
 
+static bool
+starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/*
+ * The on-demand command starts with prefix (it takes REGION and lists
+ * the provider's regions after it), names one, and never bad.
+ */
+static void
+lists_regions(const char *prefix, const char *one, const char *bad)
+{
+	assert_true(starts(launch(), prefix));
+	assert_non_null(strstr(buf, one));
+	assert_null(strstr(buf, bad));
+}
+
 static const char *
 spot(void)
 {
@@ -321,6 +339,20 @@ test_lambda_vultr(void **state)
 	    " '{\"region_name\":\"us-east-1\",\"instance_type_name\":"
 	    "\"gpu_8x_h100_sxm5\",\"ssh_key_names\":[\"KEY\"],\"quantity\":1}'"
 	    " https://cloud.lambda.ai/api/v1/instance-operations/launch");
+	/*
+	 * Issue 44: one price in every region ("all", the snapshot's) or
+	 * none with capacity ("(sold out)", live): no region_name "all";
+	 * REGION, and Lambda's regions after the command.
+	 */
+	offer.region = tstr("all");
+	lists_regions("curl -fsS -u \"$LAMBDA_API_KEY:\""
+	    " -X POST -H 'Content-Type: application/json' -d"
+	    " '{\"region_name\":\"REGION\",\"instance_type_name\":"
+	    "\"gpu_8x_h100_sxm5\",\"ssh_key_names\":[\"KEY\"],\"quantity\":1}'"
+	    " https://cloud.lambda.ai/api/v1/instance-operations/launch"
+	    "  # REGION: one of asia-northeast-1 ", " us-east-1 ", "\"all\"");
+	offer.region = tstr("(sold out)");
+	assert_non_null(strstr(launch(), "\"region_name\":\"REGION\""));
 	/* JSON escapes inside the body, shell quoting around it. */
 	offer.region = tstr("x\"y'z");
 	assert_non_null(strstr(launch(),
@@ -332,8 +364,9 @@ test_lambda_vultr(void **state)
 	    " --region='sea' --plan='vbm-112c-2048gb-8-h100-gpu' --os=1743");
 	make("vultr", "vcg-l40s-16c-180g-48vram", "unknown",
 	    "vcg-l40s-16c-180g-48vram/unknown", "L40S", 1);
-	assert_string_equal(launch(), "vultr-cli instance create"
-	    " --region=REGION --plan='vcg-l40s-16c-180g-48vram' --os=1743");
+	assert_true(starts(launch(), "vultr-cli instance create"
+	    " --region=REGION --plan='vcg-l40s-16c-180g-48vram' --os=1743"
+	    "  # REGION: one of "));
 }
 
 static void
@@ -352,11 +385,13 @@ test_new_providers(void **state)
 	assert_non_null(strstr(spot(),
 	    " --priority Spot --max-price -1 --eviction-policy Delete"));
 
-	make("oci", "BM.GPU.H100.8", "all", "BM.GPU.H100.8/all", "H100", 8);
-	assert_string_equal(launch(), "oci compute instance launch"
-	    " --availability-domain AD --compartment-id COMPARTMENT --shape"
-	    " 'BM.GPU.H100.8' --subnet-id SUBNET --image-id IMAGE"
-	    " --ssh-authorized-keys-file KEY");
+	/* Issue 44: "all" is no region; REGION, and OCI's regions listed. */
+	make("oci", "BM.GPU.H100.8", "all", "BM.GPU.H100.8", "H100", 8);
+	lists_regions("oci compute instance launch"
+	    " --region REGION --availability-domain AD --compartment-id"
+	    " COMPARTMENT --shape 'BM.GPU.H100.8' --subnet-id SUBNET"
+	    " --image-id IMAGE --ssh-authorized-keys-file KEY  # REGION: one"
+	    " of af-johannesburg-1 ", " us-ashburn-1 ", "'all'");
 	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
 	offer.spot_price = 40000000;
 	offer.region = tstr("us-ashburn-1");
