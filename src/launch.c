@@ -364,6 +364,31 @@ aws_quota(const struct offer *o, char *buf, size_t size)
 	return (size_t)snprintf(buf, size, "on-demand=%s spot=%s", od, spot);
 }
 
+/*
+ * Nodes that train over EFA need every EFA interface the type has
+ * (data/fabric.tsv's nics: 4 on p4d, 32 on p5): with one, NCCL gets a
+ * quarter of the bandwidth or less, with none it falls back to TCP
+ * (research/fabric.md, traps 1 and 2). One interface per network card,
+ * as AWS's EFA guide launches them: card 0 is the primary (device 0),
+ * each other card device 1, all of InterfaceType efa, in the subnet
+ * and the security group that lets the nodes reach each other (the
+ * interfaces replace --subnet-id and --security-group-ids).
+ */
+static void
+aws_efa(struct cmd *c, const struct offer *o)
+{
+	int i;
+
+	if (o->fabric == NULL || o->fabric->kind != FABRIC_EFA ||
+	    o->fabric->nics < 1)
+		return;
+	cmd_add(c, " --network-interfaces");
+	for (i = 0; i < o->fabric->nics; i++)
+		cmd_add(c, " NetworkCardIndex=%d,DeviceIndex=%d,"
+		    "Groups=SECURITY_GROUP,SubnetId=SUBNET,InterfaceType=efa", i,
+		    i == 0 ? 0 : 1);
+}
+
 static size_t
 aws_launch(const struct plan *p, bool spot, char *buf, size_t size)
 {
@@ -382,8 +407,10 @@ aws_launch(const struct plan *p, bool spot, char *buf, size_t size)
 	cmd_add(&c, " --instance-type ");
 	cmd_quote(&c, o->instance_type);
 	cmd_add(&c, " --image-id IMAGE --count %d --key-name KEY", p->nodes);
-	if (placed(p, PLACE_GROUP))
+	if (placed(p, PLACE_GROUP)) {
 		cmd_add(&c, " --placement GroupName=gpucost");
+		aws_efa(&c, o);
+	}
 	if (spot)
 		cmd_add(&c, " --instance-market-options 'MarketType=spot,"
 		    "SpotOptions={SpotInstanceType=one-time,"

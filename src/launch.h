@@ -21,7 +21,9 @@
 #include "gcp_catalog.h"
 #include "offer.h"
 
-#define LAUNCH_CMD_MAX		2048	/* any command, with room to spare */
+/* Any command, with room to spare: the longest is AWS's 32 EFA
+ * interfaces of a p5 (about 3,000 bytes). */
+#define LAUNCH_CMD_MAX		4096
 #define LAUNCH_LIST_MAX		512	/* zones, quota */
 
 

@@ -264,6 +264,37 @@ test_aws(void **state)
 	plan.nodes = 3;
 	assert_non_null(strstr(launch(), " --count 3 "));
 
+	/*
+	 * Issue 48: nodes joined by EFA get every EFA interface the type
+	 * has (data/fabric.tsv: 4 on p4d), one per network card, with the
+	 * placement group; one node needs none.
+	 */
+	offer_set_fabric(&offer);
+	plan.nodes = 2;
+	assert_non_null(strstr(launch(), " --count 2 --key-name KEY"
+	    " --placement GroupName=gpucost --network-interfaces"
+	    " NetworkCardIndex=0,DeviceIndex=0,Groups=SECURITY_GROUP,"
+	    "SubnetId=SUBNET,InterfaceType=efa"
+	    " NetworkCardIndex=1,DeviceIndex=1,Groups=SECURITY_GROUP,"
+	    "SubnetId=SUBNET,InterfaceType=efa"
+	    " NetworkCardIndex=2,DeviceIndex=1,Groups=SECURITY_GROUP,"
+	    "SubnetId=SUBNET,InterfaceType=efa"
+	    " NetworkCardIndex=3,DeviceIndex=1,Groups=SECURITY_GROUP,"
+	    "SubnetId=SUBNET,InterfaceType=efa"));
+	assert_null(strstr(buf, "NetworkCardIndex=4"));
+	assert_non_null(strstr(spot(), "InterfaceType=efa --instance-market"));
+	plan.nodes = 1;
+	assert_null(strstr(launch(), "--network-interfaces"));
+	/* p5.48xlarge: 32 interfaces, and the command still fits. */
+	offer.instance_type = tstr("p5.48xlarge");
+	offer_set_fabric(&offer);
+	plan.nodes = 2;
+	assert_true(launch_command(&plan, buf, sizeof buf) > 0);
+	assert_non_null(strstr(buf, " NetworkCardIndex=31,DeviceIndex=1,"));
+	assert_null(strstr(buf, "NetworkCardIndex=32"));
+	offer.instance_type = tstr("p4d.24xlarge");
+	offer_set_fabric(&offer);
+
 	/* Families by the letters before the generation. */
 	offer.instance_type = tstr("g6e.xlarge");
 	launch_quota(&offer, q, sizeof q);
