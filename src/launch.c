@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "money.h"
 #include "region.h"
@@ -990,4 +991,142 @@ launch_cluster_setup(const struct plan *p, char *buf, size_t size)
 		cmd_add(&c, "; export NCCL_SOCKET_IFNAME=ens1 (else NCCL may "
 		    "pick the external interface and time out)");
 	return cmd_end(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Which row KEY names (launch_find()) and what it may have meant      */
+
+/* Is row i of plans the one KEY names at step step (0 key, 1 type, 2
+ * type/region)? type/region: key split at its last '/'. */
+static bool
+launch_row_is(const struct offer *o, int step, const char *key,
+    const char *type, size_t tlen, const char *region, const char **chosen)
+{
+	*chosen = NULL;
+	switch (step) {
+	case 0:
+		return strcmp(o->key, key) == 0;
+	case 1:
+		return str_eq_nocase(o->instance_type, key);
+	default:
+		if (region == NULL || strlen(o->instance_type) != tlen ||
+		    strncasecmp(o->instance_type, type, tlen) != 0)
+			return false;
+		if (str_eq_nocase(o->region, region))
+			return true;
+		/* One price everywhere: any of the provider's regions. */
+		if (region_is_any(o->region) && region_listed(o->provider,
+		    region)) {
+			*chosen = region;
+			return true;
+		}
+		return false;
+	}
+}
+
+enum launch_match
+launch_find(const struct plan *plans, size_t n, const char *key,
+    struct launch_pick *pick)
+{
+	const char *slash = strrchr(key, '/'), *region, *chosen;
+	size_t i, tlen;
+	int step;
+	bool found;
+
+	memset(pick, 0, sizeof *pick);
+	region = slash != NULL && slash[1] != '\0' ? slash + 1 : NULL;
+	tlen = slash != NULL ? (size_t)(slash - key) : strlen(key);
+	for (step = 0; step < 3; step++) {
+		found = false;
+		for (i = 0; i < n; i++) {
+			const struct offer *o = plans[i].offer;
+
+			if (!launch_row_is(o, step, key, key, tlen, region,
+			    &chosen))
+				continue;
+			if (!found) {
+				found = true;
+				pick->row = i;
+				pick->region = chosen;
+				pick->by_type = step > 0;
+			} else if (strcmp(o->provider,
+			    plans[pick->row].offer->provider) != 0) {
+				pick->other = o->provider;
+				return LAUNCH_AMBIGUOUS;
+			}
+		}
+		if (found)
+			return LAUNCH_FOUND;
+	}
+	return LAUNCH_NONE;
+}
+
+/* The words a KEY is compared with: an offer's key and instance type. */
+static const char *
+suggest_word(const struct offer *o, int which, bool digits)
+{
+	if (which == 1)
+		return o->instance_type;
+	/* A marketplace's listing ids only for a KEY of digits. */
+	return all_digits(o->key) && !digits ? "" : o->key;
+}
+
+/* Add w to the list of up to 3 (words[]), once; false when full. */
+static bool
+suggest_add(const char **words, size_t *n, const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp(words[i], w) == 0)
+			return true;
+	if (*n == 3)
+		return false;
+	words[(*n)++] = w;
+	return true;
+}
+
+size_t
+launch_suggest(const struct offer *offers, size_t n, const char *key,
+    char *buf, size_t size)
+{
+	const char *words[3], *w;
+	size_t i, d, best = (size_t)-1, nw = 0, len, klen = strlen(key);
+	bool digits = all_digits(key);
+	int which, pass;
+
+	if (size > 0)
+		buf[0] = '\0';
+	/* Pass 0: the least distance a typo may have; 1: those at it. */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++)
+			for (which = 0; which < 2; which++) {
+				w = suggest_word(&offers[i], which, digits);
+				if (w[0] == '\0')
+					continue;
+				d = str_distance(key, w);
+				len = strlen(w);
+				if (d > (len >= 6 ? 2 : len / 3 > 0 ? len / 3 : 1))
+					continue;
+				if (pass == 0 && d < best)
+					best = d;
+				else if (pass == 1 && d == best &&
+				    !suggest_add(words, &nw, w))
+					goto list;
+			}
+	/* None near: the types, then keys, it starts ("p5" ...). */
+	for (which = 1; nw == 0 && klen > 0 && which >= 0; which--)
+		for (i = 0; i < n; i++) {
+			w = suggest_word(&offers[i], which, digits);
+			if (strncasecmp(w, key, klen) == 0 && w[klen] != '\0' &&
+			    !suggest_add(words, &nw, w))
+				break;
+		}
+list:
+	for (i = 0, len = 0; i < nw && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+		    i == 0 ? "" : i + 1 == nw ? " or " : ", ", words[i]);
+	if (len >= size && size > 0)
+		buf[0] = '\0';
+	return len < size ? nw : 0;
 }

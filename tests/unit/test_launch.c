@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "cost.h"
 #include "launch.h"
 #include "money.h"
 #include "offer.h"
@@ -548,6 +549,89 @@ test_spot_commands_agree(void **state)
 	assert_false(rentable_spot_launch("runpod"));
 }
 
+/*
+ * Issue 48: which row `gpucost launch KEY` means: a key exactly, an
+ * instance type as the table shows it (its first row, the one the table
+ * folds the others into), TYPE/REGION, and for an offer of region "all"
+ * one of the provider's own regions; two providers alike: ambiguous.
+ */
+static void
+test_find(void **state)
+{
+	struct offer o[5];
+	struct plan p[5];
+	struct launch_pick pick;
+	char near[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 5; i++)
+		offer_init(&o[i]);
+	o[0].provider = "aws"; o[0].instance_type = "p5.48xlarge";
+	o[0].region = "us-east-2"; o[0].key = "p5.48xlarge/us-east-2";
+	o[1].provider = "aws"; o[1].instance_type = "p5.48xlarge";
+	o[1].region = "us-east-1"; o[1].key = "p5.48xlarge/us-east-1";
+	o[2].provider = "lambda"; o[2].instance_type = "gpu_8x_h100_sxm5";
+	o[2].region = "all"; o[2].key = "gpu_8x_h100_sxm5/all";
+	o[3].provider = "oci"; o[3].instance_type = "BM.GPU.H100.8";
+	o[3].region = "all"; o[3].key = "BM.GPU.H100.8";
+	o[4].provider = "vast"; o[4].instance_type = "p5.48xlarge";
+	o[4].region = "US"; o[4].key = "4100001";
+	for (i = 0; i < 5; i++)
+		cost_plan(&p[i], &o[i], 1);
+
+	assert_int_equal(launch_find(p, 4, "p5.48xlarge/us-east-1", &pick),
+	    LAUNCH_FOUND);
+	assert_int_equal(pick.row, 1);
+	assert_false(pick.by_type);
+	assert_null(pick.region);
+	/* The type: its first row in the answer's order. */
+	assert_int_equal(launch_find(p, 4, "P5.48XLARGE", &pick), LAUNCH_FOUND);
+	assert_int_equal(pick.row, 0);
+	assert_true(pick.by_type);
+	/* Keys and types of two providers: --provider chooses. */
+	assert_int_equal(launch_find(p, 5, "p5.48xlarge", &pick),
+	    LAUNCH_AMBIGUOUS);
+	assert_string_equal(pick.other, "vast");
+	assert_int_equal(launch_find(p, 5, "4100001", &pick), LAUNCH_FOUND);
+	assert_int_equal(pick.row, 4);
+	/* One price everywhere: a region of the provider's, none other. */
+	assert_int_equal(launch_find(p, 4, "gpu_8x_h100_sxm5/us-east-1",
+	    &pick), LAUNCH_FOUND);
+	assert_int_equal(pick.row, 2);
+	assert_string_equal(pick.region, "us-east-1");
+	assert_int_equal(launch_find(p, 4, "gpu_8x_h100_sxm5/us-ashburn-1",
+	    &pick), LAUNCH_NONE);
+	assert_int_equal(launch_find(p, 4, "BM.GPU.H100.8/us-ashburn-1",
+	    &pick), LAUNCH_FOUND);
+	assert_string_equal(pick.region, "us-ashburn-1");
+	assert_int_equal(launch_find(p, 4, "gpu_8x_h100_sxm5/all", &pick),
+	    LAUNCH_FOUND);
+	assert_null(pick.region);
+	assert_int_equal(launch_find(p, 4, "p5.48xlarge/eu-west-1", &pick),
+	    LAUNCH_NONE);
+	assert_int_equal(launch_find(p, 0, "p5.48xlarge", &pick), LAUNCH_NONE);
+
+	/* Did you mean: a typo, else what it starts; never Vast's ids. */
+	assert_int_equal(launch_suggest(o, 5, "p5.48xlarge/us-east-3", near,
+	    sizeof near), 2);
+	assert_string_equal(near, "p5.48xlarge/us-east-2 or "
+	    "p5.48xlarge/us-east-1");
+	assert_int_equal(launch_suggest(o, 5, "gpu_8x_h100_sxm", near,
+	    sizeof near), 1);
+	assert_string_equal(near, "gpu_8x_h100_sxm5");
+	assert_int_equal(launch_suggest(o, 5, "BM.GPU", near, sizeof near), 1);
+	assert_string_equal(near, "BM.GPU.H100.8");
+	assert_int_equal(launch_suggest(o, 5, "4100002", near, sizeof near),
+	    1);
+	assert_string_equal(near, "4100001");
+	assert_int_equal(launch_suggest(o, 5, "41", near, sizeof near), 1);
+	assert_int_equal(launch_suggest(o, 5, "p5", near, sizeof near), 1);
+	assert_string_equal(near, "p5.48xlarge");
+	assert_int_equal(launch_suggest(o, 5, "zzz", near, sizeof near), 0);
+	assert_string_equal(near, "");
+}
+
 static void
 test_hostile_and_overflow(void **state)
 {
@@ -583,6 +667,7 @@ main(void)
 		cmocka_unit_test(test_new_providers),
 		cmocka_unit_test(test_reach_providers),
 		cmocka_unit_test(test_spot_commands_agree),
+		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_hostile_and_overflow),
 	};
 
