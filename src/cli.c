@@ -802,8 +802,8 @@ cli_usage(FILE *out)
 		fputs(left, out);
 		usage_wrap(out, strlen(left), 36, e->summary);
 	}
-	usage_options(out, "query options (also for tui; launch takes the filters, "
-	    "--sort, --reverse and --term)", CMD_SCOPE_QUERY);
+	usage_options(out, "query options (also for tui; filters, sort and "
+	    "term for launch)", CMD_SCOPE_QUERY);
 	usage_options(out, "history and watch options", CMD_SCOPE_HISTORY |
 	    CMD_SCOPE_WATCH);
 	usage_options(out, "refresh and publish options", CMD_SCOPE_REFRESH |
