@@ -59,9 +59,11 @@ enum {
 
 /* The options that are not filters, in --help order within a group. */
 static const struct cli_option other_options[] = {
-	{ "sort", 's', "KEY", CMD_SCOPE_QUERY, true, -1, OPT_SORT,
+	{ "sort", 's', "KEY", CMD_SCOPE_QUERY | CMD_SCOPE_LAUNCH, true, -1,
+	    OPT_SORT,
 	    "sort key (default gpu-price; keys below)" },
-	{ "reverse", 0, NULL, CMD_SCOPE_QUERY, true, -1, OPT_REVERSE,
+	{ "reverse", 0, NULL, CMD_SCOPE_QUERY | CMD_SCOPE_LAUNCH, true, -1,
+	    OPT_REVERSE,
 	    "reverse the sort order" },
 	{ "limit", 'l', "N", CMD_SCOPE_QUERY, true, -1, OPT_LIMIT,
 	    "print at most N offers" },
@@ -71,7 +73,8 @@ static const struct cli_option other_options[] = {
 	    "a table row per region (default: one row, +N regions)" },
 	{ "group-by", 0, "KEYS", CMD_SCOPE_QUERY, true, -1, OPT_GROUP_BY,
 	    "a row per gpu, provider, region, continent: min/median/max" },
-	{ "term", 0, "TERM", CMD_SCOPE_QUERY, true, -1, OPT_TERM,
+	{ "term", 0, "TERM", CMD_SCOPE_QUERY | CMD_SCOPE_LAUNCH, true, -1,
+	    OPT_TERM,
 	    "committed prices: 1y, 3y, 6m ... or any (rank by the best)" },
 	{ "train", 0, "PARAMS:TOKENS", CMD_SCOPE_QUERY, true, -1, OPT_TRAIN,
 	    "rank by what a training run costs (7B:2T): hours, job $" },
@@ -124,16 +127,16 @@ static const struct cli_option other_options[] = {
 };
 #define NOTHER	(sizeof other_options / sizeof other_options[0])
 
-/* Commands a filter option is taken by besides the query. */
+/*
+ * Commands a filter option is taken by besides the query and `launch`
+ * (which asks the query's question: its row is the plan the table shows).
+ */
 static const struct {
 	enum filter_field field;
 	unsigned	 scope;
 } filter_scope[] = {
 	{ FF_GPU,	CMD_SCOPE_GPUS },	/* gpucost gpus --gpu A100 */
 	{ FF_PROVIDERS,	CMD_SCOPE_REFRESH },	/* refresh --provider aws */
-	{ FF_PROVIDERS,	CMD_SCOPE_LAUNCH },	/* launch KEY --provider aws */
-	{ FF_SPOT,	CMD_SCOPE_LAUNCH },	/* launch KEY --spot */
-	{ FF_VERTEX,	CMD_SCOPE_LAUNCH },	/* launch KEY --vertex */
 };
 
 /* Commands that take one operand after their word, and its name. */
@@ -199,7 +202,7 @@ build_options(void)
 		o->name = fi->option;
 		o->short_opt = fi->short_opt;
 		o->arg = fi->kind == FILTER_FLAG ? NULL : fi->arg;
-		o->scope = CMD_SCOPE_QUERY;
+		o->scope = CMD_SCOPE_QUERY | CMD_SCOPE_LAUNCH;
 		for (j = 0; j < sizeof filter_scope / sizeof filter_scope[0];
 		    j++)
 			if (filter_scope[j].field == (enum filter_field)i)
@@ -853,7 +856,8 @@ cli_usage(FILE *out)
 		fputs(left, out);
 		usage_wrap(out, strlen(left), 36, e->summary);
 	}
-	usage_options(out, "query options (also for tui)", CMD_SCOPE_QUERY);
+	usage_options(out, "query options (also for tui; filters, sort and "
+	    "term for launch)", CMD_SCOPE_QUERY);
 	usage_options(out, "history and watch options", CMD_SCOPE_HISTORY |
 	    CMD_SCOPE_WATCH);
 	usage_options(out, "refresh and publish options", CMD_SCOPE_REFRESH |

@@ -135,7 +135,8 @@ enum cli_values {
 	CLI_VALUES_LINKS,	/* an interconnect */
 	CLI_VALUES_GROUPS,	/* comma list of --group-by keys */
 	CLI_VALUES_FILE,	/* a file path */
-	CLI_VALUES_DIR		/* a directory or a URL */
+	CLI_VALUES_DIR,		/* a directory or a URL */
+	CLI_VALUES_KEYS		/* launch's operand: the cache's instance types */
 };
 
 /* The whole option table (filters first), and its size in *n. */
@@ -184,6 +185,14 @@ extern const struct cmd_entry cmd_mcp_entry;
 struct db;
 /* Open the cache of opts->db, printing any error; NULL on failure. */
 struct db *cli_open_cache(const struct cli_options *opts);
+
+/*
+ * The question (answer.h) the options ask, asked now: the filter, the
+ * sort and its direction; every row, unfolded, until the face sets more.
+ * The query and `launch` ask it, so launch's row is the query's.
+ */
+struct question;
+void	cli_question(const struct cli_options *opts, struct question *q);
 
 /*
  * The end of an answer's footer line: "; data age: aws 72d (snapshot),

@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_IOCTL_H
 #include <sys/ioctl.h>
 #endif
 
+#include "answer.h"
 #include "cache.h"
 #include "offer.h"
 #include "columns.h"
@@ -76,6 +78,18 @@ cli_retired(const struct offer_filter *f)
 			return true;
 		}
 	return false;
+}
+
+void
+cli_question(const struct cli_options *o, struct question *q)
+{
+	memset(q, 0, sizeof *q);
+	q->filter = o->filter;
+	/* Market references are judged at the time of the question (after
+	 * any --max-age refresh). */
+	q->filter.now = (int64_t)time(NULL);
+	q->sort = o->sort;
+	q->reverse = o->reverse;
 }
 
 struct db *

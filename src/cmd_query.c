@@ -349,13 +349,7 @@ debug_rows(const struct cli_options *o, const struct question *q,
 static void
 query_question(const struct cli_options *o, struct question *q)
 {
-	memset(q, 0, sizeof *q);
-	q->filter = o->filter;
-	/* Market references are judged at the time of the query (after any
-	 * --max-age refresh). */
-	q->filter.now = (int64_t)time(NULL);
-	q->sort = o->sort;
-	q->reverse = o->reverse;
+	cli_question(o, q);
 	q->limit = o->limit > 0 ? (size_t)o->limit : 0;
 	/* Tables fold an instance type's regions; CSV and JSON do not. */
 	q->fold = o->format == OUTPUT_TABLE && !o->all_regions;

@@ -629,5 +629,12 @@ const char *db_path(const struct db *db);
  */
 int	db_region_names(const char *path, void (*emit)(const char *, void *),
 	    void *ctx, struct err *err);
+/*
+ * The same for `gpucost launch`'s operand: each distinct instance type of
+ * the cache (what the table's INSTANCE column shows and launch takes),
+ * from the offers_instance index.
+ */
+int	db_instance_types(const char *path, void (*emit)(const char *, void *),
+	    void *ctx, struct err *err);
 
 #endif

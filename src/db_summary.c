@@ -829,7 +829,8 @@ db_sort_keys_update(struct db *db, struct err *err)
 	    (up = db_prepare(db, "UPDATE offers SET sk_gpu_price = ?, "
 	    "sk_spot_gpu = ?, sk_pflop = ?, continent = ?, country = ?, "
 	    "form = ?, vertex = ?, search = ?, fabric = ?, node_gbps = ?, "
-	    "fabric_nodes = ? WHERE provider = ? AND key = ?",
+	    "fabric_nodes = ?, spot_price = ?, spot_zone = ?, "
+	    "spot_interruption = ?, notes = ? WHERE provider = ? AND key = ?",
 	    err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
@@ -850,8 +851,17 @@ db_sort_keys_update(struct db *db, struct err *err)
 		sqlite3_bind_int(up, 9, k.fabric);
 		sqlite3_bind_int(up, 10, k.node_gbps);
 		sqlite3_bind_int(up, 11, k.fabric_nodes);
-		sqlite3_bind_value(up, 12, sqlite3_column_value(st, 0));
-		sqlite3_bind_value(up, 13, sqlite3_column_value(st, 1));
+		/* What db_row_to_offer() no longer keeps (a spot price with
+		 * no command) goes from the row too, so SQL agrees. */
+		db_bind_money(up, 12, o.spot_price);
+		sqlite3_bind_text(up, 13, o.spot_zone, -1, SQLITE_STATIC);
+		if (o.spot_interruption >= 0)
+			sqlite3_bind_int(up, 14, o.spot_interruption);
+		else
+			sqlite3_bind_null(up, 14);
+		sqlite3_bind_int64(up, 15, (sqlite3_int64)o.notes);
+		sqlite3_bind_value(up, 16, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(up, 17, sqlite3_column_value(st, 1));
 		if (sqlite3_step(up) != SQLITE_DONE) {
 			db_err(db, err, "write failed");
 			goto fail;

@@ -809,6 +809,23 @@ offer_host_bounds(struct offer *o)
 	return dropped;
 }
 
+bool
+offer_spot_vet(struct offer *o)
+{
+	if (!money_known(o->spot_price) || rentable_spot_launch(o->provider))
+		return false;
+	/* Sold only at that price: what it is sold as is no offer at all
+	 * (offers_vet() drops it), but an older cache's row keeps it. */
+	if (!money_known(o->price))
+		return false;
+	o->spot_price = MONEY_NONE;
+	o->spot_zone = "";
+	o->spot_interruption = -1;
+	o->notes &= ~(NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE) |
+	    NOTE_BIT(NOTE_SPOT_NOT_CHEAPER));
+	return true;
+}
+
 size_t
 offers_vet(struct offer *v, size_t n)
 {
@@ -817,7 +834,12 @@ offers_vet(struct offer *v, size_t n)
 	for (i = 0; i < n; i++) {
 		if (offer_retired(&v[i]))
 			continue;
+		/* A spot price with no command, and no on-demand price. */
+		if (!money_known(v[i].price) && money_known(v[i].spot_price) &&
+		    !rentable_spot_launch(v[i].provider))
+			continue;
 		offer_host_bounds(&v[i]);
+		offer_spot_vet(&v[i]);
 		if (k != i)
 			v[k] = v[i];
 		k++;

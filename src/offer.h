@@ -257,12 +257,18 @@ int	offer_check(const struct offer *o, struct err *err);
  * offer's size or provider retired; is it a market reference at now (a
  * marketplace listing older than a day); host figures beyond any real
  * machine dropped to unknown (returns 1 vCPUs dropped | 2 RAM dropped);
- * and, before a write, the n offers of v kept that can be rented (retired
- * sizes go, host bounds applied; compacts v, returns the number kept).
+ * a spot price with no spot command (rentable_spot_launch()) dropped
+ * with its zone and interruption bucket (returns true if it was; an
+ * offer sold only at that price keeps it: see offers_vet()); and,
+ * before a write, the n offers of v kept that can be rented (retired
+ * sizes go, host bounds applied, a spot price with no command dropped
+ * and an offer left with no price at all dropped; compacts v, returns
+ * the number kept).
  */
 bool	offer_retired(const struct offer *o);
 bool	offer_market_reference(const struct offer *o, int64_t now);
 int	offer_host_bounds(struct offer *o);
+bool	offer_spot_vet(struct offer *o);
 size_t	offers_vet(struct offer *v, size_t n);
 
 #define FILTER_PROVIDERS_MAX	24	/* more than there are providers */

@@ -38,7 +38,7 @@ enum field_kind {
 #define OUTPUT_LIST_SEP	'\x1f'
 
 /* Room for any launch field's text: commands are the longest. */
-#define OUTPUT_VALUE_MAX	2048
+#define OUTPUT_VALUE_MAX	4096
 
 /*
  * Why `watch` shows a row. With output_opts.changes (parallel to the

@@ -1276,6 +1276,43 @@ test_host_per_gpu(void **state)
 	no_match(&f, &o);
 }
 
+/*
+ * Before a write (offers_vet()), a spot price with no spot command goes
+ * (issue 48): Vultr's keeps its on-demand price only; a RunPod offer sold
+ * only at such a price is no offer; AWS and a GCP spot-only type keep
+ * theirs.
+ */
+static void
+test_vet_spot(void **state)
+{
+	struct offer v[4];
+	size_t n;
+
+	(void)state;
+	make_offer(&v[0], "vultr", "vbm/sea", "H100", 8, 23920000, 18400000);
+	v[0].spot_zone = "sea-a";
+	v[0].notes = NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE) |
+	    NOTE_BIT(NOTE_LOW_CONFIDENCE);
+	make_offer(&v[1], "runpod", "1x_H100_SECURE", "H100", 1, MONEY_NONE,
+	    1990000);
+	make_offer(&v[2], "aws", "p5/us-east-1", "H100", 8, 98320000,
+	    40000000);
+	make_offer(&v[3], "gcp", "a3-highgpu-2g/us-central1", "H100", 2,
+	    MONEY_NONE, 8968400);
+	v[3].notes = NOTE_BIT(NOTE_NOT_ON_DEMAND);
+	n = offers_vet(v, 4);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0].provider, "vultr");
+	assert_int_equal(v[0].price, 23920000);
+	assert_false(money_known(v[0].spot_price));
+	assert_string_equal(v[0].spot_zone, "");
+	assert_int_equal(v[0].notes, NOTE_BIT(NOTE_LOW_CONFIDENCE));
+	assert_string_equal(v[1].provider, "aws");
+	assert_int_equal(v[1].spot_price, 40000000);
+	assert_string_equal(v[2].provider, "gcp");
+	assert_int_equal(v[2].spot_price, 8968400);
+}
+
 static void
 test_fold_regions(void **state)
 {
@@ -2446,6 +2483,7 @@ main(void)
 		cmocka_unit_test(test_match_region_geography),
 		cmocka_unit_test(test_offer_form),
 		cmocka_unit_test(test_host_per_gpu),
+		cmocka_unit_test(test_vet_spot),
 		cmocka_unit_test(test_fold_regions),
 		cmocka_unit_test(test_explain_empty),
 		cmocka_unit_test(test_rentable),

@@ -83,7 +83,11 @@ shown_no_totals(size_t i)
 /* Two nodes of p4de: in one cluster placement group, joined by EFA. */
 #define AWS_GROUP	"aws ec2 create-placement-group --region 'us-east-1, " \
 	"\"\"N. Virginia\"\"' --group-name gpucost --strategy cluster && "
-#define AWS_RUN2	AWS_GROUP AWS_RUN(2) " --placement GroupName=gpucost"
+#define AWS_EFA(i, d)	" NetworkCardIndex=" #i ",DeviceIndex=" #d ",Groups=" \
+	"SECURITY_GROUP,SubnetId=SUBNET,InterfaceType=efa"
+#define AWS_RUN2	AWS_GROUP AWS_RUN(2) " --placement GroupName=gpucost" \
+	" --network-interfaces" AWS_EFA(0, 0) AWS_EFA(1, 1) AWS_EFA(2, 1) \
+	AWS_EFA(3, 1)
 #define AWS_LAUNCH2_CSV ",\"" AWS_RUN2 "\",\"" AWS_RUN2 \
 	" --instance-market-options 'MarketType=spot,SpotOptions={" \
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
