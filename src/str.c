@@ -59,6 +59,27 @@ str_copy(char *dst, size_t size, const char *src)
 	return len;
 }
 
+size_t
+str_cut(char *dst, size_t size, const char *src)
+{
+	size_t n;
+
+	if (size == 0)
+		return 0;
+	if (str_copy(dst, size, src) < size)
+		return strlen(dst);
+	/* Room for the mark; a buffer too small for it takes what fits. */
+	if (size < 4)
+		return strlen(dst);
+	n = strlen(dst);
+	if (n > size - 4)
+		n = size - 4;
+	while (n > 0 && ((unsigned char)dst[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(dst + n, "...", 4);
+	return n + 3;
+}
+
 /* Skip an escape sequence starting at s[0] == ESC; returns bytes used. */
 static size_t
 skip_escape(const unsigned char *s, size_t len)

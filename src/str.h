@@ -16,6 +16,13 @@
 size_t	str_copy(char *dst, size_t size, const char *src);
 
 /*
+ * Copy src into dst (size bytes) as str_copy() does, but a src that does
+ * not fit ends in "..." where it was cut (never inside a UTF-8
+ * character), all within size. Returns the length written.
+ */
+size_t	str_cut(char *dst, size_t size, const char *src);
+
+/*
  * Copy at most len bytes of src into dst (size bytes) with terminal
  * control removed: C0 and C1 control characters, DEL, and whole escape
  * sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL or ESC \", and
