@@ -183,6 +183,35 @@ str_is_clean(const char *s)
 }
 
 bool
+str_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		if ((n = utf8_seq_len(p + i, len - i)) == 0)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+void
+str_utf8_repair(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	size_t len = strlen(s), i = 0, n;
+
+	while (i < len) {
+		if ((n = utf8_seq_len(p + i, len - i)) == 0) {
+			p[i++] = '?';
+			continue;
+		}
+		i += n;
+	}
+}
+
+bool
 str_eq_nocase(const char *a, const char *b)
 {
 	for (; *a != '\0' && *b != '\0'; a++, b++)

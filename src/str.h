@@ -42,6 +42,14 @@ const char *str_quoted(const char *value, char *buf, size_t size);
 /* True if s contains no byte str_sanitize would change or drop. */
 bool	str_is_clean(const char *s);
 
+/*
+ * Is s[0..len) UTF-8 (no overlong form, surrogate or value past
+ * U+10FFFF)? str_utf8_repair() makes s so in place, each byte of a bad
+ * sequence becoming '?' (so ASCII structure around it stays).
+ */
+bool	str_utf8_valid(const char *s, size_t len);
+void	str_utf8_repair(char *s);
+
 /* ASCII case-insensitive equality and substring search. */
 bool	str_eq_nocase(const char *a, const char *b);
 const char *str_find_nocase(const char *haystack, const char *needle);

@@ -137,6 +137,24 @@ test_cut_marks(void **state)
 }
 
 static void
+test_utf8_valid_and_repair(void **state)
+{
+	char s[32];
+
+	(void)state;
+	assert_true(str_utf8_valid("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 10));
+	assert_false(str_utf8_valid("\xff\xfe", 2));
+	assert_false(str_utf8_valid("\xc0\xaf", 2));		/* overlong */
+	assert_false(str_utf8_valid("\xed\xa0\x80", 3));	/* surrogate */
+	assert_false(str_utf8_valid("a\xc3", 2));		/* cut short */
+	/* Only len bytes are read: a character cut at len is invalid. */
+	assert_false(str_utf8_valid("\xc3\xa9", 1));
+	strcpy(s, "{\"id\":\"\xff\xfe\xc3\xa9\xe2\x82\"}");
+	str_utf8_repair(s);
+	assert_string_equal(s, "{\"id\":\"??\xc3\xa9??\"}");
+}
+
+static void
 test_sanitize_plain(void **state)
 {
 	(void)state;
@@ -588,6 +606,7 @@ main(void)
 		cmocka_unit_test(test_copy_truncates),
 		cmocka_unit_test(test_copy_never_splits_utf8),
 		cmocka_unit_test(test_cut_marks),
+		cmocka_unit_test(test_utf8_valid_and_repair),
 		cmocka_unit_test(test_sanitize_plain),
 		cmocka_unit_test(test_sanitize_csi),
 		cmocka_unit_test(test_sanitize_osc),
