@@ -16,7 +16,9 @@
 #include "columns.h"
 #include "err.h"
 #include "paths.h"
+#include "provider.h"
 #include "rentable.h"
+#include "snapshot_info.h"
 
 size_t
 cli_output_width(FILE *out)
@@ -123,12 +125,22 @@ cli_data_age(FILE *out, const struct plan *plans, size_t n, int64_t now)
 		}
 	}
 	for (i = 0; i < nseen; i++) {
+		const struct provider *p = provider_find(seen[i].provider);
+		struct snapshot_source src;
+
 		column_age(now - seen[i].oldest, age, sizeof age);
-		fprintf(out, "%s%s %s%s", i == 0 ? "; data age: " : ", ",
-		    seen[i].provider, age,
-		    seen[i].source == SRC_SNAPSHOT ? " (snapshot)" : "");
-		if (seen[i].source == SRC_SNAPSHOT)
+		fprintf(out, "%s%s %s", i == 0 ? "; data age: " : ", ",
+		    seen[i].provider, age);
+		if (seen[i].source != SRC_SNAPSHOT)
+			continue;
+		/* No feed to refresh from: the list's own date says it. */
+		if (p != NULL && p->no_feed != NULL &&
+		    snapshot_source(p->id, &src))
+			fprintf(out, " (list prices of %s)", src.date);
+		else {
+			fputs(" (snapshot)", out);
 			snapshot = true;
+		}
 	}
 	if (snapshot)
 		fputs("; 'gpucost refresh' fetches live prices", out);

@@ -137,6 +137,13 @@ cli_refresh_run(const struct refresh_options *ropts, bool progress,
 			fputc('\n', stderr);
 			break;
 		case REFRESH_SKIPPED:
+			/*
+			 * A provider without a feed is said only when asked
+			 * for by name: every cron'd refresh of all would
+			 * mail the same line.
+			 */
+			if (pr[i].listed && ropts->nproviders == 0)
+				break;
 			skipped++;
 			if (!quiet)
 				fprintf(stderr, "%s: %s\n", pr[i].provider,

@@ -283,6 +283,18 @@ cmd_providers_exec(const struct cli_options *o)
 		money_format(rate, sizeof rate, eur.usd_per_eur, 2);
 		printf("\nEUR prices are converted at %s USD per EUR (%s).\n",
 		    rate, eur.from);
+		/* Where the list prices come from, for those without a feed. */
+		for (i = 0; i < n; i++) {
+			char line[768];
+
+			if (providers[i]->no_feed == NULL ||
+			    (providers[i]->start != NULL &&
+			    strcmp(key_state(&rows, providers[i]), "set") == 0))
+				continue;
+			snapshot_list_note(providers[i]->id,
+			    providers[i]->no_feed, line, sizeof line);
+			printf("%s.\n", line);
+		}
 		/* The table may drop the health columns: say it in full. */
 		for (i = 0; i < n; i++) {
 			char why[256];

@@ -445,7 +445,8 @@ refresh_stale(const struct cli_options *o, const struct stale_refresh *sr,
 	db_close(db);
 	for (i = 0; providers[i] != NULL; i++) {
 		p = providers[i];
-		if (p->key_required)
+		/* Keyed, or nothing to fetch (list prices only). */
+		if (p->key_required || p->no_feed != NULL)
 			continue;
 		if (o->filter.nproviders > 0) {
 			for (k = 0; k < o->filter.nproviders; k++)

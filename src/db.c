@@ -2,9 +2,11 @@
  * db.c: the cache file itself. Its one job: open, check and close the
  * SQLite file, create and migrate its schema, and the statement helpers
  * the other db_*.c files share (db_internal.h). What is stored lives by
- * concern: offers in db_offers.c, history and watches in db_history.c,
- * provider status and settings in db_settings.c, the published copy and
- * its merge in db_share.c. Only these files talk to SQLite. What goes
+ * concern: the offers' writes in db_offers.c and their reads in
+ * db_query.c and db_summary.c (over db_filter.c, db_sort_keys.c and
+ * db_rows.c), history and watches in db_history.c, provider status and
+ * settings in db_settings.c, the published copy and its merge in
+ * db_share.c. Only these files talk to SQLite. What goes
  * in on first use (the snapshot) is cache.c's call.
  */
 #include "config.h"
@@ -330,7 +332,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 * stay). None holds fetched_at, which every refresh changes
 	 * (merge_offers() moves an entry only where an indexed column
 	 * changed). --sort age is top_age()'s; savings is an expression, gpu
-	 * stays a sort (db_offers.c, sort_sql[]).
+	 * stays a sort (db_query.c, sort_sql[]).
 	 */
 	"CREATE INDEX offers_price ON offers (nodes, price, sk_gpu_price);"
 	"CREATE INDEX offers_spot ON offers (nodes, spot_price, sk_gpu_price);"
@@ -494,6 +496,13 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
 	 * answer, and storing 20 news rewrote 13 pages of the table.
 	 */
 	DB_WATCH_KNOWN_SQL,
+	/*
+	 * 25 -> 26 (issue 47): the price an aggregate offer starts from
+	 * (Akash: the cheapest provider's bid, price.min, beside the
+	 * weighted average that is its price), micro-USD per
+	 * instance-hour; NULL where the source gives none.
+	 */
+	"ALTER TABLE offers ADD COLUMN price_from INTEGER;",
 };
 
 bool

@@ -16,10 +16,12 @@
  * parameters; nothing else in gpucost writes SQL.
  *
  * The implementation is split by concern behind this one API: db.c
- * (open, schema, migrations, statement helpers), db_offers.c,
- * db_history.c (history and watches), db_settings.c (provider status
- * and settings) and db_share.c (the published copy and its merge);
- * db_internal.h is what they share.
+ * (open, schema, migrations, statement helpers), the offers' writes
+ * (db_offers.c), reads (db_query.c, db_summary.c), filter SQL
+ * (db_filter.c), computed values (db_sort_keys.c) and row reader
+ * (db_rows.c), db_history.c (history and watches), db_settings.c
+ * (provider status and settings) and db_share.c (the published copy and
+ * its merge); db_internal.h is what they share.
  */
 #ifndef GPUCOST_DB_H
 #define GPUCOST_DB_H
@@ -33,7 +35,7 @@
 #include "offer.h"
 #include "summary.h"
 
-#define DB_SCHEMA_VERSION	25
+#define DB_SCHEMA_VERSION	26
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -247,7 +249,7 @@ int	db_query_scan(struct db *db, const struct offer_filter *filter,
  * Does SQL test every field set in f (so db_query_top() may stop at the
  * first `limit` offers)? A filter tested only in C -- region geography,
  * text, multi-node, a --gpu form word, host per GPU, Vertex AI, and any
- * new field until it is added to db_offers.c's list -- says no.
+ * new field until it is added to db_filter.c's list -- says no.
  */
 bool	db_filter_in_sql(const struct offer_filter *f);
 
@@ -395,7 +397,7 @@ size_t	db_offers_read(void);
 
 /*
  * Plans of several nodes (--nodes N > 1, or --multi-node with --count),
- * sorted by price per GPU-hour, at most `limit` (db_summary.c): appended
+ * sorted by price per GPU-hour, at most `limit` (db_query.c): appended
  * to out, a superset of the offers of the first `limit` plans of the full
  * answer (query_plans() on them gives those plans), each matching f;
  * *matched, unless NULL, the number of all matching offers (then every

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "offer.h"
+
 struct db;
 struct err;
 
@@ -78,7 +80,7 @@ struct db {
  * offers_region (a loose index scan), as many steps as there are names
  * (hundreds), not a read of every offer (DISTINCT walks the whole
  * index). Shell completion lists them; --region tests a name or glob
- * on each once (db_offers.c).
+ * on each once (db_filter.c).
  */
 #define DB_REGION_NAMES_CTE						\
 	"WITH RECURSIVE names(n) AS (SELECT min(region) FROM offers "	\
@@ -89,7 +91,7 @@ struct db {
 	"provider, key, instance_type, region, gpu, gpu_raw, gpu_count, " \
 	"vram_gb, interconnect, vcpus, ram_gb, price, spot_price, "	\
 	"availability, spot_interruption, reliability, fetched_at, source, " \
-	"notes, spot_zone, currency, price_original, nodes"
+	"notes, spot_zone, currency, price_original, nodes, price_from"
 
 /*
  * OFFER_COLUMNS and what is computed at write time: the sort keys and
@@ -100,7 +102,7 @@ struct db {
 	"continent, country, form, vertex, search, fabric, node_gbps, " \
 	"fabric_nodes, row_hash"
 #define WRITE_PLACEHOLDERS						\
-	"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
+	"?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?"
 
 /* Put "cache PATH: what: sqlite message" into err. */
 void		 db_err(struct db *, struct err *, const char *);
@@ -146,22 +148,61 @@ int64_t		 db_stmt_money(sqlite3_stmt *, int);
  */
 #define SK_UNKNOWN_MONEY	INT64_MAX
 #define SK_UNKNOWN_MONEY_SQL	"9223372036854775807"
+/*
+ * Stored sort keys of an unknown value: larger than any known one, so an
+ * ascending walk of an index meets the unknowns last (plan_sort()'s
+ * rule) without a separate pass (money's: SK_UNKNOWN_MONEY).
+ */
+#define SK_UNKNOWN_REAL		1e308
+#define SK_UNKNOWN_REAL_SQL	"1e308"
 /* Such a column as an amount: MONEY_NONE for SK_UNKNOWN_MONEY. */
 int64_t		 db_stmt_sk_money(sqlite3_stmt *, int);
 /* Copy a text column into a fixed buffer ("" for NULL). */
 void		 db_column_text(sqlite3_stmt *, int, char *, size_t);
 
-/* Fill one array element from the current row of a statement. */
-/* The sharing side (db_share.c) uses these of db.c and db_offers.c. */
+/* The sharing side (db_share.c) uses these of db.c. */
 char		*db_uri(const char *, const char *);
 int		 db_schema_build(struct db *, long long, struct err *);
+
+/*
+ * What is computed from an offer when its row is written
+ * (db_sort_keys.c): the writes (db_offers.c, db_share.c) bind a row with
+ * db_bind_offer(); db_sort_keys_update() recomputes the keys of rows
+ * stored under another db_sort_keys_version().
+ */
 struct offer;
+/*
+ * An offer's stored sort keys: its plan of one instance, as
+ * plan_sort()'s; and what its filters test that is no SQL expression on
+ * its columns (migration 13), from the functions offer_matches() calls.
+ */
+struct sort_keys {
+	int64_t	gpu_price;
+	int64_t	spot_gpu;
+	double	pflop;
+	const char *continent;	/* static: region.c's tables */
+	const char *country;
+	int	form;		/* enum gpu_form */
+	int	vertex;		/* 1: Vertex AI trains on it */
+	int	fabric;		/* enum fabric_kind (migration 16) */
+	int	node_gbps;	/* 0 unknown */
+	int	fabric_nodes;	/* most nodes of a plan: 0 any, 1 none */
+	size_t	search_len;
+	char	search[OFFER_SEARCH_MAX];	/* offer_search_text() */
+};
+void		 offer_sort_keys(const char *, const struct offer *,
+		    struct sort_keys *);
 const char	*db_sort_keys_version(void);
 void		 db_bind_offer(sqlite3_stmt *, const char *,
 		    const struct offer *);
 int64_t		 db_offer_row_hash(const char *, const struct offer *);
+
+/* The row reader below every reader of the offers (db_rows.c). */
+/* Column i's text, "" for NULL: valid until st steps again. */
+const char	*row_text(sqlite3_stmt *, int);
 void		 db_row_to_offer(sqlite3_stmt *, struct offer *);
 
+/* Fill one array element from the current row of a statement. */
 typedef void db_row_fn(sqlite3_stmt *st, void *elem);
 
 /* Step st to its end into an array, one element per row; finalizes st. */
@@ -192,12 +233,13 @@ int		 db_committed_attach(struct db *, struct offer_list *, size_t,
 int		 db_terms_update(struct db *, const char *, struct err *);
 
 /*
- * The offers' filter in SQL (db_offers.c), for the other readers of the
- * offers table (db_summary.c). rentable_prepare() judges the market
- * references of f from the status rows into *rq; filter_sql() appends
- * " AND ..." conditions of f that SQL tests (never more than
- * offer_matches() keeps: the caller tests the rows again or relies on
- * db_filter_in_sql()); filter_bind() binds them from parameter *k on.
+ * The offers' filter in SQL (db_filter.c), for the readers of the
+ * offers table (db_query.c, db_summary.c). rentable_prepare() judges
+ * the market references of f from the status rows into *rq;
+ * filter_sql() appends " AND ..." conditions of f that SQL tests (never
+ * more than offer_matches() keeps: the caller tests the rows again or
+ * relies on db_filter_in_sql()); filter_bind() binds them from
+ * parameter *k on.
  */
 #define RENTABLE_SQL_MAX	8
 struct rentable_sql {
@@ -220,15 +262,15 @@ void		 filter_sql(const struct offer_filter *,
 		    const struct rentable_sql *, char *, size_t);
 void		 filter_bind(sqlite3_stmt *, const struct offer_filter *,
 		    const struct rentable_sql *, int *);
-/* Recompute stale stored sort keys before a read relies on them. */
-int		 db_sort_keys_update(struct db *, struct err *);
+/* Append " AND col IN (?,?,...)" for n values. */
+void		 sql_in(char *, size_t, const char *, size_t);
+/* Does SQL test every filter field set in f (--term aside)? */
+bool		 fields_in_sql(const struct offer_filter *);
 /*
- * The answer of a shortcut (db_query_top(), db_query_nodes()) where the
- * stored keys cannot serve it (db_sort_keys_ready()): every offer
- * matching f, appended to out; *matched (if not NULL) their number.
+ * Recompute stale stored sort keys before a read relies on them
+ * (db_summary.c, beside db_groups_store(), which it ends with).
  */
-int		 db_query_every(struct db *, const struct offer_filter *,
-		    struct offer_list *, size_t *, struct err *);
+int		 db_sort_keys_update(struct db *, struct err *);
 /*
  * Store --group-by's kept groupings again from the offers as they are
  * (db_summary.c), inside the caller's write transaction: the end of

@@ -846,13 +846,14 @@ copy_offer(sqlite3_stmt *st, int64_t max_time, struct offer *o,
 		{ 20, SQLITE_TEXT, false, sizeof o->currency },
 		{ 21, SQLITE_INTEGER, true, 0 },
 		{ 22, SQLITE_INTEGER, false, 0 },
+		{ 23, SQLITE_INTEGER, true, 0 },
 	};
 	static const char *const names[] = { "provider", "key",
 	    "instance_type", "region", "gpu", "gpu_raw", "gpu_count",
 	    "vram_gb", "interconnect", "vcpus", "ram_gb", "price",
 	    "spot_price", "availability", "spot_interruption", "reliability",
 	    "fetched_at", "source", "notes", "spot_zone", "currency",
-	    "price_original", "nodes" };
+	    "price_original", "nodes", "price_from" };
 	const unsigned char *p, *k;
 	char key[OFFER_KEY_MAX];
 	size_t i;

@@ -1,10 +1,14 @@
 /*
- * db_summary.c: the reads of the answers that need not read every offer
- * whole (issue 29): a --group-by summary walks one narrow covering index
- * (offers_summary: GPU, region, the per-GPU prices, the primary key) and
- * reads whole only the rows that may be a group's cheapest; plans of
- * several nodes walk the offers that can make one in price order and
- * stop at --limit.
+ * db_summary.c: what the cache keeps computed from its offers, and the
+ * reads of the answers that need not read every offer whole (issue 29):
+ * a --group-by summary walks one narrow covering index (offers_summary:
+ * GPU, region, the per-GPU prices, the primary key) and reads whole only
+ * the rows that may be a group's cheapest; the groupings a query reads
+ * whole are kept at write time (db_groups_store()); the stored sort keys
+ * are brought up to date before a read relies on them
+ * (db_sort_keys_ready()), which keeps the groupings again. Those are one
+ * file because each calls the other: every reader (db_query.c too)
+ * calls db_sort_keys_ready(), which ends in db_groups_store().
  */
 #include "config.h"
 #include "db.h"
@@ -16,13 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost.h"
 #include "db_internal.h"
 #include "err.h"
-#include "fabric.h"
 #include "filter.h"
 #include "money.h"
-#include "note_info.h"
 #include "rentable.h"
 #include "str.h"
 #include "summary.h"
@@ -683,299 +684,146 @@ fail:
 	db_groups_done(out);
 	return -1;
 }
+/*
+ * Recompute the stored sort keys and filter values of every provider
+ * whose status row names another version of them (a cache from before
+ * migration 6 or 12, or a catalogue or region table changed since its
+ * last refresh). Once, in one transaction; afterwards a check of the
+ * small status table.
+ */
+/* Does a provider with offers have sort keys of another version? */
+static int
+sort_keys_stale(struct db *db, bool *stale, struct err *err)
+{
+	return db_row_exists(db, "SELECT 1 FROM provider_status WHERE "
+	    "sort_keys IS NOT ? AND offer_count > 0 LIMIT 1",
+	    db_sort_keys_version(), stale, err);
+}
 
 int
-db_offers_get(struct db *db, const char *const *providers,
-    const char *const *keys, size_t n, struct offer_list *out,
-    struct err *err)
+db_sort_keys_update(struct db *db, struct err *err)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL, *up = NULL;
+	const char *version = db_sort_keys_version();
+	struct sort_keys k;
 	struct offer o;
-	size_t from = out->n, i;
-	bool began;
-	int rc;
+	bool stale;
+	int rc, i;
 
-	if ((st = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM offers "
-	    "WHERE provider = ? AND key = ?", err)) == NULL)
-		return -1;
-	began = db_read_begin(db);
-	for (i = 0; i < n; i++) {
-		sqlite3_bind_text(st, 1, providers[i], -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, keys[i], -1, SQLITE_STATIC);
-		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			offer_init(&o);
-			db_row_to_offer(st, &o);
-			offer_list_add_copy(out, &o);	/* the row's text */
-		} else if (rc != SQLITE_DONE) {
-			sqlite3_finalize(st);
-			db_file_error(db, err);
-			db_read_end(db, began);
+	for (i = 0; i < 2; i++) {
+		/* Again under the lock: another process may have done it. */
+		if (i == 1 && db_exec(db, "BEGIN IMMEDIATE", err) < 0)
+			return -1;
+		if (sort_keys_stale(db, &stale, err) < 0)
+			goto fail;
+		if (!stale) {
+			if (i == 1 && db_exec(db, "COMMIT", err) < 0)
+				goto fail;
+			return 0;
+		}
+		/* The callers of a read-only cache asked db_sort_keys_ready(). */
+		if (db->read_only) {
+			err_set(err, "cache %s: its stored sort keys are another "
+			    "version's and it is read-only (its owner's next "
+			    "refresh updates them)", db->path);
 			return -1;
 		}
-		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
-	rc = db_committed_attach(db, out, from, err);
-	db_read_end(db, began);
-	return rc;
-}
-
-/*
- * Plans of several nodes (db_query_nodes()). A plan's price per GPU-hour
- * is its offer's, so plans come in the order of the stored per-GPU key;
- * the offers that can make one fall into three disjoint walks, each in
- * that order on an index, each tested in C (offer_matches(): the node
- * rules, the fabric looked up by provider and instance type) and
- * stopped at the limit:
- *   NODES_CLUSTER   cluster products (nodes > 1): few, sorted;
- *   NODES_WHOLE     one machine of exactly --count GPUs (offers_count);
- *   NODES_ASSEMBLED machines of fewer GPUs taken several times: only
- *                   offers that are no marketplace's single listing
- *                   (offers_assembled, their partial index, migration
- *                   16; offers_trainable, those of a trainer's fabric,
- *                   migration 21, unless --fabric asks for another),
- *                   with the fabric assembled_ok() asks (any
- *                   kind with --fabric any) and a placement that holds
- *                   that many nodes, on the values stored from
- *                   data/fabric.tsv, so the walk reads no row that
- *                   cannot make a plan.
- */
-enum nodes_walk {
-	NODES_CLUSTER,
-	NODES_WHOLE,
-	NODES_ASSEMBLED
-};
-
-/* The note bit of a single listing, as offers_assembled's WHERE has it. */
-_Static_assert(NOTE_BIT(NOTE_SINGLE_LISTING) == 32,
-    "offers_assembled (migration 16) names the single-listing bit 32");
-
-/* A trainer's fabrics, as offers_trainable's WHERE has them. */
-_Static_assert(FABRIC_TRAINING == (FABRIC_BIT(1) | FABRIC_BIT(2) |
-    FABRIC_BIT(3) | FABRIC_BIT(4) | FABRIC_BIT(5)),
-    "offers_trainable (migration 21) names the trainer's fabrics 1-5");
-
-/*
- * May NODES_ASSEMBLED walk offers_trainable? When every fabric the plan
- * may have is a trainer's: by default, or a --fabric of those kinds.
- */
-static bool
-assembled_trainable(const struct offer_filter *f)
-{
-	return (f->fabrics & FABRIC_ANY) == 0 &&
-	    (f->fabrics & ~(unsigned)FABRIC_TRAINING) == 0;
-}
-
-/*
- * Append NODES_ASSEMBLED's conditions: plan_nodes() and assembled_ok()
- * in SQL, never fewer rows than they keep (C tests each row again).
- */
-static void
-assembled_sql(const struct offer_filter *f, char *sql, size_t size)
-{
-	bool any = (f->fabrics & FABRIC_ANY) != 0;
-	const char *k = f->nodes > 1 ? "?" : "(? / gpu_count)";
-	int kind, n;
-
-	/* The partial index's own condition, word for word. */
-	strncat(sql, " AND nodes = 1 AND (notes & 32) = 0 AND gpu_count > 0",
-	    size - strlen(sql) - 1);
-	if (assembled_trainable(f))
-		strncat(sql, " AND fabric BETWEEN 1 AND 5",
-		    size - strlen(sql) - 1);
-	if (f->nodes > 1) {
-		if (f->count > 0)
-			strncat(sql, " AND gpu_count * ? = ?",
-			    size - strlen(sql) - 1);
-	} else
-		/* k = count / gpu_count > 1 nodes. */
-		strncat(sql, " AND gpu_count < ? AND ? % gpu_count = 0",
-		    size - strlen(sql) - 1);
-	if (any)
-		return;
-	/* No more than 4 nodes per 8 GPUs asked, unless --nodes says. */
-	if (f->nodes <= 1)
-		strncat(sql, " AND gpu_count >= 2", size - strlen(sql) - 1);
-	/* --fabric's kinds are filter_sql()'s; by default a trainer's. */
-	if (f->fabrics == 0) {
-		strncat(sql, " AND fabric IN (", size - strlen(sql) - 1);
-		for (kind = 1, n = 0; kind < FABRIC_KIND_COUNT; kind++)
-			if (fabric_set_has(FABRIC_TRAINING, kind))
-				strncat(sql, n++ > 0 ? ",?" : "?",
-				    size - strlen(sql) - 1);
-		strncat(sql, ")", size - strlen(sql) - 1);
-	}
-	/* A placement construct that holds k nodes (fabric_nodes). */
-	strncat(sql, " AND (fabric_nodes = 0 OR fabric_nodes >= ",
-	    size - strlen(sql) - 1);
-	strncat(sql, k, size - strlen(sql) - 1);
-	strncat(sql, ")", size - strlen(sql) - 1);
-}
-
-static void
-assembled_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
-{
-	int kind;
-
-	if (f->nodes > 1) {
-		if (f->count > 0) {
-			sqlite3_bind_int(st, (*k)++, f->nodes);
-			sqlite3_bind_int(st, (*k)++, f->count);
-		}
-	} else {
-		sqlite3_bind_int(st, (*k)++, f->count);
-		sqlite3_bind_int(st, (*k)++, f->count);
-	}
-	if ((f->fabrics & FABRIC_ANY) != 0)
-		return;
-	if (f->fabrics == 0)
-		for (kind = 1; kind < FABRIC_KIND_COUNT; kind++)
-			if (fabric_set_has(FABRIC_TRAINING, kind))
-				sqlite3_bind_int(st, (*k)++, kind);
-	sqlite3_bind_int(st, (*k)++, f->nodes > 1 ? f->nodes : f->count);
-}
-
-/*
- * One walk's statement (plan: its EXPLAIN QUERY PLAN), f's values bound.
- * The walk selects the key alone and each row it passes is read by it:
- * the offers are WITHOUT ROWID, so a walk that selects a column its
- * index lacks seeks the table at every entry before it tests the
- * index's own columns (offers_assembled and offers_trainable hold what
- * the node rules and the usual filters test, so their walk reads only
- * the rows that pass them).
- */
-static sqlite3_stmt *
-nodes_prepare(struct db *db, const struct offer_filter *f,
-    const struct rentable_sql *rq, enum nodes_walk walk, bool plan,
-    struct err *err)
-{
-	static const char *const index[] = {
-		[NODES_CLUSTER] = "",
-		[NODES_WHOLE] = " INDEXED BY offers_count",
-		[NODES_ASSEMBLED] = " INDEXED BY offers_assembled",
-	};
-	const char *use = walk == NODES_ASSEMBLED && assembled_trainable(f) ?
-	    " INDEXED BY offers_trainable" : index[walk];
-	char sql[3072];
-	sqlite3_stmt *st;
-	int k = 1;
-
-	snprintf(sql, sizeof sql, "%sSELECT provider, key FROM offers%s "
-	    "WHERE 1", plan ? "EXPLAIN QUERY PLAN " : "", use);
-	filter_sql(f, rq, sql, sizeof sql);
-	if (money_known(f->max_price_gpu_hour))
-		strncat(sql, f->spot ? " AND sk_spot_gpu <= ?" :
-		    " AND sk_gpu_price <= ?", sizeof sql - strlen(sql) - 1);
-	if (walk == NODES_ASSEMBLED)
-		assembled_sql(f, sql, sizeof sql);
-	else
-		strncat(sql, walk == NODES_CLUSTER ? " AND nodes > 1" :
-		    " AND nodes = 1 AND gpu_count = ?",
-		    sizeof sql - strlen(sql) - 1);
-	strncat(sql, " ORDER BY sk_gpu_price, provider, key",
-	    sizeof sql - strlen(sql) - 1);
-	if ((st = db_prepare(db, sql, err)) == NULL)
-		return NULL;
-	filter_bind(st, f, rq, &k);
-	if (money_known(f->max_price_gpu_hour))
-		sqlite3_bind_int64(st, k++, f->max_price_gpu_hour);
-	if (walk == NODES_ASSEMBLED)
-		assembled_bind(st, f, &k);
-	if (walk == NODES_WHOLE)
-		sqlite3_bind_int(st, k++, f->count);
-	return st;
-}
-
-static int
-nodes_walk(struct db *db, const struct offer_filter *f,
-    const struct rentable_sql *rq, enum nodes_walk walk, size_t limit,
-    struct offer_list *out, size_t *matched, struct err *err)
-{
-	sqlite3_stmt *st, *row;
-	struct offer o;
-	struct plan p;
-	size_t from = out->n, kept = 0;
-	int rc, nodes;
-
-	if ((st = nodes_prepare(db, f, rq, walk, false, err)) == NULL)
-		return -1;
-	if ((row = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM offers "
-	    "WHERE provider = ? AND key = ?", err)) == NULL) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_reset(row);
-		sqlite3_bind_value(row, 1, sqlite3_column_value(st, 0));
-		sqlite3_bind_value(row, 2, sqlite3_column_value(st, 1));
-		/* The same read transaction: the row the walk found. */
-		if ((rc = sqlite3_step(row)) == SQLITE_DONE)
-			continue;
-		if (rc != SQLITE_ROW)
-			break;
-		offer_init(&o);
-		db_row_to_offer(row, &o);	/* the row's text until a step */
-		if (!offer_matches(f, &o, &nodes))
-			continue;
-		cost_plan(&p, &o, nodes);
-		if (!plan_matches_price(f, &p))
-			continue;
-		if (matched != NULL)
-			(*matched)++;
-		if (kept == limit)
-			continue;	/* counted, not shown */
-		offer_list_add_copy(out, &o);
-		if (++kept == limit && matched == NULL)
-			break;
-	}
-	sqlite3_finalize(row);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		db_file_error(db, err);
-		return -1;
-	}
-	return db_committed_attach(db, out, from, err);
-}
-
-int
-db_query_nodes(struct db *db, const struct offer_filter *f, size_t limit,
-    struct offer_list *out, size_t *matched, struct err *err)
-{
-	struct rentable_sql rq;
-	bool ready;
-
-	if (matched != NULL)
-		*matched = 0;
-	if (db_sort_keys_ready(db, &ready, err) < 0)
-		return -1;
-	if (!ready)
-		return db_query_every(db, f, out, matched, err);
-	if (rentable_prepare(db, f, &rq, err) < 0)
-		return -1;
-	if (nodes_walk(db, f, &rq, NODES_CLUSTER, limit, out, matched,
-	    err) < 0)
-		return -1;
-	if (f->nodes <= 1 && f->count > 0 && nodes_walk(db, f, &rq,
-	    NODES_WHOLE, limit, out, matched, err) < 0)
-		return -1;
-	return nodes_walk(db, f, &rq, NODES_ASSEMBLED, limit, out, matched,
-	    err);
-}
-
-int
-db_query_nodes_plan(struct db *db, const struct offer_filter *f, char *out,
-    size_t size, struct err *err)
-{
-	struct rentable_sql rq;
-	sqlite3_stmt *st;
-	size_t len = 0;
-
-	if (size > 0)
-		out[0] = '\0';
-	if (db_sort_keys_update(db, err) < 0 ||
-	    rentable_prepare(db, f, &rq, err) < 0 ||
-	    (st = nodes_prepare(db, f, &rq, NODES_ASSEMBLED, true,
+	if ((st = db_prepare(db, "SELECT " OFFER_COLUMNS " FROM offers "
+	    "WHERE provider IN (SELECT provider FROM provider_status "
+	    "WHERE sort_keys IS NOT ?1)", err)) == NULL ||
+	    (up = db_prepare(db, "UPDATE offers SET sk_gpu_price = ?, "
+	    "sk_spot_gpu = ?, sk_pflop = ?, continent = ?, country = ?, "
+	    "form = ?, vertex = ?, search = ?, fabric = ?, node_gbps = ?, "
+	    "fabric_nodes = ? WHERE provider = ? AND key = ?",
 	    err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		offer_init(&o);
+		/* The row as a query reads it (host bounds and all). */
+		db_row_to_offer(st, &o);
+		offer_sort_keys(o.provider, &o, &k);
+		sqlite3_bind_int64(up, 1, k.gpu_price);
+		sqlite3_bind_int64(up, 2, k.spot_gpu);
+		sqlite3_bind_double(up, 3, k.pflop);
+		sqlite3_bind_text(up, 4, k.continent, -1, SQLITE_STATIC);
+		sqlite3_bind_text(up, 5, k.country, -1, SQLITE_STATIC);
+		sqlite3_bind_int(up, 6, k.form);
+		sqlite3_bind_int(up, 7, k.vertex);
+		sqlite3_bind_blob(up, 8, k.search, (int)k.search_len,
+		    SQLITE_STATIC);
+		sqlite3_bind_int(up, 9, k.fabric);
+		sqlite3_bind_int(up, 10, k.node_gbps);
+		sqlite3_bind_int(up, 11, k.fabric_nodes);
+		sqlite3_bind_value(up, 12, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(up, 13, sqlite3_column_value(st, 1));
+		if (sqlite3_step(up) != SQLITE_DONE) {
+			db_err(db, err, "write failed");
+			goto fail;
+		}
+		sqlite3_reset(up);
+	}
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	st = up = NULL;
+	/* Their --term prices rank by the sort keys just written. */
+	if ((st = db_prepare(db, "SELECT provider FROM provider_status "
+	    "WHERE sort_keys IS NOT ?1", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char provider[OFFER_PROVIDER_MAX];
+
+		db_column_text(st, 0, provider, sizeof provider);
+		if (db_terms_update(db, provider, err) < 0)
+			goto fail;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		goto fail;
+	}
+	if ((st = db_prepare(db, "UPDATE provider_status SET sort_keys = ?1 "
+	    "WHERE sort_keys IS NOT ?1", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
+	st = NULL;
+	/* The kept --group-by answers, from the keys as they are now. */
+	if (rc < 0 || db_groups_store(db, err) < 0 ||
+	    db_exec(db, DB_ANALYZE "; COMMIT", err) < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	err_prefix(err, "updating sort keys");
+	return -1;
+}
+
+int
+db_sort_keys_current(struct db *db, bool *current, struct err *err)
+{
+	bool stale;
+
+	if (sort_keys_stale(db, &stale, err) < 0)
 		return -1;
-	return db_plan_lines(db, st, out, size, &len, err);
+	*current = !stale;
+	return 0;
+}
+
+int
+db_sort_keys_ready(struct db *db, bool *ready, struct err *err)
+{
+	*ready = true;
+	if (!db->read_only)
+		return db_sort_keys_update(db, err);
+	return db_sort_keys_current(db, ready, err);
 }

@@ -15,7 +15,7 @@ static const char *const kind_names[FABRIC_KIND_COUNT] = {
 
 static const char *const placement_names[] = {
 	NULL, "placement-group", "compact-placement", "scale-set",
-	"cluster-network", "cluster-product", "none"
+	"cluster-network", "cluster-product", "none", "node-pool"
 };
 
 const struct fabric *

@@ -50,7 +50,8 @@ enum fabric_placement {
 	PLACE_SCALE_SET,	/* Azure VM scale set */
 	PLACE_CLUSTER_NETWORK,	/* OCI cluster network, Vultr gpu-fabric */
 	PLACE_CLUSTER_PRODUCT,	/* sold as one cluster (RunPod) */
-	PLACE_NONE		/* no construct: nodes share no fabric */
+	PLACE_NONE,		/* no construct: nodes share no fabric */
+	PLACE_NODE_POOL		/* CoreWeave CKS NodePool, one region */
 };
 
 /* One line of data/fabric.tsv. Numbers are 0 when unknown. */

@@ -742,6 +742,129 @@ verda_launch(const struct plan *p, char *buf, size_t size)
 }
 
 /* ------------------------------------------------------------------ */
+/* Akash, CoreWeave, SaladCloud (issue 47)                            */
+
+/* An SDL word from the offer: [a-z0-9] only, else none (a placeholder). */
+static bool
+sdl_word(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
+
+/*
+ * An Akash deployment: the SDL (one service, one GPU of the offer's
+ * vendor, model, memory and interface, from its key "vendor/model/
+ * ram/interface") written to gpucost.yml, then provider-services'
+ * steps: create the deployment, list its bids, lease one, send the
+ * manifest. The Console (console.akash.network) does the same.
+ */
+static size_t
+akash_launch(const struct plan *p, char *buf, size_t size)
+{
+	static const char *const placeholder[3] = { "VENDOR", "MODEL", "RAM" };
+	const char *k = p->offer->key, *part[3];
+	int len[3];
+	size_t i, n;
+	struct cmd c;
+
+	/* A part that is no plain word is the buyer's to fill in. */
+	for (i = 0; i < 3; i++) {
+		n = strcspn(k, "/");
+		part[i] = sdl_word(k, n) ? k : placeholder[i];
+		len[i] = sdl_word(k, n) ? (int)n : (int)strlen(placeholder[i]);
+		k += n;
+		if (*k == '/')
+			k++;
+	}
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "printf '%%s\\n' '---' 'version: \"2.0\"' 'services:'"
+	    " '  gpucost:' '    image: IMAGE' '    expose:' '      - port: 22'"
+	    " '        to:' '          - global: true' 'profiles:' '  compute:'"
+	    " '    gpucost:' '      resources:' '        cpu: {units: 8}'"
+	    " '        memory: {size: 32Gi}' '        storage: {size: 100Gi}'"
+	    " '        gpu:' '          units: 1' '          attributes:'"
+	    " '            vendor:' ");
+	/*
+	 * Plain words only (sdl_word()), so they go inside our own quotes:
+	 * launch_shell_quote() would drop the indentation YAML needs. The
+	 * SDL's interface is "sxm" or "pcie", whatever the generation.
+	 */
+	cmd_add(&c, "'              %.*s:' '                - {model: %.*s, "
+	    "ram: %.*s, interface: %s}'", len[0], part[0], len[1], part[1],
+	    len[2], part[2], str_find_nocase(k, "sxm") != NULL ? "sxm" :
+	    "pcie");
+	cmd_add(&c, " '  placement:' '    akash:' '      pricing:'"
+	    " '        gpucost: {denom: uakt, amount: MAX_UAKT_PER_BLOCK}'"
+	    " 'deployment:' '  gpucost:' '    akash: {profile: gpucost, count:"
+	    " %d}' > gpucost.yml && provider-services tx deployment create"
+	    " gpucost.yml --from KEY && provider-services query market bid list"
+	    " --owner ADDRESS --dseq DSEQ && provider-services tx market lease"
+	    " create --dseq DSEQ --provider PROVIDER --from KEY &&"
+	    " provider-services send-manifest gpucost.yml --dseq DSEQ"
+	    " --provider PROVIDER --from KEY", p->nodes);
+	return cmd_end(&c);
+}
+
+/*
+ * A CoreWeave node pool (CKS): the NodePool manifest with the offer's
+ * instance type, applied with kubectl. An instance type the page does
+ * not name (the L40 node) is a placeholder.
+ */
+static size_t
+coreweave_launch(const struct plan *p, char *buf, size_t size)
+{
+	const struct offer *o = p->offer;
+	struct cmd c;
+
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "printf '%%s\\n' 'apiVersion: compute.coreweave.com/v1alpha1'"
+	    " 'kind: NodePool' 'metadata:' '  name: gpucost' 'spec:' ");
+	if (strchr(o->instance_type, ' ') != NULL)
+		cmd_add(&c, "'  instanceType: INSTANCE_TYPE'");
+	else {
+		/* One word: our indentation, then the name quoted. */
+		cmd_add(&c, "'  instanceType: '");
+		cmd_quote(&c, o->instance_type);
+	}
+	cmd_add(&c, " '  targetNodes: %d' | kubectl apply -f -", p->nodes);
+	return cmd_end(&c);
+}
+
+/*
+ * A SaladCloud container group: one GPU of the class at High priority
+ * (on demand) or Batch (spot). The API names a class by its id, which
+ * the price list does not give: GPU_CLASS_ID is the id GET
+ * .../gpu-classes gives the offer's class.
+ */
+static size_t
+salad_launch(const struct plan *p, bool spot, char *buf, size_t size)
+{
+	char body[LAUNCH_CMD_MAX / 2];
+	struct cmd c;
+
+	snprintf(body, sizeof body, "{\"name\":\"gpucost\",\"container\":"
+	    "{\"image\":\"IMAGE\",\"resources\":{\"cpu\":4,\"memory\":8192,"
+	    "\"gpu_classes\":[\"GPU_CLASS_ID\"]},\"priority\":\"%s\"},"
+	    "\"autostart_policy\":true,\"restart_policy\":\"always\","
+	    "\"replicas\":%d}", spot ? "batch" : "high", p->nodes);
+	cmd_start(&c, buf, size);
+	cmd_add(&c, "curl -fsS -X POST -H \"Salad-Api-Key: $SALAD_API_KEY\""
+	    " -H 'Content-Type: application/json' -d ");
+	cmd_quote(&c, body);
+	cmd_add(&c, " https://api.salad.com/api/public/organizations/"
+	    "ORGANIZATION/projects/PROJECT/containers");
+	return cmd_end(&c);
+}
+
+/* ------------------------------------------------------------------ */
 
 static size_t
 launch_for(const struct plan *p, bool spot, char *buf, size_t size)
@@ -760,6 +883,8 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 		return azure_launch(p, spot, buf, size);
 	if (strcmp(prov, "oci") == 0)
 		return oci_launch(p, spot, buf, size);
+	if (strcmp(prov, "salad") == 0)
+		return salad_launch(p, spot, buf, size);
 	if (spot)
 		return 0;	/* the others have no spot launch */
 	if (strcmp(prov, "runpod") == 0)
@@ -778,6 +903,10 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 		return cloudrift_launch(p, buf, size);
 	if (strcmp(prov, "verda") == 0)
 		return verda_launch(p, buf, size);
+	if (strcmp(prov, "akash") == 0)
+		return akash_launch(p, buf, size);
+	if (strcmp(prov, "coreweave") == 0)
+		return coreweave_launch(p, buf, size);
 	return 0;
 }
 
@@ -882,6 +1011,11 @@ launch_cluster_setup(const struct plan *p, char *buf, size_t size)
 		    "Clusters: %d nodes of %d GPUs in data centre ", p->nodes,
 		    o->gpu_count);
 		cmd_quote(&c, o->region);
+		break;
+	case PLACE_NODE_POOL:
+		cmd_add(&c, "start the %d nodes as one CKS NodePool "
+		    "(targetNodes: %d) in one region: InfiniBand joins the "
+		    "nodes of the region's fabric", p->nodes, p->nodes);
 		break;
 	case PLACE_NONE:
 	case PLACE_UNKNOWN:

@@ -47,7 +47,11 @@
 	X(NOTE_DOUBTFUL_PRICE, "doubtful-price", "d",			\
 	    "the source's on-demand price here cannot be pay-as-you-go "	\
 	    "(at or below its spot price, or a committed-use rate): left "	\
-	    "out")
+	    "out")							\
+	X(NOTE_INTERRUPTIBLE, "interruptible", "i",			\
+	    "runs on consumer machines (SaladCloud): even the on-demand "	\
+	    "price (High priority) is interrupted when a home machine "	\
+	    "disconnects; spot is the Batch priority, for retryable work")
 
 enum note {
 #define X(id, token, marker, text) id,

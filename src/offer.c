@@ -30,6 +30,7 @@ offer_init(struct offer *o)
 	o->reliability = -1;
 	memcpy(o->currency, "USD", sizeof o->currency);
 	o->price_original = MONEY_NONE;
+	o->price_from = MONEY_NONE;
 	o->nodes = 1;
 }
 
@@ -638,6 +639,12 @@ offer_check(const struct offer *o, struct err *err)
 	if (!money_known(o->price) && !money_known(o->spot_price) &&
 	    (o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND)) == 0) {
 		err_set(err, "%s: neither an on-demand nor a spot price", o->key);
+		return -1;
+	}
+	/* What a market price starts from is a price at or below it. */
+	if (money_known(o->price_from) && (o->price_from <= 0 ||
+	    !money_known(o->price) || o->price_from > o->price)) {
+		err_set(err, "%s: price_from is not in (0, price]", o->key);
 		return -1;
 	}
 	return offer_check_committed(o, err);

@@ -109,6 +109,14 @@ struct offer {
 	 * (MONEY_NONE when the source published none).
 	 */
 	int64_t	price_original;
+	/*
+	 * What an aggregate price starts from: the lowest of the sellers'
+	 * prices behind it (Akash: price.min, the cheapest provider's bid,
+	 * where price is the weighted average of all of them), micro-USD
+	 * per instance-hour, in (0, price]; MONEY_NONE when the source
+	 * gives none (every provider but Akash).
+	 */
+	int64_t	price_from;
 	double	ram_gb;			/* whole instance, GB; 0 unknown */
 	double	reliability;		/* Vast host reliability 0..1; < 0 unknown */
 	int	gpu_count;		/* GPUs in one instance, >= 1 */
@@ -256,7 +264,7 @@ bool	offer_market_reference(const struct offer *o, int64_t now);
 int	offer_host_bounds(struct offer *o);
 size_t	offers_vet(struct offer *v, size_t n);
 
-#define FILTER_PROVIDERS_MAX	16	/* more than there are providers */
+#define FILTER_PROVIDERS_MAX	24	/* more than there are providers */
 
 /* What a query asks for; a zero field means "any". */
 struct offer_filter {
@@ -317,7 +325,7 @@ enum gpu_form offer_form(const struct offer *o);
 
 /*
  * --match's words (the filter's text), as offer_matches() reads them
- * and the cache's SQL tests them (db_offers.c), so the two agree:
+ * and the cache's SQL tests them (db_filter.c), so the two agree:
  * offer_text_word() puts the next space-separated word of p into word
  * (ASCII folded, cut at size - 1 bytes, *len its length) and returns
  * where the text goes on, or NULL at its end. A word is in an offer's

@@ -1,10 +1,10 @@
 /* output_delim.c: CSV (RFC 4180) and TSV. */
 #include "config.h"
+#include "output_delim.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
 #include "xalloc.h"
 
 /* One CSV field: quoted when it holds a separator, quote or line break. */

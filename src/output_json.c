@@ -1,11 +1,12 @@
 /* output_json.c: the JSON document of a query. */
 #include "config.h"
+#include "output_json.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "db.h"
 #include "money.h"
-#include "output.h"
 #include "xalloc.h"
 
 void

@@ -1,5 +1,6 @@
 /* output_table.c: the aligned table for people. */
 #include "config.h"
+#include "output_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,6 @@
 #include "cost.h"
 #include "money.h"
 #include "layout.h"
-#include "output.h"
 #include "str.h"
 #include "xalloc.h"
 

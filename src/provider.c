@@ -30,6 +30,9 @@ extern const struct provider provider_linode;
 extern const struct provider provider_ovh;
 extern const struct provider provider_cloudrift;
 extern const struct provider provider_verda;
+extern const struct provider provider_akash;
+extern const struct provider provider_coreweave;
+extern const struct provider provider_salad;
 
 const struct provider *const providers[] = {
 	&provider_aws,
@@ -46,6 +49,9 @@ const struct provider *const providers[] = {
 	&provider_ovh,
 	&provider_cloudrift,
 	&provider_verda,
+	&provider_akash,
+	&provider_coreweave,
+	&provider_salad,
 	NULL
 };
 
@@ -64,7 +70,7 @@ const char *
 provider_id_list(void)
 {
 	return "aws,gcp,runpod,runpod-clusters,vast,lambda,vultr,azure,oci,"
-	    "scaleway,linode,ovh,cloudrift,verda";
+	    "scaleway,linode,ovh,cloudrift,verda,akash,coreweave,salad";
 }
 
 void

@@ -67,6 +67,8 @@ struct provider_run {
 	/* In: set by refresh.c before start(). */
 	const char *base_url;	/* GPUCOST_<ID>_URL or NULL: see provider_url() */
 	const char *api_key;	/* NULL when none is configured */
+	const char *account;	/* the account the API's paths name (Salad's
+				   organisation), set by configure(), or NULL */
 	const char *regions;	/* comma list, set by configure(), or NULL */
 	int64_t	 usd_per_eur;	/* millionths (currency.h), for a EUR source */
 	int64_t	 now;		/* UTC epoch seconds: fetched_at of new offers */
@@ -122,6 +124,16 @@ struct provider {
 	 * provider, as provider_check_unique() does within one.
 	 */
 	bool	 batches;
+	/*
+	 * The provider publishes no price feed gpucost can read ("CoreWeave
+	 * publishes no price feed"), or none without a key when key_env is
+	 * set and key_required is not: its offers are the dated list prices
+	 * of the built-in snapshot (data/list_prices.tsv). A refresh of it
+	 * fetches nothing and says so in one line, with the list's date and
+	 * source (the snapshot's "# source" line); with a key, start() runs
+	 * as for any provider. NULL for a provider with a feed.
+	 */
+	const char *no_feed;
 
 	/*
 	 * Optional, before start(): read the provider's own settings into
@@ -129,7 +141,7 @@ struct provider {
 	 */
 	void	(*configure)(struct provider_run *run,
 		    provider_setting_fn *setting, void *ctx);
-	/* Mandatory: queue the first request(s). */
+	/* Queue the first request(s); NULL only with no_feed. */
 	int	(*start)(struct provider_run *run, struct err *err);
 	/* Streamed body piece of req (req->stream); NULL if none stream. */
 	int	(*chunk)(struct provider_run *run, const struct http_request *req,

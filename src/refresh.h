@@ -46,6 +46,11 @@ struct refresh_progress {
 	size_t		 history;	/* price changes recorded */
 	double		 seconds;	/* elapsed */
 	char		 message[384];	/* error, skip hint or adapter note */
+	/*
+	 * Skipped because the provider publishes no price feed (provider.h
+	 * no_feed): its built-in list prices stand; message says which.
+	 */
+	bool		 listed;
 };
 
 struct refresh_options {

@@ -78,7 +78,7 @@ bool	region_query_match(const struct region_query *q, const char *provider,
 /*
  * The test of an RQ_NAME (substring, case ignored) or RQ_GLOB query's
  * text on a region name, without the "all" rule: region_query_match()
- * uses it, and so does the cache's SQL (db_offers.c), so the two agree.
+ * uses it, and so does the cache's SQL (db_filter.c), so the two agree.
  */
 bool	region_text_match(enum region_query_kind kind, const char *text,
 	    const char *region);

@@ -55,7 +55,7 @@ const struct retired *retired_size(const char *provider,
  * The providers whose offers are each one host's ask (Vast.ai), NULL
  * ended: the only ones whose offers can be market references (their
  * adapters and snapshot rows note them single-listing). The cache's SQL
- * judges age per provider on them (db_offers.c).
+ * judges age per provider on them (db_filter.c).
  */
 extern const char *const marketplace_providers[];
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "committed.h"
 #include "err.h"
 #include "money.h"
 #include "notes.h"
@@ -13,11 +14,16 @@
 #include "rentable.h"
 #include "str.h"
 
-#define SNAPSHOT_HEADER							\
+/*
+ * The header before issue 44 ended at spot_zone; a snapshot in that form
+ * (17 fields, no committed prices) still loads.
+ */
+#define SNAPSHOT_HEADER_17						\
 	"provider\tkey\tinstance_type\tregion\tgpu\tgpu_raw\tgpu_count\t" \
 	"vram_gb\tinterconnect\tvcpus\tram_gb\tprice\tspot_price\t"	\
 	"availability\tas_of\tnotes\tspot_zone"
-#define SNAPSHOT_FIELDS 17
+#define SNAPSHOT_HEADER	SNAPSHOT_HEADER_17 "\tcommitted"
+#define SNAPSHOT_FIELDS 18
 
 /* A field of the current line: start and length (not NUL-terminated). */
 struct field {
@@ -114,16 +120,65 @@ field_set(struct offer_list *list, struct offer *o, offer_setter *set,
 	set(list, o, buf);
 }
 
+/*
+ * The committed column: entries "kind:term:upfront:price_hour" or
+ * "...:price_hour:upfront_usd" joined with ';' ("commitment:1y:none:
+ * 61.384"), prices in USD, price_hour the effective price per instance-
+ * hour (committed.h). -1 on anything else or more than the offer holds.
+ */
+static int
+field_committed(struct offer_list *list, struct offer *o,
+    const struct field *f)
+{
+	char entry[128], *part[6], *save = NULL, *tok;
+	const char *p = f->p, *end = f->p + f->len, *semi;
+	enum committed_kind kind;
+	enum committed_upfront up;
+	int64_t hour, upfront;
+	size_t n, len;
+	int months;
+
+	while (p < end) {
+		semi = memchr(p, ';', (size_t)(end - p));
+		len = (size_t)((semi != NULL ? semi : end) - p);
+		/* No empty entry, and no ';' ending the column. */
+		if (len == 0 || len >= sizeof entry ||
+		    (semi != NULL && semi + 1 == end))
+			return -1;
+		memcpy(entry, p, len);
+		entry[len] = '\0';
+		n = 0;
+		for (tok = strtok_r(entry, ":", &save); tok != NULL && n < 6;
+		    tok = strtok_r(NULL, ":", &save))
+			part[n++] = tok;
+		upfront = 0;
+		if ((n != 4 && n != 5) ||
+		    committed_kind_parse(part[0], &kind) < 0 ||
+		    committed_term_parse(part[1], &months) < 0 ||
+		    months == TERM_ANY ||
+		    committed_upfront_parse(part[2], &up) < 0 ||
+		    money_parse(part[3], strlen(part[3]), &hour) < 0 ||
+		    (n == 5 && money_parse(part[4], strlen(part[4]),
+		    &upfront) < 0) ||
+		    offer_add_committed(list, o, kind, months, up, hour,
+		    upfront) < 0)
+			return -1;
+		p += len + (semi != NULL);
+	}
+	(void)offer_prune_committed(list, o);
+	return 0;
+}
+
 /* Fill the offer from one line's fields; -1 with the column in err. */
 static int
-parse_row(const struct field *fl, struct offer_list *list, struct offer *o,
-    struct err *err)
+parse_row(const struct field *fl, size_t nf, struct offer_list *list,
+    struct offer *o, struct err *err)
 {
 	static const char *const names[SNAPSHOT_FIELDS] = {
 		"provider", "key", "instance_type", "region", "gpu", "gpu_raw",
 		"gpu_count", "vram_gb", "interconnect", "vcpus", "ram_gb",
 		"price", "spot_price", "availability", "as_of", "notes",
-		"spot_zone"
+		"spot_zone", "committed"
 	};
 	char buf[16], shown[48];
 	const char *badp;
@@ -160,6 +215,8 @@ parse_row(const struct field *fl, struct offer_list *list, struct offer *o,
 	else if (notes_parse(fl[15].p, fl[15].len, ';', &o->notes, &badp,
 	    &badlen) < 0)
 		bad = 15;
+	else if (nf > 17 && field_committed(list, o, &fl[17]) < 0)
+		bad = 17;
 	if (bad >= 0) {
 		/* Sanitised: the message may reach a terminal. */
 		str_sanitize(shown, sizeof shown, fl[bad].p,
@@ -182,7 +239,7 @@ snapshot_parse(const char *text, size_t len, const char *name,
 	struct field fl[SNAPSHOT_FIELDS];
 	const char *line = text, *end = text + len, *eol, *p;
 	size_t nf, lineno = 0, plen = provider != NULL ? strlen(provider) : 0;
-	int header_seen = 0;
+	size_t want = 0;	/* fields per row, from the header */
 	struct offer *o;
 
 	while (line < end) {
@@ -194,14 +251,19 @@ snapshot_parse(const char *text, size_t len, const char *name,
 			line = eol + 1;
 			continue;
 		}
-		if (!header_seen) {
-			if ((size_t)(eol - line) != strlen(SNAPSHOT_HEADER) ||
-			    memcmp(line, SNAPSHOT_HEADER, (size_t)(eol - line)) != 0) {
+		if (want == 0) {
+			if ((size_t)(eol - line) == strlen(SNAPSHOT_HEADER) &&
+			    memcmp(line, SNAPSHOT_HEADER, (size_t)(eol - line)) == 0)
+				want = SNAPSHOT_FIELDS;
+			else if ((size_t)(eol - line) ==
+			    strlen(SNAPSHOT_HEADER_17) && memcmp(line,
+			    SNAPSHOT_HEADER_17, (size_t)(eol - line)) == 0)
+				want = SNAPSHOT_FIELDS - 1;
+			else {
 				err_set(err, "%s:%zu: not a gpucost snapshot header",
 				    name, lineno);
 				return -1;
 			}
-			header_seen = 1;
 			line = eol + 1;
 			continue;
 		}
@@ -212,7 +274,7 @@ snapshot_parse(const char *text, size_t len, const char *name,
 			continue;
 		}
 		nf = 0;
-		for (p = line; nf < SNAPSHOT_FIELDS; ) {
+		for (p = line; nf < want; ) {
 			const char *tab = memchr(p, '\t', (size_t)(eol - p));
 
 			fl[nf].p = p;
@@ -221,25 +283,25 @@ snapshot_parse(const char *text, size_t len, const char *name,
 			if (tab == NULL)
 				break;
 			p = tab + 1;
-			if (nf == SNAPSHOT_FIELDS) {
+			if (nf == want) {
 				nf++;	/* too many fields */
 				break;
 			}
 		}
-		if (nf != SNAPSHOT_FIELDS) {
-			err_set(err, "%s:%zu: expected %d tab-separated fields",
-			    name, lineno, SNAPSHOT_FIELDS);
+		if (nf != want) {
+			err_set(err, "%s:%zu: expected %zu tab-separated fields",
+			    name, lineno, want);
 			return -1;
 		}
 		o = offer_list_add(out);
-		if (parse_row(fl, out, o, err) < 0) {
+		if (parse_row(fl, nf, out, o, err) < 0) {
 			offer_list_pop(out);
 			err_prefix(err, "%s:%zu", name, lineno);
 			return -1;
 		}
 		line = eol + 1;
 	}
-	if (!header_seen) {
+	if (want == 0) {
 		err_set(err, "%s: empty snapshot", name);
 		return -1;
 	}

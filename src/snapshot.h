@@ -4,9 +4,13 @@
  *
  * Format (tab-separated, '#' comments, a fixed header line):
  *   provider key instance_type region gpu gpu_raw gpu_count vram_gb
- *   interconnect vcpus ram_gb price spot_price availability as_of
+ *   interconnect vcpus ram_gb price spot_price availability as_of notes
+ *   spot_zone committed
  * Prices are decimal USD per instance-hour, empty when not published;
- * as_of is the source's date (YYYY-MM-DD) and becomes fetched_at.
+ * as_of is the source's date (YYYY-MM-DD) and becomes fetched_at;
+ * committed holds the committed prices, "kind:term:upfront:price_hour
+ * [:upfront_usd]" joined with ';' (data/README.md). A header without
+ * committed (before issue 44) is read too.
  */
 #ifndef GPUCOST_SNAPSHOT_H
 #define GPUCOST_SNAPSHOT_H

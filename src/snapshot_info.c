@@ -2,6 +2,7 @@
 #include "config.h"
 #include "snapshot_info.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "snapshot.h"
@@ -53,4 +54,21 @@ snapshot_source(const char *provider, struct snapshot_source *out)
 {
 	return snapshot_source_in(snapshot_tsv, snapshot_tsv_len, provider,
 	    out);
+}
+
+size_t
+snapshot_list_note(const char *provider, const char *why, char *buf,
+    size_t size)
+{
+	struct snapshot_source src;
+	int n;
+
+	if (size == 0)
+		return 0;
+	if (snapshot_source(provider, &src))
+		n = snprintf(buf, size, "%s: its offers are its list prices of "
+		    "%s (%s)", why, src.date, src.what);
+	else
+		n = snprintf(buf, size, "%s", why);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }

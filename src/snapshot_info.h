@@ -25,4 +25,13 @@ bool	snapshot_source_in(const char *text, size_t len, const char *provider,
 /* snapshot_source_in() of the snapshot compiled into the program. */
 bool	snapshot_source(const char *provider, struct snapshot_source *out);
 
+/*
+ * For a provider that publishes no price feed (provider.h's no_feed,
+ * the why): "<why>: its offers are its list prices of DATE (WHAT)"
+ * from the snapshot's source line, or "<why>" alone when the snapshot
+ * has none. Its length.
+ */
+size_t	snapshot_list_note(const char *provider, const char *why, char *buf,
+	    size_t size);
+
 #endif

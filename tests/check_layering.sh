@@ -4,7 +4,8 @@
 # cache files (db.c, db_*.c, db_internal.h) talk to SQLite or hold SQL,
 # adapters touch neither (nor the transport, http.h:
 # they describe requests with request.h), refresh.c names no provider,
-# pure modules do no I/O, and the TUI does not include cli.h.
+# pure modules do no I/O, the TUI does not include cli.h, and the
+# output modules and the cache's files call down only (levels).
 set -u
 : "${TOP_SRCDIR:=$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$TOP_SRCDIR/src" || exit 99
@@ -43,8 +44,9 @@ only '"[^"]*\b(SELECT|INSERT (OR [A-Z]+ )?INTO|UPDATE [a-z_.]+ SET|DELETE FROM|C
     'db.c' 'db_*.c' 'db_internal.h'
 only '#include <zlib\.h>' 'gz.c'
 only '#include <sodium\.h>' 'sign.c'
-# Pure modules: no stdio streams, no files, no clocks.
-only '\b(fopen|printf|fprintf|fputs|puts|getenv|time\(NULL\))' \
+# Pure modules: no stdio streams, no files, no clocks. A call of printf,
+# not the word: launch.c writes shell commands that run printf(1).
+only '\b(fopen|printf ?\(|fprintf|fputs|puts|getenv|time\(NULL\))' \
     'cli.c' 'cli_common.c' 'cli_refresh.c' 'cmd_*.c' 'main.c' 'output*.c' 'paths.c' 'cache.c' 'refresh.c' 'db.c' 'db_*.c' \
     'xalloc.c' 'http.c' 'settings.c' 'log.c' 'tui/*' 'str.c' 'err.c' \
     'columns.c' 'layout.c' 'snapshot.c' '*.h'
@@ -103,6 +105,120 @@ for id in $ids; do
 		break
 	fi
 done
+
+# The output modules call down, never up or across: format dispatch
+# (output.c) and the listings (output_summary.c over output_records.c)
+# call the writers, the writers (output_delim.c, output_json.c,
+# output_table.c) call the fields (output_fields.c), which call the
+# table's cells (columns.c), which call layout.c. A level is a line of
+# "levels" below, highest first; nothing a file defines for others (a
+# function or table not static) is named in the code of a file of its
+# own level or one below it (comments and strings aside).
+
+# The names FILE defines for other files.
+exported() {
+	awk '
+	/^[a-z][A-Za-z0-9_]*\(/ && prev !~ /^static/ {
+		sub(/\(.*/, ""); print
+	}
+	/^(const |struct |enum |unsigned |int |long |char |size_t |bool |double )[^=(;]*=/ {
+		line = $0
+		sub(/(\[[^]]*\])* *=.*/, "", line)
+		sub(/.*[^A-Za-z0-9_]/, "", line)
+		print line
+	}
+	{ prev = $0 }' "$1" | sort -u
+}
+
+# FILE without comments, strings and characters: the names it uses.
+code_of() {
+	awk -v sq="'" '
+	{
+		line = $0
+		out = ""
+		while (line != "") {
+			if (incomment) {
+				if (!(e = index(line, "*/")))
+					break
+				line = substr(line, e + 2)
+				incomment = 0
+				continue
+			}
+			if (!match(line, "/[*]|//|\"|" sq)) {
+				out = out line
+				break
+			}
+			out = out substr(line, 1, RSTART - 1) " "
+			tok = substr(line, RSTART, RLENGTH)
+			line = substr(line, RSTART + RLENGTH)
+			if (tok == "/*")
+				incomment = 1
+			else if (tok == "//")
+				line = ""
+			else if (match(line, "^([^" tok "\\\\]|\\\\.)*" tok))
+				line = substr(line, RLENGTH + 1)
+			else
+				line = ""
+		}
+		print out
+	}' "$1"
+}
+
+# call_down NAME LEVELS: the files of LEVELS (a line a level, highest
+# first) call down only: each file against every file of its level and
+# below.
+call_down() {
+	what=$1
+	levels=$2
+	rank=0
+	for upper_level in $(echo "$levels" | tr ' ' ','); do
+		rank=$((rank + 1))
+		for upper in $(echo "$upper_level" | tr ',' ' '); do
+			[ -f "$upper" ] || continue
+			checks=$((checks + 1))
+			names=$(exported "$upper")
+			below=$(echo "$levels" | sed -n "$rank,\$p")
+			hits=$(for lower in $below; do
+				[ "$lower" != "$upper" ] && [ -f "$lower" ] ||
+				    continue
+				code=$(code_of "$lower")
+				for name in $names; do
+					if echo "$code" | grep -q -w -- "$name"; then
+						echo "$lower uses $name"
+					fi
+				done
+			done)
+			if [ -n "$hits" ]; then
+				echo "FAIL: $what call down only, but of" \
+				    "$upper:" $hits >&2
+				fails=$((fails + 1))
+			fi
+		done
+	done
+}
+
+call_down "the output modules" 'output_summary.c
+output.c output_records.c
+output_delim.c output_json.c output_table.c
+output_fields.c
+columns.c
+layout.c'
+
+# The cache's files call one way, as a list (so no two call each other,
+# as db_offers.c and db_summary.c once did). A db file missing from the
+# list fails: place it.
+DB_ORDER="db_share.c db_offers.c db_query.c db_summary.c db_sort_keys.c
+    db_filter.c db_rows.c db_committed.c db_history.c db_settings.c
+    db_health.c db_complete.c db.c"
+for f in db.c db_*.c; do
+	checks=$((checks + 1))
+	case " $(echo $DB_ORDER) " in
+	*" $f "*) ;;
+	*)	echo "FAIL: $f is not in check_layering.sh's DB_ORDER" >&2
+		fails=$((fails + 1)) ;;
+	esac
+done
+call_down "the cache's files" "$(echo $DB_ORDER | tr ' ' '\n')"
 
 echo "check_layering.sh: $((checks - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -44,6 +44,7 @@ BEGIN {
 	split("placement-group:PLACE_GROUP compact-placement:PLACE_COMPACT " \
 	    "scale-set:PLACE_SCALE_SET cluster-network:PLACE_CLUSTER_NETWORK " \
 	    "cluster-product:PLACE_CLUSTER_PRODUCT none:PLACE_NONE " \
+	    "node-pool:PLACE_NODE_POOL " \
 	    ":PLACE_UNKNOWN", a, " ")
 	for (i in a) {
 		split(a[i], kv, ":")

@@ -26,11 +26,11 @@ from decimal import Decimal, ROUND_HALF_EVEN
 
 HEADER = ("provider", "key", "instance_type", "region", "gpu", "gpu_raw", "gpu_count",
           "vram_gb", "interconnect", "vcpus", "ram_gb", "price", "spot_price",
-          "availability", "as_of", "notes", "spot_zone")
+          "availability", "as_of", "notes", "spot_zone", "committed")
 # Notes the sources themselves justify (the token table is src/notes.h); gpucost
 # adds price-outlier and spot-not-cheaper itself when it loads the snapshot.
 NOTES = ("spot-cheapest-zone", "host-estimated", "low-confidence", "single-listing",
-         "not-on-demand", "doubtful-price")
+         "not-on-demand", "doubtful-price", "interruptible")
 GPUS_HEADER = ("id", "family", "vendor", "vram_gb", "arch", "bf16_tflops",
                "bf16_tflops_pcie", "aliases", "form")
 
@@ -38,7 +38,10 @@ GPUS_HEADER = ("id", "family", "vendor", "vram_gb", "arch", "bf16_tflops",
 SOURCES = {
     "aws": ("2026-06-03", "skypilot-org/skypilot-catalog catalogs/v9/aws/vms.csv @2c3d7ea7 (undated; "
                           "on or after 2026-06-03, see data/README.md)"),
-    "gcp": ("2026-05-20", "anycloud-sh/catalog gcp/vms.csv @62ff0a98 (host row + GPU row)"),
+    "gcp": ("2026-07-30", "Cyclenerd/google-cloud-pricing-cost-calculator pricing.yml @fd66b26f "
+                          "(Google's whole-machine list: a2, a3-highgpu/megagpu, g2, g4); other "
+                          "machines from anycloud-sh/catalog gcp/vms.csv @62ff0a98 of 2026-05-20 "
+                          "(host row + GPU row)"),
     "lambda": ("2026-06-03", "skypilot-org/skypilot-catalog catalogs/v9/lambda/vms.csv @2c3d7ea7 "
                              "(one offer per type in region all, see data/README.md)"),
     "runpod": ("2026-02-12", "skypilot-org/skypilot-catalog catalogs/v8/runpod/vms.csv @01acdfd4 "
@@ -309,9 +312,11 @@ class Out:
 
     def add(self, provider, key, itype, region, gid, raw, count, vram_gib, inter,
             vcpus, ram, price, spot, note=None, notes=(), spot_zone="", vram_gb=None,
-            as_of=None):
+            as_of=None, committed=()):
         """vram_gb: the provider's own per-GPU figure, when it states one exactly
-        (else the catalogue's).  notes: tokens of NOTES."""
+        (else the catalogue's).  notes: tokens of NOTES.  committed: (kind, term,
+        upfront, price_hour[, upfront_usd]) tuples of decimal strings, as
+        src/committed.h names them (see committed_cell())."""
         if (provider, key) in self.keys:
             die("duplicate key %s %s" % (provider, key))
         for val, limit, what in ((key, 128, "key"), (itype, 64, "instance_type"),
@@ -346,7 +351,8 @@ class Out:
         self.rows.append((provider, key, itype, region, gid, raw, str(count),
                           str(vram_gb or g["vram"]), inter, vcpus, ram, price or "", spot or "",
                           "unknown", as_of or SOURCES[provider][0],
-                          ";".join(n for n in NOTES if n in notes), spot_zone))
+                          ";".join(n for n in NOTES if n in notes), spot_zone,
+                          committed_cell(provider, key, committed, price)))
         if note:
             self.notes[(provider, key)].append(note)
 
@@ -381,6 +387,42 @@ class Out:
             f.write("\t".join(row) + "\n")
 
 
+COMMITTED_KINDS = ("reservation", "savings-plan", "commitment")
+COMMITTED_UPFRONTS = ("none", "partial", "all")
+# At most src/committed.h OFFER_COMMITTED_MAX entries an offer.
+OFFER_COMMITTED_MAX = 8
+
+
+def committed_cell(provider, key, entries, price):
+    """The committed column: "kind:term:upfront:price_hour[:upfront_usd]"
+    joined with ';' (src/snapshot.c field_committed() reads it).  price_hour
+    is the effective USD per instance-hour of the whole term (committed.h);
+    none may be zero, absurd, or at or above the on-demand price."""
+    if len(entries) > OFFER_COMMITTED_MAX:
+        die("%s %s: %d committed prices, at most %d" % (provider, key, len(entries),
+                                                          OFFER_COMMITTED_MAX))
+    cells = []
+    for e in entries:
+        kind, term, upfront, hour = e[:4]
+        if (kind not in COMMITTED_KINDS or upfront not in COMMITTED_UPFRONTS or
+                not re.match(r"^[1-9][0-9]*[my]$", term) or len(e) > 5):
+            die("%s %s: bad committed price %r" % (provider, key, e))
+        if not Decimal(0) < Decimal(hour) < Decimal(1000):
+            die("%s %s: implausible committed price %s" % (provider, key, hour))
+        if price is not None and Decimal(hour) >= Decimal(price):
+            die("%s %s: a committed price %s not below on-demand %s" % (
+                provider, key, hour, price))
+        cells.append(":".join(e))
+    return ";".join(cells)
+
+
+def money6(d):
+    """A Decimal rounded to the micro-USD the loader keeps, as a plain
+    string without trailing zeros (88.4899999025753 -> 88.49)."""
+    q = d.quantize(Decimal("0.000001"), rounding=ROUND_HALF_EVEN)
+    return dstr(q.normalize()) if q != q.to_integral_value() else str(int(q))
+
+
 def min_price(pairs):
     """pairs: [(Decimal, original string, tiebreak)] -> original string of the minimum."""
     pairs = [p for p in pairs if p[0] is not None]
@@ -403,6 +445,9 @@ def aws(cat, out, d):
     rows = read_csv(os.path.join(d, "aws_gpu.csv"))
     groups = collections.OrderedDict()
     for r in rows:
+        if retired("aws", r["InstanceType"]):
+            out.skipped[("aws", "retired size (data/retired.tsv): " + r["InstanceType"])] += 1
+            continue
         count = Decimal(r["AcceleratorCount"])
         if count != count.to_integral_value() or count < 1:
             out.skipped[("aws", "fractional GPU (g6f/gr6f slice)")] += 1
@@ -464,6 +509,9 @@ def aws(cat, out, d):
 # GCP
 
 G2_L4 = {4: 1, 8: 1, 12: 1, 16: 1, 24: 2, 32: 1, 48: 4, 96: 8}
+# The date of anycloud-sh/catalog gcp/vms.csv, for the machines Google's
+# whole-machine list leaves out (N1 + GPUs, a3-edgegpu, a3-ultragpu, a4).
+GCP_CATALOG_DATE = "2026-05-20"
 
 
 def gcp_machine_gpu(it):
@@ -511,7 +559,8 @@ def gcp_machines(it):
 # Machine types Google sells only as Spot or through DWS (Flex-start,
 # Calendar mode) and reservations, never on demand (gpuhunt filters their
 # on-demand rows; src/provider/gcp.c machines[] .spot_only says the same).
-GCP_SPOT_ONLY_RE = re.compile(r"^(a3-highgpu-[124]g|a3-ultragpu-\d+g(-nolssd)?|a4-highgpu-\d+g)$")
+GCP_SPOT_ONLY_RE = re.compile(
+    r"^(a3-highgpu-[124]g|a3-ultragpu-\d+g(-nolssd)?|a4-highgpu-\d+g|a4x-highgpu-\d+g)$")
 
 # A GPU row's on-demand price is not pay-as-you-go when it is not above its own
 # spot price, or below GCP_PAYG_MIN of the reference: the median of the dearer
@@ -549,7 +598,69 @@ def gcp_doubtful_rows(gpus):
     return bad
 
 
+# Google's whole-machine list (gcp_gpu_pricing.csv): its gpu_key -> the GPU
+# name the snapshot has always given these machines (the SkyPilot catalog's
+# AcceleratorName; G4's is Google's product name) and the VRAM that picks the
+# family member.
+GCP_LIST_GPUS = {
+    "a100": ("A100", 40), "a100-80gb": ("A100-80GB", 80), "h100-80gb": ("H100", 80),
+    "h100-80gb-mega": ("H100-MEGA", 80), "l4": ("L4", 24), "rtx6000": ("RTX PRO 6000", 96),
+}
+GCP_LIST_DATE = "2026-07-30"
+GCP_HOURS_PER_MONTH = Decimal(730)
+
+
+def gcp_list(cat, out, d):
+    """The machines of Google's whole-machine list, one row per machine and
+    region: `hour` is the pay-as-you-go price, `hour_spot` the spot price,
+    month_1y / month_3y the 1- and 3-year committed-use price of a month of
+    730 hours (Google's convention), each as the list computes it from
+    Google's SKUs.  Returns the machine types it covers (the catalog's rows
+    of those types are not used)."""
+    rows = read_csv(os.path.join(d, "gcp_gpu_pricing.csv"))
+    covered = set()
+    for r in rows:
+        it, region = r["instance_type"], r["region"]
+        covered.add(it)
+        count = Decimal(r["gpu_count"])
+        if count != count.to_integral_value():
+            out.skipped[("gcp", "fraction of a GPU (G4 vGPU slice)")] += 1
+            continue
+        count = int(count)
+        if r["gpu_key"] not in GCP_LIST_GPUS:
+            die("gcp list: unknown gpu_key %r" % r["gpu_key"])
+        raw, vram = GCP_LIST_GPUS[r["gpu_key"]]
+        gid, raw = cat.pick([raw], vram, "gcp " + it)
+        if not gid:
+            die("gcp list %s: cannot map GPU %r" % (it, raw))
+        price, spot = dec(r["hour"]), dec(r["hour_spot"])
+        price = money6(price) if price else None
+        spot = money6(spot) if spot else None
+        committed = []
+        for term, col in (("1y", "month_1y"), ("3y", "month_3y")):
+            m = dec(r[col])
+            if m:
+                committed.append(("commitment", term, "none", money6(m / GCP_HOURS_PER_MONTH)))
+        notes = ()
+        if GCP_SPOT_ONLY_RE.match(it):
+            # Sold only as Spot or Flex-start: the list computes an on-demand
+            # price from the SKUs, but Google sells none, and no commitment
+            # can be used for it either.
+            out.relabelled[("gcp", "list's on-demand and committed prices removed: "
+                            "spot/Flex-start-only type")] += 1
+            price, committed, notes = None, [], ("not-on-demand",)
+        if price is None and spot is None and not notes:
+            out.skipped[("gcp", "list row without a price")] += 1
+            continue
+        inter = "pcie" if it.startswith(("g2-", "g4-")) else "nvlink"
+        out.add("gcp", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
+                num(r["vcpus"]), num(r["ram_gb"]), price, spot, notes=notes,
+                as_of=GCP_LIST_DATE, committed=committed)
+    return covered
+
+
 def gcp(cat, out, d):
+    covered = gcp_list(cat, out, d)
     hosts = read_csv(os.path.join(d, "gcp_host_vms.csv"))
     gpus = [r for r in read_csv(os.path.join(d, "gcp_gpu.csv")) if not r["InstanceType"]]
     gpu_rows = {}
@@ -563,6 +674,9 @@ def gcp(cat, out, d):
     shapes = {}
     for h in hosts:
         it = h["InstanceType"]
+        if it in covered:
+            out.skipped[("gcp", "host row of a machine in Google's whole-machine list")] += 1
+            continue
         machines = gcp_machines(it)
         if machines is None:
             out.skipped[("gcp", "host machine without a GPU rule")] += 1
@@ -631,7 +745,8 @@ def gcp(cat, out, d):
         else:
             inter = "nvlink"
         out.add("gcp", "%s/%s" % (it, region), it, region, gid, raw, count, vram, inter,
-                num(h0["vCPUs"]), num(h0["MemoryGiB"]), price, spot, notes=notes)
+                num(h0["vCPUs"]), num(h0["MemoryGiB"]), price, spot, notes=notes,
+                as_of=GCP_CATALOG_DATE)
 
 
 # ---------------------------------------------------------------------------
@@ -739,10 +854,40 @@ def azure_skus():
     return table
 
 
+# Reservations (committed prices) from dated public copies of Azure's Retail
+# Prices API, the whole term's price in USD (the API's retailPrice of a
+# "Reservation" row, whose unit says "1 Hour" but is the term's total:
+# research/committed.md): thatkavish/OpenComputePrices data/azure.csv @
+# 95870c11, snapshot of 2026-03-21 (Linux rows; that file labels the
+# reservation rows "on_demand" without their term, so 1 and 3 years are told
+# apart by size: the 3-year total is the larger, and each effective price
+# lies between 0.37 and 0.75 of the on-demand one), and the same project's
+# tests/test_azure.py @ 2fd01950 (NC48ads_A100_v4 eastus, "1 Year", 42066).
+# Each row's on-demand price equals the snapshot's: the same price list.
+AZURE_RESERVATIONS = {
+    ("Standard_NC48ads_A100_v4", "eastus"): (("1y", "42066"),),
+    ("Standard_NC48ads_A100_v4", "eastus2"): (("1y", "42066"), ("3y", "71642")),
+    ("Standard_NC40ads_H100_v5", "uaenorth"): (("1y", "65569"), ("3y", "144251")),
+    ("Standard_NC80adis_H100_v5", "uksouth"): (("1y", "114647"), ("3y", "252222")),
+    ("Standard_NC8ads_A10_v4", "southcentralus"): (("1y", "7169"), ("3y", "13876")),
+    ("Standard_NC8as_T4_v3", "australiaeast"): (("1y", "5037"), ("3y", "9763")),
+}
+AZURE_HOURS_PER_YEAR = Decimal(8760)
+
+
+def azure_reservations(size, region):
+    """The committed entries of AZURE_RESERVATIONS for one offer: all paid
+    up front, the effective price the total over the term's hours."""
+    return [("reservation", term, "all",
+             money6(Decimal(total) / (AZURE_HOURS_PER_YEAR * int(term[:-1]))), total)
+            for term, total in AZURE_RESERVATIONS.get((size, region), ())]
+
+
 def azure(cat, out, d):
     """One row per size and region of the catalog; on-demand Price and SpotPrice
     (a SpotPrice equal to Price is the catalog's copy, not a spot price)."""
     skus = azure_skus()
+    used = set()
     with open(os.path.join(d, "azure_gpu.csv"), newline="", encoding="utf-8") as f:
         rows = list(csv.reader(f))
     head = rows[0]
@@ -770,8 +915,13 @@ def azure(cat, out, d):
         if price is None and spot is None:
             out.skipped[("azure", "no price")] += 1
             continue
+        committed = azure_reservations(s["name"], region)
+        used.update([(s["name"], region)] if committed else [])
         out.add("azure", "%s/%s" % (s["name"], region), s["name"], region, gid, s["raw"],
-                s["count"], None, s["ic"], s["vcpus"], s["ram"], price, spot)
+                s["count"], None, s["ic"], s["vcpus"], s["ram"], price, spot,
+                vram_gb=s["vram"] or None, committed=committed)
+    if used != set(AZURE_RESERVATIONS):
+        die("azure: reservations of no offer: %s" % sorted(set(AZURE_RESERVATIONS) - used))
 
 
 # ---------------------------------------------------------------------------
@@ -808,9 +958,9 @@ def runpod(cat, out, d):
         else:
             inter = "pcie"
         price = r["Price"].strip() or None
-        spot = r["SpotPrice"].strip() or None
-        if spot is not None and price is not None and dec(spot) == dec(price):
-            spot = None   # the catalog copies on-demand into SpotPrice: not a spot price
+        # No spot price: RunPod ended spot pods on 2026-09-11 (and this
+        # catalog's SpotPrice was a copy of Price on every row anyway).
+        spot = None
         # vCPU/RAM are SkyPilot's static per-GPU table, not a real pod's host.
         vcpus, ram = num(r["vCPUs"]), num(r["MemoryGiB"])
         one = per_gpu.get(it.split("_", 1)[1])
@@ -1037,6 +1187,64 @@ def json_num(v):
 
 
 # ---------------------------------------------------------------------------
+# Providers without a price feed (issue 47): data/list_prices.tsv, by hand
+
+LIST_HEADER = ("provider", "key", "instance_type", "region", "gpu_raw", "gpu_count", "vram_gb",
+               "interconnect", "vcpus", "ram_gb", "price", "spot_price", "notes", "as_of", "source")
+
+
+def list_prices(cat, out, path):
+    """data/list_prices.tsv: one row per offer with its date and source, copied as written
+    (prices as the page's decimal strings).  Its '# source PROVIDER DATE TEXT' lines become
+    the snapshot's source lines for those providers; a provider with rows and no such line,
+    a row dated after its provider's list, an unknown GPU or interconnect is an error."""
+    sources = {}
+    header = None
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            where = "%s:%d" % (os.path.basename(path), n)
+            if line.startswith("# source "):
+                prov, date, text = line[len("# source "):].split(" ", 2)
+                if prov in SOURCES or prov in sources:
+                    die("%s: a second source for %s" % (where, prov))
+                if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+                    die("%s: bad date %r" % (where, date))
+                sources[prov] = (date, text)
+                continue
+            if not line or line.startswith("#"):
+                continue
+            cells = line.split("\t")
+            if header is None:
+                if tuple(cells) != LIST_HEADER:
+                    die("%s: the header is not %s" % (where, " ".join(LIST_HEADER)))
+                header = cells
+                continue
+            if len(cells) != len(LIST_HEADER):
+                die("%s: %d fields, not %d" % (where, len(cells), len(LIST_HEADER)))
+            r = dict(zip(LIST_HEADER, cells))
+            prov = r["provider"]
+            if prov not in sources:
+                die("%s: no '# source %s' line above its rows" % (where, prov))
+            if not r["source"] or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", r["as_of"]) \
+                    or r["as_of"] > sources[prov][0]:
+                die("%s: a row needs a source and a date no later than its list's" % where)
+            count = int(r["gpu_count"])
+            vram = int(r["vram_gb"]) if r["vram_gb"] else None
+            gid = cat.resolve(r["gpu_raw"], vram or 0)
+            if gid is None:
+                die("%s: GPU %r is not in data/gpus.tsv" % (where, r["gpu_raw"]))
+            inter = r["interconnect"] or form_interconnect(gid, count)
+            if inter not in ("nvlink", "pcie", "unknown"):
+                die("%s: interconnect %r" % (where, inter))
+            notes = tuple(t for t in r["notes"].split(";") if t)
+            out.add(prov, r["key"], r["instance_type"], r["region"], gid, r["gpu_raw"], count,
+                    None, inter, r["vcpus"], r["ram_gb"], r["price"] or None,
+                    r["spot_price"] or None, notes=notes, vram_gb=vram, as_of=r["as_of"])
+    SOURCES.update(sources)
+
+
+# ---------------------------------------------------------------------------
 
 def main(argv):
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
@@ -1055,6 +1263,7 @@ def main(argv):
     vultr(cat, out, d)
     azure(cat, out, d)
     oci(cat, out, d)
+    list_prices(cat, out, os.path.join(here, "..", "data", "list_prices.tsv"))
     counts = collections.Counter(r[0] for r in out.rows)
     for p in sorted(SOURCES):
         if not counts[p]:

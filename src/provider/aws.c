@@ -21,8 +21,9 @@
  * A region whose version equals the one stored by the last successful
  * refresh is not downloaded again: provider_keep_region() keeps its
  * cached offers. The price list has no GPU model, so a static table maps
- * instance families to GPUs. Spot prices and buckets are matched to the
- * offers in finish(), whatever order the responses arrive in.
+ * instance families to GPUs. The two spot feeds are read by aws_spot.c;
+ * spot prices and buckets are matched to the offers in finish(),
+ * whatever order the responses arrive in.
  *
  * Failures are all or nothing: refresh.c fails the provider when any
  * request fails (a spot feed that does not answer included), and this
@@ -52,6 +53,7 @@
 #include "provider.h"
 #include "str.h"
 #include "xalloc.h"
+#include "aws_spot.h"
 #include "aws_terms.h"
 
 #define PRICING_ORIGIN	"https://pricing.us-east-1.amazonaws.com"
@@ -62,7 +64,6 @@
 #define SPOT_PATH	"/spot.json"
 #define ADVISOR_PATH	"/spot-advisor-data.json"
 
-#define REGION_MAX	32		/* region code, NUL included */
 #define VERSION_MAX	64		/* "20250912225308", NUL included */
 #define CSV_LINE_MAX	(64 * 1024)	/* longest CSV line accepted, bytes */
 #define CSV_FIELDS_MAX	1024		/* most columns accepted (91 real) */
@@ -108,6 +109,7 @@ static const struct gpu_family gpu_families[] = {
 	{ "g6",       "NVIDIA L4",                  24,  IC_PCIE, false },
 	{ "g6e",      "NVIDIA L40S",                48,  IC_PCIE, false },
 	{ "g6f",      "NVIDIA L4",                  24,  IC_PCIE, true },
+	{ "g7",       "NVIDIA RTX PRO Server 4500", 32,  IC_PCIE, false },
 	{ "g7e",      "NVIDIA RTX PRO Server 6000", 96,  IC_PCIE, false },
 	{ "gr6",      "NVIDIA L4",                  24,  IC_PCIE, false },
 	{ "gr6f",     "NVIDIA L4",                  24,  IC_PCIE, true },
@@ -134,19 +136,6 @@ static const char *const default_regions[] = {
 	"ap-northeast-3", "ap-south-1", "ap-southeast-1", "ap-southeast-2",
 	"ap-southeast-3", "ap-east-1", "af-south-1", "me-south-1",
 	"me-central-1",
-};
-
-/* Region names of the legacy spot.js feed, should a mirror serve it. */
-static const struct {
-	const char	*legacy;
-	const char	*code;
-} legacy_regions[] = {
-	{ "us-east", "us-east-1" },
-	{ "us-west", "us-west-1" },
-	{ "eu-ireland", "eu-west-1" },
-	{ "apac-sin", "ap-southeast-1" },
-	{ "apac-syd", "ap-southeast-2" },
-	{ "apac-tokyo", "ap-northeast-1" },
 };
 
 /* Columns read from the price list, located by name in the header. */
@@ -208,7 +197,7 @@ struct field {
 
 /* One region's price list, and its stream in progress. */
 struct csv {
-	char	 region[REGION_MAX];
+	char	 region[AWS_REGION_MAX];
 	char	 version[VERSION_MAX];		/* from region_index.json */
 	char	 file_version[VERSION_MAX];	/* "Version" preamble line */
 	bool	 queued;		/* CSV requested */
@@ -222,27 +211,12 @@ struct csv {
 	size_t	 cap;			/* size of buf, <= CSV_LINE_MAX */
 };
 
-/* A spot price or interruption bucket for one type in one region. */
-struct spot_entry {
-	char	 region[REGION_MAX];
-	char	 type[OFFER_NAME_MAX];
-	int64_t	 price;			/* micro-USD per instance-hour */
-	int	 bucket;		/* Spot Advisor "r", 0..4 */
-};
-
-struct spot_list {
-	struct spot_entry *v;
-	size_t	 n;
-	size_t	 cap;
-};
-
 /* The adapter's state for one refresh (run->state). */
 struct aws_state {
 	struct csv *csv;		/* one per region searched */
 	size_t	 ncsv;
 	struct field *fields;		/* CSV_FIELDS_MAX, shared scratch */
-	struct spot_list spot;		/* spot prices */
-	struct spot_list advice;	/* interruption buckets */
+	struct aws_spot *spot;		/* spot prices and buckets */
 	bool	 index_done;
 	bool	 spot_done;
 	bool	 advisor_done;
@@ -271,16 +245,11 @@ family_find(const char *type)
 	return NULL;
 }
 
-/* The searched region called code, or NULL. */
-static struct csv *
-csv_find(struct aws_state *st, const char *code)
+/* The spot feeds keep the types family_find() knows. */
+static bool
+has_gpus(const char *type)
 {
-	size_t i;
-
-	for (i = 0; i < st->ncsv; i++)
-		if (strcmp(st->csv[i].region, code) == 0)
-			return &st->csv[i];
-	return NULL;
+	return family_find(type) != NULL;
 }
 
 /* Add region code (len bytes) to the searched regions; -1 if invalid. */
@@ -288,7 +257,7 @@ static int
 region_add(struct aws_state *st, const char *code, size_t len,
     struct err *err)
 {
-	char shown[REGION_MAX + 8];
+	char shown[AWS_REGION_MAX + 8];
 	struct csv *c;
 	size_t i;
 
@@ -296,7 +265,7 @@ region_add(struct aws_state *st, const char *code, size_t len,
 		if (!((code[i] >= 'a' && code[i] <= 'z') ||
 		    (code[i] >= '0' && code[i] <= '9') || code[i] == '-'))
 			break;
-	if (i < len || len >= REGION_MAX) {
+	if (i < len || len >= AWS_REGION_MAX) {
 		str_sanitize(shown, sizeof shown, code, len);
 		err_set(err, "bad region \"%s\" in the AWS region list "
 		    "(GPUCOST_AWS_REGIONS or the config file): expected "
@@ -313,6 +282,7 @@ region_add(struct aws_state *st, const char *code, size_t len,
 	memset(c, 0, sizeof *c);
 	memcpy(c->region, code, len);
 	c->region[len] = '\0';
+	aws_spot_region(st->spot, c->region);
 	return 0;
 }
 
@@ -421,6 +391,7 @@ aws_start(struct provider_run *run, struct err *err)
 
 	st = xcalloc(1, sizeof *st);
 	st->terms = aws_terms_new();
+	st->spot = aws_spot_new(has_gpus);
 	run->state = st;
 	if (regions_init(st, run->regions, err) < 0)
 		return -1;
@@ -534,283 +505,6 @@ index_parse(struct provider_run *run, struct aws_state *st,
 	}
 	cJSON_Delete(root);
 	st->index_done = true;
-	return 0;
-fail:
-	cJSON_Delete(root);
-	return -1;
-}
-
-/* Append an entry to a spot list. */
-static void
-spot_add(struct spot_list *list, const char *region, const char *type,
-    int64_t price, int bucket)
-{
-	struct spot_entry *e;
-
-	if (list->n == list->cap) {
-		list->cap = list->cap == 0 ? 256 : list->cap * 2;
-		list->v = xreallocarray(list->v, list->cap, sizeof *list->v);
-	}
-	e = &list->v[list->n++];
-	str_copy(e->region, sizeof e->region, region);
-	str_copy(e->type, sizeof e->type, type);
-	e->price = price;
-	e->bucket = bucket;
-}
-
-/* Order spot entries by region, type, then price (cheapest first). */
-static int
-spot_cmp(const void *a, const void *b)
-{
-	const struct spot_entry *x = a, *y = b;
-	int c;
-
-	if ((c = strcmp(x->region, y->region)) != 0)
-		return c;
-	if ((c = strcmp(x->type, y->type)) != 0)
-		return c;
-	return x->price < y->price ? -1 : x->price > y->price;
-}
-
-/* The first (cheapest) entry for region and type in a sorted list. */
-static const struct spot_entry *
-spot_find(const struct spot_list *list, const char *region, const char *type)
-{
-	size_t lo = 0, hi = list->n, mid;
-	int c;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		c = strcmp(list->v[mid].region, region);
-		if (c == 0)
-			c = strcmp(list->v[mid].type, type);
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < list->n && strcmp(list->v[lo].region, region) == 0 &&
-	    strcmp(list->v[lo].type, type) == 0)
-		return &list->v[lo];
-	return NULL;
-}
-
-/*
- * The JSON inside a JSONP body ("callback({...});"), or the body itself.
- * Sets *start and *len to the slice to parse.
- */
-static void
-jsonp_unwrap(const char *body, size_t body_len, size_t *start, size_t *len)
-{
-	size_t i = 0, j = body_len, open;
-
-	*start = 0;
-	*len = body_len;
-	while (i < body_len && (body[i] == ' ' || body[i] == '\t' ||
-	    body[i] == '\r' || body[i] == '\n'))
-		i++;
-	for (open = i; open < body_len && open - i < 64; open++)
-		if (!((body[open] >= 'a' && body[open] <= 'z') ||
-		    (body[open] >= 'A' && body[open] <= 'Z') ||
-		    (body[open] >= '0' && body[open] <= '9') ||
-		    body[open] == '_' || body[open] == '$' ||
-		    body[open] == '.'))
-			break;
-	if (open == i || open >= body_len || body[open] != '(')
-		return;
-	while (j > open && (body[j - 1] == ' ' || body[j - 1] == '\t' ||
-	    body[j - 1] == '\r' || body[j - 1] == '\n' || body[j - 1] == ';'))
-		j--;
-	if (j <= open + 1 || body[j - 1] != ')')
-		return;
-	*start = open + 1;
-	*len = j - 1 - *start;
-}
-
-/* The region code a spot feed region name stands for. */
-static const char *
-spot_region_code(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof legacy_regions / sizeof legacy_regions[0]; i++)
-		if (strcmp(legacy_regions[i].legacy, name) == 0)
-			return legacy_regions[i].code;
-	return name;
-}
-
-/* The Linux spot price of one size entry of the spot feed. */
-static int
-spot_size_parse(struct aws_state *st, const char *region,
-    const cJSON *size, const char *path, struct err *err)
-{
-	const cJSON *cols, *col, *prices;
-	char type[OFFER_NAME_MAX], name[16], usd[32], cpath[224];
-	int64_t price;
-	size_t k = 0;
-	bool found;
-
-	if (json_get_string(size, "size", path, type, sizeof type, NULL,
-	    err) < 0)
-		return -1;
-	if (family_find(type) == NULL)
-		return 0;
-	if ((cols = json_get_array(size, "valueColumns", path, err)) == NULL)
-		return -1;
-	cJSON_ArrayForEach(col, cols) {
-		snprintf(cpath, sizeof cpath, "%s.valueColumns[%zu]", path,
-		    k++);
-		if (json_get_string(col, "name", cpath, name, sizeof name, NULL,
-		    err) < 0)
-			return -1;
-		if (strcmp(name, "linux") != 0)
-			continue;
-		if ((prices = json_get_object(col, "prices", cpath,
-		    err)) == NULL)
-			return -1;
-		strncat(cpath, ".prices", sizeof cpath - strlen(cpath) - 1);
-		if (json_get_string(prices, "USD", cpath, usd, sizeof usd,
-		    &found, err) < 0)
-			return -1;
-		/* "N/A*": not offered as spot here. */
-		if (!found || strncmp(usd, "N/A", 3) == 0)
-			return 0;
-		if (money_parse(usd, strlen(usd), &price) < 0) {
-			err_set(err, "%s.USD: expected a price in USD, got "
-			    "\"%s\" (%s)", cpath, usd, type);
-			return -1;
-		}
-		/* The feed shows 0 for types it has no price for. */
-		if (price > 0)
-			spot_add(&st->spot, region, type, price, -1);
-		return 0;
-	}
-	return 0;
-}
-
-/*
- * spot.json (or the spot.js JSONP form): the Linux spot price of every
- * GPU type in the searched regions. Group names ("gpuCurrentGen",
- * "uI" ...) are free-form, so every group is read.
- */
-static int
-spot_parse(struct aws_state *st, const struct http_result *res,
-    struct err *err)
-{
-	const cJSON *config, *regions, *reg, *groups, *group, *sizes, *size;
-	cJSON *root = NULL;
-	char rate[16], name[REGION_MAX + 32], path[160];
-	const char *code;
-	size_t start, len, i, j, k;
-	bool found;
-
-	jsonp_unwrap(res->body, res->body_len, &start, &len);
-	if (json_parse(res->body + start, len, &root, err) < 0) {
-		err_prefix(err, "spot.json");
-		goto fail;
-	}
-	if ((config = json_get_object(root, "config", "spot.json",
-	    err)) == NULL)
-		goto fail;
-	if (json_get_string(config, "rate", "spot.json.config", rate,
-	    sizeof rate, &found, err) < 0)
-		goto fail;
-	if (found && strcmp(rate, "perhr") != 0) {
-		err_set(err, "spot.json.config.rate: expected \"perhr\", got "
-		    "\"%s\"", rate);
-		goto fail;
-	}
-	if ((regions = json_get_array(config, "regions", "spot.json.config",
-	    err)) == NULL)
-		goto fail;
-	for (i = 0, reg = regions->child; reg != NULL; i++, reg = reg->next) {
-		snprintf(path, sizeof path, "spot.json.config.regions[%zu]", i);
-		if (json_get_string(reg, "region", path, name, sizeof name,
-		    NULL, err) < 0)
-			goto fail;
-		code = spot_region_code(name);
-		if (csv_find(st, code) == NULL)
-			continue;
-		if ((groups = json_get_array(reg, "instanceTypes", path,
-		    err)) == NULL)
-			goto fail;
-		for (j = 0, group = groups->child; group != NULL;
-		    j++, group = group->next) {
-			snprintf(path, sizeof path, "spot.json.config."
-			    "regions[%zu].instanceTypes[%zu]", i, j);
-			if ((sizes = json_get_array(group, "sizes", path,
-			    err)) == NULL)
-				goto fail;
-			for (k = 0, size = sizes->child; size != NULL;
-			    k++, size = size->next) {
-				snprintf(path, sizeof path, "spot.json.config."
-				    "regions[%zu].instanceTypes[%zu]"
-				    ".sizes[%zu]", i, j, k);
-				if (spot_size_parse(st, code, size, path,
-				    err) < 0)
-					goto fail;
-			}
-		}
-	}
-	cJSON_Delete(root);
-	st->spot_done = true;
-	return 0;
-fail:
-	cJSON_Delete(root);
-	return -1;
-}
-
-/*
- * spot-advisor-data.json: spot_advisor[region]["Linux"][type].r, the
- * interruption bucket 0..4, for every GPU type in the searched regions.
- */
-static int
-advisor_parse(struct aws_state *st, const struct http_result *res,
-    struct err *err)
-{
-	const cJSON *advisor, *reg, *os, *type;
-	cJSON *root = NULL;
-	char path[160], shown[OFFER_NAME_MAX];
-	long long bucket;
-	size_t i;
-
-	if (json_parse(res->body, res->body_len, &root, err) < 0) {
-		err_prefix(err, "spot-advisor-data.json");
-		goto fail;
-	}
-	if ((advisor = json_get_object(root, "spot_advisor",
-	    "spot-advisor-data.json", err)) == NULL)
-		goto fail;
-	for (i = 0; i < st->ncsv; i++) {
-		reg = cJSON_GetObjectItemCaseSensitive(advisor,
-		    st->csv[i].region);
-		if (!cJSON_IsObject(reg))
-			continue;	/* no spot market there */
-		os = cJSON_GetObjectItemCaseSensitive(reg, "Linux");
-		if (!cJSON_IsObject(os))
-			continue;
-		cJSON_ArrayForEach(type, os) {
-			if (type->string == NULL ||
-			    family_find(type->string) == NULL)
-				continue;
-			provider_copy(shown, sizeof shown, type->string);
-			snprintf(path, sizeof path, "spot-advisor-data.json."
-			    "spot_advisor.%s.Linux.%s", st->csv[i].region,
-			    shown);
-			if (!cJSON_IsObject(type)) {
-				err_set(err, "%s: expected an object, got %s",
-				    path, json_type_name(type));
-				goto fail;
-			}
-			if (json_get_int(type, "r", path, 0, 4, &bucket, NULL,
-			    err) < 0)
-				goto fail;
-			spot_add(&st->advice, st->csv[i].region, shown, 0,
-			    (int)bucket);
-		}
-	}
-	cJSON_Delete(root);
-	st->advisor_done = true;
 	return 0;
 fail:
 	cJSON_Delete(root);
@@ -1444,9 +1138,15 @@ aws_response(struct provider_run *run, const struct http_result *res,
 	case TAG_INDEX:
 		return index_parse(run, st, res, err);
 	case TAG_SPOT:
-		return spot_parse(st, res, err);
+		if (aws_spot_feed(st->spot, res, err) < 0)
+			return -1;
+		st->spot_done = true;
+		return 0;
 	case TAG_ADVISOR:
-		return advisor_parse(st, res, err);
+		if (aws_spot_advisor(st->spot, res, err) < 0)
+			return -1;
+		st->advisor_done = true;
+		return 0;
 	default:
 		if ((c = csv_for_tag(st, res->req->tag)) == NULL ||
 		    !c->queued || c->done) {
@@ -1513,7 +1213,6 @@ add_capacity_only(struct provider_run *run, struct aws_state *st,
 {
 	const struct capacity_only *c;
 	const struct gpu_family *fam;
-	const struct spot_entry *e;
 	struct offer o;
 	size_t i, k;
 
@@ -1523,8 +1222,8 @@ add_capacity_only(struct provider_run *run, struct aws_state *st,
 		for (k = 0; k < sizeof capacity_only / sizeof capacity_only[0];
 		    k++) {
 			c = &capacity_only[k];
-			if ((e = spot_find(&st->spot, st->csv[i].region,
-			    c->type)) == NULL ||
+			if (aws_spot_price(st->spot, st->csv[i].region,
+			    c->type) == MONEY_NONE ||
 			    (fam = family_find(c->type)) == NULL)
 				continue;
 			offer_init(&o);
@@ -1559,7 +1258,6 @@ static int
 aws_finish(struct provider_run *run, struct err *err)
 {
 	struct aws_state *st = run->state;
-	const struct spot_entry *e;
 	struct aws_terms_stats ts;
 	struct offer *o;
 	size_t i;
@@ -1574,23 +1272,15 @@ aws_finish(struct provider_run *run, struct err *err)
 			    st->csv[i].region);
 			return -1;
 		}
-	if (st->spot.n > 0)
-		qsort(st->spot.v, st->spot.n, sizeof *st->spot.v, spot_cmp);
-	if (st->advice.n > 0)
-		qsort(st->advice.v, st->advice.n, sizeof *st->advice.v,
-		    spot_cmp);
+	aws_spot_sort(st->spot);
 	if (add_capacity_only(run, st, err) < 0)
 		return -1;
 	for (i = 0; i < run->offers.n; i++) {
 		o = &run->offers.v[i];
-		o->spot_price = MONEY_NONE;
-		o->spot_interruption = -1;
-		if ((e = spot_find(&st->spot, o->region,
-		    o->instance_type)) != NULL)
-			o->spot_price = e->price;
-		if ((e = spot_find(&st->advice, o->region,
-		    o->instance_type)) != NULL)
-			o->spot_interruption = e->bucket;
+		o->spot_price = aws_spot_price(st->spot, o->region,
+		    o->instance_type);
+		o->spot_interruption = aws_spot_bucket(st->spot, o->region,
+		    o->instance_type);
 	}
 	aws_terms_apply(st->terms, &run->offers, &ts);
 	index_settle(run, st);
@@ -1619,8 +1309,7 @@ aws_done(struct provider_run *run)
 		free(st->csv[i].buf);
 	free(st->csv);
 	free(st->fields);
-	free(st->spot.v);
-	free(st->advice.v);
+	aws_spot_free(st->spot);
 	aws_terms_free(st->terms);
 	free(st);
 	run->state = NULL;

@@ -37,8 +37,11 @@
  * The price list names neither the GPU nor how many: those come from
  * azure_skus[] (Microsoft's size pages, gpuhunt's gpu_vm_series and the
  * SkyPilot Azure catalog for vCPUs and memory). Sizes that hold a
- * fraction of a GPU (NVadsA10 v5 below 36 vCPUs, NVv4 below 32) are
- * not whole GPUs and are skipped; an N-series size the table does not
+ * fraction of a GPU (NVadsA10 v5 below 36 vCPUs, NVv4 below 32,
+ * NVads V710 v5 below 24, NC RTXPRO6000BSE v6 below 128) are not whole
+ * GPUs and are skipped: a slice is neither a GPU nor a share of a
+ * multi-GPU offer, and its price per GPU-hour would compare a fraction
+ * with whole cards; an N-series size the table does not
  * know is skipped and named in the note, never guessed.
  *
  * One offer per (armSkuName, armRegionName): key "<size>/<region>",
@@ -96,8 +99,9 @@ static const char *const azure_skip_label[AZ_SKIP_COUNT] = {
 };
 
 /*
- * The GPU sizes. vram_gb is per GPU and picks the family member (A100
- * 40/80, V100 16/32); vcpus and ram_gb are the whole VM (0: not
+ * The GPU sizes. vram_gb is per GPU as the VM gets it: it picks the
+ * family member (A100 40/80, V100 16/32) and is the offer's figure (0:
+ * the catalogue's); vcpus and ram_gb are the whole VM (0: not
  * published). infiniband: the "r" sizes with an InfiniBand fabric
  * between VMs (for multi-node plans). fraction: a slice of one GPU.
  */
@@ -122,6 +126,9 @@ static const struct azure_sku {
 	    IC_UNKNOWN, true, false },
 	/* ND GB200 v6: 4 Blackwell GPUs of a GB200 NVL72 rack. */
 	{ "Standard_ND128isr_NDR_GB200_v6", "GB200", 4, 0, 128, 0,
+	    IC_NVLINK, true, false },
+	/* ND GB300 v6: 4 Blackwell Ultra GPUs of a GB300 NVL72 rack. */
+	{ "Standard_ND128isr_GB300_v6", "GB300", 4, 0, 128, 0,
 	    IC_NVLINK, true, false },
 	/* NC H100 v5: H100 NVL (94 GB) PCIe cards. */
 	{ "Standard_NC40ads_H100_v5", "H100 NVL", 1, 94, 40, 320,
@@ -179,6 +186,53 @@ static const struct azure_sku {
 	{ "Standard_NV36adms_A10_v5", "A10", 1, 24, 36, 880,
 	    IC_PCIE, false, false },
 	{ "Standard_NV72ads_A10_v5", "A10", 2, 24, 72, 880,
+	    IC_PCIE, false, false },
+	/*
+	 * NC RTXPRO6000BSE v6: RTX PRO 6000 Blackwell Server Edition, 96 GB,
+	 * PCIe (no NVLink on the card). Microsoft's accelerator table (as
+	 * quoted by third-party collectors, 2026-09) sells 1/4 (NC24lds,
+	 * NC36ds, NC36lds), 1/2 (NC72ds, NC72lds), 1 (NC144ds, NC144lds)
+	 * and 2 GPUs (NC288ds, NC288lds); Microsoft's AKS size list gives
+	 * the hosts. The preview's NC128ds (1 GPU, 128 vCPUs, 512 GB) and
+	 * NC256ds (2 GPUs, 1,024 GB), still priced, are whole cards too:
+	 * their users report one full 96 GB GPU and two peer GPUs.
+	 */
+	{ "Standard_NC24lds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 1, 96, 24,
+	    72, IC_UNKNOWN, false, true },
+	{ "Standard_NC36ds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 1, 96, 36, 0,
+	    IC_UNKNOWN, false, true },
+	{ "Standard_NC36lds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 1, 96, 36,
+	    72, IC_UNKNOWN, false, true },
+	{ "Standard_NC72ds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 1, 96, 72, 0,
+	    IC_UNKNOWN, false, true },
+	{ "Standard_NC72lds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 1, 96, 72,
+	    0, IC_UNKNOWN, false, true },
+	{ "Standard_NC128ds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 1, 96, 128,
+	    512, IC_PCIE, false, false },
+	{ "Standard_NC144ds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 1, 96, 144,
+	    516, IC_PCIE, false, false },
+	{ "Standard_NC144lds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 1, 96,
+	    144, 264, IC_PCIE, false, false },
+	{ "Standard_NC256ds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 2, 96, 256,
+	    1024, IC_PCIE, false, false },
+	{ "Standard_NC288ds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 2, 96, 288,
+	    1032, IC_PCIE, false, false },
+	{ "Standard_NC288lds_xl_RTXPRO6000BSE_v6", "RTX PRO 6000", 2, 96,
+	    288, 516, IC_PCIE, false, false },
+	/*
+	 * NVads V710 v5: AMD Radeon PRO V710 partitions (Microsoft's NVads
+	 * V710 v5 size page): 1/6, 1/3 and 1/2 of one in NV4/8/12ads; a
+	 * whole one, of which the VM gets 24 GB, in NV24ads and NV28adms.
+	 */
+	{ "Standard_NV4ads_V710_v5", "Radeon Pro V710", 1, 24, 4, 16,
+	    IC_UNKNOWN, false, true },
+	{ "Standard_NV8ads_V710_v5", "Radeon Pro V710", 1, 24, 8, 32,
+	    IC_UNKNOWN, false, true },
+	{ "Standard_NV12ads_V710_v5", "Radeon Pro V710", 1, 24, 12, 64,
+	    IC_UNKNOWN, false, true },
+	{ "Standard_NV24ads_V710_v5", "Radeon Pro V710", 1, 24, 24, 128,
+	    IC_PCIE, false, false },
+	{ "Standard_NV28adms_V710_v5", "Radeon Pro V710", 1, 24, 28, 160,
 	    IC_PCIE, false, false },
 	/* NVv3: Tesla M60 (not in the GPU catalogue: kept as unknown). */
 	{ "Standard_NV12s_v3", "M60", 1, 8, 12, 112, IC_PCIE, false, false },
@@ -674,9 +728,10 @@ azure_offer(struct provider_run *run, const struct azure_price *p,
 	offer_set_instance_type(&run->offers, o, s->name);
 	offer_set_region(&run->offers, o, p->region);
 	o->gpu_count = s->count;
+	/* The size's own memory per GPU (a V710 VM gets 24 of the card's
+	 * 28 GB); 0: the catalogue's. */
+	o->vram_gb = s->vram_gb;
 	provider_set_gpu(run, o, s->gpu_raw, s->vram_gb);
-	if (o->gpu[0] == '\0')
-		o->vram_gb = s->vram_gb;
 	o->interconnect = s->ic;
 	o->vcpus = s->vcpus;
 	o->ram_gb = s->ram_gb;

@@ -1,8 +1,8 @@
 /*
  * gcp.c: the Google Cloud adapter (Cloud Billing Catalog API).
  *
- * Google publishes no price per GPU machine: a2, a3, g2 and n1 machines
- * are billed in parts. The adapter reads every Compute Engine SKU
+ * Google publishes no price per GPU machine: a2, a3, g2, g4 and n1
+ * machines are billed in parts. The adapter reads every Compute Engine SKU
  *
  *	GET https://cloudbilling.googleapis.com/v1/services/6F81-5844-456A/
  *	    skus?pageSize=5000&currencyCode=USD[&pageToken=...]
@@ -40,7 +40,8 @@
  *    (the first tier when none does);
  *  - when two SKUs price the same part in one region, the one naming
  *    fewer regions (the more specific) wins, then the first seen;
- *  - a3-highgpu-1g/2g/4g, a3-ultragpu-8g and a4-highgpu-8g cannot be
+ *  - a3-highgpu-1g/2g/4g, a3-ultragpu-8g, a4-highgpu-8g and
+ *    a4x-highgpu-4g cannot be
  *    bought on-demand (spot, DWS or reservations only, as gpuhunt
  *    filters them), so they get no on-demand price and the note
  *    not-on-demand (kept where any of their parts is priced, even with
@@ -89,6 +90,8 @@ enum gcp_part {
 	PART_A3ULTRA_RAM,
 	PART_G2_CORE,
 	PART_G2_RAM,
+	PART_G4_CORE,
+	PART_G4_RAM,
 	PART_N1_CORE,
 	PART_N1_RAM,
 	PART_A100_40,
@@ -102,6 +105,8 @@ enum gcp_part {
 	PART_P100,
 	PART_P4,
 	PART_B200_SLICE,
+	PART_GB200_SLICE,
+	PART_RTXPRO6000,
 	PART_LOCAL_SSD,
 	PART_COUNT
 };
@@ -132,6 +137,8 @@ static const struct gcp_part_info part_info[PART_COUNT] = {
 	[PART_A3ULTRA_RAM] = { "GiBy.h", NULL, 0 },
 	[PART_G2_CORE] = { "h", NULL, 0 },
 	[PART_G2_RAM] = { "GiBy.h", NULL, 0 },
+	[PART_G4_CORE] = { "h", NULL, 0 },
+	[PART_G4_RAM] = { "GiBy.h", NULL, 0 },
 	[PART_N1_CORE] = { "h", NULL, 0 },
 	[PART_N1_RAM] = { "GiBy.h", NULL, 0 },
 	[PART_A100_40] = { "h", "nvidia-tesla-a100", 40 },
@@ -145,6 +152,8 @@ static const struct gcp_part_info part_info[PART_COUNT] = {
 	[PART_P100] = { "h", "nvidia-tesla-p100", 16 },
 	[PART_P4] = { "h", "nvidia-tesla-p4", 8 },
 	[PART_B200_SLICE] = { "h", "nvidia-b200", 180 },
+	[PART_GB200_SLICE] = { "h", "nvidia-gb200", 186 },
+	[PART_RTXPRO6000] = { "h", "nvidia-rtx-pro-6000", 96 },
 	[PART_LOCAL_SSD] = { "GiBy.mo", NULL, 0 },
 };
 
@@ -156,7 +165,12 @@ static const struct gcp_part_info part_info[PART_COUNT] = {
  * SkyPilot and providers.md section 2.3. "Nvidia H100 80GB Plus GPU" is
  * the a3-megagpu GPU (gpuhunt and providers.md; its price sits with
  * "A3Plus Instance Core", not with plain A3). The A3 Ultra core/RAM
- * spellings are unconfirmed: both forms seen in third-party code.
+ * spellings are unconfirmed: both forms seen in third-party code. G4's
+ * GPU is "RTX 6000 96GB" (no "GPU" word: gpuhunt special-cases it; its
+ * parts, "G4 Instance Core/Ram", sum to Google's g4-standard list
+ * prices). A4X's GB200 slice is spelled as A4's B200 slice: no public
+ * A4X SKU was seen by 2026-06 (peers' notes), so that spelling is a
+ * guess that prices nothing until Google publishes it so.
  */
 struct gcp_sku_name {
 	const char	*text;
@@ -176,6 +190,8 @@ static const struct gcp_sku_name sku_names[] = {
 	{ "A3 Ultra Instance Ram", PART_A3ULTRA_RAM },
 	{ "G2 Instance Core", PART_G2_CORE },
 	{ "G2 Instance Ram", PART_G2_RAM },
+	{ "G4 Instance Core", PART_G4_CORE },
+	{ "G4 Instance Ram", PART_G4_RAM },
 	{ "N1 Predefined Instance Core", PART_N1_CORE },
 	{ "N1 Predefined Instance Ram", PART_N1_RAM },
 	{ "Nvidia Tesla A100 GPU", PART_A100_40 },
@@ -193,6 +209,8 @@ static const struct gcp_sku_name sku_names[] = {
 	{ "Nvidia Tesla P100 GPU", PART_P100 },
 	{ "Nvidia Tesla P4 GPU", PART_P4 },
 	{ "A4 Nvidia B200 (1 gpu slice)", PART_B200_SLICE },
+	{ "A4X Nvidia GB200 (1 gpu slice)", PART_GB200_SLICE },
+	{ "RTX 6000 96GB", PART_RTXPRO6000 },
 	{ "SSD backed Local Storage", PART_LOCAL_SSD },
 };
 
@@ -213,6 +231,8 @@ static const struct gcp_sku_name commit_names[] = {
 	{ "A3Ultra Ram", PART_A3ULTRA_RAM },
 	{ "G2 Cpu", PART_G2_CORE },
 	{ "G2 Ram", PART_G2_RAM },
+	{ "G4 Cpu", PART_G4_CORE },
+	{ "G4 Ram", PART_G4_RAM },
 	{ "Cpu", PART_N1_CORE },
 	{ "Ram", PART_N1_RAM },
 };
@@ -286,6 +306,10 @@ static const struct gcp_machine machines[] = {
 	    PART_A3ULTRA_RAM, PART_H200, IC_NVLINK, true },
 	{ "a4-highgpu-8g", 224, 3968, 8, 0, PART_NONE, PART_NONE,
 	    PART_B200_SLICE, IC_NVLINK, true },
+	/* A4X: 4 GB200 of an NVL72 domain, Arm host; reservations, DWS
+	 * and spot only, as A4. */
+	{ "a4x-highgpu-4g", 140, 884, 4, 0, PART_NONE, PART_NONE,
+	    PART_GB200_SLICE, IC_NVLINK, true },
 	{ "g2-standard-4", 4, 16, 1, 0, PART_G2_CORE, PART_G2_RAM,
 	    PART_L4, IC_PCIE, false },
 	{ "g2-standard-8", 8, 32, 1, 0, PART_G2_CORE, PART_G2_RAM,
@@ -302,6 +326,17 @@ static const struct gcp_machine machines[] = {
 	    PART_L4, IC_PCIE, false },
 	{ "g2-standard-96", 96, 384, 8, 0, PART_G2_CORE, PART_G2_RAM,
 	    PART_L4, IC_PCIE, false },
+	/* G4: RTX PRO 6000 (96 GB) PCIe cards, 48 vCPUs and 180 GiB each.
+	 * g4-standard-6/12/24 hold 1/8, 1/4 and 1/2 of one (priced by
+	 * "vGPU" SKUs): slices, not GPUs, so not offers. */
+	{ "g4-standard-48", 48, 180, 1, 0, PART_G4_CORE, PART_G4_RAM,
+	    PART_RTXPRO6000, IC_PCIE, false },
+	{ "g4-standard-96", 96, 360, 2, 0, PART_G4_CORE, PART_G4_RAM,
+	    PART_RTXPRO6000, IC_PCIE, false },
+	{ "g4-standard-192", 192, 720, 4, 0, PART_G4_CORE, PART_G4_RAM,
+	    PART_RTXPRO6000, IC_PCIE, false },
+	{ "g4-standard-384", 384, 1440, 8, 0, PART_G4_CORE, PART_G4_RAM,
+	    PART_RTXPRO6000, IC_PCIE, false },
 	{ "n1-standard-8+1xT4", 8, 30, 1, 0, PART_N1_CORE, PART_N1_RAM,
 	    PART_T4, IC_PCIE, false },
 	{ "n1-standard-16+2xT4", 16, 60, 2, 0, PART_N1_CORE, PART_N1_RAM,
@@ -1068,7 +1103,8 @@ gcp_finish(struct provider_run *run, struct err *err)
 	}
 	provider_note(run, "%zu SKUs, %zu used; %zu GPU "
 	    "SKUs skipped (variants, zero rates, %zu with no machine shape"
-	    "%s%s%s)%s; a3-highgpu-1g/2g/4g, a3-ultragpu, a4: spot only",
+	    "%s%s%s)%s; a3-highgpu-1g/2g/4g, a3-ultragpu, a4, a4x: spot "
+	    "only",
 	    st->nskus, st->nused, st->nskipped, st->nshapeless,
 	    st->nshapeless > 0 ? ": \"" : "", st->shapeless,
 	    st->nshapeless > 0 ? "\"" : "",

@@ -22,6 +22,8 @@
  * (the query of dstackai/gpuhunt's RunPod cluster offers; the variable
  * names must match, or RunPod silently ignores the filter). No key is
  * sent. An {"errors": [...]} envelope fails the refresh with its message.
+ * The request, that envelope and the fields of a gpuTypes element both
+ * RunPod adapters read are in runpod_graphql.c.
  *
  * How fields map to offers:
  * - clusterPrice is USD per GPU-hour; maxGpuCount the GPUs of one node.
@@ -51,16 +53,12 @@
 #include <string.h>
 
 #include "err.h"
-#include "gpu.h"
 #include "json.h"
 #include "money.h"
 #include "provider.h"
-#include "str.h"
 #include "xalloc.h"
+#include "runpod_graphql.h"
 
-#define CLUSTERS_ORIGIN		"https://api.runpod.io"
-#define CLUSTERS_PATH		"/graphql"
-#define CLUSTERS_MAX_BODY	((size_t)8 << 20)
 /* RunPod's Instant Clusters: 2 to 8 nodes. */
 #define CLUSTER_NODES_MIN	2
 #define CLUSTER_NODES_MAX	8
@@ -88,10 +86,8 @@ struct tally {
 
 /* One cluster type, as parsed. */
 struct cluster_type {
-	char	 id[OFFER_NAME_MAX];
-	char	 name[OFFER_NAME_MAX];
-	int	 vram_gb;
-	int	 gpus;		/* per node */
+	struct runpod_type base;	/* id, name, memory, maxGpuCount */
+	int	 gpus;		/* per node; 0 when absent */
 	int64_t	 price;		/* micro-USD per GPU-hour; NONE */
 	int	 vcpus;		/* per node; -1 null */
 	double	 ram_gb;	/* per node; < 0 null */
@@ -102,16 +98,8 @@ struct cluster_type {
 static int
 clusters_start(struct provider_run *run, struct err *err)
 {
-	struct http_request *req;
-
 	(void)err;
-	req = provider_queue(run, provider_url(run, CLUSTERS_ORIGIN,
-	    CLUSTERS_PATH), "POST", 0);
-	req->max_body = CLUSTERS_MAX_BODY;
-	req->body = xstrdup(clusters_query);
-	req->body_len = strlen(clusters_query);
-	http_request_header(req, "Content-Type", "application/json");
-	http_request_header(req, "Accept", "application/json");
+	runpod_graphql_queue(run, clusters_query);
 	return 0;
 }
 
@@ -121,23 +109,18 @@ read_lowest(const cJSON *obj, const char *path, struct cluster_type *t,
     struct err *err)
 {
 	const cJSON *lp;
-	char lpath[OFFER_NAME_MAX + 48], stock[32];
+	char lpath[OFFER_NAME_MAX + 48];
 	double v;
-	bool found;
 
 	t->stock = false;
 	t->vcpus = -1;
 	t->ram_gb = -1;
 	t->availability = AV_UNAVAILABLE;
-	lp = cJSON_GetObjectItemCaseSensitive(obj, "lowestPrice");
-	if (lp == NULL || cJSON_IsNull(lp))
-		return 0;
-	snprintf(lpath, sizeof lpath, "%s.lowestPrice", path);
-	if (!cJSON_IsObject(lp)) {
-		err_set(err, "%s: expected an object, got %s", lpath,
-		    json_type_name(lp));
+	if (runpod_graphql_lowest(obj, path, &lp, lpath, sizeof lpath,
+	    err) < 0)
 		return -1;
-	}
+	if (lp == NULL)
+		return 0;
 	t->stock = true;
 	if (provider_get_number(lp, "minVcpu", lpath, OFFER_VCPUS_MAX, &v,
 	    err) < 0)
@@ -147,18 +130,7 @@ read_lowest(const cJSON *obj, const char *path, struct cluster_type *t,
 	    err) < 0)
 		return -1;
 	t->ram_gb = v;
-	if (json_get_string(lp, "stockStatus", lpath, stock, sizeof stock,
-	    &found, err) < 0)
-		return -1;
-	if (!found || stock[0] == '\0' || str_eq_nocase(stock, "none"))
-		t->availability = AV_UNAVAILABLE;
-	else if (str_eq_nocase(stock, "high") || str_eq_nocase(stock, "medium"))
-		t->availability = AV_AVAILABLE;
-	else if (str_eq_nocase(stock, "low"))
-		t->availability = AV_LIMITED;
-	else
-		t->availability = AV_UNKNOWN;
-	return 0;
+	return runpod_graphql_stock(lp, lpath, &t->availability, err);
 }
 
 /* Read one gpuTypes element into t; path names it for messages. */
@@ -166,49 +138,14 @@ static int
 read_type(const cJSON *obj, int index, struct cluster_type *t, char *path,
     size_t pathsize, struct err *err)
 {
-	char buf[32];
-	long long v;
-	bool found;
-
 	memset(t, 0, sizeof *t);
-	snprintf(path, pathsize, "data.gpuTypes[%d]", index);
-	if (!cJSON_IsObject(obj)) {
-		err_set(err, "%s: expected an object, got %s", path,
-		    json_type_name(obj));
-		return -1;
-	}
-	if (json_get_string(obj, "id", path, t->id, sizeof t->id, NULL,
+	if (runpod_graphql_type(obj, index, &t->base, path, pathsize,
 	    err) < 0)
 		return -1;
-	if (t->id[0] == '\0') {
-		err_set(err, "%s.id: empty", path);
-		return -1;
-	}
-	snprintf(path, pathsize, "data.gpuTypes[\"%s\"]", t->id);
-	if (json_get_string(obj, "displayName", path, t->name, sizeof t->name,
-	    &found, err) < 0)
-		return -1;
-	if (t->name[0] == '\0')
-		str_copy(t->name, sizeof t->name, t->id);
-	if (json_get_int(obj, "memoryInGb", path, 0, OFFER_VRAM_MAX, &v, &found,
+	t->gpus = t->base.max_gpus >= 0 ? t->base.max_gpus : 0;
+	if (runpod_graphql_price(obj, "clusterPrice", path, &t->price,
 	    err) < 0)
 		return -1;
-	t->vram_gb = found ? (int)v : 0;
-	if (json_get_int(obj, "maxGpuCount", path, 0, OFFER_GPU_COUNT_MAX, &v,
-	    &found, err) < 0)
-		return -1;
-	t->gpus = found ? (int)v : 0;
-	if (json_get_money(obj, "clusterPrice", path, &t->price, &found,
-	    err) < 0)
-		return -1;
-	if (!found || t->price == 0)
-		t->price = MONEY_NONE;
-	else if (t->price > OFFER_GPU_HOUR_PRICE_MAX) {
-		money_format(buf, sizeof buf, t->price, 2);
-		err_set(err, "%s.clusterPrice: %s USD per GPU-hour is absurd",
-		    path, buf);
-		return -1;
-	}
 	return read_lowest(obj, path, t, err);
 }
 
@@ -221,7 +158,8 @@ add_offer(struct provider_run *run, const struct cluster_type *t,
 	char key[OFFER_KEY_MAX], itype[OFFER_NAME_MAX + 32];
 	struct offer *o;
 
-	snprintf(key, sizeof key, "%dx%d_%s_%s", nodes, t->gpus, t->id, dc);
+	snprintf(key, sizeof key, "%dx%d_%s_%s", nodes, t->gpus, t->base.id,
+	    dc);
 	if (provider_offer_find(run, key) != NULL) {
 		err_set(err, "%s: duplicate GPU type or data centre (offer %s)",
 		    path, key);
@@ -230,17 +168,15 @@ add_offer(struct provider_run *run, const struct cluster_type *t,
 	o = offer_list_add(&run->offers);
 	offer_set_key(&run->offers, o, key);
 	snprintf(itype, sizeof itype, "Instant Cluster %dx %s", t->gpus,
-	    t->name);
+	    t->base.name);
 	provider_text(run, o, offer_set_instance_type, itype);
 	provider_text(run, o, offer_set_region, dc);
 	o->gpu_count = t->gpus;
 	o->nodes = nodes;
-	o->vram_gb = t->vram_gb;
-	provider_set_gpu(run, o, raw, t->vram_gb);
-	o->interconnect = provider_interconnect(t->id, NULL, t->gpus);
-	if (o->interconnect == IC_UNKNOWN)
-		o->interconnect = provider_interconnect(t->name, o->gpu,
-		    t->gpus);
+	o->vram_gb = t->base.vram_gb;
+	provider_set_gpu(run, o, raw, t->base.vram_gb);
+	o->interconnect = runpod_graphql_interconnect(&t->base, o->gpu,
+	    t->gpus);
 	o->vcpus = t->vcpus > 0 ? t->vcpus : 0;
 	o->ram_gb = t->ram_gb > 0 ? t->ram_gb : 0;
 	o->price = money_mul(t->price, t->gpus);
@@ -293,8 +229,9 @@ read_dcs(const cJSON *obj, const char *path, char dcs[][OFFER_NAME_MAX],
 /* Turn one gpuTypes element into its cluster offers, or skip it. */
 static int
 parse_type(struct provider_run *run, const cJSON *obj, int index,
-    struct tally *tl, struct err *err)
+    void *arg, struct err *err)
 {
+	struct tally *tl = arg;
 	char path[OFFER_NAME_MAX + 32], (*dcs)[OFFER_NAME_MAX];
 	struct cluster_type t;
 	const char *raw;
@@ -322,10 +259,7 @@ parse_type(struct provider_run *run, const cJSON *obj, int index,
 		provider_skip(run, &tl->no_stock);
 		goto out;
 	}
-	raw = t.name;
-	if (gpu_resolve(t.name, t.vram_gb) == NULL &&
-	    gpu_resolve(t.id, t.vram_gb) != NULL)
-		raw = t.id;
+	raw = runpod_graphql_raw(&t.base);
 	for (i = 0; i < ndc && rc == 0; i++)
 		for (nodes = CLUSTER_NODES_MIN; nodes <= CLUSTER_NODES_MAX &&
 		    rc == 0; nodes++)
@@ -333,30 +267,6 @@ parse_type(struct provider_run *run, const cJSON *obj, int index,
 out:
 	free(dcs);
 	return rc;
-}
-
-/* Fail with the first message of a GraphQL errors array. */
-static void
-set_graphql_error(const cJSON *errors, struct err *err)
-{
-	const cJSON *first;
-	char msg[240];
-	int n = 0;
-	bool found = false;
-
-	first = cJSON_IsArray(errors) ? cJSON_GetArrayItem(errors, 0) : NULL;
-	if (cJSON_IsArray(errors))
-		n = cJSON_GetArraySize(errors);
-	msg[0] = '\0';
-	if (cJSON_IsObject(first) && json_get_string(first, "message",
-	    "errors[0]", msg, sizeof msg, &found, err) < 0)
-		msg[0] = '\0';
-	if (msg[0] == '\0')
-		str_copy(msg, sizeof msg, "(no message)");
-	if (n > 1)
-		err_set(err, "GraphQL error: %s (and %d more)", msg, n - 1);
-	else
-		err_set(err, "GraphQL error: %s", msg);
 }
 
 static void
@@ -379,29 +289,14 @@ set_note(struct provider_run *run, const struct tally *t)
 static int
 parse_document(struct provider_run *run, const cJSON *root, struct err *err)
 {
-	const cJSON *errors, *data, *types, *obj;
 	struct tally tl;
-	int i = 0;
+	int n;
 
 	memset(&tl, 0, sizeof tl);
-	errors = cJSON_GetObjectItemCaseSensitive(root, "errors");
-	if (errors != NULL && !cJSON_IsNull(errors) &&
-	    !(cJSON_IsArray(errors) && cJSON_GetArraySize(errors) == 0)) {
-		set_graphql_error(errors, err);
+	if ((n = runpod_graphql_each(run, root, "gpuTypes", parse_type, &tl,
+	    err)) < 0)
 		return -1;
-	}
-	if ((data = json_get_object(root, "data", "response", err)) == NULL ||
-	    (types = json_get_array(data, "gpuTypes", "data", err)) == NULL)
-		return -1;
-	cJSON_ArrayForEach(obj, types) {
-		tl.types++;
-		if (parse_type(run, obj, i++, &tl, err) < 0)
-			return -1;
-	}
-	if (tl.types == 0) {
-		err_set(err, "data.gpuTypes: empty");
-		return -1;
-	}
+	tl.types = (size_t)n;
 	/* A 200 with no cluster at all is a broken answer, not an empty
 	 * product: the cached clusters stay. */
 	if (run->offers.n == 0) {

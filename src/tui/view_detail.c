@@ -289,6 +289,11 @@ draw_cost(struct pen *p, const struct detail *d, double hours)
 	money_text(pl->price_gpu_hour, a, sizeof a);
 	money_text(pl->spot_gpu_hour, b, sizeof b);
 	pen_cost(p, "per GPU-hour", a, b);
+	/* A market's average price (Akash): the lowest seller's below it. */
+	if (money_known(d->offer.price_from)) {
+		money_text(d->offer.price_from, a, sizeof a);
+		pen_cost(p, "from (lowest seller)", a, "");
+	}
 	if (isnan(pl->spot_savings_pct))
 		snprintf(b, sizeof b, "-");
 	else

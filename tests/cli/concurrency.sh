@@ -15,7 +15,7 @@ GCP_API_KEY=gcp-test-key
 LAMBDA_API_KEY=lambda-test-key
 GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
 export GCP_API_KEY LAMBDA_API_KEY GPUCOST_AWS_REGIONS
-for p in aws gcp runpod runpod-clusters lambda vultr azure oci scaleway linode ovh cloudrift verda; do
+for p in aws gcp runpod runpod-clusters lambda vultr azure oci scaleway linode ovh cloudrift verda akash; do
 	serve "$p" "$FX/$p"
 	export "$(url_var "$p")=$url"
 done

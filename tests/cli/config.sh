@@ -23,6 +23,8 @@ lambda_api_key = lambda-config-key
 runpod_api_key =
 vast_api_key =
 vultr_api_key =
+salad_api_key =
+salad_organization = gpucost-org
 aws_regions = us-east-1
 usd_per_eur = 1.08
 history_days = 30
@@ -34,7 +36,8 @@ run --db "$DB" refresh --provider lambda
 check "every documented setting: refresh exits 0 ($status)" status_is 0
 check "every documented setting: no complaint" eval '! err_has "setting"'
 for s in gcp_api_key lambda_api_key runpod_api_key vast_api_key \
-    vultr_api_key aws_regions usd_per_eur history_days timeout from max_age; do
+    vultr_api_key salad_api_key salad_organization aws_regions usd_per_eur \
+    history_days timeout from max_age; do
 	check "the man page documents $s" grep -q "$s" "$TOP_SRCDIR/man/gpucost.1"
 	check "the README documents $s" grep -q "$s" "$TOP_SRCDIR/README.md"
 done

@@ -19,7 +19,10 @@ check "... every fabric is efa, infiniband or roce" [ "$(jo '[.offers[].fabric |
 check "... every node_gbps >= 1600" [ "$(jo '[.offers[] | select(.node_gbps == null or .node_gbps < 1600)] | length')" -eq 0 ]
 check "... AWS p5.48xlarge on EFA at 3200" [ "$(jo '[.offers[] | select(.provider == "aws" and .instance_type == "p5.48xlarge" and .fabric == "efa" and .node_gbps == 3200)] | length')" -gt 0 ]
 check "... Azure ND96isr_H100_v5 on InfiniBand at 3200" [ "$(jo '[.offers[] | select(.provider == "azure" and .instance_type == "Standard_ND96isr_H100_v5" and .fabric == "infiniband" and .node_gbps == 3200)] | length')" -gt 0 ]
-check "... plan_type multi-node, GPUDirect RDMA" [ "$(jo '[.offers[] | "\(.plan_type) \(.gpudirect_rdma)"] | unique | join(",")')" = "multi-node true" ]
+check "... plan_type multi-node, GPUDirect RDMA" [ "$(jo '[.offers[] | select(.provider != "coreweave") | "\(.plan_type) \(.gpudirect_rdma)"] | unique | join(",")')" = "multi-node true" ]
+# CoreWeave's ib nodes (issue 47): InfiniBand, 8 x 400 Gb/s; GPUDirect RDMA
+# not stated by the source, so unknown; placed as one CKS node pool.
+check "... CoreWeave gd-8xh100ib-i128 on InfiniBand at 3200, RDMA unknown" [ "$(jo '[.offers[] | select(.provider == "coreweave" and .instance_type == "gd-8xh100ib-i128") | "\(.fabric) \(.node_gbps) \(.gpudirect_rdma) \(.placement)"] | unique | join(",")')" = "infiniband 3200 null node-pool" ]
 check "... the AWS launch makes a cluster placement group" [ "$(jo '[.offers[] | select(.provider == "aws") | .launch | test("create-placement-group .*--strategy cluster && aws ec2 run-instances .*--count 2 .*--placement GroupName=gpucost")] | all')" = true ]
 check "... the Azure launch is one scale set of 2" [ "$(jo '[.offers[] | select(.provider == "azure") | .launch | test("^az vmss create .*--instance-count 2")] | all')" = true ]
 check "... cluster_setup names the EFA interfaces and aws-ofi-nccl" [ "$(jo '[.offers[] | select(.provider == "aws") | .cluster_setup | test("all 32 EFA interfaces.*aws-ofi-nccl")] | all')" = true ]
@@ -60,7 +63,7 @@ check "--min-node-gbps 1600: ND A100 v4 (1600) kept" [ "$(jo '[.offers[] | selec
 run --db "$DB" --gpu H100 --count 8 --limit 3
 check "one node, no filter: no FABRIC column" out_lacks 'FABRIC'
 run --db "$DB" --gpu H100 --count 8 --fabric rdma --limit 3
-check "--fabric: FABRIC and NODE GB/S columns" out_has 'FABRIC  NODE GB/S'
+check "--fabric: FABRIC and NODE GB/S columns" out_has 'FABRIC  *NODE GB/S'
 run --db "$DB" --gpu H100 --count 16 --nodes 2 --limit 3
 check "2 nodes: written '2 nodes x 8 H100'" out_has '2 nodes x 8 H100'
 check "2 nodes: the FABRIC column" out_has 'FABRIC'

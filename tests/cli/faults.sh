@@ -13,7 +13,7 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-ALL="aws gcp runpod runpod-clusters vast lambda vultr azure oci scaleway linode ovh cloudrift verda"
+ALL="aws gcp runpod runpod-clusters vast lambda vultr azure oci scaleway linode ovh cloudrift verda akash salad"
 OTHERS=$(($(echo $ALL | wc -w) - 1))
 TIMEOUT=5
 # Timeout x 3 attempts + 1 s + 2 s of backoff (http.c), and some slack.
@@ -22,6 +22,10 @@ GCP_API_KEY=gcp-test-key
 LAMBDA_API_KEY=lambda-test-key
 GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
 export GCP_API_KEY LAMBDA_API_KEY GPUCOST_AWS_REGIONS
+# SaladCloud reads its prices live only with a key and an organisation.
+SALAD_API_KEY=salad-test-key
+GPUCOST_SALAD_ORGANIZATION=gpucost-org
+export SALAD_API_KEY GPUCOST_SALAD_ORGANIZATION
 
 # One server per provider on a working copy of its fixtures; a variant
 # replaces one file of the copy (atomically) and the good file comes back
@@ -72,7 +76,6 @@ runpod|negative price|gpu-types.json|"securePrice": 2.99|"securePrice": -2.99|se
 runpod|NaN price|gpu-types.json|"securePrice": 2.99|"securePrice": "NaN"|securePrice|
 runpod|Infinity price|gpu-types.json|"securePrice": 2.99|"securePrice": 1e999|securePrice|
 runpod|1e300 price|gpu-types.json|"securePrice": 2.99|"securePrice": 1e300|securePrice|
-runpod|negative spot|gpu-types.json|"secureSpotPrice": 1.75|"secureSpotPrice": -1.75|secureSpotPrice|
 runpod|10^6 GPUs|gpu-types.json|"maxGpuCount": 8|"maxGpuCount": 1000000|maxGpuCount|
 runpod|10^6 GB|gpu-types.json|"memoryInGb": 80|"memoryInGb": 1000000|memoryInGb|
 runpod|empty id|gpu-types.json|"id": "NVIDIA H100 80GB HBM3"|"id": ""|id|
@@ -174,6 +177,22 @@ verda|huge price|pricing.html|"price":3.25,|"price":9000,|price|
 verda|name a number|pricing.html|"name":"1x H100 SXM5 80GB on-demand"|"name":7|name|
 verda|no JSON-LD block|pricing.html|<script type="application/ld+json">|<script type="text/plain">|JSON-LD|
 verda|graph not a list|pricing.html|"@graph":[|"@graph":7,"x":[|@graph|
+akash|negative price|gpu-prices.json|"weightedAverage": 1.08,|"weightedAverage": -1.08,|weightedAverage|
+akash|NaN price|gpu-prices.json|"weightedAverage": 1.08,|"weightedAverage": "NaN",|weightedAverage|
+akash|Infinity price|gpu-prices.json|"weightedAverage": 1.08,|"weightedAverage": 1e999,|weightedAverage|
+akash|1e300 price|gpu-prices.json|"weightedAverage": 1.08,|"weightedAverage": 1e300,|weightedAverage|
+akash|huge price|gpu-prices.json|"weightedAverage": 1.08,|"weightedAverage": 9000,|weightedAverage|
+akash|negative min|gpu-prices.json|"min": 1.08,|"min": -1.08,|min|
+akash|empty model|gpu-prices.json|"model": "a100"|"model": ""|model|
+akash|available a string|gpu-prices.json|"available": 13|"available": "x"|available|
+akash|models not a list|gpu-prices.json|"models": [|"models": 7, "x": [|models|
+salad|negative price|gpu-classes.json|"price": "0.500"|"price": "-0.500"|price|
+salad|NaN price|gpu-classes.json|"price": "0.500"|"price": "NaN"|price|
+salad|huge price|gpu-classes.json|"price": "0.500"|"price": "9000"|price|
+salad|Infinity price|gpu-classes.json|"price": "0.500"|"price": 1e999|price|
+salad|1e300 price|gpu-classes.json|"price": "0.500"|"price": 1e300|price|
+salad|empty name|gpu-classes.json|"name": "RTX 5090 (32 GB)"|"name": ""|name|
+salad|prices not a list|gpu-classes.json|"prices": [|"prices": 7, "x": [|prices|
 EOF
 
 tried=0

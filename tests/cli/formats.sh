@@ -11,10 +11,13 @@ added="form,country,continent,vcpus_per_gpu,ram_gb_per_gpu,launch,launch_spot,zo
 added="$added,fabric,node_gbps,gpudirect_rdma,placement,gpus_per_node,plan_type,cluster_setup"
 # Committed prices (issue 27): always; their job total only with --hours.
 added="$added,committed,term,term_hour,term_gpu_hour,term_savings_pct"
+# Issue 47: after the term's total (shown only with --hours), what a market
+# price starts from.
+last="price_from"
 
 run --db "$DB" --provider vast --include-stale --format csv --quiet
 check "csv exits 0" status_is 0
-check "csv header is the contract" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,$tail,$added" ]
+check "csv header is the contract" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,$tail,$added,$last" ]
 check "csv: notes joined with ;" out_has ',single-listing;stale,'
 check "csv lines end in CRLF" [ "$(head -1 "$T/out" | tail -c 2 | od -An -c | tr -s ' ' | grep -c '\\r \\n')" -eq 1 ]
 check "csv leaves unknown prices empty" out_has ',,'
@@ -23,12 +26,12 @@ check "csv quotes a field with a comma (Vertex AI's worker pool)" out_has ',"gcl
 
 run --db "$DB" --provider vast --include-stale --format tsv --quiet
 check "tsv exits 0" status_is 0
-check "tsv header" [ "$(head -1 "$T/out")" = "$(echo "$fields,$tail,$added" | tr ',' '\t')" ]
+check "tsv header" [ "$(head -1 "$T/out")" = "$(echo "$fields,$tail,$added,$last" | tr ',' '\t')" ]
 check "tsv has no quotes" out_lacks '"'
 check "tsv: same number of fields on every line" [ "$(awk -F'\t' '{ print NF }' "$T/out" | sort -u | wc -l)" -eq 1 ]
 
 run --db "$DB" --gpu H100 --count 8 --format csv --hours 24 --quiet
-check "--hours adds total_cost and total_spot_cost" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,total_cost,total_spot_cost,$tail,$added,total_term_cost" ]
+check "--hours adds total_cost and total_spot_cost" [ "$(head -1 "$T/out" | tr -d '\r')" = "$fields,total_cost,total_spot_cost,$tail,$added,total_term_cost,$last" ]
 
 run --db "$DB" --gpu H100 --count 8 --format json --hours 24 --limit 5
 check "json exits 0" status_is 0
@@ -36,7 +39,7 @@ if command -v jq >/dev/null 2>&1; then
 	check "json is valid" jq -e . "$T/out" >/dev/null
 	check "json: count 5" [ "$(jq '.count' "$T/out")" -eq 5 ]
 	check "json: matched >= count" [ "$(jq '.matched >= .count' "$T/out")" = true ]
-	check "json: offer fields in contract order" [ "$(jq -r '.offers[0] | keys_unsorted | join(",")' "$T/out")" = "$fields,total_cost,total_spot_cost,$tail,$added,total_term_cost" ]
+	check "json: offer fields in contract order" [ "$(jq -r '.offers[0] | keys_unsorted | join(",")' "$T/out")" = "$fields,total_cost,total_spot_cost,$tail,$added,total_term_cost,$last" ]
 	check "json: notes is always an array" [ "$(jq '[.offers[] | .notes | type == "array"] | all' "$T/out")" = true ]
 	check "json: node_keys has one key per node" [ "$(jq '[.offers[] | (.node_keys | length) == .nodes] | all' "$T/out")" = true ]
 	check "json: one node has no inter_node" [ "$(jq '[.offers[] | select(.nodes == 1) | .inter_node == null] | all' "$T/out")" = true ]

@@ -12,11 +12,14 @@
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
 HX=$TOP_SRCDIR/tests/fixtures/hostile
-PROVS=vast,runpod,runpod-clusters,vultr,lambda,azure,oci,scaleway,linode,ovh,cloudrift,verda
+PROVS=vast,runpod,runpod-clusters,vultr,lambda,azure,oci,scaleway,linode,ovh,cloudrift,verda,akash,salad
 SQL="'); DROP TABLE offers; --"
 SQL2="Robert'); DROP TABLE offers;--"
 LAMBDA_API_KEY=lambda-test-key
 export LAMBDA_API_KEY
+SALAD_API_KEY=salad-test-key
+GPUCOST_SALAD_ORGANIZATION=gpucost-org
+export SALAD_API_KEY GPUCOST_SALAD_ORGANIZATION
 
 # The fixtures, with raw bytes where vast.json says @RAW@: a CR, a raw
 # OSC title, a lone 0x9b (8-bit CSI), a lone 0x85 (NEL).
@@ -27,7 +30,7 @@ LC_ALL=C awk '{ gsub(/@RAW@/, "\r\033]0;raw\007\2332J\205") } { print }' \
 cp "$T/vast-raw.json" "$T/hx/vast.json"
 check "raw bytes are in the Vast answer" [ "$(bad_bytes "$T/hx/vast.json" 2>/dev/null)" -ge 8 ]
 serve hostile "$T/hx"
-for p in vast runpod runpod-clusters vultr lambda azure oci scaleway linode ovh cloudrift verda; do
+for p in vast runpod runpod-clusters vultr lambda azure oci scaleway linode ovh cloudrift verda akash salad; do
 	export "$(url_var "$p")=$url"
 done
 
@@ -35,7 +38,7 @@ run --db "$DB" providers
 run --db "$DB" refresh --provider "$PROVS"
 check "refresh of hostile answers works" status_is 0
 check "refresh printed nothing" [ ! -s "$T/err" ]
-for p in vast runpod runpod-clusters vultr lambda azure oci scaleway linode ovh cloudrift verda; do
+for p in vast runpod runpod-clusters vultr lambda azure oci scaleway linode ovh cloudrift verda akash salad; do
 	check "$p: hostile offers stored" \
 	    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = '$p' and source = 'live'")" -gt 0 ]
 done
@@ -118,6 +121,10 @@ check "CloudRift variant stored verbatim" [ "$(sqlite3 "$DB" "select count(*) fr
 check "CloudRift escapes removed whole: datacenters and brand" [ "$(sqlite3 "$DB" "select group_concat(region || ' ' || gpu_raw, ', ') from (select * from offers where provider = 'cloudrift' order by region)")" = "eu-central-it-gv-1 RTX 4090, us-east-nc-nr-1 RTX 4090" ]
 check "Verda instance stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'verda' and instance_type = '1x $q 80GB'")" -eq 1 ]
 check "Verda escapes removed whole: '1x H100 SXM5 80GB'" [ "$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || price from offers where provider = 'verda' and gpu = 'H100'")" = "1x H100 SXM5 80GB H100 3250000" ]
+check "Akash model stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'akash' and gpu_raw = '$q'")" -eq 1 ]
+check "Akash escapes removed whole: 'nvidia/h100/80Gi/SXM5'" [ "$(sqlite3 "$DB" "select group_concat(key || ' ' || gpu || ' ' || price, ', ') from (select * from offers where provider = 'akash' and gpu <> '' order by key)")" = "nvidia/h100/80Gi/SXM5 H100 1290000, nvidia/rtx4090/24Gi/PCIe RTX4090 350000" ]
+check "SaladCloud class stored verbatim" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'salad' and instance_type = '$q'")" -eq 1 ]
+check "SaladCloud escapes removed whole: 'RTX 4090 (24 GB)'" [ "$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || price from offers where provider = 'salad' and gpu = 'RTX4090'")" = "RTX 4090 (24 GB) RTX4090 330000" ]
 check "RunPod id stored verbatim in the key" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'runpod' and key like '%$q%'")" -eq 1 ]
 check "CSV output shows it" grep -qF "$SQL" "$T/out.csv"
 check "JSON output shows it" grep -qF "$SQL" "$T/out.json"
@@ -160,6 +167,10 @@ cloudrift|cloudrift.json|"cost_per_hour": 39.0|"cost_per_hour": "39\u001b]0;pwne
 cloudrift|cloudrift.json|"gpu_count": 1|"gpu_count": "1\u001b]8;;http://evil\u001b\\x"|
 verda|verda.html|"price":3.25|"price":"3.2\u001b]0;pwned\u0007\u009b2J"|
 verda|verda.html|"@graph":[|"@graph\u001b[2J":[|
+akash|akash.json|"weightedAverage": 1.29|"weightedAverage": "1.2\u001b]0;pwned\u0007\u009b2J"|
+akash|akash.json|"models": [|"models\u001b[2J": [|
+salad|salad.json|"price": "0.33"|"price": "0.3\u001b]0;pwned\u0007\u009b2J"|
+salad|salad.json|"items": [|"items\u001b[2J": [|
 EOF
 failing=0
 while IFS='|' read -r p file from to anchor <&3; do

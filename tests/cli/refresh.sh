@@ -7,13 +7,18 @@
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway linode ovh cloudrift verda"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway linode ovh cloudrift verda akash salad"}
 GCP_API_KEY=gcp-SECRET-key-0001
 LAMBDA_API_KEY=lambda-SECRET-key-0002
 RUNPOD_API_KEY=runpod-SECRET-key-0003
 VAST_API_KEY=vast-SECRET-key-0004
 VULTR_API_KEY=vultr-SECRET-key-0005
+SALAD_API_KEY=salad-SECRET-key-0006
 export GCP_API_KEY LAMBDA_API_KEY RUNPOD_API_KEY VAST_API_KEY VULTR_API_KEY
+export SALAD_API_KEY
+# SaladCloud's keyed price API names the organisation in its path.
+GPUCOST_SALAD_ORGANIZATION=gpucost-org
+export GPUCOST_SALAD_ORGANIZATION
 # The AWS fixtures publish these three regions.
 GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
 export GPUCOST_AWS_REGIONS
@@ -55,7 +60,7 @@ done
 keys_of() { sqlite3 "$DB" "select key from offers where provider = '$1' and source = 'live' order by key" | tr '\n' ' '; }
 case " $PROVIDERS " in
 *" azure "*)
-	want="Standard_NC24ads_A100_v4/swedencentral Standard_NC40ads_H100_v5/eastus Standard_NC48ads_A100_v4/eastus Standard_ND96amsr_A100_v4/westus2 Standard_ND96isr_H100_v5/eastus Standard_ND96isr_H100_v5/westeurope Standard_ND96isr_H200_v5/eastus2 Standard_ND96isr_MI300X_v5/westus Standard_NV12s_v3/eastus Standard_NV36ads_A10_v5/eastus "
+	want="Standard_NC24ads_A100_v4/swedencentral Standard_NC40ads_H100_v5/eastus Standard_NC48ads_A100_v4/eastus Standard_ND128isr_GB300_v6/eastus Standard_ND96amsr_A100_v4/westus2 Standard_ND96isr_H100_v5/eastus Standard_ND96isr_H100_v5/westeurope Standard_ND96isr_H200_v5/eastus2 Standard_ND96isr_MI300X_v5/westus Standard_NV12s_v3/eastus Standard_NV36ads_A10_v5/eastus "
 	check "azure: exactly the fixtures' offers ($(keys_of azure))" [ "$(keys_of azure)" = "$want" ]
 	check "azure: ND96isr_H100_v5 eastus is 98.32 on-demand, 18.169536 spot" \
 	    [ "$(sqlite3 "$DB" "select price || ' ' || spot_price from offers where provider = 'azure' and key = 'Standard_ND96isr_H100_v5/eastus'")" = "98320000 18169536" ]
@@ -180,7 +185,7 @@ fi
 if echo " $PROVIDERS " | grep -q ' cloudrift '; then
 	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || gpu_count || ' ' || price || ' ' || availability from offers where provider = 'cloudrift' order by key")
 	want='a100-80-nr.1/ap-east-tw-kn-2 A100-80 1 1200000 available
-mi350x-8.8/us-central-tx-nr-1  8 16000000 available
+mi350x-8.8/us-central-tx-nr-1 MI350X 8 16000000 available
 rtx49-8c-nr.1/eu-central-it-gv-1 RTX4090 1 390000 unavailable
 rtx49-8c-nr.1/us-east-nc-nr-1 RTX4090 1 390000 available
 rtx49-8c-nr.2/us-east-nc-nr-1 RTX4090 2 780000 unknown
@@ -201,6 +206,38 @@ if echo " $PROVIDERS " | grep -q ' verda '; then
 2x L40S 48GB L40S 2 2740000 - nordics
 8x H100 SXM5 80GB H100 8 26000000 13000000 nordics'
 	check "verda: exactly the JSON-LD block's 7 instances, never the page's table" [ "$got" = "$want" ]
+fi
+
+# Akash (issue 47): one offer per model row of the recorded answer, at the
+# weighted average, from its min; the zero-priced and unpriced rows absent.
+if echo " $PROVIDERS " | grep -q ' akash '; then
+	got=$(sqlite3 "$DB" "select key || ' ' || instance_type || ' ' || gpu || ' ' || gpu_count || ' ' || region || ' ' || price || ' ' || coalesce(price_from, '-') || ' ' || coalesce(spot_price, '-') || ' ' || availability from offers where provider = 'akash' order by key")
+	want='nvidia/a100/80Gi/SXM4 a100 80Gi SXM4 A100-80 1 global 1080000 1080000 - available
+nvidia/gt1030/2Gi/PCIe gt1030 2Gi PCIe GT1030 1 global 120000 120000 - available
+nvidia/h100/80Gi/SXM5 h100 80Gi SXM5 H100 1 global 1290000 1180000 - available
+nvidia/h200/141Gi/SXM5 h200 141Gi SXM5 H200 1 global 3020000 2900000 - available
+nvidia/pro6000se/96Gi/PCIe pro6000se 96Gi PCIe RTXPRO6000 1 global 1630000 1630000 - available
+nvidia/pro6000we/96Gi/PCIe pro6000we 96Gi PCIe RTXPRO6000 1 global 1510000 1510000 - unavailable
+nvidia/rtx2000eada/16Gi/PCIe rtx2000eada 16Gi PCIe  1 global 150000 150000 - available
+nvidia/rtx4000sada/20Gi/PCIe rtx4000sada 20Gi PCIe RTX4000-Ada 1 global 360000 360000 - available
+nvidia/rtx4090/24Gi/PCIe rtx4090 24Gi PCIe RTX4090 1 global 400000 170000 - available
+nvidia/v100/16Gi/SXM2 v100 16Gi SXM2 V100-16 1 global 210000 210000 - available
+nvidia/v100/32Gi/PCIe v100 32Gi PCIe V100-32 1 global 290000 290000 - available'
+	check "akash: exactly the 11 priced model rows" [ "$got" = "$want" ]
+	check "akash: one keyless GET" [ "$(grep -c '^REQ GET /v1/gpu-prices' "$T/akash-good.log")" -eq 1 ]
+	run --db "$DB" --provider akash --gpu H100 --format json --quiet
+	check "akash: price_from in JSON" grep -q '"price_from": 1.18[,}]' "$T/out"
+	check "akash: the deployment's SDL asks for the model" grep -q 'model: h100, ram: 80Gi, interface: sxm' "$T/out"
+fi
+# SaladCloud with a key and an organisation: its classes live.
+if echo " $PROVIDERS " | grep -q ' salad '; then
+	got=$(sqlite3 "$DB" "select key || ' ' || gpu || ' ' || coalesce(price, '-') || ' ' || coalesce(spot_price, '-') || ' ' || notes from offers where provider = 'salad' order by key")
+	want='RTX 2000E Ada (16 GB)  120000 70000 1024
+RTX 3060 (12 GB) RTX3060 - 40000 1280
+RTX 4090 (24 GB) RTX4090 330000 160000 1024
+RTX 5090 (32 GB) RTX5090 500000 250000 1024'
+	check "salad: the keyed classes, high on demand, batch as spot" [ "$got" = "$want" ]
+	check "salad: the key in its header, not the path" [ -z "$(grep '^REQ' "$T/salad-good.log" | grep SECRET)" ]
 fi
 
 # A second identical refresh changes no prices: no new history rows.
@@ -290,7 +327,7 @@ elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a 
 check "parallel: three 2-second providers succeed" status_is 0
 check "parallel: done in ${elapsed}s (< 3.5 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 3.5) }'
 check "parallel: each took 2 s (>= 2)" awk -v e="$elapsed" 'BEGIN { exit !(e >= 2) }'
-PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway linode ovh cloudrift verda"}
+PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway linode ovh cloudrift verda akash salad"}
 
 # Keys: sent only in headers, never in a URL, the cache, output or errors.
 for p in gcp lambda; do
@@ -311,6 +348,24 @@ check "missing keys: lambda line" err_has '^lambda: skipped: set LAMBDA_API_KEY$
 check "missing keys: gcp line" err_has '^gcp: skipped: set GCP_API_KEY$'
 run --db "$DB" refresh --provider lambda --quiet
 check "--quiet: no skip line" [ ! -s "$T/err" ]
+
+# No price feed (issue 47): CoreWeave always, SaladCloud without a key. One
+# line naming the list's date, exit 0, nothing fetched, the list kept.
+serve nofeed "$TOP_SRCDIR/tests/fixtures/salad"
+GPUCOST_COREWEAVE_URL=$url GPUCOST_SALAD_URL=$url SALAD_API_KEY= run --db "$DB" refresh --provider coreweave
+check "coreweave: exit 0" status_is 0
+check "coreweave: one line" err_lines_are 1
+check "coreweave: no feed, the list's date" err_has '^coreweave: CoreWeave publishes no price feed: its offers are its list prices of 2026-09-20 (coreweave.com/pricing.*; nothing fetched$'
+check "coreweave: its 16 list offers kept" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'coreweave' and source = 'snapshot'")" -eq 16 ]
+unset SALAD_API_KEY
+GPUCOST_SALAD_URL=$url run --db "$DB" refresh --provider salad,coreweave
+check "salad without a key: exit 0" status_is 0
+check "salad without a key: the list's line" err_has '^salad: SaladCloud publishes no keyless price feed .*list prices of 2026-09-20 .*nothing fetched$'
+check "nothing fetched for either" [ ! -s "$T/nofeed.log" ] || [ -z "$(grep '^REQ' "$T/nofeed.log")" ]
+run --db "$DB" providers
+check "providers: coreweave's list and its date" out_has '^CoreWeave publishes no price feed: its offers are its list prices of 2026-09-20'
+run --db "$DB" --provider coreweave --gpu H100
+check "footer: the list's date, not a refresh to run" err_has 'data age: coreweave [0-9]*d (list prices of 2026-09-20)$'
 
 # The lock: a second refresh waits, then gives up with its own message.
 if command -v flock >/dev/null 2>&1; then

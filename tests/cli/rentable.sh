@@ -3,7 +3,8 @@
 # server: marketplace listings older than a day are market references
 # (left out, counted, --include-stale), nothing not sold on demand has an
 # on-demand price or command (snapshot and live), GCP's committed-use
-# rates never pass as pay-as-you-go, retired sizes and Cudo never show
+# rates never pass as pay-as-you-go, retired sizes (Azure NCv3, AWS p3/p3dn)
+# and Cudo never show
 # (also from an old cache), impossible host figures are unknown, the
 # interconnect fixes, and OCI from the snapshot in region all.
 . "$(dirname "$0")/../lib.sh"
@@ -109,12 +110,24 @@ for t in a3-highgpu-1g a3-highgpu-2g a3-highgpu-4g a3-ultragpu-8g a4-highgpu-8g;
 	check "live $t: as the snapshot says" not_on_demand
 done
 
-# --- 4. GCP: committed-use rates are not pay-as-you-go prices.
+# --- 4. GCP: committed-use rates are not pay-as-you-go prices. Since
+# issue 44 the snapshot's a2, a3, g2 and g4 rows are Google's own
+# whole-machine list of 2026-07-30: the pay-as-you-go price, and the
+# committed-use rates as 1y/3y commitments beside it.
+run --db "$DB" --provider azure --term 3y --all-regions --format json --quiet
+check "--term 3y offline: Azure's dated reservations (NC48ads_A100_v4 eastus2: 71,642 / 26,280 h)" \
+    [ "$(jq -r '.offers[] | select(.key == "Standard_NC48ads_A100_v4/eastus2") | .committed[] | select(.term == "3y") | "\(.kind) \(.upfront) \(.price_hour) \(.upfront_usd)"' "$T/out")" = "reservation all 2.726104 71642" ]
 q --provider gcp --gpu A100-80 --count 4 --all-regions
-check "a2-ultragpu-4g us-central1 (\$11.78, a committed rate): no on-demand price, noted" \
-    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "|stale;doubtful-price" ]
-check "a2-ultragpu-4g us-east5 at Google's \$22.10: no outlier" \
-    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-east5" { print $p "|" $n }')" = "22.09528|stale" ]
+check "a2-ultragpu-4g us-central1 at Google's \$20.28 (was a committed \$11.78, refused)" \
+    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "20.275192|stale" ]
+check "a2-ultragpu-4g us-east5 at Google's \$22.26: no outlier" \
+    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-east5" { print $p "|" $n }')" = "22.25966|stale" ]
+q --provider gcp --gpu H100 --count 8 --all-regions --match a3-highgpu-8g
+check "a3-highgpu-8g us-central1: \$88.49 on demand (issue 44; doubtful-price before)" \
+    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "88.49|stale" ]
+run --db "$DB" --provider gcp --gpu H100 --count 8 --match a3-highgpu-8g --all-regions --term 1y --format json --quiet
+check "--term 1y offline: a3-highgpu-8g us-central1's 1-year commitment, \$61.38" \
+    [ "$(jq -r '.offers[] | select(.key == "a3-highgpu-8g/us-central1") | .committed[] | select(.term == "1y") | "\(.kind) \(.upfront) \(.price_hour)"' "$T/out")" = "commitment none 61.383672" ]
 q --provider gcp
 check "every GCP offer with no on-demand price says why" [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" 'NR > 1 && $p == "" && $n !~ /not-on-demand|doubtful-price/' | wc -l)" -eq 0 ]
 check "no GCP offer is noted price-outlier" out_lacks 'price-outlier'
@@ -127,6 +140,20 @@ check "doubtful rows rank below every priced offer" [ "$(col price_hour | awk 'N
 q --provider azure
 check "no Azure NCv3 (retired 2025-09-30)" [ "$(col instance_type | grep -c -E '^Standard_NC(6|12|24|24r)s_v3$')" -eq 0 ]
 check "other Azure sizes stay" [ "$(rows)" -gt 100 ]
+q --provider aws
+check "no AWS p3 or p3dn (retired 2025-12-20)" [ "$(col instance_type | grep -c -E '^p3(dn)?\.')" -eq 0 ]
+check "other AWS sizes stay" [ "$(rows)" -gt 100 ]
+# A live AWS price list that still names p3 (the fixture's us-east-1 and
+# us-west-2 do): those rows are dropped, the others kept.
+GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
+export GPUCOST_AWS_REGIONS
+serve aws "$FX/aws"
+ADB=$T/aws.db
+GPUCOST_AWS_URL=$url run --db "$ADB" refresh --provider aws
+check "aws refresh: exit 0" status_is 0
+run --db "$ADB" --provider aws --format csv --quiet --all-regions
+check "live: no p3 although the price list names it" [ "$(col instance_type | grep -c -E '^p3(dn)?\.')" -eq 0 ]
+check "live: the other sizes stay" [ "$(col instance_type | grep -c -E '^(g5|p4d)\.')" -gt 0 ]
 run --db "$DB" refresh --provider cudo
 check "refresh --provider cudo: exit 2" status_is 2
 check "... one line saying why" err_lines_are 1

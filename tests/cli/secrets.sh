@@ -12,13 +12,14 @@
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
 FX=$TOP_SRCDIR/tests/fixtures
-KEYED="gcp lambda runpod vast vultr"
+KEYED="gcp lambda runpod vast vultr salad"
+NKEYED=$(echo $KEYED | wc -w)
 # Keyless providers: no key of any other provider may reach them.
-KEYLESS="azure oci scaleway runpod-clusters linode ovh cloudrift verda"
+KEYLESS="azure oci scaleway runpod-clusters linode ovh cloudrift verda akash"
 # Environment keys and config-file keys; no 10 characters in a row of one
 # appear anywhere else.
-ENV_KEYS="gcp=AIzaEnvGcp7Qw2Lm9Xc4Vb8Nr1Tz6Hk3Jd lambda=lmbEnvK8s2Df7Gh4Jk9Lq3Wz6Xc1Vb5 runpod=rpdEnvP4o9Iu2Yt7Re3Wq8As1Df6Gh vast=vstEnvZ1x6Cv3Bn8Ml2Kj7Hg4Fd9Sa vultr=vltEnvQ9w4Er7Ty2Ui5Op8As3Df6Gh"
-CFG_KEYS="gcp=AIzaCfgGcp3Pl8Ok2Ij7Uh4Yg9Tf1Rd lambda=lmbCfgM5n1Bv6Cx3Zl8Kj2Hg7Fd4Sa runpod=rpdCfgE2w7Rt4Yu9Io1Pa6Sd3Fg8Hj vast=vstCfgY7u2Ii5Oo9Pp3Aa8Ss1Dd6Ff vultr=vltCfgG3h8Jk1Ll6Zx4Cv9Bn2Mq7Wr"
+ENV_KEYS="gcp=AIzaEnvGcp7Qw2Lm9Xc4Vb8Nr1Tz6Hk3Jd lambda=lmbEnvK8s2Df7Gh4Jk9Lq3Wz6Xc1Vb5 runpod=rpdEnvP4o9Iu2Yt7Re3Wq8As1Df6Gh vast=vstEnvZ1x6Cv3Bn8Ml2Kj7Hg4Fd9Sa vultr=vltEnvQ9w4Er7Ty2Ui5Op8As3Df6Gh salad=sldEnvB5n2Mj8Kh3Lg6Fd1Sa9Qw4Er"
+CFG_KEYS="gcp=AIzaCfgGcp3Pl8Ok2Ij7Uh4Yg9Tf1Rd lambda=lmbCfgM5n1Bv6Cx3Zl8Kj2Hg7Fd4Sa runpod=rpdCfgE2w7Rt4Yu9Io1Pa6Sd3Fg8Hj vast=vstCfgY7u2Ii5Oo9Pp3Aa8Ss1Dd6Ff vultr=vltCfgG3h8Jk1Ll6Zx4Cv9Bn2Mq7Wr salad=sldCfgT6y3Ui9Op2As7Df4Gh1Jk5Lz"
 key_of() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 ALL_KEYS=$(for p in $KEYED; do key_of "$p" "$ENV_KEYS"; key_of "$p" "$CFG_KEYS"; done)
 
@@ -28,10 +29,13 @@ use_env_keys() {
 	RUNPOD_API_KEY=$(key_of runpod "$ENV_KEYS")
 	VAST_API_KEY=$(key_of vast "$ENV_KEYS")
 	VULTR_API_KEY=$(key_of vultr "$ENV_KEYS")
+	SALAD_API_KEY=$(key_of salad "$ENV_KEYS")
 	export GCP_API_KEY LAMBDA_API_KEY RUNPOD_API_KEY VAST_API_KEY VULTR_API_KEY
+	export SALAD_API_KEY
 }
 no_env_keys() {
 	unset GCP_API_KEY LAMBDA_API_KEY RUNPOD_API_KEY VAST_API_KEY VULTR_API_KEY
+	unset SALAD_API_KEY
 }
 
 # leaks FILE...: the keys, or 10-character starts or ends of them, found
@@ -64,6 +68,9 @@ cache_files() { echo "$DB" "$DB-wal" "$DB-shm" "$DB.lock"; }
 
 GPUCOST_AWS_REGIONS=us-east-1,us-west-2,eu-west-1
 export GPUCOST_AWS_REGIONS
+# SaladCloud's keyed API names the organisation in its path (the fixtures').
+GPUCOST_SALAD_ORGANIZATION=gpucost-org
+export GPUCOST_SALAD_ORGANIZATION
 good_servers() {
 	for p in aws $KEYED $KEYLESS; do
 		serve "$1-$p" "$FX/$p"
@@ -107,7 +114,7 @@ for fmt in table csv tsv json; do
 done
 run --db "$DB" providers --format csv
 check "providers shows the env keys as set" \
-    [ "$(tr -d '\r' < "$T/out" | awk -F, '$8 == "set"' | wc -l)" -eq 5 ]
+    [ "$(tr -d '\r' < "$T/out" | awk -F, '$8 == "set"' | wc -l)" -eq "$NKEYED" ]
 no_leak $(cache_files) "$T/all.out" "$T/all.err"
 
 # ---------------------------------------------------------------------
@@ -170,7 +177,7 @@ for fmt in table csv json; do
 done
 run --db "$DB" providers --format csv
 check "providers shows the config-file keys as set" \
-    [ "$(tr -d '\r' < "$T/out" | awk -F, '$8 == "set"' | wc -l)" -eq 5 ]
+    [ "$(tr -d '\r' < "$T/out" | awk -F, '$8 == "set"' | wc -l)" -eq "$NKEYED" ]
 no_leak $(cache_files) "$T/all.out" "$T/all.err"
 
 # ---------------------------------------------------------------------
@@ -192,7 +199,7 @@ done
 run --db "$DB" refresh --provider "$(echo $KEYED | tr ' ' ,)" --timeout 5
 keep
 check "401 echoing the key: exit 4" status_is 4
-check "401 echoing the key: one line per provider" err_lines_are 5
+check "401 echoing the key: one line per provider" err_lines_are "$NKEYED"
 check "401 echoing the key: says 401" err_has 'HTTP 401'
 check "401 echoing the key: the key is masked" err_has '\*\*\*'
 for p in $KEYED; do
@@ -230,7 +237,7 @@ done
 run --db "$DB" refresh --provider "$(echo $KEYED | tr ' ' ,)" --timeout 2
 keep
 check "refused connection: exit 4" status_is 4
-check "refused connection: one line per provider" err_lines_are 5
+check "refused connection: one line per provider" err_lines_are "$NKEYED"
 no_leak "$T/all.err" "$T/all.out" $(cache_files)
 
 # ---------------------------------------------------------------------
@@ -257,7 +264,7 @@ for ctl in "$CR${LF}X-Injected: yes" "$LF" "$(printf 'tab\there')" "$(printf 'es
 	run --db "$DB" refresh --provider "$(echo $KEYED | tr ' ' ,)" --timeout 5
 	keep
 	check "env key with a control character: exit 4 ($status)" status_is 4
-	check "env key with a control character: one line per provider" err_lines_are 5
+	check "env key with a control character: one line per provider" err_lines_are "$NKEYED"
 	for p in $KEYED; do
 		var=$(echo "$p" | tr '[:lower:]' '[:upper:]')_API_KEY
 		check "env key with a control character: $p names $var" \

@@ -204,6 +204,7 @@ fuzz_provider(const struct provider *p, fuzz_answer_fn answer, void *udata,
 	provider_run_init(&run, p);
 	run.now = 1757720000;
 	run.api_key = FUZZ_API_KEY;
+	run.account = "fuzz-account";	/* SaladCloud's organisation */
 	run.usd_per_eur = 1080000;	/* 1.08: for a provider billing in EUR */
 	rc = fuzz_run(p, &run, answer, udata, split, &err);
 	fuzz_check_run(&run, rc, &err);

@@ -123,7 +123,7 @@ bad_msg(char *buf, size_t size, const char *first, ...)
 }
 
 #define PROVIDERS "aws,gcp,runpod,runpod-clusters,vast,lambda,vultr,azure,oci,scaleway," \
-	"linode,ovh,cloudrift,verda"
+	"linode,ovh,cloudrift,verda,akash,coreweave,salad"
 
 /* ------------------------------------------------------------------ */
 /* Defaults and commands                                              */
@@ -382,11 +382,12 @@ test_provider_option(void **state)
 	assert_string_equal(o.filter.providers[0], "aws");
 	assert_string_equal(o.filter.providers[1], "lambda");
 	ok(&o, "-p", PROVIDERS, NULL);
-	assert_int_equal(o.filter.nproviders, 14);
+	assert_int_equal(o.filter.nproviders, 17);
 	assert_string_equal(o.filter.providers[3], "runpod-clusters");
 	assert_string_equal(o.filter.providers[6], "vultr");
 	assert_string_equal(o.filter.providers[10], "linode");
 	assert_string_equal(o.filter.providers[13], "verda");
+	assert_string_equal(o.filter.providers[16], "salad");
 	/* Repeats add up (issue 12), blanks after commas are fine. */
 	ok(&o, "-p", "aws,gcp", "-p", "runpod", NULL);
 	assert_int_equal(o.filter.nproviders, 3);

@@ -3612,7 +3612,8 @@ test_migrate_watch_known(void **state)
 	db_close(db);
 	/* Back to schema 24 as it was. */
 	raw = raw_open(path);
-	raw_exec(raw, "ALTER TABLE watch DROP COLUMN known;"
+	raw_exec(raw, "ALTER TABLE offers DROP COLUMN price_from;"
+	    "ALTER TABLE watch DROP COLUMN known;"
 	    "CREATE TABLE watch_offer (query TEXT NOT NULL, provider TEXT "
 	    "NOT NULL, key TEXT NOT NULL, price INTEGER, availability TEXT "
 	    "NOT NULL, reported_at INTEGER NOT NULL, PRIMARY KEY (query, "
@@ -3946,6 +3947,51 @@ test_replace_writes_changes(void **state)
 	st = replace_same(db, path, b, 0, 2400);
 	assert_int_equal(st.offers, 0);
 	assert_int_equal(st.removed, 5);
+	db_close(db);
+}
+
+/*
+ * Issue 47: price_from (what an aggregate price starts from) is stored,
+ * read back, and a change of it alone is a change written.
+ */
+static void
+test_price_from(void **state)
+{
+	char path[4096];
+	struct offer o[2];
+	struct db_replace_stats st;
+	struct offer_list l;
+	struct offer_filter f;
+	struct db *db;
+	size_t i;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s", tmp_path("from.db"));
+	unlink(path);
+	db = open_ok(path);
+	o[0] = mk("akash", "nvidia/h100/80Gi/SXM5", "H100", 1, 80, IC_NVLINK,
+	    1290000, MONEY_NONE, AV_AVAILABLE, 1000);
+	o[0].price_from = 1180000;
+	o[1] = mk("akash", "nvidia/t4/16Gi/PCIe", "T4", 1, 16, IC_PCIE,
+	    120000, MONEY_NONE, AV_AVAILABLE, 1000);
+	st = replace_same(db, path, o, 2, 1000);
+	assert_int_equal(st.written, 2);
+	offer_filter_init(&f);
+	query_ok(db, &f, &l);
+	assert_int_equal(l.n, 2);
+	for (i = 0; i < l.n; i++)
+		assert_int_equal(l.v[i].price_from,
+		    strcmp(l.v[i].key, "nvidia/t4/16Gi/PCIe") == 0 ?
+		    MONEY_NONE : 1180000);
+	offer_list_done(&l);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers WHERE "
+	    "price_from IS NULL"), 1);
+	/* Only the lowest bid moved: that row is written again. */
+	o[0].price_from = 1200000;
+	st = replace_same(db, path, o, 2, 1000);
+	assert_int_equal(st.written, 1);
+	assert_int_equal(raw_int(path, "SELECT price_from FROM offers WHERE "
+	    "price_from IS NOT NULL"), 1200000);
 	db_close(db);
 }
 
@@ -4956,6 +5002,7 @@ main(void)
 		T(test_migrate_watch_known),
 		T(test_watch_list_count),
 		T(test_replace_writes_changes),
+		T(test_price_from),
 		T(test_confirm_offers),
 		T(test_reader_not_blocked),
 		T(test_long_text_truncated),

@@ -342,7 +342,7 @@ test_alias_index(void **state)
 static void
 test_snapshot_spellings(void **state)
 {
-	char *text, *line, *save = NULL, *fl[18];
+	char *text, *line, *save = NULL, *fl[19];
 	size_t nf, rows = 0, bad = 0;
 	int header = 0;
 
@@ -354,8 +354,8 @@ test_snapshot_spellings(void **state)
 
 		if (line[0] == '#' || line[0] == '\0')
 			continue;
-		nf = split_tabs(line, fl, 17);
-		assert_int_equal(nf, 17);
+		nf = split_tabs(line, fl, 18);
+		assert_int_equal(nf, 18);
 		if (!header) {
 			assert_string_equal(fl[4], "gpu");
 			assert_string_equal(fl[5], "gpu_raw");
@@ -730,6 +730,21 @@ test_catalogue_corrections(void **state)
 	    strcmp(out[0]->id, "RTX6000-Ada") == 0));
 }
 
+/* The model of id, whose vendor, arch and VRAM are as given. */
+static const struct gpu_model *
+model_with(const char *id, const char *vendor, const char *arch, int vram)
+{
+	const struct gpu_model *m = gpu_find(id);
+
+	if (m == NULL)
+		fail_msg("catalogue lacks %s", id);
+	assert_string_equal(m->id, id);
+	assert_string_equal(m->vendor, vendor);
+	assert_string_equal(m->arch, arch);
+	assert_int_equal(m->vram_gb, vram);
+	return m;
+}
+
 /* Every id the issue requires, with its facts. */
 static void
 test_required_ids(void **state)
@@ -769,13 +784,8 @@ test_required_ids(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
-		m = gpu_find(want[i].id);
-		if (m == NULL)
-			fail_msg("catalogue lacks %s", want[i].id);
-		assert_string_equal(m->id, want[i].id);
-		assert_string_equal(m->vendor, want[i].vendor);
-		assert_string_equal(m->arch, want[i].arch);
-		assert_int_equal(m->vram_gb, want[i].vram);
+		m = model_with(want[i].id, want[i].vendor, want[i].arch,
+		    want[i].vram);
 		if (want[i].has_bf16) {
 			if (!(m->bf16_tflops > 0))
 				fail_msg("%s has no BF16 TFLOPS", m->id);
@@ -789,6 +799,84 @@ test_required_ids(void **state)
 	assert_string_equal(gpu_find("V100-32")->family, "V100");
 	assert_string_equal(gpu_find("H100-NVL")->family, "H100-NVL");
 	assert_string_equal(gpu_find("H100")->family, "H100");
+}
+
+/*
+ * The GPUs of current feeds (issue 44): each in the catalogue with its
+ * published facts, and each feed's spelling resolves to it.
+ */
+static void
+test_feed_gpus_2026(void **state)
+{
+	static const struct {
+		const char *id, *family, *vendor, *arch;
+		int vram;
+		double bf16;
+	} want[] = {
+		{ "MI350X", "MI350X", "amd", "CDNA4", 288, 2306.9 },
+		{ "V710", "V710", "amd", "RDNA3", 28, 0 },
+		{ "QRTX5000", "RTX5000", "nvidia", "Turing", 16, 0 },
+		{ "RTX5000-Ada", "RTX5000", "nvidia", "Ada", 32, 261.1 },
+		{ "RTX4070SUPER", "RTX4070SUPER", "nvidia", "Ada", 12, 71.0 },
+		{ "RTX5060", "RTX5060", "nvidia", "Blackwell", 8, 38.4 },
+		{ "RTX5060Ti-16", "RTX5060Ti", "nvidia", "Blackwell", 16, 47.4 },
+		{ "RTX5060Ti-8", "RTX5060Ti", "nvidia", "Blackwell", 8, 47.4 },
+		{ "P40", "P40", "nvidia", "Pascal", 24, 0 },
+		{ "RTXPRO4500", "RTXPRO4500", "nvidia", "Blackwell", 32, 219.7 },
+	};
+	static const struct {
+		const char *spelling;
+		int vram;
+		const char *id;		/* NULL: stays unknown */
+	} feeds[] = {
+		{ "MI350X", 0, "MI350X" },			/* CloudRift */
+		{ "AMD Instinct MI350X", 288, "MI350X" },
+		{ "Radeon Pro V710", 0, "V710" },		/* Azure */
+		{ "amd-radeonpro-v710", 0, "V710" },
+		{ "Quadro-RTX5000", 16, "QRTX5000" },		/* OVH */
+		{ "Quadro RTX 5000", 16, "QRTX5000" },
+		{ "RTX 5000", 32, "RTX5000-Ada" },
+		{ "RTX 5000", 0, NULL },			/* either card */
+		{ "RTX 5000 Ada", 0, "RTX5000-Ada" },
+		{ "RTX 4070 SUPER", 0, "RTX4070SUPER" },
+		{ "rtx4070super", 0, "RTX4070SUPER" },		/* Akash */
+		{ "RTX 4070S", 0, "RTX4070SUPER" },
+		{ "RTX 4070S Ti", 0, "RTX4070TiSUPER" },	/* Vast */
+		{ "RTX 5060", 8, "RTX5060" },			/* Vast */
+		{ "RTX 5060 Ti", 16, "RTX5060Ti-16" },	/* Vast */
+		{ "RTX 5060 Ti", 8, "RTX5060Ti-8" },
+		{ "RTX 5060 Ti", 0, NULL },
+		{ "rtx5060ti", 16, "RTX5060Ti-16" },		/* Akash */
+		{ "p40", 24, "P40" },				/* Akash */
+		{ "Tesla P40", 0, "P40" },
+		{ "NVIDIA RTX PRO Server 4500", 32, "RTXPRO4500" }, /* AWS g7 */
+	};
+	const struct gpu_model *m, *out[GPU_MATCH_MAX];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		m = model_with(want[i].id, want[i].vendor, want[i].arch,
+		    want[i].vram);
+		assert_string_equal(m->family, want[i].family);
+		if (!near(m->bf16_tflops, want[i].bf16))
+			fail_msg("%s: %g BF16 TFLOPS, want %g", m->id,
+			    m->bf16_tflops, want[i].bf16);
+	}
+	for (i = 0; i < sizeof feeds / sizeof feeds[0]; i++) {
+		m = gpu_resolve(feeds[i].spelling, feeds[i].vram);
+		if (feeds[i].id == NULL ? m != NULL :
+		    m == NULL || strcmp(m->id, feeds[i].id) != 0)
+			fail_msg("%s (%d GB) resolves to %s, want %s",
+			    feeds[i].spelling, feeds[i].vram,
+			    m != NULL ? m->id : "NULL",
+			    feeds[i].id != NULL ? feeds[i].id : "NULL");
+	}
+	/* A query for the bare name shows both cards of the family. */
+	assert_int_equal(gpu_query("RTX 5000", out, GPU_MATCH_MAX), 2);
+	assert_int_equal(gpu_query("RTX 5060 Ti", out, GPU_MATCH_MAX), 2);
+	assert_int_equal(gpu_query("RTX5000-Ada", out, GPU_MATCH_MAX), 1);
+	assert_string_equal(out[0]->id, "RTX5000-Ada");
 }
 
 /* Every model is complete: id, family, vendor, arch, VRAM. */
@@ -924,6 +1012,7 @@ main(void)
 		cmocka_unit_test(test_bf16),
 		cmocka_unit_test(test_catalogue_corrections),
 		cmocka_unit_test(test_required_ids),
+		cmocka_unit_test(test_feed_gpus_2026),
 		cmocka_unit_test(test_models_complete),
 	};
 

@@ -393,6 +393,55 @@ test_new_providers(void **state)
 	assert_int_equal(launch_command(&plan, buf, sizeof buf), 0);
 }
 
+/* Issue 47: Akash's SDL and provider-services, CoreWeave's NodePool, Salad. */
+static void
+test_seed_clouds(void **state)
+{
+	(void)state;
+	make("akash", "v100 16Gi SXM2", "global", "nvidia/v100/16Gi/SXM2",
+	    "V100-16", 1);
+	assert_non_null(strstr(launch(), " '              nvidia:'"
+	    " '                - {model: v100, ram: 16Gi, interface: sxm}' "));
+	assert_int_equal(strncmp(launch(), "printf '%s\\n' '---' ", 20), 0);
+	assert_non_null(strstr(launch(), "akash: {profile: gpucost, count: 1}'"
+	    " > gpucost.yml && provider-services tx deployment create"
+	    " gpucost.yml --from KEY && "));
+	assert_non_null(strstr(launch(), " && provider-services send-manifest"
+	    " gpucost.yml --dseq DSEQ --provider PROVIDER --from KEY"));
+	/* Text that is no plain word is a placeholder, never SDL. */
+	make("akash", "x", "global", "nvidia/x: y}/16Gi/PCIe", "", 1);
+	assert_non_null(strstr(launch(),
+	    "'                - {model: MODEL, ram: 16Gi, interface: pcie}'"));
+	assert_int_equal(spot()[0], '\0');
+
+	make("coreweave", "gd-8xh100ib-i128", "europe",
+	    "gd-8xh100ib-i128/europe", "H100", 8);
+	assert_string_equal(launch(), "printf '%s\\n' 'apiVersion:"
+	    " compute.coreweave.com/v1alpha1' 'kind: NodePool' 'metadata:'"
+	    " '  name: gpucost' 'spec:' '  instanceType: ''gd-8xh100ib-i128'"
+	    " '  targetNodes: 1' | kubectl apply -f -");
+	plan.nodes = 4;
+	assert_non_null(strstr(launch(), "'  targetNodes: 4' |"));
+	make("coreweave", "NVIDIA L40 (8 GPU)", "europe",
+	    "NVIDIA L40 (8 GPU)/europe", "L40", 8);
+	assert_non_null(strstr(launch(), "'  instanceType: INSTANCE_TYPE'"));
+	offer.spot_price = 500000;
+	assert_int_equal(spot()[0], '\0');
+
+	make("salad", "RTX 4090 (24 GB)", "global", "RTX 4090 (24 GB)",
+	    "RTX4090", 1);
+	offer.spot_price = 160000;
+	assert_string_equal(launch(), "curl -fsS -X POST -H \"Salad-Api-Key:"
+	    " $SALAD_API_KEY\" -H 'Content-Type: application/json' -d"
+	    " '{\"name\":\"gpucost\",\"container\":{\"image\":\"IMAGE\","
+	    "\"resources\":{\"cpu\":4,\"memory\":8192,\"gpu_classes\":"
+	    "[\"GPU_CLASS_ID\"]},\"priority\":\"high\"},"
+	    "\"autostart_policy\":true,\"restart_policy\":\"always\","
+	    "\"replicas\":1}' https://api.salad.com/api/public/organizations/"
+	    "ORGANIZATION/projects/PROJECT/containers");
+	assert_non_null(strstr(spot(), "\"priority\":\"batch\""));
+}
+
 /* Issue 28: Linode's CLI, OpenStack for OVHcloud, curl for CloudRift, Verda. */
 static void
 test_reach_providers(void **state)
@@ -469,6 +518,7 @@ main(void)
 		cmocka_unit_test(test_lambda_vultr),
 		cmocka_unit_test(test_new_providers),
 		cmocka_unit_test(test_reach_providers),
+		cmocka_unit_test(test_seed_clouds),
 		cmocka_unit_test(test_hostile_and_overflow),
 	};
 

@@ -46,11 +46,11 @@ static const char *const contract_fields[] = {
 	"fabric", "node_gbps", "gpudirect_rdma", "placement", "gpus_per_node",
 	"plan_type", "cluster_setup",
 	"committed", "term", "term_hour", "term_gpu_hour", "term_savings_pct",
-	"total_term_cost",
+	"total_term_cost", "price_from",
 	NULL
 };
-#define NFIELDS		56
-#define NFIELDS_NO_TOTALS 53
+#define NFIELDS		57
+#define NFIELDS_NO_TOTALS 54
 /* total_cost, total_spot_cost, total_term_cost: only with --hours. */
 #define IS_TOTAL(i)	((i) == 24 || (i) == 25 || (i) == 55)
 
@@ -58,7 +58,8 @@ static const char *const contract_fields[] = {
 static size_t
 shown_no_totals(size_t i)
 {
-	return i < 24 ? i : i + 2;
+	/* Past total_cost and total_spot_cost, then total_term_cost. */
+	return i < 24 ? i : i + 2 < 55 ? i + 2 : i + 3;
 }
 
 /* The CSV launch fields of the AWS fixture (1 or 2 nodes), after key. */
@@ -70,7 +71,8 @@ shown_no_totals(size_t i)
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
 	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
 /* committed (none) and the --term fields (null without --term). */
-#define COMMITTED_NONE	",[],,,,"
+/* No committed prices; then price_from, empty too (after --hours' total). */
+#define COMMITTED_NONE	",[],,,,,"
 #define VAST_LAUNCH	"vastai create instance OFFER_ID --image IMAGE --disk 50"
 /* Two nodes of p4de: in one cluster placement group, joined by EFA. */
 #define AWS_GROUP	"aws ec2 create-placement-group --region 'us-east-1, " \
@@ -464,7 +466,7 @@ test_tsv(void **state)
 	    "0.35\t0.35\t\t\t\t\tunknown\t\t0.9876\tsnapshot\t"
 	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\tEUR\t"
 	    "0.324\t\t\t\t\t\t" VAST_LAUNCH "\t\t\t\t\t\t\t\t\t\t1\t"
-	    "single-node\t\t[]\t\t\t\t\t\n");
+	    "single-node\t\t[]\t\t\t\t\t\t\n");
 	assert_null(strchr(out, '\r'));
 	free(out);
 }
@@ -697,14 +699,16 @@ test_json_hours(void **state)
 	/* total_spot_cost comes before the appended fields. */
 	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 25)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 26)->string,
 	    "price_original");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 14)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 15)->string,
 	    "launch_vertex");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 7)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 8)->string,
 	    "cluster_setup");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 2)->string,
 	    "total_term_cost");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	    "price_from");
 	cJSON_Delete(root);
 	free(out);
 

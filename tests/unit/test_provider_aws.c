@@ -905,6 +905,68 @@ test_row_filters(void **state)
 	tmp_dir_free(dir);
 }
 
+/*
+ * g7 (issue 44): RTX PRO 4500 Blackwell Server Edition, 32 GB each, on
+ * PCIe (ec2instances.info #910's sizes); the price list's GPU Memory is
+ * the instance's total. Unknown to the family table before: skipped.
+ */
+static void
+test_g7(void **state)
+{
+	static const struct {
+		const char *type, *vcpu, *mem, *gpus, *gpu_mem, *price;
+		int count;
+	} rows[] = {
+		{ "g7.2xlarge", "8", "32 GiB", "1", "32 GB", "2.5200000000", 1 },
+		{ "g7.12xlarge", "48", "192 GiB", "2", "64 GB", "7.6100000000",
+		    2 },
+	};
+	const char *v[ARRAY_LEN(mini_cols)];
+	const struct offer *o;
+	struct provider_run run;
+	struct err err;
+	size_t i, k;
+	char *dir, key[64];
+	FILE *f;
+
+	(void)state;
+	dir = tmp_dir_new();
+	f = mini_csv_open(dir, "\n");
+	for (i = 0; i < ARRAY_LEN(rows); i++) {
+		memcpy(v, mini_good, sizeof v);
+		for (k = 0; k < ARRAY_LEN(mini_cols); k++) {
+			if (strcmp(mini_cols[k], "Instance Type") == 0)
+				v[k] = rows[i].type;
+			else if (strcmp(mini_cols[k], "vCPU") == 0)
+				v[k] = rows[i].vcpu;
+			else if (strcmp(mini_cols[k], "Memory") == 0)
+				v[k] = rows[i].mem;
+			else if (strcmp(mini_cols[k], "GPU") == 0)
+				v[k] = rows[i].gpus;
+			else if (strcmp(mini_cols[k], "GPU Memory") == 0)
+				v[k] = rows[i].gpu_mem;
+			else if (strcmp(mini_cols[k], "PricePerUnit") == 0)
+				v[k] = rows[i].price;
+		}
+		write_line(f, v, ARRAY_LEN(v), false, "\n");
+	}
+	fclose(f);
+	if (run_dir(dir, &run, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(run.offers.n, ARRAY_LEN(rows));
+	assert_int_equal(run.skipped, 0);
+	for (i = 0; i < ARRAY_LEN(rows); i++) {
+		snprintf(key, sizeof key, "%s/us-east-1", rows[i].type);
+		o = harness_offer(&run, key);
+		assert_string_equal(o->gpu, "RTXPRO4500");
+		assert_int_equal(o->gpu_count, rows[i].count);
+		assert_int_equal(o->vram_gb, 32);
+		assert_int_equal(o->interconnect, IC_PCIE);
+	}
+	provider_run_done(&run);
+	tmp_dir_free(dir);
+}
+
 /* CRLF lines, bare (unquoted) fields, a duplicate row, no final newline. */
 static void
 test_line_forms(void **state)
@@ -1177,6 +1239,7 @@ main(void)
 		cmocka_unit_test(test_bad_price),
 		cmocka_unit_test(test_spot_feed_errors),
 		cmocka_unit_test(test_row_filters),
+		cmocka_unit_test(test_g7),
 		cmocka_unit_test(test_line_forms),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_not_a_price_list),

@@ -42,6 +42,17 @@ run_gcp(struct provider_run *run, const struct harness_route *routes,
 	    err);
 }
 
+/* run_gcp() over one page, file, that answers every request. */
+static int
+run_gcp_file(struct provider_run *run, const char *file, struct err *err)
+{
+	const struct harness_route routes[] = {
+		{ "/v1/services/", NULL, file, 0 },
+	};
+
+	return run_gcp(run, routes, 1, NULL, err);
+}
+
 /* The offer with this key; fails the test when there is none. */
 static const struct offer *
 offer_of(const struct provider_run *run, const char *key)
@@ -173,16 +184,13 @@ test_pagination(void **state)
 static void
 test_commitments(void **state)
 {
-	const struct harness_route routes[] = {
-		{ "/v1/services/", NULL, "skus-commit.json", 0 },
-	};
 	struct provider_run run;
 	const struct offer *o;
 	struct err err;
 	size_t i;
 
 	(void)state;
-	assert_int_equal(run_gcp(&run, routes, 1, NULL, &err), 0);
+	assert_int_equal(run_gcp_file(&run, "skus-commit.json", &err), 0);
 	o = offer_of(&run, "a2-highgpu-1g/us-central1");
 	/* 2.933908 + 12 x 0.031611 + 85 x 0.004237 */
 	assert_int_equal(o->price, 3673385);
@@ -230,16 +238,17 @@ test_offer_set(void **state)
 	 */
 	assert_int_equal(run.offers.n, 65);
 	assert_int_equal(run.unknown_gpu, 0);
-	/* GPU SKUs left out: sole tenancy, 3 DWS, reserved, K80, RTX 6000
-	 * (no machine here) and a zero P4 rate; the 2 commitments price
-	 * parts' commitments now (test_commitments). */
-	assert_int_equal(run.skipped, 8);
+	/* GPU SKUs left out: sole tenancy, 3 DWS, reserved, K80 (no
+	 * machine here) and a zero P4 rate; the 2 commitments price parts'
+	 * commitments now (test_commitments). RTX 6000 96GB prices G4's GPU
+	 * (issue 44), though no G4 host part is here to make an offer. */
+	assert_int_equal(run.skipped, 7);
 	/* The 3 commitment SKUs price parts, but no A2 RAM commitment is
 	 * published here: no machine has a commitment price. */
-	assert_string_equal(run.note, "62 SKUs, 48 used; 8 GPU SKUs skipped "
-	    "(variants, zero rates, 2 with no machine shape: \"Nvidia Tesla "
+	assert_string_equal(run.note, "62 SKUs, 49 used; 7 GPU SKUs skipped "
+	    "(variants, zero rates, 1 with no machine shape: \"Nvidia Tesla "
 	    "K80 GPU running in Americas\"); a3-highgpu-1g/2g/4g, a3-ultragpu, "
-	    "a4: spot only; 3 commitment SKUs used, 0 commitment prices");
+	    "a4, a4x: spot only; 3 commitment SKUs used, 0 commitment prices");
 	for (i = 0; i < run.offers.n; i++) {
 		o = &run.offers.v[i];
 		assert_string_equal(o->provider, "gcp");
@@ -447,6 +456,69 @@ test_spot_only_machines(void **state)
 	provider_run_done(&run);
 }
 
+/*
+ * G4 and A4X (issue 44): g4-standard-48..384 from "G4 Instance Core/Ram"
+ * and "RTX 6000 96GB", which sum to Google's list price ($4.49993 for
+ * g4-standard-48 in us-central1); the vGPU slices of g4-standard-6/12/24
+ * are no offer; a4x-highgpu-4g is four GB200 slices, spot only.
+ */
+static void
+test_g4_a4x(void **state)
+{
+	static const struct {
+		const char *key;
+		int gpus, vcpus, ram;
+	} g4[] = {
+		{ "g4-standard-48/us-central1", 1, 48, 180 },
+		{ "g4-standard-96/us-central1", 2, 96, 360 },
+		{ "g4-standard-192/us-central1", 4, 192, 720 },
+		{ "g4-standard-384/us-central1", 8, 384, 1440 },
+	};
+	struct provider_run run;
+	const struct offer *o;
+	struct err err;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(run_gcp_file(&run, "skus-g4.json", &err), 0);
+	assert_int_equal(run.offers.n, 5);
+	assert_int_equal(run.unknown_gpu, 0);
+	for (i = 0; i < sizeof g4 / sizeof g4[0]; i++) {
+		o = offer_of(&run, g4[i].key);
+		assert_string_equal(o->gpu, "RTXPRO6000");
+		assert_string_equal(o->gpu_raw, "nvidia-rtx-pro-6000");
+		assert_int_equal(o->gpu_count, g4[i].gpus);
+		assert_int_equal(o->vram_gb, 96);
+		assert_int_equal(o->interconnect, IC_PCIE);
+		assert_int_equal(o->vcpus, g4[i].vcpus);
+		assert_int_equal((int)o->ram_gb, g4[i].ram);
+		/* 48 x 0.04891 + 180 x 0.00587 + 1.09565 per GPU */
+		assert_int_equal(o->price, g4[i].gpus * 4499930);
+		assert_int_equal(o->spot_price, g4[i].gpus *
+		    (48 * 19564 + 180 * 2348 + 438260));
+		assert_int_equal(o->ncommitted, 1);
+		assert_int_equal(o->committed[0].months, 12);
+		assert_int_equal(o->committed[0].price_hour, g4[i].gpus *
+		    (48 * 33750 + 180 * 4045 + 755000));
+		assert_false(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
+	}
+	assert_int_equal(offer_of(&run, "g4-standard-384/us-central1")->price,
+	    35999440);
+	o = offer_of(&run, "a4x-highgpu-4g/us-central1");
+	assert_string_equal(o->gpu, "GB200");
+	assert_int_equal(o->gpu_count, 4);
+	assert_int_equal(o->vcpus, 140);
+	assert_int_equal((int)o->ram_gb, 884);
+	assert_int_equal(o->interconnect, IC_NVLINK);
+	assert_true(o->price == MONEY_NONE);
+	assert_true(o->notes & NOTE_BIT(NOTE_NOT_ON_DEMAND));
+	assert_int_equal(o->spot_price, 4 * 5200000);
+	if (strstr(run.note, "1 with no machine shape: \"1/8 vGPU no lssd "
+	    "running in Iowa\"") == NULL)
+		fail_msg("note: %s", run.note);
+	provider_run_done(&run);
+}
+
 /* N1 with attached GPUs: tiers, a spot rate above on-demand, V100. */
 static void
 test_n1_attachments(void **state)
@@ -579,8 +651,8 @@ test_rival_rates(void **state)
 	assert_int_equal(o->price, 4 * 25000 + 16 * 3000 + 600000);
 	assert_string_equal(run.note, "4 SKUs, 4 used; 0 GPU SKUs skipped "
 	    "(variants, zero rates, 0 with no machine shape); rival rates for "
-	    "one part: first kept; a3-highgpu-1g/2g/4g, a3-ultragpu, a4: spot "
-	    "only");
+	    "one part: first kept; a3-highgpu-1g/2g/4g, a3-ultragpu, a4, a4x: "
+	    "spot only");
 	provider_run_done(&run);
 }
 
@@ -618,6 +690,7 @@ main(void)
 		cmocka_unit_test(test_g2_standard_24),
 		cmocka_unit_test(test_local_ssd),
 		cmocka_unit_test(test_spot_only_machines),
+		cmocka_unit_test(test_g4_a4x),
 		cmocka_unit_test(test_n1_attachments),
 		cmocka_unit_test(test_bad_units),
 		cmocka_unit_test(test_absurd_part_price),

@@ -149,24 +149,33 @@ test_requests(void **state)
 	provider_run_done(&run);
 }
 
-static void
-expect_error(const char *body, const char *want)
+/* Run the adapter on one catalog, body, served for every request. */
+static int
+run_body(struct provider_run *run, const char *body, struct err *err)
 {
 	static const struct harness_route all[] = {
 		{ CATALOG, NULL, "body.json", 0 },
 	};
+	char *dir = harness_tmp_dir("body.json", body);
+	int rc;
+
+	rc = run_routes(run, all, 1, dir, NULL, RATE, NULL, err);
+	harness_tmp_dir_free(dir);
+	return rc;
+}
+
+static void
+expect_error(const char *body, const char *want)
+{
 	struct provider_run run;
 	struct err err;
-	char *dir = harness_tmp_dir("body.json", body);
 
-	assert_int_equal(run_routes(&run, all, 1, dir, NULL, RATE, NULL,
-	    &err), -1);
+	assert_int_equal(run_body(&run, body, &err), -1);
 	if (strstr(err.msg, want) == NULL)
 		fail_msg("%s: \"%s\" does not contain \"%s\"", body, err.msg,
 		    want);
 	assert_true(str_is_clean(err.msg));
 	provider_run_done(&run);
-	harness_tmp_dir_free(dir);
 }
 
 #define LOCALE	"\"locale\": {\"currencyCode\": \"EUR\", \"subsidiary\": \"FR\"}"
@@ -210,31 +219,48 @@ test_bad_bodies(void **state)
 static void
 test_hostile_strings(void **state)
 {
-	static const struct harness_route all[] = {
-		{ CATALOG, NULL, "body.json", 0 },
-	};
 	struct provider_run run;
 	struct err err;
-	char *dir;
 
 	(void)state;
-	dir = harness_tmp_dir("body.json", "{" LOCALE ", \"addons\": [{"
+	assert_int_equal(run_body(&run, "{" LOCALE ", \"addons\": [{"
 	    "\"planCode\": \"l4\\u001b]0;x\\u0007-90.consumption\", "
 	    "\"invoiceName\": \"l4\\u001b]0;x\\u0007-90\", \"pricings\": "
 	    "[{\"intervalUnit\": \"hour\", \"price\": 75000000}], "
 	    "\"configurations\": [{\"name\": \"region\", \"values\": "
 	    "[\"GRA\\u009b2J11\"]}], \"blobs\": {\"commercial\": {\"brick\": "
 	    "\"gpu\"}, \"technical\": {\"gpu\": {\"model\": \"L4\\u001b[2J\", "
-	    "\"number\": 1}}}}]}");
-	assert_int_equal(run_routes(&run, all, 1, dir, NULL, RATE, NULL, &err),
-	    0);
+	    "\"number\": 1}}}}]}", &err), 0);
 	assert_int_equal(run.offers.n, 1);
 	assert_true(str_is_clean(run.offers.v[0].key));
 	assert_true(str_is_clean(run.offers.v[0].instance_type));
 	assert_true(str_is_clean(run.offers.v[0].region));
 	assert_true(str_is_clean(run.offers.v[0].gpu_raw));
 	provider_run_done(&run);
-	harness_tmp_dir_free(dir);
+}
+
+/*
+ * OVH's "Quadro-RTX5000" (16 GB, rtx5000-28, coming soon in the
+ * fixture's catalog) is the Turing Quadro RTX 5000 once it is sold, not
+ * the RTX 5000 Ada: the bare name is family RTX5000 and the memory picks
+ * the card (issue 44).
+ */
+static void
+test_quadro_rtx5000(void **state)
+{
+	struct provider_run run;
+	struct err err;
+
+	(void)state;
+	assert_int_equal(run_body(&run, GPU_ADDON("36000000", "\"gpu\": "
+	    "{\"model\": \"Quadro-RTX5000\", \"number\": 1, \"memory\": "
+	    "{\"size\": 16, \"interface\": \"GDDR6\"}}"), &err), 0);
+	assert_int_equal(run.offers.n, 1);
+	assert_int_equal(run.unknown_gpu, 0);
+	assert_string_equal(run.offers.v[0].gpu, "QRTX5000");
+	assert_string_equal(run.offers.v[0].gpu_raw, "Quadro-RTX5000");
+	assert_int_equal(run.offers.v[0].vram_gb, 16);
+	provider_run_done(&run);
 }
 
 int
@@ -245,6 +271,7 @@ main(void)
 		cmocka_unit_test(test_requests),
 		cmocka_unit_test(test_bad_bodies),
 		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_quadro_rtx5000),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

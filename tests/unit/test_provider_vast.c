@@ -269,6 +269,12 @@ test_vast_spellings(void **state)
 		{ "Q RTX 8000", 48, "RTX8000" },
 		{ "H200", 141, "H200" },
 		{ "L40S", 48, "L40S" },
+		/* Issue 44: in the catalogue since. */
+		{ "RTX 5060 Ti", 16, "RTX5060Ti-16" },
+		{ "RTX 5060 Ti", 8, "RTX5060Ti-8" },
+		{ "RTX 5060", 8, "RTX5060" },
+		{ "RTX 4070S", 12, "RTX4070SUPER" },
+		{ "RTX 4070S Ti", 16, "RTX4070TiSUPER" },
 	};
 	const struct gpu_model *m;
 	size_t i;

@@ -71,6 +71,11 @@ test_locate_every_provider(void **state)
 	assert_string_equal(c, "");
 	assert_string_equal(k, "");
 	assert_false(region_locate("vultr", "unknown", &c, &k));
+	/* Akash's and SaladCloud's worldwide markets have none either. */
+	assert_false(region_locate("akash", "global", &c, &k));
+	assert_false(region_locate("salad", "global", &c, &k));
+	located("coreweave", "europe", "", "EU");
+	located("coreweave", "north-america", "", "NA");
 	assert_false(region_locate("aws", "us-nowhere-9", &c, &k));
 }
 
@@ -233,6 +238,9 @@ test_snapshot_regions_located(void **state)
 			continue;
 		/* provider, key, instance_type, region */
 		if (strcmp(f[0], "vultr") == 0 && strcmp(f[3], "unknown") == 0)
+			continue;
+		/* "global": a worldwide market (SaladCloud), no place. */
+		if (strcmp(f[3], "global") == 0)
 			continue;
 		/* "all": one price in every region, no place of its own. */
 		if (region_is_any(f[3]))

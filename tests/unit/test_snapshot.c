@@ -17,6 +17,7 @@
 #include "err.h"
 #include "gpu.h"
 #include "money.h"
+#include "committed.h"
 #include "notes.h"
 #include "offer.h"
 #include "rentable.h"
@@ -36,7 +37,8 @@
 
 /* Every provider with rows in the snapshot (Scaleway has no dated source). */
 static const char *const providers_all[] = {
-	"aws", "azure", "gcp", "lambda", "oci", "runpod", "vast", "vultr"
+	"aws", "azure", "coreweave", "gcp", "lambda", "oci", "runpod", "salad",
+	"vast", "vultr"
 };
 #define NSNAP	(sizeof providers_all / sizeof providers_all[0])
 
@@ -321,6 +323,76 @@ test_provider_filter(void **state)
 /* ------------------------------------------------------------------ */
 /* snapshot_parse                                                     */
 /* ------------------------------------------------------------------ */
+
+/*
+ * The committed column (issue 44): "kind:term:upfront:price_hour[:
+ * upfront_usd]" entries joined with ';'; a header without the column
+ * (the 17 fields of before) still reads; a bad entry names the column.
+ */
+static void
+test_parse_committed(void **state)
+{
+#define HEADER_C "provider\tkey\tinstance_type\tregion\tgpu\tgpu_raw\t" \
+		"gpu_count\tvram_gb\tinterconnect\tvcpus\tram_gb\tprice\t" \
+		"spot_price\tavailability\tas_of\tnotes\tspot_zone\tcommitted\n"
+#define ROW_C(c) "azure\tStandard_NC48ads_A100_v4/eastus2\t" \
+		"Standard_NC48ads_A100_v4\teastus2\tA100-80\tA100 PCIe\t2\t80\t" \
+		"pcie\t48\t440\t7.346\t1.724841\tunknown\t2026-05-20\t\t\t" c "\n"
+	static const char *const bad[] = {
+		"reservation:2x:all:4.8", "lease:1y:all:4.8",
+		"reservation:1y:most:4.8", "reservation:1y:all",
+		"reservation:1y:all:abc", "reservation:any:all:4.8",
+		"reservation:1y:all:4.8:1:2", "reservation:1y:all:4.8;",
+		";", "reservation:1y:all:-4.8",
+	};
+	struct offer_list l;
+	struct err err;
+	const struct offer *o;
+	char text[1024];
+	size_t i;
+
+	(void)state;
+	offer_list_init(&l);
+	assert_int_equal(parse(HEADER_C ROW_C("reservation:3y:all:2.726104:"
+	    "71642;reservation:1y:all:4.802055:42066"), NULL, &l, &err), 0);
+	assert_int_equal(l.n, 1);
+	o = &l.v[0];
+	assert_int_equal(o->ncommitted, 2);
+	/* Sorted by term: 1y first. */
+	assert_int_equal(o->committed[0].kind, CK_RESERVATION);
+	assert_int_equal(o->committed[0].months, 12);
+	assert_int_equal(o->committed[0].upfront_kind, CU_ALL);
+	assert_int_equal(o->committed[0].price_hour, 4802055);
+	assert_int_equal(o->committed[0].upfront, 42066000000);
+	assert_int_equal(o->committed[1].months, 36);
+	assert_int_equal(o->committed[1].price_hour, 2726104);
+	offer_list_done(&l);
+	/* An empty column: none. */
+	offer_list_init(&l);
+	assert_int_equal(parse(HEADER_C ROW_C(""), NULL, &l, &err), 0);
+	assert_int_equal(l.v[0].ncommitted, 0);
+	offer_list_done(&l);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		offer_list_init(&l);
+		snprintf(text, sizeof text, HEADER_C ROW_C("%s"), bad[i]);
+		if (parse(text, NULL, &l, &err) != -1 ||
+		    strstr(err.msg, "committed: bad value") == NULL)
+			fail_msg("%s: accepted or \"%s\"", bad[i], err.msg);
+		assert_int_equal(l.n, 0);
+		offer_list_done(&l);
+	}
+	/* 17 fields under the new header, 18 under the old: refused. */
+	offer_list_init(&l);
+	assert_int_equal(parse(HEADER_C ROW_AWS, NULL, &l, &err), -1);
+	assert_non_null(strstr(err.msg, "expected 18 tab-separated fields"));
+	offer_list_done(&l);
+	offer_list_init(&l);
+	assert_int_equal(parse(HEADER ROW_C(""), NULL, &l, &err), -1);
+	assert_non_null(strstr(err.msg, "expected 17 tab-separated fields"));
+	offer_list_done(&l);
+#undef ROW_C
+#undef HEADER_C
+}
 
 static void
 test_parse_row_fields(void **state)
@@ -674,7 +746,7 @@ gcp_spot_only(const char *it)
 {
 	return starts(it, "a3-highgpu-1g") || starts(it, "a3-highgpu-2g") ||
 	    starts(it, "a3-highgpu-4g") || starts(it, "a3-ultragpu-") ||
-	    starts(it, "a4-highgpu-");
+	    starts(it, "a4-highgpu-") || starts(it, "a4x-highgpu-");
 }
 
 /*
@@ -712,7 +784,12 @@ test_rentable_not_on_demand(void **state)
 			doubtful++;
 			assert_string_equal(o->provider, "gcp");
 			assert_false(money_known(o->price));
+			/* Only machines Google's whole-machine list lacks. */
+			assert_true(starts(o->instance_type, "a3-edgegpu-"));
 		}
+		/* Sold only as spot: no commitment to buy either. */
+		if (nod != 0)
+			assert_int_equal(o->ncommitted, 0);
 		/* Not noted: then sold on demand somewhere in its provider. */
 		if (nod != 0)
 			assert_true(strcmp(o->provider, "gcp") == 0 ||
@@ -722,7 +799,79 @@ test_rentable_not_on_demand(void **state)
 	assert_true(spot_only >= 60);
 	/* Every region of the catalog, eu-west-2's with no price at all. */
 	assert_int_equal(p5e, 6);
-	assert_true(doubtful >= 40);
+	assert_true(doubtful > 0);
+	offer_list_done(&l);
+}
+
+/*
+ * GCP's a2, a3, g2 and g4 rows are Google's whole-machine list of
+ * 2026-07-30 (issue 44): the pay-as-you-go price (a3-highgpu-8g in
+ * us-central1, $88.49, was a refused committed rate before), spot, and
+ * 1- and 3-year commitments of month_1y / 730 and month_3y / 730; G4
+ * machines with whole GPUs, its vGPU slices none.
+ */
+static void
+test_gcp_whole_machine_list(void **state)
+{
+	static const struct {
+		const char *key;
+		int64_t price, spot, y1, y3;
+		int gpus;
+	} want[] = {
+		/* 44810.08066464 / 730, 28370.99821392 / 730 */
+		{ "a3-highgpu-8g/us-central1", 88490000, 50609541, 61383672,
+		    38864381, 8 },
+		{ "g4-standard-48/us-central1", 4499930, 1799820, 3105000,
+		    1979450, 1 },
+		{ "g4-standard-384/us-central1", 35999440, 14398560, 24840000,
+		    15835600, 8 },
+	};
+	struct offer_list l;
+	struct err err;
+	const struct offer *o;
+	const struct committed *c;
+	size_t i, j, g4 = 0, list = 0;
+
+	(void)state;
+	offer_list_init(&l);
+	assert_int_equal(snapshot_load("gcp", &l, &err), 0);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		for (o = NULL, j = 0; j < l.n && o == NULL; j++)
+			if (strcmp(l.v[j].key, want[i].key) == 0)
+				o = &l.v[j];
+		if (o == NULL)
+			fail_msg("no %s", want[i].key);
+		assert_int_equal(o->price, want[i].price);
+		assert_int_equal(o->spot_price, want[i].spot);
+		assert_int_equal(o->gpu_count, want[i].gpus);
+		assert_int_equal(o->notes & NOTE_BIT(NOTE_DOUBTFUL_PRICE), 0);
+		c = committed_best(o->committed, o->ncommitted, 12);
+		assert_non_null(c);
+		assert_int_equal(c->kind, CK_COMMITMENT);
+		assert_int_equal(c->upfront_kind, CU_NONE);
+		assert_int_equal(c->price_hour, want[i].y1);
+		c = committed_best(o->committed, o->ncommitted, 36);
+		assert_non_null(c);
+		assert_int_equal(c->price_hour, want[i].y3);
+	}
+	for (i = 0; i < l.n; i++) {
+		o = &l.v[i];
+		if (starts(o->instance_type, "g4-standard-")) {
+			g4++;
+			assert_string_equal(o->gpu, "RTXPRO6000");
+			assert_true(o->gpu_count >= 1);
+			/* Not the 1/8, 1/4, 1/2 slices. */
+			assert_string_not_equal(o->instance_type, "g4-standard-6");
+			assert_string_not_equal(o->instance_type,
+			    "g4-standard-12");
+			assert_string_not_equal(o->instance_type,
+			    "g4-standard-24");
+		}
+		if (o->fetched_at == 1785369600)	/* 2026-07-30 */
+			list++;
+	}
+	assert_true(g4 > 0);
+	assert_true(list > 400);
 	offer_list_done(&l);
 }
 
@@ -772,12 +921,19 @@ test_rentable_sizes_hosts_links(void **state)
 		    starts(o->instance_type, "Standard_NC6s_v3") ||
 		    starts(o->instance_type, "Standard_NC12s_v3") ||
 		    starts(o->instance_type, "Standard_NC24s_v3") ||
-		    starts(o->instance_type, "Standard_NC24rs_v3"))
+		    starts(o->instance_type, "Standard_NC24rs_v3") ||
+		    (strcmp(o->provider, "aws") == 0 &&
+		    (starts(o->instance_type, "p3.") ||
+		    starts(o->instance_type, "p3dn."))))
 			fail_msg("retired %s %s", o->provider, o->key);
 		if (o->vcpus > RENTABLE_VCPUS_PER_GPU_MAX * o->gpu_count ||
 		    o->ram_gb > RENTABLE_RAM_GB_PER_GPU_MAX * o->gpu_count)
 			fail_msg("%s %s: host %d vCPUs, %g GB", o->provider,
 			    o->key, o->vcpus, o->ram_gb);
+		/* RunPod ended spot pods on 2026-09-11 (issue 44). */
+		if (strcmp(o->provider, "runpod") == 0 &&
+		    money_known(o->spot_price))
+			fail_msg("runpod %s: a spot price", o->key);
 		/* RunPod's host table is per GPU: never growing with n^2. */
 		if (strcmp(o->provider, "runpod") == 0 && o->ram_gb > 0 &&
 		    o->gpu_count > 1 && o->ram_gb / o->gpu_count > 300)
@@ -854,6 +1010,7 @@ main(void)
 		cmocka_unit_test(test_load_known_row),
 		cmocka_unit_test(test_provider_filter),
 		cmocka_unit_test(test_parse_row_fields),
+		cmocka_unit_test(test_parse_committed),
 		cmocka_unit_test(test_parse_spot_only),
 		cmocka_unit_test(test_parse_comments_blank),
 		cmocka_unit_test(test_parse_no_final_newline),
@@ -865,6 +1022,7 @@ main(void)
 		cmocka_unit_test(test_parse_provider_skips),
 		cmocka_unit_test(test_parse_prices_exact),
 		cmocka_unit_test(test_rentable_not_on_demand),
+		cmocka_unit_test(test_gcp_whole_machine_list),
 		cmocka_unit_test(test_rentable_real_prices_not_outliers),
 		cmocka_unit_test(test_rentable_sizes_hosts_links),
 		cmocka_unit_test(test_rentable_loader),

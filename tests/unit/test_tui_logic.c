@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "db.h"
+#include "committed.h"
 #include "err.h"
 #include "gpu.h"
 #include "money.h"
@@ -815,6 +816,7 @@ assert_first_is_full(struct model *m, size_t first)
 {
 	struct model full;
 	const struct offer *own;
+	const struct committed *own_term;
 	struct err err;
 	size_t i, want;
 	int from_sql = 0;
@@ -855,11 +857,22 @@ assert_first_is_full(struct model *m, size_t first)
 		    full.plans[i].offer->key);
 		assert_int_equal(m->plans[i].other_regions,
 		    full.plans[i].other_regions);
+		/* The term's entry lives in each list's own offer (the
+		 * snapshot's GCP and Azure offers have committed prices):
+		 * the same values, not the same address. */
+		assert_true((m->plans[i].term == NULL) ==
+		    (full.plans[i].term == NULL));
+		if (m->plans[i].term != NULL)
+			assert_memory_equal(m->plans[i].term,
+			    full.plans[i].term, sizeof *full.plans[i].term);
 		own = m->plans[i].offer;
+		own_term = m->plans[i].term;
 		m->plans[i].offer = full.plans[i].offer;
+		m->plans[i].term = full.plans[i].term;
 		assert_memory_equal(&m->plans[i], &full.plans[i],
 		    sizeof full.plans[i]);
 		m->plans[i].offer = own;
+		m->plans[i].term = own_term;
 	}
 	/* The rest of the load: the whole answer. */
 	assert_int_equal(model_finish(m, &err), 0);
