@@ -282,3 +282,51 @@ vast_offers() {
 		printf "]}\n"
 	}' > "$2"
 }
+
+# hostile_regions_pulled READER: a publisher's cache (seeded) whose AWS
+# and GCP offers hold the regions "zc;touch $T/pwned" and "zf*", newer
+# than a reader's seeded data, published to $T/hostile-site and pulled
+# into the cache READER (issue 43, item 2: the completion tests).
+# Returns non-zero if the publish or the pull failed.
+hostile_regions_pulled() {
+	_pub=$T/hostile-pub.db
+	"$GPUCOST" --db "$_pub" providers >/dev/null 2>&1 || return 1
+	for _p in aws gcp; do
+		_k=$(sqlite3 "$_pub" "select key from offers where provider = '$_p' order by key limit 1")
+		case $_p in
+		aws) _r="zc;touch $T/pwned" ;;
+		gcp) _r='zf*' ;;
+		esac
+		sqlite3 "$_pub" "update offers set region = '$_r' where provider = '$_p' and key = '$_k'"
+	done
+	sqlite3 "$_pub" "update provider_status set last_success = strftime('%s', 'now') - 60 where provider in ('aws', 'gcp')"
+	mkdir -p "$T/hostile-site"
+	"$GPUCOST" --db "$_pub" publish --quiet "$T/hostile-site" >/dev/null 2>&1 &&
+	    "$GPUCOST" --db "$1" refresh --quiet --from "$T/hostile-site" >/dev/null 2>&1
+}
+
+# tab_then_enter SHELL LINE SETUP...: an interactive SHELL ("zsh -f -i",
+# "fish --no-config -i") driven through zsh's zpty runs each SETUP line,
+# then LINE is typed, TAB, and Enter. gpucost on its PATH is a wrapper
+# that writes its arguments, one a line, to $T/ran (and runs the real
+# one for __complete); $T/ran is empty if nothing ran.
+tab_then_enter() {
+	mkdir -p "$T/wbin"
+	printf '#!/bin/sh\ncase "$1" in __complete) exec "%s" "$@" ;; esac\nprintf "%%s\\n" "$@" > "%s"\n' \
+	    "$GPUCOST" "$T/ran" > "$T/wbin/gpucost"
+	chmod +x "$T/wbin/gpucost"
+	: > "$T/ran"
+	PATH=$T/wbin:$PATH RAN=$T/ran SH=$1 LINE=$2 zsh -f -c '
+		zmodload zsh/zpty || exit 1
+		zpty z ${=SH}
+		sleep 1
+		for l in "$@"; do zpty -w z "$l"; done
+		sleep 1
+		zpty -w -n z "$LINE"$'"'"'\t'"'"'
+		sleep 1
+		zpty -w -n z $'"'"'\r'"'"'
+		i=0
+		while [[ ! -s $RAN ]] && (( i++ < 200 )); do sleep 0.05; done
+		sleep 0.3
+		zpty -d z' sh "$@" >"$T/err" 2>&1
+}

@@ -93,6 +93,33 @@ run __complete regions --db "$T/none.db"
 check "__complete regions without a cache: the built-in names" out_has '^us-east-1$'
 check "__complete regions creates no cache" [ ! -e "$T/none.db" ]
 check "__complete regions left the cache alone" [ "$(cksum < "$DB")" = "$before" ]
+# Issue 43, item 2: a region of a pulled copy is data, never code. The
+# publisher's cache holds "zc;touch FILE" and "zf*"; a reader pulls the
+# copy; completing --region offers each quoted as bash reads it back
+# (one word, the region itself), nothing runs and nothing globs.
+READER=$T/reader.db
+evil="zc;touch $T/pwned"
+check "a reader pulls a copy holding the hostile regions" hostile_regions_pulled "$READER"
+run __complete regions --db "$READER"
+check "the pulled copy holds \"zc;touch ...\"" out_has "^zc;touch $T/pwned\$"
+mkdir -p "$T/cwd"
+: > "$T/cwd/zfa"
+: > "$T/cwd/zfb"
+( cd "$T/cwd" && complete_words gpucost --db "$READER" --region z )
+q_evil=$(bash -c 'printf %q "$1"' sh "$evil")
+offers_text() { grep -qxF -- "$1" "$T/out"; }
+check "--region z<TAB> offers \"zc;touch ...\" quoted ($q_evil)" offers_text "$q_evil"
+check "--region z<TAB> offers zf* quoted, not globbed" offers_text 'zf\*'
+check "--region z<TAB>: no file name of the directory" lacks zfa
+# What bash reads back from the line the candidate makes: one word.
+words=$(bash -c 'eval "set -- $1"; echo "$#|$1"' sh "gpucost --region $q_evil")
+check "the inserted candidate is one argument, the region itself" [ "$words" = "3|gpucost" ]
+check "... and nothing ran" [ ! -e "$T/pwned" ]
+got=$(bash -c 'eval "set -- $1"; printf %s "$3"' sh "gpucost --region $q_evil")
+check "... its third word is the region" [ "$got" = "$evil" ]
+( cd "$T/cwd" && complete_words gpucost --db "$READER" --region 'zc\;' )
+check "--region zc\\;<TAB> (typed quoted) still offers it" offers_text "$q_evil"
+
 run __complete gpus
 check "__complete gpus: aliases too" out_has '^H100-SXM$'
 run __complete bogus
