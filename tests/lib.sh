@@ -283,26 +283,30 @@ vast_offers() {
 	}' > "$2"
 }
 
-# hostile_regions_pulled READER: a publisher's cache (seeded) whose AWS
-# and GCP offers hold the regions "zc;touch $T/pwned" and "zf*", newer
-# than a reader's seeded data, published to $T/hostile-site and pulled
-# into the cache READER (issue 43, item 2: the completion tests).
-# Returns non-zero if the publish or the pull failed.
-hostile_regions_pulled() {
+# hostile_regions_cached READER: the regions "zc;touch $T/pwned" and
+# "zf*" where completion reads them (issue 43, item 2: the completion
+# tests). gpucost never writes such a region (offer_region_char_ok():
+# a refresh turns ';' and '*' into '_', a copy holding one is refused,
+# and publish refuses to publish one): so a publisher's cache edited to
+# hold them must fail to publish, and the reader's own cache, edited the
+# same way, is what completion reads them from. Returns non-zero if the
+# publish did not fail or the edit did.
+hostile_regions_cached() {
 	_pub=$T/hostile-pub.db
 	"$GPUCOST" --db "$_pub" providers >/dev/null 2>&1 || return 1
-	for _p in aws gcp; do
-		_k=$(sqlite3 "$_pub" "select key from offers where provider = '$_p' order by key limit 1")
-		case $_p in
-		aws) _r="zc;touch $T/pwned" ;;
-		gcp) _r='zf*' ;;
-		esac
-		sqlite3 "$_pub" "update offers set region = '$_r' where provider = '$_p' and key = '$_k'"
+	"$GPUCOST" --db "$1" providers >/dev/null 2>&1 || return 1
+	for _db in "$_pub" "$1"; do
+		for _p in aws gcp; do
+			_k=$(sqlite3 "$_db" "select key from offers where provider = '$_p' order by key limit 1")
+			case $_p in
+			aws) _r="zc;touch $T/pwned" ;;
+			gcp) _r='zf*' ;;
+			esac
+			sqlite3 "$_db" "update offers set region = '$_r' where provider = '$_p' and key = '$_k'" || return 1
+		done
 	done
-	sqlite3 "$_pub" "update provider_status set last_success = strftime('%s', 'now') - 60 where provider in ('aws', 'gcp')"
 	mkdir -p "$T/hostile-site"
-	"$GPUCOST" --db "$_pub" publish --quiet "$T/hostile-site" >/dev/null 2>&1 &&
-	    "$GPUCOST" --db "$1" refresh --quiet --from "$T/hostile-site" >/dev/null 2>&1
+	! "$GPUCOST" --db "$_pub" publish --quiet "$T/hostile-site" >/dev/null 2>&1
 }
 
 # tab_then_enter SHELL LINE SETUP...: an interactive SHELL ("zsh -f -i",

@@ -93,15 +93,17 @@ run __complete regions --db "$T/none.db"
 check "__complete regions without a cache: the built-in names" out_has '^us-east-1$'
 check "__complete regions creates no cache" [ ! -e "$T/none.db" ]
 check "__complete regions left the cache alone" [ "$(cksum < "$DB")" = "$before" ]
-# Issue 43, item 2: a region of a pulled copy is data, never code. The
-# publisher's cache holds "zc;touch FILE" and "zf*"; a reader pulls the
-# copy; completing --region offers each quoted as bash reads it back
-# (one word, the region itself), nothing runs and nothing globs.
+# Issue 43, item 2: a region name is data, never code. gpucost writes
+# none holding ";" or "*" and refuses a copy (or a publish) holding one;
+# a cache edited by hand may still, and completion must quote it. The
+# The cache holds "zc;touch FILE" and "zf*"; completing --region offers
+# each quoted as bash reads it back (one word, the region itself),
+# nothing runs and nothing globs.
 READER=$T/reader.db
 evil="zc;touch $T/pwned"
-check "a reader pulls a copy holding the hostile regions" hostile_regions_pulled "$READER"
+check "hostile regions: not published; in the reader's own cache" hostile_regions_cached "$READER"
 run __complete regions --db "$READER"
-check "the pulled copy holds \"zc;touch ...\"" out_has "^zc;touch $T/pwned\$"
+check "the cache holds \"zc;touch ...\"" out_has "^zc;touch $T/pwned\$"
 mkdir -p "$T/cwd"
 : > "$T/cwd/zfa"
 : > "$T/cwd/zfb"

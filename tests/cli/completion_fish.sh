@@ -47,14 +47,16 @@ check "<TAB> hides __complete" lacks __complete
 complete_line 'gpucost completion '
 check "completion <TAB> offers fish" offers fish
 
-# Issue 43, item 2: a region of a pulled copy is data, never code. fish
+# Issue 43, item 2: a region name is data, never code. gpucost writes
+# none holding ";" or "*" and refuses a copy (or a publish) holding one;
+# a cache edited by hand may still, and completion must quote it. fish
 # escapes what it inserts: "zc;touch FILE" completed from "zc" in an
 # interactive fish (driven through zsh's zpty, when zsh is there) and the
 # line run gives gpucost one argument, the region, and runs nothing.
 # gpucost here is a wrapper that records its arguments (and runs the
 # real one for __complete).
 READER=$T/reader.db
-check "a reader pulls a copy holding the hostile regions" hostile_regions_pulled "$READER"
+check "hostile regions: not published; in the reader's own cache" hostile_regions_cached "$READER"
 complete_line "gpucost --db $READER --region z"
 check "--region z<TAB> offers \"zc;touch ...\" (fish escapes it when inserting)" \
     grep -qxF "zc;touch $T/pwned" "$T/out"

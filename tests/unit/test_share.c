@@ -490,6 +490,7 @@ test_snapshot_refusals(void **state)
 	raw(copy, "UPDATE provider_status SET last_error = 'a' || char(155)");
 	snapshot_refused(copy, "control characters");
 
+
 	raw(other, "CREATE TABLE t (x)");
 	snapshot_refused(other, "not a gpucost cache");
 
@@ -550,6 +551,43 @@ merge_try(const char *copy, struct err *err)
 	rc = db_merge_from(db, copy, &lim, res, 1, "@from", NULL, 0, err);
 	db_close(db);
 	return rc;
+}
+
+/*
+ * Issue 43, item 2: a copy's region holds only what region names hold
+ * (offer_region_char_ok()): one a shell would run or glob in completion
+ * is refused, naming it; the cache keeps its offers.
+ */
+static void
+test_region_chars(void **state)
+{
+	static const char *const bad[] = { "zc;touch /tmp/x", "zf*",
+	    "a$(id)", "b`id`", "c|d", "e&f", "g>h", "i''j", "k\"l", "m\\n" };
+	char cache[2048], copy[2048], sql[256];
+	struct err err;
+	size_t i;
+
+	(void)state;
+	snprintf(cache, sizeof cache, "%s", path_of("pub.db"));
+	snprintf(copy, sizeof copy, "%s", path_of("copy.db"));
+	snprintf(walk_cache, sizeof walk_cache, "%s", path_of("walk.db"));
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		unlink(copy);
+		publisher(cache, copy);
+		snprintf(sql, sizeof sql, "UPDATE offers SET region = '%s' "
+		    "WHERE provider = 'aws' AND key = 'a'", bad[i]);
+		raw(copy, sql);
+		err.msg[0] = '\0';
+		assert_int_equal(merge_try(copy, &err), -1);
+		if (strstr(err.msg, "region holds a") == NULL)
+			fail_msg("%s: got \"%s\"", bad[i], err.msg);
+	}
+	/* What region names hold is taken. */
+	unlink(copy);
+	publisher(cache, copy);
+	raw(copy, "UPDATE offers SET region = 'Qu\xc3\xa9" "bec, CA (east-1)/a.b:c_d' "
+	    "WHERE provider = 'aws' AND key = 'a'");
+	assert_int_equal(merge_try(copy, &err), 0);
 }
 
 /* A value for one column of a row the walk inserts. */
@@ -937,6 +975,7 @@ main(void)
 		cmocka_unit_test(test_snapshot_refusals),
 		cmocka_unit_test(test_snapshot_corrupt),
 		cmocka_unit_test(test_limits_walk),
+		cmocka_unit_test(test_region_chars),
 		cmocka_unit_test(test_long_errors),
 	};
 
