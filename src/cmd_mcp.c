@@ -808,6 +808,10 @@ call_tool(const cJSON *params, const char *db, int *code, struct err *err)
 	}
 	if (cJSON_IsNull(arguments))
 		arguments = NULL;
+	/* Never passed on, nor echoed in a message: refused as a tool's. */
+	if (!jsonrpc_utf8_valid(params))
+		return tool_error("tools/call: its name or arguments hold text "
+		    "that is not UTF-8", NULL, db, now);
 	if (mcp_tool_argv(name->valuestring, arguments, db, &argv, &argc,
 	    err) < 0)
 		return NULL;
