@@ -211,7 +211,7 @@ groups_version(void)
 			h = str_fnv1a(h, p, strlen(p));
 			h = str_fnv1a(h, ";", 1);
 		}
-	snprintf(version, sizeof version, "1-%s-%016llx",
+	snprintf(version, sizeof version, "2-%s-%016llx",
 	    db_sort_keys_version(), (unsigned long long)h);
 	return version;
 }

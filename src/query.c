@@ -585,7 +585,9 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 		break;
 	case EX_PRICE:
 		if (money_known(cheapest)) {
-			money_format(money, sizeof money, cheapest, 2);
+			/* Rounded as the table shows it. */
+			money_format_fixed(money, sizeof money, cheapest,
+			    MONEY_HOUR_DECIMALS);
 			append(buf, size, len, "matches %s; the cheapest is %s "
 			    "USD per GPU-hour%s: raise it", opt, money,
 			    f->spot ? " (spot)" : "");

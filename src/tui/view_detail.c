@@ -207,7 +207,7 @@ draw_offer(struct pen *p, const struct detail *d, int64_t now)
 	pen_field(p, "Provider", "%s", o->provider);
 	pen_field(p, "Offer key", "%s", o->key);
 	pen_field(p, "Instance type", "%s", o->instance_type);
-	pen_field(p, "Region", "%s", o->region);
+	pen_field(p, "Region", "%s", column_region(o->region));
 	if (o->gpu[0] != '\0')
 		pen_field(p, "GPUs", "%d x %s%s%s%s", o->gpu_count, o->gpu,
 		    strcmp(o->gpu, o->gpu_raw) != 0 ? " (listed as \"" : "",
@@ -463,7 +463,7 @@ detail_draw(struct view *v)
 	int64_t now = tui_now(v->tui);
 
 	snprintf(title, sizeof title, " %s at %s, %s", o->instance_type,
-	    o->provider, o->region);
+	    o->provider, column_region(o->region));
 	view_title(v, title);
 	if (v->area.w >= TWO_COLUMNS_W) {
 		/* The fields on the left, the cost beside them. */

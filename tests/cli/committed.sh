@@ -60,7 +60,7 @@ check "azure H200: on-demand price unchanged" out_has '"price_hour": 84.80,'
 run --db "$DB" --provider azure --gpu H200 --term 1y
 check "azure --term 1y: exits 0" status_is 0
 check "azure --term 1y: TERM \$/GPU-H column" out_has 'TERM \$/GPU-H'
-check "azure --term 1y: the savings plan's 6.89 per GPU-hour" out_has ' 6\.89 '
+check "azure --term 1y: the savings plan's 6.89 per GPU-hour" out_has ' 6\.8900 '
 check "azure --term 1y: 35% saved against on-demand" out_has ' 35%'
 
 # --- AWS: p4d.24xlarge's Reserved terms -------------------------------
