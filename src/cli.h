@@ -186,13 +186,13 @@ struct db;
 struct db *cli_open_cache(const struct cli_options *opts);
 
 /*
- * The end of an answer's footer line: "; data age: aws 72d (snapshot),
- * vast 2h" for the providers of plans[0..n), then a newline. Every
- * answer (offers, --group-by, history) ends its count line with it.
+ * An answer's footer (footer.h) on stderr, wrapped to the terminal's
+ * width when stderr is one (cli_footer_width(); else one line an
+ * entry, as scripts read it).
  */
-struct plan;
-void	cli_data_age(FILE *out, const struct plan *plans, size_t n,
-	    int64_t now);
+struct footer;
+void	cli_footer_print(const struct footer *f);
+size_t	cli_footer_width(void);
 /* Table width for out: the tty's, else $COLUMNS, else 0 (unlimited). */
 size_t	cli_output_width(FILE *out);
 /* A byte count for people: "812 B", "37 kB", "1.2 MB" (SI units). */
