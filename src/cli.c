@@ -377,9 +377,10 @@ set_option(const struct cli_option *opt, const char *arg,
 		return parse_hours(arg, &o->hours, err);
 	case OPT_TERM:
 		if (committed_term_parse(arg, &o->filter.term) < 0) {
-			err_set(err, "--term: expected 1y, 3y, a number of "
-			    "months (6m) up to 5y, or any, got %s",
-			    str_quoted(arg, q, sizeof q));
+			err_set(err, "--term: terms are 1y and 3y, a number "
+			    "of months where a provider sells them (6m, up to "
+			    "60m), or any; got %s", str_quoted(arg, q,
+			    sizeof q));
 			return -1;
 		}
 		return 0;

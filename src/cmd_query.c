@@ -31,22 +31,58 @@
 #include "str.h"
 #include "summary.h"
 
-/* Say which option left no offer, and what to do (query.c). */
-static void
+/*
+ * Does every provider --provider names have no offer in the cache (not
+ * in the snapshot, never refreshed)? Then that, not the filter, is why.
+ */
+static bool
+named_have_no_data(const struct offer_filter *f,
+    const struct provider_status *status, size_t nstatus)
+{
+	size_t i, k;
+
+	if (f->nproviders == 0 || status == NULL)
+		return false;
+	for (i = 0; i < f->nproviders; i++)
+		for (k = 0; k < nstatus; k++)
+			if (strcmp(status[k].provider, f->providers[i]) == 0 &&
+			    status[k].offer_count > 0)
+				return false;
+	return true;
+}
+
+/*
+ * Say which option left no offer, and what to do (query.c). Returns
+ * whether it said the providers asked have no data.
+ */
+static bool
 explain_empty(struct db *db, const struct cli_options *o,
-    const struct offer_filter *f, size_t left_out)
+    const struct offer_filter *f, const struct answer *a)
 {
 	struct offer_filter all;
 	struct offer_list offers;
-	char why[1024];
+	char why[1024], names[512];
+	size_t left_out = a->left_out, len = 0, i;
 	struct err err;
 
-	if (left_out > 0) {
+	if (named_have_no_data(f, a->status, a->nstatus)) {
+		names[0] = '\0';
+		for (i = 0; i < f->nproviders; i++)
+			len += (size_t)snprintf(names + len, len < sizeof names ?
+			    sizeof names - len : 0, "%s%s", i == 0 ? "" : ",",
+			    f->providers[i]);
+		fprintf(stderr, "gpucost: %s ha%s no data until 'gpucost "
+		    "refresh --provider %s' brings %s offers (not in the "
+		    "built-in snapshot)\n", names, f->nproviders == 1 ? "s" :
+		    "ve", names, f->nproviders == 1 ? "its" : "their");
+		return true;
+	}
+	if (left_out > 0 && left_out != ANSWER_UNKNOWN) {
 		fprintf(stderr, "gpucost: no offer matched; %zu marketplace "
 		    "listing%s older than a day did (market references, not "
 		    "offers: --include-stale shows them)\n", left_out,
 		    left_out == 1 ? "" : "s");
-		return;
+		return false;
 	}
 	offer_list_init(&offers);
 	offer_filter_init(&all);
@@ -60,6 +96,7 @@ explain_empty(struct db *db, const struct cli_options *o,
 		fprintf(stderr, "gpucost: no offer matched%s\n",
 		    o->query_given ? " the query" : "");
 	offer_list_done(&offers);
+	return false;
 }
 
 /*
@@ -300,8 +337,7 @@ cmd_query_exec(const struct cli_options *o)
 		goto done;
 	}
 	if (a.nplans == 0) {
-		if (!o->quiet) {
-			explain_empty(db, o, &q.filter, a.left_out);
+		if (!o->quiet && !explain_empty(db, o, &q.filter, &a)) {
 			footer_no_data(&foot, &q.filter, a.status, a.nstatus);
 			cli_footer_print(&foot);
 		}
