@@ -90,6 +90,8 @@ struct cli_options {
 	bool	watch_forget;		/* watch --forget */
 	int64_t	exec_timeout;		/* watch --exec-timeout, s; 0: default */
 	const char *operand;		/* publish DIR, launch KEY */
+	/* help WORD, WORD --help: that command's help (NULL: all of it) */
+	const struct cmd_entry *help_for;
 	const char *from;		/* refresh --from URL|DIR, or NULL */
 	bool	 live;			/* refresh --live: not the config's from */
 	const char *from_key;		/* refresh --from-key KEY|FILE, or NULL */
@@ -197,6 +199,11 @@ size_t	cli_footer_width(void);
 size_t	cli_output_width(FILE *out);
 /* A byte count for people: "812 B", "37 kB", "1.2 MB" (SI units). */
 void	cli_human_bytes(uint64_t bytes, char *buf, size_t size);
+/*
+ * One command's help: its usage, what it does, the options it takes
+ * (`gpucost help launch`, `gpucost launch --help`).
+ */
+void	cli_command_usage(FILE *out, const struct cmd_entry *e);
 /* "gpucost: " and a message on stderr. */
 void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
