@@ -407,20 +407,21 @@ draw_title(struct view *v)
 	else
 		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu of %zu "
 		    "offers", m->noffers_shown, m->offers.n);
+	/* How old the data is comes first, so 80 columns keep it. */
+	if (m->oldest > 0) {
+		column_age(tui_now(v->tui) - m->oldest, age, sizeof age);
+		len += (size_t)snprintf(line + len, sizeof line - len,
+		    " | data: %s old%s", age, m->any_snapshot ?
+		    " (snapshot)" : "");
+	}
 	if (m->nplans > 0 && m->counted)
 		len += (size_t)snprintf(line + len, sizeof line - len,
 		    " | row %zu of %zu", v->sc.sel + 1, m->nplans);
 	if (filter_describe(&m->filter, filter, sizeof filter) > 0)
 		len += (size_t)snprintf(line + len, sizeof line - len,
 		    " | filter: %s", filter);
-	len += (size_t)snprintf(line + len, sizeof line - len,
-	    " | sort: %s%s", sort_key_name(m->sort),
-	    m->reverse ? " reversed" : "");
-	if (m->oldest > 0) {
-		column_age(tui_now(v->tui) - m->oldest, age, sizeof age);
-		snprintf(line + len, sizeof line - len, " | data: %s old%s",
-		    age, m->any_snapshot ? " (snapshot)" : "");
-	}
+	snprintf(line + len, sizeof line - len, " | sort: %s%s",
+	    sort_key_name(m->sort), m->reverse ? " reversed" : "");
 	view_title(v, line);
 }
 
