@@ -172,6 +172,6 @@ check "history without --term: the on-demand price, unchanged" sh -c '! tr -d "\
 # --- bad --term --------------------------------------------------------
 run --db "$DB" --term 2w
 check "--term 2w: usage error" status_is 2
-check "--term 2w: one line naming the option" err_has '^gpucost: --term: expected 1y, 3y'
+check "--term 2w: one line naming the option" err_has '^gpucost: --term: terms are 1y and 3y'
 
 finish
