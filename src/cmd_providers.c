@@ -38,9 +38,12 @@ static const struct output_column provider_columns[PC_COUNT] = {
 	[PC_OLDEST] =	{ "oldest_fetched_at", "AGE", 1, true, false },
 	[PC_ATTEMPT] =	{ "last_attempt", "LAST ATTEMPT", 4, false, false },
 	[PC_SUCCESS] =	{ "last_success", "LAST SUCCESS", 3, false, false },
-	[PC_KEY] =	{ "key", "KEY", 2, false, false },
-	/* Short for people (short_error()), and whole or not at all. */
-	[PC_ERROR] =	{ "last_error", "LAST ERROR", 1, false, false },
+	[PC_KEY] =	{ "key", "KEY", 3, false, false },
+	/*
+	 * Short for people (short_error()), and whole or not at all: the
+	 * lines under the table say it too.
+	 */
+	[PC_ERROR] =	{ "last_error", "LAST ERROR", 2, false, false },
 	[PC_CURRENCY] =	{ "currency", "CUR", 6, false, false },
 	[PC_RATE] =	{ "usd_rate", "USD RATE", 6, true, false },
 	[PC_RATE_FROM] = { "rate_source", "RATE SOURCE", 7, false, true },
@@ -99,9 +102,10 @@ url_at(const char *s)
  * The last error for people (issue 45): the host and the reason, as
  * "127.0.0.1:9: Couldn't connect to server" or "api.linode.com: HTTP
  * 503 Service Unavailable", not the whole URLs (the machine formats
- * keep the whole text). The request's label before the first ": " goes,
- * each URL (and its parentheses) goes, and of what is left the HTTP
- * status if there is one, else the last part (curl's words).
+ * keep the whole text). Each URL (and its parentheses) goes; when there
+ * was one, its host replaces the request's label before the first ": ",
+ * and of what is left the HTTP status if there is one, else the last
+ * part (curl's words) is the reason.
  */
 static void
 short_error(const char *error, char *buf, size_t size)
@@ -136,6 +140,11 @@ short_error(const char *error, char *buf, size_t size)
 		text[len++] = *e;
 	}
 	text[len] = '\0';
+	/* No URL: the request's label and its reason, already short. */
+	if (host[0] == '\0') {
+		str_copy(buf, size, text);
+		return;
+	}
 	for (p = text; n < 16 && p != NULL; n++) {
 		part[n] = p;
 		if ((q = strstr(p, ": ")) != NULL) {
@@ -144,7 +153,7 @@ short_error(const char *error, char *buf, size_t size)
 		}
 		p = q;
 	}
-	/* The request's label: one word, a path or a name. */
+	/* The request's label (one word: a path or a name) goes. */
 	i = n > 1 && strchr(part[0], ' ') == NULL ? 1 : 0;
 	p = part[n - 1];
 	for (; i < n; i++)
@@ -152,12 +161,7 @@ short_error(const char *error, char *buf, size_t size)
 			p = part[i];
 			break;
 		}
-	if (n > 1 && i == n && strchr(part[0], ' ') == NULL && n == 2)
-		p = part[1];
-	if (host[0] != '\0')
-		snprintf(buf, size, "%s: %s", host, p);
-	else
-		str_copy(buf, size, p);
+	snprintf(buf, size, "%s: %s", host, p);
 }
 
 /* A time: ISO 8601, or for people "never" when there is none. */
