@@ -142,6 +142,15 @@ columns_fit(const enum column *cols, size_t n, const size_t *want,
 		lay[j].min = column_info[c].min;
 		lay[j].priority = prio;
 		lay[j].flexible = column_info[c].flexible;
+		/*
+		 * Narrower still than what is never dropped: the GPUs go,
+		 * then the note, the totals, the instance (whole or not at
+		 * all: the detail and JSON have it); the provider and the
+		 * price stay.
+		 */
+		lay[j].last_resort = c == COL_GPU ? 4 : c == COL_NOTES ? 3 :
+		    c == COL_INSTANCE ? 1 : c == COL_PROVIDER ||
+		    is_sort_column(c, sort) || c == COL_GPU_PRICE ? 0 : 2;
 	}
 	return layout_fit(lay, n, width);
 }

@@ -57,7 +57,7 @@ footer_add(struct footer *f, enum footer_rank rank, const char *fmt, ...)
 }
 
 /* Append to buf[*len] as snprintf would, never past size. */
-static void __attribute__((format(printf, 4, 5)))
+static void __attribute__((format(__printf__, 4, 5)))
 append(char *buf, size_t size, size_t *len, const char *fmt, ...)
 {
 	va_list ap;

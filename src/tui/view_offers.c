@@ -407,21 +407,24 @@ draw_title(struct view *v)
 	else
 		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu of %zu "
 		    "offers", m->noffers_shown, m->offers.n);
-	/* How old the data is comes first, so 80 columns keep it. */
+	/*
+	 * How old the data is comes first, so 80 columns keep it; then the
+	 * order, the filter and the position.
+	 */
 	if (m->oldest > 0) {
 		column_age(tui_now(v->tui) - m->oldest, age, sizeof age);
 		len += (size_t)snprintf(line + len, sizeof line - len,
 		    " | data: %s old%s", age, m->any_snapshot ?
 		    " (snapshot)" : "");
 	}
-	if (m->nplans > 0 && m->counted)
-		len += (size_t)snprintf(line + len, sizeof line - len,
-		    " | row %zu of %zu", v->sc.sel + 1, m->nplans);
+	len += (size_t)snprintf(line + len, sizeof line - len, " | sort: %s%s",
+	    sort_key_name(m->sort), m->reverse ? " reversed" : "");
 	if (filter_describe(&m->filter, filter, sizeof filter) > 0)
 		len += (size_t)snprintf(line + len, sizeof line - len,
 		    " | filter: %s", filter);
-	snprintf(line + len, sizeof line - len, " | sort: %s%s",
-	    sort_key_name(m->sort), m->reverse ? " reversed" : "");
+	if (m->nplans > 0 && m->counted)
+		snprintf(line + len, sizeof line - len, " | row %zu of %zu",
+		    v->sc.sel + 1, m->nplans);
 	view_title(v, line);
 }
 

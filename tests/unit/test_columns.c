@@ -556,6 +556,22 @@ test_columns_width_policy(void **state)
 	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 80);
 	assert_true(fit_shown(cols, n, lay, COL_REGION));
 	assert_false(fit_shown(cols, n, lay, COL_GPU));
+	/*
+	 * Narrower than what is never dropped: the GPUs go first, the price
+	 * and the provider last (never the price for a name).
+	 */
+	for (j = 0; j < n; j++)
+		same[j] = false;
+	want[1] = 28;
+	want[3] = 14;
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 59);
+	assert_true(fit_shown(cols, n, lay, COL_GPU_PRICE));
+	assert_true(fit_shown(cols, n, lay, COL_INSTANCE));
+	assert_false(fit_shown(cols, n, lay, COL_GPU));
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 30);
+	assert_true(fit_shown(cols, n, lay, COL_GPU_PRICE));
+	assert_true(fit_shown(cols, n, lay, COL_PROVIDER));
+	assert_false(fit_shown(cols, n, lay, COL_INSTANCE));
 }
 
 static void

@@ -1718,7 +1718,10 @@ test_sort_names(void **state)
 static void
 test_sort_gpu(void **state)
 {
-	/* Canonical ids A-Z, the unknown GPU by its raw name; H100 tie by price. */
+	/*
+	 * Canonical ids A-Z, the unknown GPU by its raw name; the two H100
+	 * by their counts as numbers, 1x before 8x (issue 45).
+	 */
 	static const int fwd[NFIX] = { 3, 2, 1, 0, 4 };
 	struct offer o[NFIX];
 	struct plan p[NFIX];
@@ -1727,13 +1730,13 @@ test_sort_gpu(void **state)
 	(void)state;
 	fixture(o);
 	sort_is(o, SORT_GPU, false, fwd);
-	/* Reversed: the known ids Z-A, the H100 tie still by price. */
+	/* Reversed: the known ids Z-A, the H100 counts 8x before 1x. */
 	fixture_plans(o, p);
 	plan_sort(p, NFIX, SORT_GPU, true);
 	for (i = 0; i < NFIX; i++)
 		pos[p[i].offer - o] = i;
-	assert_true(pos[1] < pos[0]);
-	assert_true(pos[0] < pos[2]);
+	assert_true(pos[0] < pos[1]);
+	assert_true(pos[1] < pos[2]);
 	assert_true(pos[2] < pos[3]);
 }
 
