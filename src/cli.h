@@ -90,6 +90,8 @@ struct cli_options {
 	bool	watch_forget;		/* watch --forget */
 	int64_t	exec_timeout;		/* watch --exec-timeout, s; 0: default */
 	const char *operand;		/* publish DIR, launch KEY */
+	/* help WORD, WORD --help: that command's help (NULL: all of it) */
+	const struct cmd_entry *help_for;
 	const char *from;		/* refresh --from URL|DIR, or NULL */
 	bool	 live;			/* refresh --live: not the config's from */
 	const char *from_key;		/* refresh --from-key KEY|FILE, or NULL */
@@ -195,17 +197,22 @@ struct question;
 void	cli_question(const struct cli_options *opts, struct question *q);
 
 /*
- * The end of an answer's footer line: "; data age: aws 72d (snapshot),
- * vast 2h" for the providers of plans[0..n), then a newline. Every
- * answer (offers, --group-by, history) ends its count line with it.
+ * An answer's footer (footer.h) on stderr, wrapped to the terminal's
+ * width when stderr is one (cli_footer_width(); else one line an
+ * entry, as scripts read it).
  */
-struct plan;
-void	cli_data_age(FILE *out, const struct plan *plans, size_t n,
-	    int64_t now);
+struct footer;
+void	cli_footer_print(const struct footer *f);
+size_t	cli_footer_width(void);
 /* Table width for out: the tty's, else $COLUMNS, else 0 (unlimited). */
 size_t	cli_output_width(FILE *out);
 /* A byte count for people: "812 B", "37 kB", "1.2 MB" (SI units). */
 void	cli_human_bytes(uint64_t bytes, char *buf, size_t size);
+/*
+ * One command's help: its usage, what it does, the options it takes
+ * (`gpucost help launch`, `gpucost launch --help`).
+ */
+void	cli_command_usage(FILE *out, const struct cmd_entry *e);
 /* "gpucost: " and a message on stderr. */
 void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*

@@ -16,6 +16,7 @@
 #include "cache.h"
 #include "offer.h"
 #include "columns.h"
+#include "footer.h"
 #include "err.h"
 #include "paths.h"
 #include "provider.h"
@@ -107,56 +108,25 @@ cli_open_cache(const struct cli_options *o)
 	return db;
 }
 
-void
-cli_data_age(FILE *out, const struct plan *plans, size_t n, int64_t now)
+size_t
+cli_footer_width(void)
 {
-	struct {
-		const char *provider;
-		int64_t oldest;
-		enum offer_source source;
-	} seen[32];
-	size_t nseen = 0, i, j;
-	char age[16];
-	bool snapshot = false;
+#ifdef TIOCGWINSZ
+	struct winsize ws;
 
-	for (i = 0; i < n; i++) {
-		const struct offer *o = plans[i].offer;
+	/* Only a person's terminal: a script reads one line per entry. */
+	if (isatty(fileno(stderr)) && ioctl(fileno(stderr), TIOCGWINSZ,
+	    &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+#endif
+	return isatty(fileno(stderr)) ? cli_output_width(stderr) : 0;
+}
 
-		for (j = 0; j < nseen; j++)
-			if (strcmp(seen[j].provider, o->provider) == 0)
-				break;
-		if (j == nseen) {
-			if (nseen == sizeof seen / sizeof seen[0])
-				continue;
-			seen[nseen].provider = o->provider;
-			seen[nseen].oldest = o->fetched_at;
-			seen[nseen].source = o->source;
-			nseen++;
-		} else if (o->fetched_at < seen[j].oldest) {
-			seen[j].oldest = o->fetched_at;
-			if (o->source == SRC_SNAPSHOT)
-				seen[j].source = SRC_SNAPSHOT;
-		}
-	}
-	for (i = 0; i < nseen; i++) {
-		const struct provider *p = provider_find(seen[i].provider);
-		struct snapshot_source src;
+void
+cli_footer_print(const struct footer *f)
+{
+	char *text = footer_text(f, cli_footer_width());
 
-		column_age(now - seen[i].oldest, age, sizeof age);
-		fprintf(out, "%s%s %s", i == 0 ? "; data age: " : ", ",
-		    seen[i].provider, age);
-		if (seen[i].source != SRC_SNAPSHOT)
-			continue;
-		/* No feed to refresh from: the list's own date says it. */
-		if (p != NULL && p->no_feed != NULL &&
-		    snapshot_source(p->id, &src))
-			fprintf(out, " (list prices of %s)", src.date);
-		else {
-			fputs(" (snapshot)", out);
-			snapshot = true;
-		}
-	}
-	if (snapshot)
-		fputs("; 'gpucost refresh' fetches live prices", out);
-	fputc('\n', out);
+	fputs(text, stderr);
+	free(text);
 }

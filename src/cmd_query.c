@@ -16,6 +16,7 @@
 #include "columns.h"
 #include "db.h"
 #include "err.h"
+#include "footer.h"
 #include "health.h"
 #include "history.h"
 #include "http.h"
@@ -31,113 +32,23 @@
 #include "summary.h"
 
 /*
- * The footer's word on market references (rentable.h): how many were
- * left out and how to see them, or how many of those shown are ones.
+ * Does every provider --provider names have no offer in the cache (not
+ * in the snapshot, never refreshed)? Then that, not the filter, is why.
  */
-static void
-print_market(const struct plan *plans, size_t n, size_t left_out,
-    bool summary, int64_t now)
+static bool
+named_have_no_data(const struct offer_filter *f,
+    const struct provider_status *status, size_t nstatus)
 {
-	size_t i, shown = 0;
+	size_t i, k;
 
-	for (i = 0; i < n; i++)
-		if (offer_market_reference(plans[i].offer, now))
-			shown++;
-	if (left_out > 0)
-		fprintf(stderr, "; %zu marketplace listing%s older than a day "
-		    "left out (market references, not offers: --include-stale "
-		    "shows them)", left_out, left_out == 1 ? "" : "s");
-	if (shown > 0)
-		fprintf(stderr, "; %zu %s %s market reference%s (marketplace "
-		    "listing%s older than a day)", shown,
-		    summary ? "of them" : "shown", shown == 1 ? "is a" : "are",
-		    shown == 1 ? "" : "s", shown == 1 ? "" : "s");
-}
-
-/*
- * One line on stderr saying how many offers were shown and how old their
- * prices are, per provider: "gpucost: 12 offers; data age: aws 72d
- * (snapshot), vast 2h" (cli_data_age()).
- */
-static void
-print_data_age(const struct plan *plans, size_t n, size_t matched,
-    size_t folded, size_t left_out, int64_t now)
-{
-	if (folded > 0 && n + folded < matched)
-		fprintf(stderr, "gpucost: %zu of %zu offers in %zu rows (+N: "
-		    "more regions, --all-regions lists them)", n + folded,
-		    matched, n);
-	else if (folded > 0)
-		fprintf(stderr, "gpucost: %zu offers in %zu rows (+N: more "
-		    "regions, --all-regions lists them)", n + folded, n);
-	else if (n < matched)
-		fprintf(stderr, "gpucost: %zu of %zu offers", n, matched);
-	else
-		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
-	print_market(plans, n, left_out, false, now);
-	cli_data_age(stderr, plans, n, now);
-}
-
-/*
- * Under a table, the note letters its rows show, in words ("notes: !
- * price-outlier, o stale"): only those shown, on stderr with the data age
- * so the rows on stdout stay rows.
- */
-static void
-print_notes_legend(const struct plan *plans, size_t n, int64_t now)
-{
-	char legend[512];
-	unsigned notes = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		notes |= notes_at(plans[i].offer, now);
-	if (notes_legend(notes, legend, sizeof legend) > 0)
-		fprintf(stderr, "gpucost: %s\n", legend);
-}
-
-/*
- * A line on stderr for each provider among the shown plans whose
- * refreshes have all failed for a week or whose last one shrank
- * (health.h): its rows may be old or only part of what it sells.
- */
-static void
-print_health(struct db *db, const struct plan *plans, size_t n, int64_t now)
-{
-	const char *done[FILTER_PROVIDERS_MAX];
-	struct refresh_outcome *rows;
-	struct provider_health h;
-	struct err err;
-	size_t ndone = 0, nrows, i, j;
-	char why[256], age[16];
-
-	for (i = 0; i < n && ndone < FILTER_PROVIDERS_MAX; i++) {
-		const char *p = plans[i].offer->provider;
-
-		for (j = 0; j < ndone; j++)
-			if (strcmp(done[j], p) == 0)
-				break;
-		if (j < ndone)
-			continue;
-		done[ndone++] = p;
-		/* Health is advice: a cache that cannot say stays quiet. */
-		if (db_outcomes(db, p, &rows, &nrows, &err) < 0)
-			continue;
-		health_judge(rows, nrows, now, &h);
-		free(rows);
-		if (health_describe(&h, now, why, sizeof why) == 0)
-			continue;
-		if (h.state == HEALTH_SHRUNK)
-			fprintf(stderr, "gpucost: %s has shrunk: %s; its list "
-			    "may be incomplete\n", p, why);
-		else if (h.last_success > 0) {
-			column_age(now - h.last_success, age, sizeof age);
-			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
-			    "are from its last success, %s ago\n", p, why, age);
-		} else
-			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
-			    "are the snapshot's\n", p, why);
-	}
+	if (f->nproviders == 0 || status == NULL)
+		return false;
+	for (i = 0; i < f->nproviders; i++)
+		for (k = 0; k < nstatus; k++)
+			if (strcmp(status[k].provider, f->providers[i]) == 0 &&
+			    status[k].offer_count > 0)
+				return false;
+	return true;
 }
 
 /*
@@ -172,22 +83,38 @@ print_train(const struct train *t)
 	fprintf(stderr, "gpucost: %s\n", line);
 }
 
-/* Say which option left no offer, and what to do (query.c). */
-static void
+/*
+ * Say which option left no offer, and what to do (query.c). Returns
+ * whether it said the providers asked have no data.
+ */
+static bool
 explain_empty(struct db *db, const struct cli_options *o,
-    const struct offer_filter *f, size_t left_out)
+    const struct offer_filter *f, const struct answer *a)
 {
 	struct offer_filter all;
 	struct offer_list offers;
-	char why[1024];
+	char why[1024], names[512];
+	size_t left_out = a->left_out, len = 0, i;
 	struct err err;
 
-	if (left_out > 0) {
+	if (named_have_no_data(f, a->status, a->nstatus)) {
+		names[0] = '\0';
+		for (i = 0; i < f->nproviders; i++)
+			len += (size_t)snprintf(names + len, len < sizeof names ?
+			    sizeof names - len : 0, "%s%s", i == 0 ? "" : ",",
+			    f->providers[i]);
+		fprintf(stderr, "gpucost: %s ha%s no data until 'gpucost "
+		    "refresh --provider %s' brings %s offers (not in the "
+		    "built-in snapshot)\n", names, f->nproviders == 1 ? "s" :
+		    "ve", names, f->nproviders == 1 ? "its" : "their");
+		return true;
+	}
+	if (left_out > 0 && left_out != ANSWER_UNKNOWN) {
 		fprintf(stderr, "gpucost: no offer matched; %zu marketplace "
 		    "listing%s older than a day did (market references, not "
 		    "offers: --include-stale shows them)\n", left_out,
 		    left_out == 1 ? "" : "s");
-		return;
+		return false;
 	}
 	offer_list_init(&offers);
 	offer_filter_init(&all);
@@ -201,6 +128,7 @@ explain_empty(struct db *db, const struct cli_options *o,
 		fprintf(stderr, "gpucost: no offer matched%s\n",
 		    o->query_given ? " the query" : "");
 	offer_list_done(&offers);
+	return false;
 }
 
 /*
@@ -409,7 +337,7 @@ cmd_query_exec(const struct cli_options *o)
 	struct output_opts out_opts;
 	struct question q;
 	struct answer a;
-	size_t folded = 0, i;
+	struct footer foot;
 	char refresh_note[768] = "";
 	struct stale_refresh sr;
 	struct err err;
@@ -426,6 +354,7 @@ cmd_query_exec(const struct cli_options *o)
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
 	answer_init(&a);
+	footer_init(&foot);
 	if (answer_get(db, &q, &a, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
@@ -436,18 +365,18 @@ cmd_query_exec(const struct cli_options *o)
 			goto done;
 		}
 		if (!o->quiet) {
-			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s",
-			    a.nplans, a.nplans == 1 ? "" : "s", a.ngroups,
-			    a.ngroups == 1 ? "" : "s");
-			print_market(a.plans, a.nplans, a.left_out, true,
-			    q.filter.now);
-			cli_data_age(stderr, a.plans, a.nplans, q.filter.now);
+			footer_data_age(&foot, a.plans, a.nplans, q.filter.now);
+			footer_market(&foot, a.plans, a.nplans, a.left_out,
+			    true, q.filter.now);
+			footer_no_data(&foot, &q.filter, a.status, a.nstatus);
+			footer_add(&foot, FOOTER_COUNT, "%zu offer%s in %zu "
+			    "group%s", a.nplans, a.nplans == 1 ? "" : "s",
+			    a.ngroups, a.ngroups == 1 ? "" : "s");
+			cli_footer_print(&foot);
 		}
 		rc = a.matched > 0 ? EXIT_OK : EXIT_NO_MATCH;
 		goto done;
 	}
-	for (i = 0; i < a.nplans; i++)
-		folded += (size_t)a.plans[i].other_regions;
 	debug_rows(o, &q, &a);
 
 	memset(&out_opts, 0, sizeof out_opts);
@@ -487,22 +416,30 @@ cmd_query_exec(const struct cli_options *o)
 		goto done;
 	}
 	if (a.nplans == 0) {
-		if (!o->quiet)
-			explain_empty(db, o, &q.filter, a.left_out);
+		if (!o->quiet && !explain_empty(db, o, &q.filter, &a)) {
+			footer_no_data(&foot, &q.filter, a.status, a.nstatus);
+			cli_footer_print(&foot);
+		}
 		rc = EXIT_NO_MATCH;
 		/* Plans there were, but none holds the run: a refusal. */
 		if (train_refused(db, &q.filter)) {
 			if (o->quiet)
-				explain_empty(db, o, &q.filter, a.left_out);
+				explain_empty(db, o, &q.filter, &a);
 			rc = EXIT_USAGE;
 		}
 	} else {
-		if (!o->quiet && o->format == OUTPUT_TABLE)
-			print_notes_legend(a.plans, a.nplans, out_opts.now);
 		if (!o->quiet) {
-			print_data_age(a.plans, a.nplans, a.matched, folded,
-			    a.left_out, out_opts.now);
-			print_health(db, a.plans, a.nplans, out_opts.now);
+			footer_data_age(&foot, a.plans, a.nplans, out_opts.now);
+			footer_market(&foot, a.plans, a.nplans, a.left_out,
+			    false, out_opts.now);
+			footer_no_data(&foot, &q.filter, a.status, a.nstatus);
+			footer_health(&foot, db, a.plans, a.nplans,
+			    out_opts.now);
+			footer_count(&foot, a.plans, a.nplans, a.matched);
+			if (o->format == OUTPUT_TABLE)
+				footer_notes(&foot, a.plans, a.nplans,
+				    out_opts.now);
+			cli_footer_print(&foot);
 		}
 		/* JSON says them at its top; a table under it, once. */
 		if (!o->quiet && o->format == OUTPUT_TABLE &&
@@ -520,6 +457,7 @@ done:
 	/* Even with -q: the answer is older than was asked for. */
 	if (refresh_note[0] != '\0')
 		fprintf(stderr, "gpucost: %s\n", refresh_note);
+	footer_done(&foot);
 	answer_done(&a);
 	db_close(db);
 	return rc;
