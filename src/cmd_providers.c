@@ -383,7 +383,7 @@ cmd_providers_exec(const struct cli_options *o)
 		print_wrapped(line, width);
 		/* Where the list prices come from, for those without a feed. */
 		for (i = 0; i < n; i++) {
-			char note[768];
+			char note[700];
 
 			if (providers[i]->no_feed == NULL ||
 			    (providers[i]->start != NULL &&
