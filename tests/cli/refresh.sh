@@ -355,12 +355,12 @@ serve nofeed "$TOP_SRCDIR/tests/fixtures/salad"
 GPUCOST_COREWEAVE_URL=$url GPUCOST_SALAD_URL=$url SALAD_API_KEY= run --db "$DB" refresh --provider coreweave
 check "coreweave: exit 0" status_is 0
 check "coreweave: one line" err_lines_are 1
-check "coreweave: no feed, the list's date" err_has '^coreweave: CoreWeave publishes no price feed: its offers are its list prices of 2026-09-20 (coreweave.com/pricing.*; nothing fetched$'
+check "coreweave: no feed, the list's date" err_has '^gpucost: coreweave: CoreWeave publishes no price feed: its offers are its list prices of 2026-09-20 (coreweave.com/pricing.*; nothing fetched$'
 check "coreweave: its 16 list offers kept" [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'coreweave' and source = 'snapshot'")" -eq 16 ]
 unset SALAD_API_KEY
 GPUCOST_SALAD_URL=$url run --db "$DB" refresh --provider salad,coreweave
 check "salad without a key: exit 0" status_is 0
-check "salad without a key: the list's line" err_has '^salad: SaladCloud publishes no keyless price feed .*list prices of 2026-09-20 .*nothing fetched$'
+check "salad without a key: the list's line" err_has '^gpucost: salad: SaladCloud publishes no keyless price feed .*list prices of 2026-09-20 .*nothing fetched$'
 check "nothing fetched for either" [ ! -s "$T/nofeed.log" ] || [ -z "$(grep '^REQ' "$T/nofeed.log")" ]
 run --db "$DB" providers
 check "providers: coreweave's list and its date" out_has '^CoreWeave publishes no price feed: its offers are its list prices of 2026-09-20'
