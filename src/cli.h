@@ -205,5 +205,32 @@ void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * EXIT_USAGE: it is never refreshed and its offers never shown.
  */
 bool	cli_retired(const struct offer_filter *f);
+/*
+ * The question (answer.h) a query's options ask, as the query's output
+ * format shows it: a table folds an instance type's regions, CSV and
+ * JSON do not; asked now.
+ */
+struct question;
+void	cli_question(const struct cli_options *o, struct question *q);
+/*
+ * Open the cache of o and answer q into a (answer_init()ed; the caller
+ * calls answer_done() either way): the cache, or NULL with the error
+ * printed.
+ */
+struct answer;
+struct db *cli_answer(const struct cli_options *o, const struct question *q,
+	    struct answer *a);
+/*
+ * A line on stderr for each provider among plans[0..n) whose refreshes
+ * have all failed for a week or whose last one shrank (health.h).
+ */
+void	cli_health(struct db *db, const struct plan *plans, size_t n,
+	    int64_t now);
+/*
+ * Why filter f matched nothing, on stderr: the market references it left
+ * out, or the first option that leaves no offer (query_explain_empty()).
+ */
+void	cli_explain_empty(struct db *db, const struct offer_filter *f,
+	    size_t left_out, bool query_given);
 
 #endif

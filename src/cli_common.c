@@ -1,4 +1,7 @@
-/* cli_common.c: what the commands share: the cache, the width, sizes, errors. */
+/*
+ * cli_common.c: what the commands share: the cache, the width, sizes,
+ * errors, the footer's data age, health and why nothing matched.
+ */
 #include "config.h"
 #include "cli.h"
 
@@ -6,15 +9,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_IOCTL_H
 #include <sys/ioctl.h>
 #endif
 
+#include "answer.h"
 #include "cache.h"
 #include "offer.h"
 #include "columns.h"
+#include "db.h"
 #include "err.h"
+#include "health.h"
+#include "query.h"
 #include "paths.h"
 #include "provider.h"
 #include "rentable.h"
@@ -145,4 +153,116 @@ cli_data_age(FILE *out, const struct plan *plans, size_t n, int64_t now)
 	if (snapshot)
 		fputs("; 'gpucost refresh' fetches live prices", out);
 	fputc('\n', out);
+}
+
+/*
+ * A line on stderr for each provider among the shown plans whose
+ * refreshes have all failed for a week or whose last one shrank
+ * (health.h): its rows may be old or only part of what it sells.
+ */
+void
+cli_health(struct db *db, const struct plan *plans, size_t n, int64_t now)
+{
+	const char *done[FILTER_PROVIDERS_MAX];
+	struct refresh_outcome *rows;
+	struct provider_health h;
+	struct err err;
+	size_t ndone = 0, nrows, i, j;
+	char why[256], age[16];
+
+	for (i = 0; i < n && ndone < FILTER_PROVIDERS_MAX; i++) {
+		const char *p = plans[i].offer->provider;
+
+		for (j = 0; j < ndone; j++)
+			if (strcmp(done[j], p) == 0)
+				break;
+		if (j < ndone)
+			continue;
+		done[ndone++] = p;
+		/* Health is advice: a cache that cannot say stays quiet. */
+		if (db_outcomes(db, p, &rows, &nrows, &err) < 0)
+			continue;
+		health_judge(rows, nrows, now, &h);
+		free(rows);
+		if (health_describe(&h, now, why, sizeof why) == 0)
+			continue;
+		if (h.state == HEALTH_SHRUNK)
+			fprintf(stderr, "gpucost: %s has shrunk: %s; its list "
+			    "may be incomplete\n", p, why);
+		else if (h.last_success > 0) {
+			column_age(now - h.last_success, age, sizeof age);
+			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
+			    "are from its last success, %s ago\n", p, why, age);
+		} else
+			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
+			    "are the snapshot's\n", p, why);
+	}
+}
+
+/* Say which option left no offer, and what to do (query.c). */
+void
+cli_explain_empty(struct db *db, const struct offer_filter *f,
+    size_t left_out, bool query_given)
+{
+	struct offer_filter all;
+	struct offer_list offers;
+	char why[1024];
+	struct err err;
+
+	if (left_out > 0) {
+		fprintf(stderr, "gpucost: no offer matched; %zu marketplace "
+		    "listing%s older than a day did (market references, not "
+		    "offers: --include-stale shows them)\n", left_out,
+		    left_out == 1 ? "" : "s");
+		return;
+	}
+	offer_list_init(&offers);
+	offer_filter_init(&all);
+	all.now = f->now;
+	all.include_stale = f->include_stale;
+	if (db_query(db, &all, &offers, &err) == 0 &&
+	    query_explain_empty(offers.v, offers.n, f, why,
+	    sizeof why) > 0)
+		fprintf(stderr, "gpucost: %s\n", why);
+	else
+		fprintf(stderr, "gpucost: no offer matched%s\n",
+		    query_given ? " the query" : "");
+	offer_list_done(&offers);
+}
+
+void
+cli_question(const struct cli_options *o, struct question *q)
+{
+	memset(q, 0, sizeof *q);
+	q->filter = o->filter;
+	/* Market references are judged at the time of the query (after any
+	 * --max-age refresh). */
+	q->filter.now = (int64_t)time(NULL);
+	q->sort = o->sort;
+	q->reverse = o->reverse;
+	q->limit = o->limit > 0 ? (size_t)o->limit : 0;
+	/* Tables fold an instance type's regions; CSV and JSON do not. */
+	q->fold = o->format == OUTPUT_TABLE && !o->all_regions;
+	q->group_by = o->group_by;
+	/* The footer (and JSON's count) is about the whole answer. */
+	q->counts = !o->quiet || (o->format == OUTPUT_JSON &&
+	    o->group_by.nkeys == 0);
+	q->status = o->format == OUTPUT_JSON || !o->quiet;
+}
+
+struct db *
+cli_answer(const struct cli_options *o, const struct question *q,
+    struct answer *a)
+{
+	struct err err;
+	struct db *db;
+
+	if ((db = cli_open_cache(o)) == NULL)
+		return NULL;
+	if (answer_get(db, q, a, &err) < 0) {
+		cli_error("%s", err.msg);
+		db_close(db);
+		return NULL;
+	}
+	return db;
 }

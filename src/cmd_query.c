@@ -16,7 +16,6 @@
 #include "columns.h"
 #include "db.h"
 #include "err.h"
-#include "health.h"
 #include "history.h"
 #include "http.h"
 #include "money.h"
@@ -24,7 +23,6 @@
 #include "output.h"
 #include "paths.h"
 #include "provider.h"
-#include "query.h"
 #include "rentable.h"
 #include "settings.h"
 #include "str.h"
@@ -94,81 +92,6 @@ print_notes_legend(const struct plan *plans, size_t n, int64_t now)
 		notes |= notes_at(plans[i].offer, now);
 	if (notes_legend(notes, legend, sizeof legend) > 0)
 		fprintf(stderr, "gpucost: %s\n", legend);
-}
-
-/*
- * A line on stderr for each provider among the shown plans whose
- * refreshes have all failed for a week or whose last one shrank
- * (health.h): its rows may be old or only part of what it sells.
- */
-static void
-print_health(struct db *db, const struct plan *plans, size_t n, int64_t now)
-{
-	const char *done[FILTER_PROVIDERS_MAX];
-	struct refresh_outcome *rows;
-	struct provider_health h;
-	struct err err;
-	size_t ndone = 0, nrows, i, j;
-	char why[256], age[16];
-
-	for (i = 0; i < n && ndone < FILTER_PROVIDERS_MAX; i++) {
-		const char *p = plans[i].offer->provider;
-
-		for (j = 0; j < ndone; j++)
-			if (strcmp(done[j], p) == 0)
-				break;
-		if (j < ndone)
-			continue;
-		done[ndone++] = p;
-		/* Health is advice: a cache that cannot say stays quiet. */
-		if (db_outcomes(db, p, &rows, &nrows, &err) < 0)
-			continue;
-		health_judge(rows, nrows, now, &h);
-		free(rows);
-		if (health_describe(&h, now, why, sizeof why) == 0)
-			continue;
-		if (h.state == HEALTH_SHRUNK)
-			fprintf(stderr, "gpucost: %s has shrunk: %s; its list "
-			    "may be incomplete\n", p, why);
-		else if (h.last_success > 0) {
-			column_age(now - h.last_success, age, sizeof age);
-			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
-			    "are from its last success, %s ago\n", p, why, age);
-		} else
-			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
-			    "are the snapshot's\n", p, why);
-	}
-}
-
-/* Say which option left no offer, and what to do (query.c). */
-static void
-explain_empty(struct db *db, const struct cli_options *o,
-    const struct offer_filter *f, size_t left_out)
-{
-	struct offer_filter all;
-	struct offer_list offers;
-	char why[1024];
-	struct err err;
-
-	if (left_out > 0) {
-		fprintf(stderr, "gpucost: no offer matched; %zu marketplace "
-		    "listing%s older than a day did (market references, not "
-		    "offers: --include-stale shows them)\n", left_out,
-		    left_out == 1 ? "" : "s");
-		return;
-	}
-	offer_list_init(&offers);
-	offer_filter_init(&all);
-	all.now = f->now;
-	all.include_stale = f->include_stale;
-	if (db_query(db, &all, &offers, &err) == 0 &&
-	    query_explain_empty(offers.v, offers.n, f, why,
-	    sizeof why) > 0)
-		fprintf(stderr, "gpucost: %s\n", why);
-	else
-		fprintf(stderr, "gpucost: no offer matched%s\n",
-		    o->query_given ? " the query" : "");
-	offer_list_done(&offers);
 }
 
 /*
@@ -313,27 +236,6 @@ debug_rows(const struct cli_options *o, const struct question *q,
 	fclose(f);
 }
 
-/* The question a query's options ask (answer.h). */
-static void
-query_question(const struct cli_options *o, struct question *q)
-{
-	memset(q, 0, sizeof *q);
-	q->filter = o->filter;
-	/* Market references are judged at the time of the query (after any
-	 * --max-age refresh). */
-	q->filter.now = (int64_t)time(NULL);
-	q->sort = o->sort;
-	q->reverse = o->reverse;
-	q->limit = o->limit > 0 ? (size_t)o->limit : 0;
-	/* Tables fold an instance type's regions; CSV and JSON do not. */
-	q->fold = o->format == OUTPUT_TABLE && !o->all_regions;
-	q->group_by = o->group_by;
-	/* The footer (and JSON's count) is about the whole answer. */
-	q->counts = !o->quiet || (o->format == OUTPUT_JSON &&
-	    o->group_by.nkeys == 0);
-	q->status = o->format == OUTPUT_JSON || !o->quiet;
-}
-
 static int
 cmd_query_exec(const struct cli_options *o)
 {
@@ -343,7 +245,6 @@ cmd_query_exec(const struct cli_options *o)
 	size_t folded = 0, i;
 	char refresh_note[768] = "";
 	int64_t max_age;
-	struct err err;
 	struct db *db;
 	int rc = EXIT_DATA;
 
@@ -353,14 +254,10 @@ cmd_query_exec(const struct cli_options *o)
 		return EXIT_USAGE;
 	if (max_age > 0)
 		refresh_stale(o, max_age, refresh_note, sizeof refresh_note);
-	query_question(o, &q);
-	if ((db = cli_open_cache(o)) == NULL)
-		return EXIT_DATA;
+	cli_question(o, &q);
 	answer_init(&a);
-	if (answer_get(db, &q, &a, &err) < 0) {
-		cli_error("%s", err.msg);
+	if ((db = cli_answer(o, &q, &a)) == NULL)
 		goto done;
-	}
 	if (o->group_by.nkeys > 0) {
 		if (print_groups(o, &a) < 0) {
 			cli_error("writing the output: %s", strerror(errno));
@@ -410,7 +307,8 @@ cmd_query_exec(const struct cli_options *o)
 	}
 	if (a.nplans == 0) {
 		if (!o->quiet)
-			explain_empty(db, o, &q.filter, a.left_out);
+			cli_explain_empty(db, &q.filter, a.left_out,
+			    o->query_given);
 		rc = EXIT_NO_MATCH;
 	} else {
 		if (!o->quiet && o->format == OUTPUT_TABLE)
@@ -418,7 +316,7 @@ cmd_query_exec(const struct cli_options *o)
 		if (!o->quiet) {
 			print_data_age(a.plans, a.nplans, a.matched, folded,
 			    a.left_out, out_opts.now);
-			print_health(db, a.plans, a.nplans, out_opts.now);
+			cli_health(db, a.plans, a.nplans, out_opts.now);
 		}
 		rc = EXIT_OK;
 	}
