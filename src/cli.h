@@ -85,6 +85,8 @@ struct cli_options {
 	struct group_by group_by;	/* --group-by; nkeys 0: offers */
 	int64_t	since;			/* history --since, seconds; 0 default */
 	int64_t	max_age;		/* --max-age, seconds; 0 none given */
+	bool	offline;		/* never refresh, whatever --max-age
+					   or the config's max_age say (mcp) */
 	const char *exec;		/* watch --exec CMD, or NULL */
 	bool	watch_list;		/* watch --list */
 	bool	watch_forget;		/* watch --forget */
@@ -144,6 +146,8 @@ const struct cli_option *cli_option_table(size_t *n);
 enum cli_values cli_option_values(const struct cli_option *opt);
 /* The option that sets --help / --version (cmd_mcp.c leaves them out). */
 bool	cli_option_is_meta(const struct cli_option *opt);
+/* The option that makes a query refresh first (--max-age: mcp never). */
+bool	cli_option_refreshes(const struct cli_option *opt);
 
 /* The usage text (for --help), made from the command and option tables. */
 void	cli_usage(FILE *out);

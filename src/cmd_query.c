@@ -244,15 +244,16 @@ cmd_query_exec(const struct cli_options *o)
 	struct answer a;
 	size_t folded = 0, i;
 	char refresh_note[768] = "";
-	int64_t max_age;
+	int64_t max_age = 0;
 	struct db *db;
 	int rc = EXIT_DATA;
 
 	if (cli_retired(&o->filter))
 		return EXIT_USAGE;
-	if (max_age_of(o, &max_age) < 0)
+	/* The MCP server's queries never reach the network (offline). */
+	if (!o->offline && max_age_of(o, &max_age) < 0)
 		return EXIT_USAGE;
-	if (max_age > 0)
+	if (!o->offline && max_age > 0)
 		refresh_stale(o, max_age, refresh_note, sizeof refresh_note);
 	cli_question(o, &q);
 	answer_init(&a);
