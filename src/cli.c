@@ -48,16 +48,22 @@ enum {
 	OPT_FROM_KEY,
 	OPT_SIGN,
 	OPT_KEYGEN,
-	OPT_EXEC_TIMEOUT
+	OPT_EXEC_TIMEOUT,
+	OPT_TRAIN,
+	OPT_MFU,
+	OPT_CHECKPOINT,
+	OPT_EGRESS
 };
 
 /* One option (struct cli_option, cli.h): a filter field or one of the above. */
 
 /* The options that are not filters, in --help order within a group. */
 static const struct cli_option other_options[] = {
-	{ "sort", 's', "KEY", CMD_SCOPE_QUERY, true, -1, OPT_SORT,
+	{ "sort", 's', "KEY", CMD_SCOPE_QUERY | CMD_SCOPE_LAUNCH, true, -1,
+	    OPT_SORT,
 	    "sort key (default gpu-price; keys below)" },
-	{ "reverse", 0, NULL, CMD_SCOPE_QUERY, true, -1, OPT_REVERSE,
+	{ "reverse", 0, NULL, CMD_SCOPE_QUERY | CMD_SCOPE_LAUNCH, true, -1,
+	    OPT_REVERSE,
 	    "reverse the sort order" },
 	{ "limit", 'l', "N", CMD_SCOPE_QUERY, true, -1, OPT_LIMIT,
 	    "print at most N offers" },
@@ -67,8 +73,17 @@ static const struct cli_option other_options[] = {
 	    "a table row per region (default: one row, +N regions)" },
 	{ "group-by", 0, "KEYS", CMD_SCOPE_QUERY, true, -1, OPT_GROUP_BY,
 	    "a row per gpu, provider, region, continent: min/median/max" },
-	{ "term", 0, "TERM", CMD_SCOPE_QUERY, true, -1, OPT_TERM,
+	{ "term", 0, "TERM", CMD_SCOPE_QUERY | CMD_SCOPE_LAUNCH, true, -1,
+	    OPT_TERM,
 	    "committed prices: 1y, 3y, 6m ... or any (rank by the best)" },
+	{ "train", 0, "PARAMS:TOKENS", CMD_SCOPE_QUERY, true, -1, OPT_TRAIN,
+	    "rank by what a training run costs (7B:2T): hours, job $" },
+	{ "mfu", 0, "F", CMD_SCOPE_QUERY, true, -1, OPT_MFU,
+	    "--train: share of the BF16 peak reached (default 0.40)" },
+	{ "checkpoint", 0, "DURATION", CMD_SCOPE_QUERY, true, -1,
+	    OPT_CHECKPOINT, "--train: time between checkpoints (default 30m)" },
+	{ "egress", 0, "SIZE", CMD_SCOPE_QUERY, true, -1, OPT_EGRESS,
+	    "--train: data moved out to the internet (10TB)" },
 	{ "max-age", 0, "DURATION", CMD_SCOPE_QUERY, true, -1, OPT_MAX_AGE,
 	    "first refresh the keyless providers whose data is older (1d, 12h)" },
 	{ "since", 0, "DURATION", CMD_SCOPE_HISTORY, false, -1, OPT_SINCE,
@@ -112,16 +127,16 @@ static const struct cli_option other_options[] = {
 };
 #define NOTHER	(sizeof other_options / sizeof other_options[0])
 
-/* Commands a filter option is taken by besides the query. */
+/*
+ * Commands a filter option is taken by besides the query and `launch`
+ * (which asks the query's question: its row is the plan the table shows).
+ */
 static const struct {
 	enum filter_field field;
 	unsigned	 scope;
 } filter_scope[] = {
 	{ FF_GPU,	CMD_SCOPE_GPUS },	/* gpucost gpus --gpu A100 */
 	{ FF_PROVIDERS,	CMD_SCOPE_REFRESH },	/* refresh --provider aws */
-	{ FF_PROVIDERS,	CMD_SCOPE_LAUNCH },	/* launch KEY --provider aws */
-	{ FF_SPOT,	CMD_SCOPE_LAUNCH },	/* launch KEY --spot */
-	{ FF_VERTEX,	CMD_SCOPE_LAUNCH },	/* launch KEY --vertex */
 };
 
 /* Commands that take one operand after their word, and its name. */
@@ -187,7 +202,7 @@ build_options(void)
 		o->name = fi->option;
 		o->short_opt = fi->short_opt;
 		o->arg = fi->kind == FILTER_FLAG ? NULL : fi->arg;
-		o->scope = CMD_SCOPE_QUERY;
+		o->scope = CMD_SCOPE_QUERY | CMD_SCOPE_LAUNCH;
 		for (j = 0; j < sizeof filter_scope / sizeof filter_scope[0];
 		    j++)
 			if (filter_scope[j].field == (enum filter_field)i)
@@ -319,6 +334,24 @@ parse_hours(const char *value, double *out, struct err *err)
 	return 0;
 }
 
+/* --checkpoint: a duration from a minute to 30 days, in seconds. */
+static int
+parse_checkpoint(const char *value, int *out, struct err *err)
+{
+	int64_t secs;
+	char q[80];
+
+	if (history_parse_duration(value, &secs, NULL) < 0 || secs < 60 ||
+	    secs > 30 * 86400) {
+		err_set(err, "--checkpoint: expected a duration from 1m to 30d "
+		    "such as 30m, 2h or 1d, got %s", str_quoted(value, q,
+		    sizeof q));
+		return -1;
+	}
+	*out = (int)secs;
+	return 0;
+}
+
 /*
  * refresh --from: an http(s) URL or a directory path (any other scheme
  * is a mistake worth a usage error, not a "no such directory").
@@ -375,6 +408,15 @@ set_option(const struct cli_option *opt, const char *arg,
 		    "a positive integer", &o->limit, err);
 	case OPT_HOURS:
 		return parse_hours(arg, &o->hours, err);
+	case OPT_TRAIN:
+		return train_parse(arg, &o->filter.train, err);
+	case OPT_MFU:
+		return train_parse_mfu(arg, &o->filter.train.mfu, err);
+	case OPT_CHECKPOINT:
+		return parse_checkpoint(arg, &o->filter.train.checkpoint_s,
+		    err);
+	case OPT_EGRESS:
+		return train_parse_size(arg, &o->filter.train.egress_gb, err);
 	case OPT_TERM:
 		if (committed_term_parse(arg, &o->filter.term) < 0) {
 			err_set(err, "--term: expected 1y, 3y, a number of "
@@ -633,11 +675,25 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 		if (options[i].asks)
 			o->query_given = true;
 	}
+	/* --mfu, --checkpoint and --egress describe a --train run. */
+	for (i = 0; i < NOPTIONS; i++)
+		if (seen[i] && (options[i].id == OPT_MFU ||
+		    options[i].id == OPT_CHECKPOINT ||
+		    options[i].id == OPT_EGRESS) && options[i].filter < 0 &&
+		    !train_given(&o->filter.train)) {
+			err_set(err, "--%s: only with --train", options[i].name);
+			return -1;
+		}
 	if (o->command == CMD_QUERY && o->filter.spot && !o->sort_given)
 		o->sort = SORT_SPOT_GPU;
 	/* --term ranks by the term's price unless told otherwise. */
 	if (o->filter.term != TERM_NONE && !o->sort_given)
 		o->sort = SORT_TERM_GPU;
+	/* --train ranks by the job's cost (its spot cost with --spot),
+	 * --term's beside it. */
+	if (o->command == CMD_QUERY && train_given(&o->filter.train) &&
+	    !o->sort_given)
+		o->sort = SORT_JOB;
 	return 0;
 }
 
@@ -694,6 +750,7 @@ cli_option_values(const struct cli_option *opt)
 	case OPT_DEADLINE:
 		return CLI_VALUES_INT;
 	case OPT_HOURS:
+	case OPT_MFU:
 		return CLI_VALUES_NUMBER;
 	case OPT_DB:
 		return CLI_VALUES_FILE;
@@ -805,7 +862,8 @@ cli_usage(FILE *out)
 		fputs(left, out);
 		usage_wrap(out, strlen(left), 36, e->summary);
 	}
-	usage_options(out, "query options (also for tui)", CMD_SCOPE_QUERY);
+	usage_options(out, "query options (also for tui; filters, sort and "
+	    "term for launch)", CMD_SCOPE_QUERY);
 	usage_options(out, "history and watch options", CMD_SCOPE_HISTORY |
 	    CMD_SCOPE_WATCH);
 	usage_options(out, "refresh and publish options", CMD_SCOPE_REFRESH |

@@ -137,7 +137,8 @@ enum cli_values {
 	CLI_VALUES_LINKS,	/* an interconnect */
 	CLI_VALUES_GROUPS,	/* comma list of --group-by keys */
 	CLI_VALUES_FILE,	/* a file path */
-	CLI_VALUES_DIR		/* a directory or a URL */
+	CLI_VALUES_DIR,		/* a directory or a URL */
+	CLI_VALUES_KEYS		/* launch's operand: the cache's instance types */
 };
 
 /* The whole option table (filters first), and its size in *n. */
@@ -190,6 +191,14 @@ struct db;
 struct db *cli_open_cache(const struct cli_options *opts);
 
 /*
+ * The question (answer.h) the options ask, asked now: the filter, the
+ * sort and its direction; every row, unfolded, until the face sets more.
+ * The query and `launch` ask it, so launch's row is the query's.
+ */
+struct question;
+void	cli_question(const struct cli_options *opts, struct question *q);
+
+/*
  * The end of an answer's footer line: "; data age: aws 72d (snapshot),
  * vast 2h" for the providers of plans[0..n), then a newline. Every
  * answer (offers, --group-by, history) ends its count line with it.
@@ -210,13 +219,6 @@ void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 bool	cli_retired(const struct offer_filter *f);
 /*
- * The question (answer.h) a query's options ask, as the query's output
- * format shows it: a table folds an instance type's regions, CSV and
- * JSON do not; asked now.
- */
-struct question;
-void	cli_question(const struct cli_options *o, struct question *q);
-/*
  * Open the cache of o and answer q into a (answer_init()ed; the caller
  * calls answer_done() either way): the cache, or NULL with the error
  * printed.
@@ -224,6 +226,11 @@ void	cli_question(const struct cli_options *o, struct question *q);
 struct answer;
 struct db *cli_answer(const struct cli_options *o, const struct question *q,
 	    struct answer *a);
+/*
+ * Did --train's memory rule alone leave filter f no plan (no offer holds
+ * the run)? Then the query refuses it (EXIT_USAGE).
+ */
+bool	cli_train_refused(struct db *db, const struct offer_filter *f);
 /*
  * A line on stderr for each provider among plans[0..n) whose refreshes
  * have all failed for a week or whose last one shrank (health.h).

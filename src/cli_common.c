@@ -86,6 +86,18 @@ cli_retired(const struct offer_filter *f)
 	return false;
 }
 
+void
+cli_question(const struct cli_options *o, struct question *q)
+{
+	memset(q, 0, sizeof *q);
+	q->filter = o->filter;
+	/* Market references are judged at the time of the question (after
+	 * any --max-age refresh). */
+	q->filter.now = (int64_t)time(NULL);
+	q->sort = o->sort;
+	q->reverse = o->reverse;
+}
+
 struct db *
 cli_open_cache(const struct cli_options *o)
 {
@@ -230,24 +242,26 @@ cli_explain_empty(struct db *db, const struct offer_filter *f,
 	offer_list_done(&offers);
 }
 
-void
-cli_question(const struct cli_options *o, struct question *q)
+/*
+ * Did --train's memory rule alone leave no plan? The offers read were
+ * tested with it (db_query()), so read the query's offers without it.
+ */
+bool
+cli_train_refused(struct db *db, const struct offer_filter *f)
 {
-	memset(q, 0, sizeof *q);
-	q->filter = o->filter;
-	/* Market references are judged at the time of the query (after any
-	 * --max-age refresh). */
-	q->filter.now = (int64_t)time(NULL);
-	q->sort = o->sort;
-	q->reverse = o->reverse;
-	q->limit = o->limit > 0 ? (size_t)o->limit : 0;
-	/* Tables fold an instance type's regions; CSV and JSON do not. */
-	q->fold = o->format == OUTPUT_TABLE && !o->all_regions;
-	q->group_by = o->group_by;
-	/* The footer (and JSON's count) is about the whole answer. */
-	q->counts = !o->quiet || (o->format == OUTPUT_JSON &&
-	    o->group_by.nkeys == 0);
-	q->status = o->format == OUTPUT_JSON || !o->quiet;
+	struct offer_filter g = *f;
+	struct offer_list offers;
+	struct err err;
+	bool short_of_memory = false;
+
+	if (!train_given(&f->train))
+		return false;
+	train_init(&g.train);
+	offer_list_init(&offers);
+	if (db_query(db, &g, &offers, &err) == 0)
+		short_of_memory = query_train_short(offers.v, offers.n, f);
+	offer_list_done(&offers);
+	return short_of_memory;
 }
 
 struct db *

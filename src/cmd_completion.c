@@ -92,7 +92,7 @@ list_kind(enum cli_values v)
 	    v == CLI_VALUES_GROUPS;
 }
 
-/* What a command's operand is: "shells", "dir", or NULL for none. */
+/* What a command's operand is: "shells", "dir", "keys" or NULL for none. */
 static const char *
 operand_word(enum cli_command id)
 {
@@ -101,6 +101,8 @@ operand_word(enum cli_command id)
 		return "shells";
 	case CMD_PUBLISH:
 		return "dir";
+	case CMD_LAUNCH:
+		return "keys";
 	default:
 		return NULL;
 	}
@@ -245,6 +247,7 @@ static const char bash_body[] =
 "\t\tcase $REPLY in\n"
 "\t\tdir) compopt -o filenames 2>/dev/null\n"
 "\t\t\tCOMPREPLY=($(compgen -d -- \"$cur\")) ;;\n"
+"\t\tkeys) _gpucost_values keys \"$cur\" \"$db\" ;;\n"
 "\t\t?*) COMPREPLY=($(compgen -W \"$REPLY\" -- \"$cur\")) ;;\n"
 "\t\tesac\n"
 "\tfi\n"
@@ -321,6 +324,11 @@ static const char zsh_body[] =
 "\t\t_gpucost_operand $cmd\n"
 "\t\tcase $REPLY in\n"
 "\t\t(dir) _files -/ ;;\n"
+"\t\t(keys)\n"
+"\t\t\targs=(__complete keys)\n"
+"\t\t\t[[ -n $db ]] && args+=(--db ${(Q)db})\n"
+"\t\t\tvals=(${(f)\"$(${~words[1]} $args 2>/dev/null)\"})\n"
+"\t\t\tcompadd -a vals ;;\n"
 "\t\t(?*) vals=(${=REPLY}); compadd -a vals ;;\n"
 "\t\tesac\n"
 "\tfi\n"
@@ -525,6 +533,10 @@ print_fish(FILE *out)
 			fprintf(out, "complete -c gpucost -n '__gpucost_in %s' "
 			    "-F -a '(__fish_complete_directories)'\n",
 			    cmd_table[i]->name);
+		else if (strcmp(w, "keys") == 0)
+			fprintf(out, "complete -c gpucost -n '__gpucost_in %s' "
+			    "-x -a '(__gpucost_values keys)'\n",
+			    cmd_table[i]->name);
 		else {
 			fprintf(out, "complete -c gpucost -n '__gpucost_in %s' "
 			    "-a '", cmd_table[i]->name);
@@ -590,6 +602,14 @@ emit_line(const char *word, void *ctx)
 	fprintf(ctx, "%s\n", word);
 }
 
+/* One candidate a line, if a shell takes it as one word. */
+static void
+emit_word(const char *word, void *ctx)
+{
+	if (str_is_clean(word) && strpbrk(word, " \t'\"\\$`") == NULL)
+		emit_line(word, ctx);
+}
+
 /* Region names of the compiled-in table (no cache yet): no patterns. */
 static void
 table_region_names(FILE *out)
@@ -621,6 +641,11 @@ cmd_complete_exec(const struct cli_options *o)
 		else if (db_region_names(path, emit_line, stdout, &err) < 0)
 			return EXIT_DATA;
 	}
+	/* launch's operand: the instance types a shell can take whole. */
+	if (v == CLI_VALUES_KEYS && paths_db(o->db, path, sizeof path,
+	    &err) == 0 && access(path, F_OK) == 0 &&
+	    db_instance_types(path, emit_word, stdout, &err) < 0)
+		return EXIT_DATA;
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_DATA;
 }
 

@@ -186,7 +186,8 @@ static const struct tool tools[] = {
 	    "limit is given. Each offer: key, provider, instance_type, "
 	    "region, gpu, gpu_count, nodes, total_gpus, price_hour and "
 	    "price_gpu_hour (USD), spot_hour and spot_gpu_hour, with term "
-	    "or hours the term's price and the job's total, availability, "
+	    "the term's price, with hours or train the job's cost "
+	    "(train: the answer's train says what it assumes), availability, "
 	    "notes, age, launch and launch_spot (the command that starts "
 	    "it); other_regions: how many more regions have the same offer, "
 	    "other_region_list names them and price_gpu_hour_range spans "
@@ -213,8 +214,8 @@ static const struct tool tools[] = {
 	    "snapshot's source." },
 	{ TOOL_LAUNCH_COMMAND, "launch_command", "Launch command", CMD_QUERY,
 	    0, NULL,
-	    "The command that launches one offer (from find_offers: its "
-	    "provider, instance_type and region), with its zones, quota "
+	    "The command that launches one offer (from find_offers: its key, "
+	    "or its provider, instance_type and region), with its zones, quota "
 	    "notes, the spot variant and Vertex AI training where there is "
 	    "one. gpucost never runs it." },
 	{ TOOL_GPU_CATALOGUE, "gpu_catalogue", "GPU catalogue", CMD_GPUS,
@@ -225,10 +226,15 @@ static const struct tool tools[] = {
 };
 #define NTOOLS	(sizeof tools / sizeof tools[0])
 
-/* launch_command's arguments: the offer, as find_offers shows it. */
+/*
+ * launch_command's arguments: the offer, as find_offers shows it: its
+ * provider, instance_type and region, or its key alone (issue 48: the
+ * key `gpucost launch` takes), the last of them.
+ */
 static const char *const launch_args[] = {
-	"provider", "instance_type", "region"
+	"provider", "instance_type", "region", "key"
 };
+#define LAUNCH_ARG_KEY	3
 
 /* find_offers' own argument: every field per offer, not the short set. */
 #define ARG_ALL_FIELDS	"all-fields"
@@ -335,10 +341,9 @@ tool_schema(const struct tool *t)
 
 			cJSON_AddStringToObject(p, "type", "string");
 			cJSON_AddStringToObject(p, "description", i == 0 ?
-			    provider_id_list() : "exactly as find_offers "
-			    "shows it");
-			cJSON_AddItemToArray(req,
-			    cJSON_CreateString(launch_args[i]));
+			    provider_id_list() : i == LAUNCH_ARG_KEY ?
+			    "find_offers' key (instead of instance_type and "
+			    "region)" : "exactly as find_offers shows it");
 		}
 	}
 	if (t->id == TOOL_FIND_OFFERS) {
@@ -618,10 +623,17 @@ mcp_tool_argv(const char *name, const cJSON *arguments, const char *db,
 			goto fail;
 	}
 	if (t->id == TOOL_LAUNCH_COMMAND) {
+		bool by_key = cJSON_GetObjectItemCaseSensitive(arguments,
+		    "key") != NULL;
+
+		/* The key alone (provider optional), or all three. */
 		for (i = 0; i < sizeof launch_args / sizeof launch_args[0];
 		    i++) {
 			val = cJSON_GetObjectItemCaseSensitive(arguments,
 			    launch_args[i]);
+			if (val == NULL && (by_key ? i != LAUNCH_ARG_KEY :
+			    i == LAUNCH_ARG_KEY))
+				continue;
 			if (!cJSON_IsString(val) || val->valuestring[0] ==
 			    '\0' || strlen(val->valuestring) > MCP_VALUE_MAX) {
 				err_set(err, "%s: expected a string (as "
@@ -630,10 +642,13 @@ mcp_tool_argv(const char *name, const cJSON *arguments, const char *db,
 			}
 		}
 		val = cJSON_GetObjectItemCaseSensitive(arguments, "provider");
-		args_add(&a, xasprintf("--provider=%s", val->valuestring));
+		if (val != NULL)
+			args_add(&a, xasprintf("--provider=%s",
+			    val->valuestring));
 		val = cJSON_GetObjectItemCaseSensitive(arguments,
 		    "instance_type");
-		args_add(&a, xasprintf("--match=%s", val->valuestring));
+		if (!by_key)
+			args_add(&a, xasprintf("--match=%s", val->valuestring));
 	}
 	if (t->required != NULL && cJSON_GetObjectItemCaseSensitive(arguments,
 	    t->required) == NULL) {
@@ -692,10 +707,12 @@ messages_of(const char *text)
 static cJSON *
 pick_launch(cJSON *answer, const cJSON *arguments, struct err *err)
 {
-	const char *inst = cJSON_GetObjectItemCaseSensitive(arguments,
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(arguments, "key");
+	const char *inst = k != NULL ? NULL :
+	    cJSON_GetObjectItemCaseSensitive(arguments,
 	    "instance_type")->valuestring;
-	const char *region = cJSON_GetObjectItemCaseSensitive(arguments,
-	    "region")->valuestring;
+	const char *region = k != NULL ? NULL :
+	    cJSON_GetObjectItemCaseSensitive(arguments, "region")->valuestring;
 	static const char *const keep[] = {
 		"provider", "instance_type", "region", "gpu", "gpu_count",
 		"price_hour", "spot_hour", "launch", "launch_spot", "zones",
@@ -711,8 +728,11 @@ pick_launch(cJSON *answer, const cJSON *arguments, struct err *err)
 		const cJSON *oi = cJSON_GetObjectItemCaseSensitive(o,
 		    "instance_type");
 		const cJSON *or = cJSON_GetObjectItemCaseSensitive(o, "region");
+		const cJSON *ok = cJSON_GetObjectItemCaseSensitive(o, "key");
 
-		if (!cJSON_IsString(oi) || !cJSON_IsString(or) ||
+		if (k != NULL ? !cJSON_IsString(ok) ||
+		    strcmp(ok->valuestring, k->valuestring) != 0 :
+		    !cJSON_IsString(oi) || !cJSON_IsString(or) ||
 		    strcmp(oi->valuestring, inst) != 0 ||
 		    strcmp(or->valuestring, region) != 0)
 			continue;
@@ -724,8 +744,9 @@ pick_launch(cJSON *answer, const cJSON *arguments, struct err *err)
 				    cJSON_Duplicate(f, true));
 		return r;
 	}
-	err_set(err, "no cached offer of that provider has instance type "
-	    "and region exactly as given (find_offers lists them)");
+	err_set(err, "no cached offer %s exactly as given (find_offers "
+	    "lists them)", k != NULL ? "has that key" :
+	    "of that provider has instance type and region");
 	return NULL;
 }
 
@@ -822,10 +843,16 @@ call_tool(const cJSON *params, const char *db, int *code, struct err *err)
 	    all_fields, &out, &errb, &perr);
 	msgs = messages_of(errb.p);
 	if (status < 0 || (status != EXIT_OK && status != EXIT_NO_MATCH)) {
-		r = tool_error(tool, status < 0 ? perr.msg :
+		/* Its first message is why: said once, as the error. */
+		char *why = xstrdup(status < 0 ? perr.msg :
 		    cJSON_GetArraySize(msgs) > 0 ?
 		    cJSON_GetArrayItem(msgs, 0)->valuestring :
-		    "the query failed", msgs);
+		    "the query failed");
+
+		if (status >= 0 && cJSON_GetArraySize(msgs) > 0)
+			cJSON_DeleteItemFromArray(msgs, 0);
+		r = tool_error(tool, why, msgs);
+		free(why);
 		goto done;
 	}
 	if (out.p == NULL || (answer = cJSON_Parse(out.p)) == NULL ||

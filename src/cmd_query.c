@@ -94,6 +94,16 @@ print_notes_legend(const struct plan *plans, size_t n, int64_t now)
 		fprintf(stderr, "gpucost: %s\n", legend);
 }
 
+/* --train's assumptions, one line on stderr under the table. */
+static void
+print_train(const struct train *t)
+{
+	char line[1024];
+
+	output_train_assumptions(t, line, sizeof line);
+	fprintf(stderr, "gpucost: %s\n", line);
+}
+
 /*
  * --group-by: the answer's groups, cheapest first, at most --limit of
  * them. Returns 0, or -1 on a write error.
@@ -236,6 +246,21 @@ debug_rows(const struct cli_options *o, const struct question *q,
 	fclose(f);
 }
 
+/* The question a query's options ask (answer.h). */
+static void
+query_question(const struct cli_options *o, struct question *q)
+{
+	cli_question(o, q);
+	q->limit = o->limit > 0 ? (size_t)o->limit : 0;
+	/* Tables fold an instance type's regions; CSV and JSON do not. */
+	q->fold = o->format == OUTPUT_TABLE && !o->all_regions;
+	q->group_by = o->group_by;
+	/* The footer (and JSON's count) is about the whole answer. */
+	q->counts = !o->quiet || (o->format == OUTPUT_JSON &&
+	    o->group_by.nkeys == 0);
+	q->status = o->format == OUTPUT_JSON || !o->quiet;
+}
+
 static int
 cmd_query_exec(const struct cli_options *o)
 {
@@ -255,7 +280,7 @@ cmd_query_exec(const struct cli_options *o)
 		return EXIT_USAGE;
 	if (!o->offline && max_age > 0)
 		refresh_stale(o, max_age, refresh_note, sizeof refresh_note);
-	cli_question(o, &q);
+	query_question(o, &q);
 	answer_init(&a);
 	if ((db = cli_answer(o, &q, &a)) == NULL)
 		goto done;
@@ -291,6 +316,8 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.term = o->filter.term;
 	out_opts.fabric_filter = o->filter.fabrics != 0 ||
 	    o->filter.min_node_gbps > 0;
+	out_opts.train = train_given(&q.filter.train) ? &q.filter.train :
+	    NULL;
 	if (a.nplans > 0 || o->format != OUTPUT_TABLE) {
 		if (output_plans(stdout, &out_opts, a.plans, a.nplans) < 0 ||
 		    fflush(stdout) != 0) {
@@ -306,11 +333,25 @@ cmd_query_exec(const struct cli_options *o)
 		cli_error("writing the output: %s", strerror(errno));
 		goto done;
 	}
+	/* --train: the first row's job on its best term, if it has one. */
+	if (a.nplans > 0 && o->format == OUTPUT_TABLE &&
+	    (output_train_term(stdout, &a.plans[0]) < 0 ||
+	    fflush(stdout) != 0)) {
+		cli_error("writing the output: %s", strerror(errno));
+		goto done;
+	}
 	if (a.nplans == 0) {
 		if (!o->quiet)
 			cli_explain_empty(db, &q.filter, a.left_out,
 			    o->query_given);
 		rc = EXIT_NO_MATCH;
+		/* Plans there were, but none holds the run: a refusal. */
+		if (cli_train_refused(db, &q.filter)) {
+			if (o->quiet)
+				cli_explain_empty(db, &q.filter, a.left_out,
+				    o->query_given);
+			rc = EXIT_USAGE;
+		}
 	} else {
 		if (!o->quiet && o->format == OUTPUT_TABLE)
 			print_notes_legend(a.plans, a.nplans, out_opts.now);
@@ -319,6 +360,10 @@ cmd_query_exec(const struct cli_options *o)
 			    a.left_out, out_opts.now);
 			cli_health(db, a.plans, a.nplans, out_opts.now);
 		}
+		/* JSON says them at its top; a table under it, once. */
+		if (!o->quiet && o->format == OUTPUT_TABLE &&
+		    out_opts.train != NULL)
+			print_train(out_opts.train);
 		rc = EXIT_OK;
 	}
 done:

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "committed.h"
 #include "cost.h"
 #include "layout.h"
 #include "money.h"
@@ -110,7 +111,7 @@ is_sort_column(enum column c, enum sort_key sort)
 	/* The totals, notes and fabric share their keys with the prices. */
 	if (c == COL_TOTAL || c == COL_SPOT_TOTAL || c == COL_NOTES ||
 	    c == COL_FABRIC || c == COL_NODE_GBPS || c == COL_TERM_SAVE ||
-	    c == COL_TERM_TOTAL)
+	    c == COL_TERM_TOTAL || (column_is_train(c) && c != COL_JOB))
 		return false;
 	return column_info[c].sort == sort;
 }
@@ -177,6 +178,55 @@ column_age(int64_t seconds, char *buf, size_t size)
 		    (long long)(seconds / 3600));
 	return (size_t)snprintf(buf, size, "%lldd",
 	    (long long)(seconds / 86400));
+}
+
+/* "23,371": hours for people, whole past ten, else to a tenth. */
+static size_t
+hours_text(double h, char *buf, size_t size)
+{
+	char whole[48];
+	size_t len;
+
+	if (isnan(h))
+		return (size_t)snprintf(buf, size, "-");
+	if (h < 10)
+		return (size_t)snprintf(buf, size, "%.1f", h);
+	/* column_total()'s thousands, without its cents. */
+	column_total(llround(h) * (int64_t)MONEY_UNIT, whole, sizeof whole);
+	len = strcspn(whole, ".");
+	whole[len] = '\0';
+	return str_copy(buf, size, whole);
+}
+
+/* --train's cells (column_is_train()). */
+static size_t
+job_cell(enum column c, const struct plan_job *job, char *buf, size_t size)
+{
+	char term[16], total[48];
+
+	if (job == NULL)
+		return (size_t)snprintf(buf, size, "-");
+	switch (c) {
+	case COL_JOB_HOURS:
+		return hours_text(job->hours, buf, size);
+	case COL_JOB:
+		return column_total(job->cost, buf, size);
+	case COL_SPOT_JOB:
+		return column_total(job->spot_cost, buf, size);
+	case COL_PER_BTOK:
+		return column_total(job->per_btok, buf, size);
+	case COL_EGRESS:
+		return column_total(job->egress, buf, size);
+	case COL_TERM_JOB:
+		if (job->term == NULL)
+			return (size_t)snprintf(buf, size, "-");
+		committed_term_name(term, sizeof term, job->term->months);
+		column_total(job->term_cost, total, sizeof total);
+		return (size_t)snprintf(buf, size, "%s (%s)", total, term);
+	default:
+		break;
+	}
+	return (size_t)snprintf(buf, size, "-");
 }
 
 size_t
@@ -288,6 +338,13 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 		if (offer_node_gbps(o) <= 0)
 			return str_copy(buf, size, "-");
 		return (size_t)snprintf(buf, size, "%d", offer_node_gbps(o));
+	case COL_JOB_HOURS:
+	case COL_JOB:
+	case COL_SPOT_JOB:
+	case COL_PER_BTOK:
+	case COL_EGRESS:
+	case COL_TERM_JOB:
+		return job_cell(c, p->job, buf, size);
 	case COLUMN_COUNT:
 		break;
 	}
@@ -327,3 +384,11 @@ column_dump(FILE *out, const char *label, const struct plan *plans, size_t n,
 	}
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
+
+bool
+column_is_train(enum column c)
+{
+	return c == COL_JOB_HOURS || c == COL_JOB || c == COL_SPOT_JOB ||
+	    c == COL_PER_BTOK || c == COL_EGRESS || c == COL_TERM_JOB;
+}
+

@@ -28,7 +28,11 @@
  * (9); with --term, its price per GPU-hour (2, 0 when ranking by it, as
  * by default), its saving (4) and its job total (3); the fabric between
  * nodes and its Gb/s per node (1), shown only when an answer has plans of
- * several nodes or filters on the fabric (column_fabric_shown()). Before
+ * several nodes or filters on the fabric (column_fabric_shown()); with
+ * --train (column_is_train()), the job's wall-clock hours (1), its cost
+ * (0: what it ranks by), its expected spot cost (1), its cost per
+ * billion tokens (3), the egress (0: asked for, shown only with
+ * --egress) and the job on its best term (4). Before
  * any of these, columns with no value in any shown row go;
  * and no column is cut short to make room for a less important one
  * (layout_fit()).
@@ -57,7 +61,13 @@
 	X(COL_NODE_GBPS, "NODE GB/S",	9, 1, true,  false, SORT_GPU_PRICE) \
 	X(COL_TERM_GPU,	"TERM $/GPU-H",	12, 2, true, false, SORT_TERM_GPU) \
 	X(COL_TERM_SAVE, "TERM SAVE",	9, 4, true,  false, SORT_TERM_GPU) \
-	X(COL_TERM_TOTAL, "TERM TOTAL $", 12, 3, true, false, SORT_TERM_GPU)
+	X(COL_TERM_TOTAL, "TERM TOTAL $", 12, 3, true, false, SORT_TERM_GPU) \
+	X(COL_JOB_HOURS, "HOURS",	5, 1, true,  false, SORT_JOB)	\
+	X(COL_JOB,	"JOB $",	5, 0, true,  false, SORT_JOB)	\
+	X(COL_SPOT_JOB,	"SPOT JOB $",	10, 1, true, false, SORT_JOB)	\
+	X(COL_PER_BTOK,	"$/1B TOKENS",	11, 3, true, false, SORT_JOB)	\
+	X(COL_EGRESS,	"EGRESS $",	8, 0, true,  false, SORT_JOB)	\
+	X(COL_TERM_JOB,	"TERM JOB $",	10, 4, true, false, SORT_JOB)
 
 enum column {
 #define X(id, hdr, min, prio, right, flex, sort) id,
@@ -84,6 +94,9 @@ struct column_ctx {
 
 /* Is c a column of --term (shown only when one is asked)? */
 bool	column_is_term(enum column c);
+/* Is c a column of --train's job (shown only with it; EGRESS $ only
+ * with --egress)? */
+bool	column_is_train(enum column c);
 
 /* Human-readable cell text of column c for plan p. Returns its length. */
 size_t	column_cell(enum column c, const struct plan *p,

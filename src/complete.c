@@ -28,6 +28,7 @@ static const struct {
 	{ CLI_VALUES_FORMATS,	"formats" },
 	{ CLI_VALUES_LINKS,	"interconnects" },
 	{ CLI_VALUES_GROUPS,	"groups" },
+	{ CLI_VALUES_KEYS,	"keys" },	/* the cache's (cmd_completion.c) */
 };
 #define NKINDS	(sizeof kinds / sizeof kinds[0])
 

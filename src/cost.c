@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "egress.h"
 #include "money.h"
 
 int64_t
@@ -101,4 +102,156 @@ cost_term_total(int64_t term_hour, int months, double hours)
 	if (terms < 1)
 		terms = 1;
 	return money_for_hours(term_hour, terms * (double)term_hours);
+}
+
+/* The classes of cost_scaling(), best first. */
+static const struct {
+	double		 efficiency;
+	const char	*why;
+} scaling_class[] = {
+	{ 1.00, "one node" },
+	{ 1.00, "RDMA, 200 Gb/s a GPU or more" },
+	{ 0.90, "RDMA, 50-200 Gb/s a GPU" },
+	{ 0.80, "RDMA, under 50 Gb/s a GPU or unknown" },
+	{ 0.85, "GPUDirect-TCPXO" },
+	{ 0.75, "GPUDirect-TCPX" },
+	{ 0.60, "TCP over Ethernet or an unknown fabric" }
+};
+
+double
+cost_scaling(const struct plan *p, const char **why)
+{
+	const struct fabric *fab = p->offer->fabric;
+	enum fabric_kind kind = offer_fabric_kind(p->offer);
+	double per_gpu;
+	size_t c;
+
+	if (p->nodes < 2)
+		c = 0;
+	else if (kind == FABRIC_EFA || kind == FABRIC_INFINIBAND ||
+	    kind == FABRIC_ROCE || (fab != NULL &&
+	    fab->placement == PLACE_CLUSTER_PRODUCT)) {
+		/* A cluster product's network is InfiniBand or RoCE. */
+		per_gpu = p->offer->gpu_count > 0 ?
+		    (double)offer_node_gbps(p->offer) / p->offer->gpu_count : 0;
+		c = per_gpu >= 200 ? 1 : per_gpu >= 50 ? 2 : 3;
+	} else if (kind == FABRIC_TCPXO)
+		c = 4;
+	else if (kind == FABRIC_TCPX)
+		c = 5;
+	else
+		c = 6;
+	if (why != NULL)
+		*why = scaling_class[c].why;
+	return scaling_class[c].efficiency;
+}
+
+double
+cost_scaling_class(size_t i, const char **why)
+{
+	if (i >= sizeof scaling_class / sizeof scaling_class[0])
+		return -1;
+	*why = scaling_class[i].why;
+	return scaling_class[i].efficiency;
+}
+
+double
+cost_spot_rate(const struct offer *o, bool *known)
+{
+	/* The middle of each Spot Advisor bucket; >20 % taken as 25 %. */
+	static const double monthly[] = { 0.025, 0.075, 0.125, 0.175, 0.25 };
+	double share = COST_SPOT_DEFAULT_MONTHLY;
+
+	*known = o->spot_interruption >= 0 && o->spot_interruption <= 4;
+	if (*known)
+		share = monthly[o->spot_interruption];
+	/* The share of a month as a constant rate: 1 - e^(-730 r) = share. */
+	return -log1p(-share) / COMMITTED_HOURS_PER_MONTH;
+}
+
+double
+cost_spot_hours(double hours, double rate, double checkpoint_hours)
+{
+	double lost = checkpoint_hours / 2 + COST_RESTART_HOURS;
+
+	if (!(hours >= 0) || !(rate >= 0) || !(rate * lost < 1))
+		return NAN;
+	return hours / (1 - rate * lost);
+}
+
+/* a + b (both >= 0); either unknown, or past money_for_hours()'s
+ * range: MONEY_NONE. */
+static int64_t
+money_add(int64_t a, int64_t b)
+{
+	if (!money_known(a) || !money_known(b) || a > INT64_MAX / 2 - b)
+		return MONEY_NONE;
+	return a + b;
+}
+
+/* The job on p's best term for it (or --term's), where one is cheaper. */
+static void
+job_term(const struct plan *p, struct plan_job *job)
+{
+	const struct offer *o = p->offer;
+	const struct committed *c;
+	int64_t total, hour;
+	size_t i;
+
+	job->term = NULL;
+	job->term_cost = job->term_commitment = MONEY_NONE;
+	if (isnan(job->hours))
+		return;
+	for (i = 0; i < o->ncommitted; i++) {
+		c = &o->committed[i];
+		if (p->term != NULL && c != p->term)
+			continue;
+		hour = money_mul(c->price_hour, p->nodes);
+		total = cost_term_total(hour, c->months, job->hours);
+		if (!money_known(total) || (money_known(job->term_cost) &&
+		    total >= job->term_cost))
+			continue;
+		job->term = c;
+		job->term_cost = total;
+		job->term_commitment = cost_term_total(hour, c->months, 0);
+	}
+	/* Beside on demand only when the run is long enough to gain. */
+	if (p->term == NULL && job->term != NULL && money_known(job->cost) &&
+	    job->term_cost >= job->cost) {
+		job->term = NULL;
+		job->term_cost = job->term_commitment = MONEY_NONE;
+	}
+}
+
+void
+cost_plan_train(struct plan *p, const struct train *t, bool spot,
+    struct plan_job *job)
+{
+	const struct offer *o = p->offer;
+	double rate;
+
+	memset(job, 0, sizeof *job);
+	p->job = job;
+	job->gpu_hours = train_gpu_hours(t, gpu_bf16_tflops(p->model,
+	    o->interconnect == IC_PCIE));
+	job->scaling = cost_scaling(p, NULL);
+	job->hours = p->total_gpus > 0 ? job->gpu_hours / p->total_gpus /
+	    job->scaling : NAN;
+	job->rate = cost_spot_rate(o, &job->rate_known);
+	rate = job->rate * p->nodes;
+	job->spot_hours = isnan(job->hours) ? NAN :
+	    cost_spot_hours(job->hours, rate, t->checkpoint_s / 3600.0);
+	job->interruptions = rate * job->spot_hours;
+	job->cost = isnan(job->hours) ? MONEY_NONE :
+	    cost_total(p->price_hour, job->hours);
+	job->spot_cost = isnan(job->spot_hours) ? MONEY_NONE :
+	    cost_total(p->spot_hour, job->spot_hours);
+	job->per_btok = MONEY_NONE;
+	if (money_known(job->cost) && t->tokens > 0)
+		money_from_double((double)job->cost / MONEY_UNIT * 1e9 /
+		    t->tokens, &job->per_btok);
+	job->egress = t->egress_gb > 0 ?
+	    egress_cost(o->provider, o->region, t->egress_gb) : 0;
+	job_term(p, job);
+	job->total = money_add(spot ? job->spot_cost : job->cost, job->egress);
 }

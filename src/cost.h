@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "offer.h"
+#include "train.h"
 
 /* price (micro-USD per instance-hour) / gpu_count, rounded; NONE stays. */
 int64_t	cost_per_gpu_hour(int64_t price_hour, int gpu_count);
@@ -58,5 +59,50 @@ int64_t	cost_term_total(int64_t term_hour, int months, double hours);
  * "ethernet"), else "network"; NULL for a plan of one node.
  */
 const char *cost_inter_node(const struct plan *p);
+
+/*
+ * The scaling efficiency of the nodes of p: 1 for one node; past one, by
+ * the fabric between them (data/fabric.tsv): RDMA (EFA, InfiniBand,
+ * RoCE, a cluster product) at 200 Gb/s a GPU or more 1.00 (what the
+ * MFU figures were measured on), 50 to 200 0.90, less or unknown 0.80;
+ * GPUDirect-TCPXO 0.85, -TCPX 0.75; plain Ethernet or unknown 0.60.
+ * *why (may be NULL) gets a short phrase naming the class.
+ */
+double	cost_scaling(const struct plan *p, const char **why);
+/*
+ * cost_scaling()'s classes, for the assumptions an answer prints: class
+ * i's efficiency and phrase; -1 past the last (i counts from 0, "one
+ * node" first).
+ */
+double	cost_scaling_class(size_t i, const char **why);
+
+#define COST_SPOT_DEFAULT_MONTHLY 0.25	/* share interrupted a month */
+#define COST_RESTART_HOURS	0.25	/* a node back, the checkpoint read */
+
+/*
+ * Spot interruptions per node-hour of o: AWS's Spot Advisor bucket (the
+ * share of instances interrupted in a month: the middle of <5 %, 5-10 %,
+ * 10-15 %, 15-20 %, and 25 % for >20 %), else COST_SPOT_DEFAULT_MONTHLY,
+ * the worst bucket's; as a rate over a 730-hour month. *known says
+ * which.
+ */
+double	cost_spot_rate(const struct offer *o, bool *known);
+
+/*
+ * Expected wall-clock hours of a job of hours on spot: each interruption
+ * (rate per hour of the whole plan) loses half a checkpoint interval of
+ * work and COST_RESTART_HOURS, so hours / (1 - rate x lost); never below
+ * hours. NAN when the job would never finish (rate x lost >= 1).
+ */
+double	cost_spot_hours(double hours, double rate, double checkpoint_hours);
+
+/*
+ * The job t on plan p into job, and p->job = job (which must outlive the
+ * plan's use): hours, costs, the best term where one is cheaper for the
+ * job (p->term, --term's, when set), egress; total ranks by spot with
+ * spot.
+ */
+void	cost_plan_train(struct plan *p, const struct train *t, bool spot,
+	    struct plan_job *job);
 
 #endif

@@ -35,7 +35,7 @@
 #include "offer.h"
 #include "summary.h"
 
-#define DB_SCHEMA_VERSION	26
+#define DB_SCHEMA_VERSION	27
 #define DB_ERROR_MAX		256
 
 struct db;
@@ -628,6 +628,13 @@ const char *db_path(const struct db *db);
  * returns 0; -1 with err for a file that cannot be read.
  */
 int	db_region_names(const char *path, void (*emit)(const char *, void *),
+	    void *ctx, struct err *err);
+/*
+ * The same for `gpucost launch`'s operand: each distinct instance type of
+ * the cache (what the table's INSTANCE column shows and launch takes),
+ * from the offers_instance index.
+ */
+int	db_instance_types(const char *path, void (*emit)(const char *, void *),
 	    void *ctx, struct err *err);
 
 #endif

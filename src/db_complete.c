@@ -1,6 +1,7 @@
 /*
  * db_complete.c: what shell completion reads from the cache: the
- * region names, hopping along the offers_region index.
+ * region names, hopping along the offers_region index, and the instance
+ * types `gpucost launch` takes (offers_instance).
  */
 #include "config.h"
 
@@ -11,9 +12,10 @@
 #include "db_internal.h"
 #include "err.h"
 
-int
-db_region_names(const char *path, void (*emit)(const char *, void *),
-    void *ctx, struct err *err)
+/* Each value of the one column sql gives, from the cache at path. */
+static int
+complete_names(const char *path, const char *sql_text, const char *what,
+    void (*emit)(const char *, void *), void *ctx, struct err *err)
 {
 	sqlite3 *sql = NULL;
 	sqlite3_stmt *st = NULL;
@@ -27,8 +29,7 @@ db_region_names(const char *path, void (*emit)(const char *, void *),
 	}
 	sqlite3_busy_timeout(sql, 200);
 	/* A cache without the table (not ours, or new): no names. */
-	if (sqlite3_prepare_v2(sql, DB_REGION_NAMES_CTE " SELECT n FROM names "
-	    "WHERE n IS NOT NULL", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(sql, sql_text, -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_close(sql);
 		return 0;
 	}
@@ -39,7 +40,7 @@ db_region_names(const char *path, void (*emit)(const char *, void *),
 			emit((const char *)r, ctx);
 	}
 	if (rc != SQLITE_DONE) {
-		err_set(err, "cache %s: reading the regions: %s", path,
+		err_set(err, "cache %s: reading the %s: %s", path, what,
 		    sqlite3_errmsg(sql));
 		sqlite3_finalize(st);
 		sqlite3_close(sql);
@@ -48,4 +49,21 @@ db_region_names(const char *path, void (*emit)(const char *, void *),
 	sqlite3_finalize(st);
 	sqlite3_close(sql);
 	return 0;
+}
+
+int
+db_region_names(const char *path, void (*emit)(const char *, void *),
+    void *ctx, struct err *err)
+{
+	return complete_names(path, DB_REGION_NAMES_CTE " SELECT n FROM names "
+	    "WHERE n IS NOT NULL", "regions", emit, ctx, err);
+}
+
+int
+db_instance_types(const char *path, void (*emit)(const char *, void *),
+    void *ctx, struct err *err)
+{
+	return complete_names(path, "SELECT DISTINCT instance_type FROM "
+	    "offers INDEXED BY offers_instance ORDER BY 1", "instance types",
+	    emit, ctx, err);
 }

@@ -23,6 +23,7 @@
 #include "notes.h"
 #include "region.h"
 #include "rentable.h"
+#include "train.h"
 
 /* Append " AND col IN (?,?,...)" for n values. */
 void
@@ -424,6 +425,10 @@ fields_in_sql(const struct offer_filter *f)
 	size_t i;
 	int ff;
 
+	/* --train's memory rule, which picks a plan's nodes, is C's
+	 * (offer_matches()). */
+	if (train_given(&f->train))
+		return false;
 	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++) {
 		if (!filter_is_set(f, (enum filter_field)ff))
 			continue;

@@ -277,11 +277,13 @@ bool		 fields_in_sql(const struct offer_filter *);
 int		 db_sort_keys_update(struct db *, struct err *);
 /*
  * Store --group-by's kept groupings again from the offers as they are
- * (db_summary.c), inside the caller's write transaction: the end of
- * every write of the offers table calls it (replace_offers(),
- * db_sort_keys_update(), db_merge_from()). A write that changes offers
- * and does not call it leaves summaries that answer wrong.
+ * at time now (db_summary.c; market references left out, so they hold
+ * until a listing turns one), inside the caller's write transaction:
+ * the end of every write of the offers table calls it (replace_offers(),
+ * db_confirm_offers(), db_sort_keys_update(), db_merge_from()). A write
+ * that changes offers (or their fetched_at) and does not call it leaves
+ * summaries that answer wrong.
  */
-int		 db_groups_store(struct db *, struct err *);
+int		 db_groups_store(struct db *, int64_t, struct err *);
 
 #endif

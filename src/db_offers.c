@@ -194,7 +194,7 @@ replace_offers(struct db *db, const char *provider, const struct offer *offers,
 		    err) < 0)
 			goto fail;
 	/* --group-by's kept answers, true of the offers as written. */
-	if (db_groups_store(db, err) < 0)
+	if (db_groups_store(db, now, err) < 0)
 		goto fail;
 	/*
 	 * Statistics for the query planner (which index serves which
@@ -859,7 +859,12 @@ db_confirm_offers(struct db *db, const char *provider,
 		if (db_meta_set(db, provider, meta[i].name, meta[i].value,
 		    err) < 0)
 			goto fail;
-	if (db_exec(db, "COMMIT", err) < 0)
+	/*
+	 * The offers are newer: a listing that was a market reference may
+	 * be an offer again, which the kept groups must count.
+	 */
+	if (db_groups_store(db, now, err) < 0 ||
+	    db_exec(db, "COMMIT", err) < 0)
 		goto fail;
 	*offers = (size_t)n;
 	return 0;

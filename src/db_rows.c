@@ -77,8 +77,10 @@ db_row_to_offer(sqlite3_stmt *st, struct offer *o)
 		o->nodes = 1;
 	o->price_from = db_stmt_money(st, 23);
 	offer_set_fabric(o);
-	/* An older cache may hold figures no real host has. */
+	/* An older cache may hold figures no real host has, and spot
+	 * prices with no command (db_sort_keys_update() writes them out). */
 	offer_host_bounds(o);
+	offer_spot_vet(o);
 }
 
 int

@@ -1045,7 +1045,8 @@ db_merge_from(struct db *db, const char *path,
 		    err) < 0)
 			goto fail;
 	/* --group-by's kept answers, of the offers merged. */
-	if (db_groups_store(&m, err) < 0 || db_exec(&m, DB_ANALYZE, err) < 0 ||
+	if (db_groups_store(&m, (int64_t)time(NULL), err) < 0 ||
+	    db_exec(&m, DB_ANALYZE, err) < 0 ||
 	    db_exec(&m, "COMMIT", err) < 0)
 		goto fail;
 	sqlite3_close(m.sql);

@@ -21,6 +21,7 @@
 #include "gcp_catalog.h"
 #include "money.h"
 #include "region.h"
+#include "rentable.h"
 #include "str.h"
 
 void
@@ -134,6 +135,9 @@ db_sort_keys_version(void)
 		fnv_int(&h, (int64_t)fab->placement);
 		fnv_int(&h, fab->max_nodes);
 	}
+	/* Which providers keep a spot price (db_row_to_offer()). */
+	for (i = 0; spot_launch_providers[i] != NULL; i++)
+		fnv_text(&h, spot_launch_providers[i]);
 	snprintf(version, sizeof version, "4-%016llx", (unsigned long long)h);
 	return version;
 }
@@ -184,9 +188,19 @@ db_offer_row_hash(const char *provider, const struct offer *o)
  * value added here from the offer is added to db_offer_row_hash() too.
  */
 void
-db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *o)
+db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *in)
 {
 	struct sort_keys k;
+	struct offer vetted = *in;
+	const struct offer *o = &vetted;
+
+	/*
+	 * A spot price with no spot command is never stored (rentable.h),
+	 * whoever writes: offers_vet() drops it before a refresh's write,
+	 * this for every other writer, so SQL and db_row_to_offer() agree.
+	 */
+	vetted.provider = provider;
+	offer_spot_vet(&vetted);
 
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, o->key, -1, SQLITE_STATIC);

@@ -19,11 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "db_internal.h"
 #include "err.h"
 #include "filter.h"
 #include "money.h"
+#include "note_info.h"
 #include "rentable.h"
 #include "str.h"
 #include "summary.h"
@@ -193,7 +195,8 @@ static const unsigned stored_keysets[] = {
  * stored sort keys, continents and catalogues (db_sort_keys_version()),
  * the retired table (which offers can be rented at all), and the
  * summary's own code (the leading number: bump it when what is stored
- * or how it is computed changes).
+ * or how it is computed changes; 2: market references left out, issue
+ * 48).
  */
 static const char *
 groups_version(void)
@@ -212,7 +215,7 @@ groups_version(void)
 			h = str_fnv1a(h, p, strlen(p));
 			h = str_fnv1a(h, ";", 1);
 		}
-	snprintf(version, sizeof version, "1-%s-%016llx",
+	snprintf(version, sizeof version, "2-%s-%016llx",
 	    db_sort_keys_version(), (unsigned long long)h);
 	return version;
 }
@@ -347,6 +350,76 @@ groups_rank(struct db *db, const struct offer_filter *f,
 }
 
 /*
+ * Until when do groups made at `now` stay true without a write? A
+ * grouping leaves out the market references (rentable.h), and a
+ * marketplace listing becomes one when it is a day old: the groups hold
+ * until the first listing that was not one turns a day old. Per
+ * marketplace provider from its status row (its offers' oldest and
+ * newest fetched_at), as rentable_prepare() judges them: all older than
+ * the cut, nothing turns; all newer, its oldest is the first to (or a
+ * later one, if it is no listing: earlier is only cautious); a mix, its
+ * listings are read. INT64_MAX: none will.
+ */
+static int
+groups_valid_until(struct db *db, int64_t now, int64_t *until,
+    struct err *err)
+{
+	sqlite3_stmt *st = NULL, *mixed = NULL;
+	int64_t cut = now - RENTABLE_MARKET_SECONDS, oldest, newest, first;
+	const char *m;
+	size_t i;
+	int rc = -1;
+
+	*until = INT64_MAX;
+	if ((st = db_prepare(db, "SELECT oldest, newest FROM main."
+	    "provider_status WHERE provider = ? AND offer_count > 0",
+	    err)) == NULL ||
+	    (mixed = db_prepare(db, "SELECT min(fetched_at) FROM main.offers "
+	    "WHERE provider = ?1 AND (notes & ?2) != 0 AND fetched_at >= ?3",
+	    err)) == NULL)
+		goto done;
+	for (i = 0; (m = marketplace_providers[i]) != NULL; i++) {
+		sqlite3_bind_text(st, 1, m, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(st)) != SQLITE_ROW) {
+			sqlite3_reset(st);
+			if (rc != SQLITE_DONE)
+				goto fail;
+			continue;
+		}
+		oldest = sqlite3_column_int64(st, 0);
+		newest = sqlite3_column_int64(st, 1);
+		sqlite3_reset(st);
+		if (newest < cut)
+			continue;
+		first = oldest;
+		if (oldest < cut) {
+			sqlite3_bind_text(mixed, 1, m, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(mixed, 2,
+			    (sqlite3_int64)NOTE_BIT(NOTE_SINGLE_LISTING));
+			sqlite3_bind_int64(mixed, 3, cut);
+			if ((rc = sqlite3_step(mixed)) != SQLITE_ROW)
+				goto fail;
+			first = sqlite3_column_type(mixed, 0) == SQLITE_NULL ?
+			    INT64_MAX : sqlite3_column_int64(mixed, 0);
+			sqlite3_reset(mixed);
+			if (first == INT64_MAX)
+				continue;
+		}
+		if (first + RENTABLE_MARKET_SECONDS < *until)
+			*until = first + RENTABLE_MARKET_SECONDS;
+	}
+	rc = 0;
+	goto done;
+fail:
+	db_file_error(db, err);
+	rc = -1;
+done:
+	sqlite3_finalize(st);
+	sqlite3_finalize(mixed);
+	return rc;
+}
+
+/*
  * Keep the --group-by answers of every stored keyset: one walk of the
  * offers counts each atom (gpu, provider, region) and finds its
  * candidates; each keyset is a regrouping of the atoms; the medians
@@ -357,7 +430,7 @@ groups_rank(struct db *db, const struct offer_filter *f,
  * at a million offers.
  */
 int
-db_groups_store(struct db *db, struct err *err)
+db_groups_store(struct db *db, int64_t now, struct err *err)
 {
 	static const struct group_by atoms_by = { { GROUP_GPU,
 	    GROUP_PROVIDER, GROUP_REGION }, 3 };
@@ -367,6 +440,7 @@ db_groups_store(struct db *db, struct err *err)
 	struct db_summary_row r;
 	struct group_by g;
 	sqlite3_stmt *st = NULL, *state = NULL;
+	int64_t until;
 	size_t i;
 	int rc = -1;
 
@@ -391,9 +465,15 @@ db_groups_store(struct db *db, struct err *err)
 	if (rc == SQLITE_ROW)
 		return 0;
 	rc = -1;
-	/* What a grouped query with no filter walks (include_stale). */
+	/*
+	 * What a grouped query with no filter walks at `now`: the offers,
+	 * not the market references (issue 48: a summary is of the rows
+	 * the same query shows). Its rows hold until `until`.
+	 */
 	offer_filter_init(&f);
-	f.include_stale = true;
+	f.now = now;
+	if (groups_valid_until(db, now, &until, err) < 0)
+		return -1;
 	atoms = summary_acc_new(&atoms_by, false);
 	summary_acc_least(atoms);	/* all ties: memory at 1M offers */
 	summary_acc_ranked(atoms);
@@ -438,7 +518,7 @@ db_groups_store(struct db *db, struct err *err)
 	    (c.cand = db_prepare(db, "INSERT INTO main.group_cheapest "
 	    "(keyset, grp, provider, key) VALUES (?,?,?,?)", err)) == NULL ||
 	    (state = db_prepare(db, "INSERT INTO main.group_state (keyset, "
-	    "version) VALUES (?,?)", err)) == NULL)
+	    "version, made_at, valid_until) VALUES (?,?,?,?)", err)) == NULL)
 		goto done;
 	for (i = 0; i < NSTORED; i++) {
 		keyset_group_by(stored_keysets[i], &g);
@@ -449,6 +529,8 @@ db_groups_store(struct db *db, struct err *err)
 		sqlite3_bind_int(state, 1, (int)stored_keysets[i]);
 		sqlite3_bind_text(state, 2, groups_version(), -1,
 		    SQLITE_STATIC);
+		sqlite3_bind_int64(state, 3, now);
+		sqlite3_bind_int64(state, 4, until);
 		if (sqlite3_step(state) != SQLITE_DONE) {
 			db_err(db, err, "write failed");
 			goto done;
@@ -469,24 +551,30 @@ done:
 	return rc;
 }
 
-/* Is grouping keyset kept with this program's version? */
+/*
+ * Is grouping keyset kept with this program's version (*current), and
+ * true at time now (*valid: made no later, and no listing has turned a
+ * market reference since)?
+ */
 static int
-groups_current(struct db *db, unsigned keyset, bool *current,
-    struct err *err)
+groups_current(struct db *db, unsigned keyset, int64_t now, bool *current,
+    bool *valid, struct err *err)
 {
 	sqlite3_stmt *st;
 	const unsigned char *v;
 	int rc;
 
-	*current = false;
-	if ((st = db_prepare(db, "SELECT version FROM main.group_state WHERE "
-	    "keyset = ?", err)) == NULL)
+	*current = *valid = false;
+	if ((st = db_prepare(db, "SELECT version, made_at, valid_until FROM "
+	    "main.group_state WHERE keyset = ?", err)) == NULL)
 		return -1;
 	sqlite3_bind_int(st, 1, (int)keyset);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		v = sqlite3_column_text(st, 0);
 		*current = v != NULL &&
 		    strcmp((const char *)v, groups_version()) == 0;
+		*valid = *current && now >= sqlite3_column_int64(st, 1) &&
+		    now <= sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
@@ -498,7 +586,8 @@ groups_current(struct db *db, unsigned keyset, bool *current,
 
 /*
  * Does a kept grouping answer f exactly? Only with no filter but --gpu
- * (no form) and the market references every grouping includes.
+ * (no form), asked at a time (the market references left out, as the
+ * groups were made).
  */
 static bool
 groups_filter_kept(const struct offer_filter *f)
@@ -506,11 +595,10 @@ groups_filter_kept(const struct offer_filter *f)
 	int ff;
 
 	for (ff = 0; ff < FILTER_FIELD_COUNT; ff++)
-		if (ff != FF_GPU && ff != FF_INCLUDE_STALE &&
-		    filter_is_set(f, (enum filter_field)ff))
+		if (ff != FF_GPU && filter_is_set(f, (enum filter_field)ff))
 			return false;
-	return f->include_stale && !f->only_stale && f->term == TERM_NONE &&
-	    f->form == GPU_FORM_ANY;
+	return f->now != 0 && !f->include_stale && !f->only_stale &&
+	    f->term == TERM_NONE && f->form == GPU_FORM_ANY;
 }
 
 static void
@@ -550,7 +638,7 @@ db_groups_stored(struct db *db, const struct group_by *g,
 	const unsigned char *t;
 	unsigned keyset = 0, read_set;
 	size_t i, k, cap = 0, capc = 0, shown;
-	bool current, ready;
+	bool current, valid, ready;
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -573,7 +661,7 @@ db_groups_stored(struct db *db, const struct group_by *g,
 		return -1;
 	if (!ready)
 		return 0;
-	if (groups_current(db, read_set, &current, err) < 0)
+	if (groups_current(db, read_set, f->now, &current, &valid, err) < 0)
 		return -1;
 	if (!current) {
 		/* Kept before this program (or never): make them now. */
@@ -581,16 +669,22 @@ db_groups_stored(struct db *db, const struct group_by *g,
 			return 0;
 		if (db_exec(db, "BEGIN IMMEDIATE", err) < 0)
 			return -1;
-		if (db_groups_store(db, err) < 0 ||
+		if (db_groups_store(db, f->now, err) < 0 ||
 		    db_exec(db, "COMMIT", err) < 0) {
 			sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 			return -1;
 		}
-		if (groups_current(db, read_set, &current, err) < 0)
+		if (groups_current(db, read_set, f->now, &current, &valid,
+		    err) < 0)
 			return -1;
-		if (!current)
-			return 0;
 	}
+	/*
+	 * A listing turned a market reference since they were made: the
+	 * summary index answers (the next write keeps them again), not a
+	 * write from a query that a refresh's lock could hold up.
+	 */
+	if (!current || !valid)
+		return 0;
 	/*
 	 * One read transaction: the groups, their kept offers and those
 	 * offers from the same snapshot of the cache, whatever a refresh
@@ -735,7 +829,8 @@ db_sort_keys_update(struct db *db, struct err *err)
 	    (up = db_prepare(db, "UPDATE offers SET sk_gpu_price = ?, "
 	    "sk_spot_gpu = ?, sk_pflop = ?, continent = ?, country = ?, "
 	    "form = ?, vertex = ?, search = ?, fabric = ?, node_gbps = ?, "
-	    "fabric_nodes = ? WHERE provider = ? AND key = ?",
+	    "fabric_nodes = ?, spot_price = ?, spot_zone = ?, "
+	    "spot_interruption = ?, notes = ? WHERE provider = ? AND key = ?",
 	    err)) == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, version, -1, SQLITE_STATIC);
@@ -756,8 +851,17 @@ db_sort_keys_update(struct db *db, struct err *err)
 		sqlite3_bind_int(up, 9, k.fabric);
 		sqlite3_bind_int(up, 10, k.node_gbps);
 		sqlite3_bind_int(up, 11, k.fabric_nodes);
-		sqlite3_bind_value(up, 12, sqlite3_column_value(st, 0));
-		sqlite3_bind_value(up, 13, sqlite3_column_value(st, 1));
+		/* What db_row_to_offer() no longer keeps (a spot price with
+		 * no command) goes from the row too, so SQL agrees. */
+		db_bind_money(up, 12, o.spot_price);
+		sqlite3_bind_text(up, 13, o.spot_zone, -1, SQLITE_STATIC);
+		if (o.spot_interruption >= 0)
+			sqlite3_bind_int(up, 14, o.spot_interruption);
+		else
+			sqlite3_bind_null(up, 14);
+		sqlite3_bind_int64(up, 15, (sqlite3_int64)o.notes);
+		sqlite3_bind_value(up, 16, sqlite3_column_value(st, 0));
+		sqlite3_bind_value(up, 17, sqlite3_column_value(st, 1));
 		if (sqlite3_step(up) != SQLITE_DONE) {
 			db_err(db, err, "write failed");
 			goto fail;
@@ -796,7 +900,7 @@ db_sort_keys_update(struct db *db, struct err *err)
 	rc = db_step_done(db, st, err);
 	st = NULL;
 	/* The kept --group-by answers, from the keys as they are now. */
-	if (rc < 0 || db_groups_store(db, err) < 0 ||
+	if (rc < 0 || db_groups_store(db, (int64_t)time(NULL), err) < 0 ||
 	    db_exec(db, DB_ANALYZE "; COMMIT", err) < 0)
 		goto fail;
 	return 0;

@@ -15,8 +15,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "money.h"
+#include "region.h"
+#include "rentable.h"
 #include "str.h"
 
 /* A command being written; once it overflows it stays empty. */
@@ -154,6 +157,32 @@ static bool
 has_prefix(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/*
+ * Does the offer name no region a command can take? One price in every
+ * region ("all": OCI, the snapshot's Lambda), Lambda's "(sold out)"
+ * (no region has capacity now) and "unknown" (a source that names
+ * none). A command never names those (issue 44): it takes REGION, and
+ * cmd_regions() lists the provider's regions after it.
+ */
+static bool
+region_unnamed(const struct offer *o)
+{
+	return region_is_any(o->region) ||
+	    str_eq_nocase(o->region, "unknown") ||
+	    strcmp(o->region, "(sold out)") == 0;
+}
+
+/* "  # REGION: one of A B C" after a command that takes REGION. */
+static void
+cmd_regions(struct cmd *c, const struct offer *o)
+{
+	char list[LAUNCH_LIST_MAX * 2];
+
+	if (region_unnamed(o) && region_names(o->provider, list,
+	    sizeof list) > 0)
+		cmd_add(c, "  # REGION: one of %s", list);
 }
 
 /* ------------------------------------------------------------------ */
@@ -336,6 +365,31 @@ aws_quota(const struct offer *o, char *buf, size_t size)
 	return (size_t)snprintf(buf, size, "on-demand=%s spot=%s", od, spot);
 }
 
+/*
+ * Nodes that train over EFA need every EFA interface the type has
+ * (data/fabric.tsv's nics: 4 on p4d, 32 on p5): with one, NCCL gets a
+ * quarter of the bandwidth or less, with none it falls back to TCP
+ * (research/fabric.md, traps 1 and 2). One interface per network card,
+ * as AWS's EFA guide launches them: card 0 is the primary (device 0),
+ * each other card device 1, all of InterfaceType efa, in the subnet
+ * and the security group that lets the nodes reach each other (the
+ * interfaces replace --subnet-id and --security-group-ids).
+ */
+static void
+aws_efa(struct cmd *c, const struct offer *o)
+{
+	int i;
+
+	if (o->fabric == NULL || o->fabric->kind != FABRIC_EFA ||
+	    o->fabric->nics < 1)
+		return;
+	cmd_add(c, " --network-interfaces");
+	for (i = 0; i < o->fabric->nics; i++)
+		cmd_add(c, " NetworkCardIndex=%d,DeviceIndex=%d,"
+		    "Groups=SECURITY_GROUP,SubnetId=SUBNET,InterfaceType=efa", i,
+		    i == 0 ? 0 : 1);
+}
+
 static size_t
 aws_launch(const struct plan *p, bool spot, char *buf, size_t size)
 {
@@ -354,8 +408,10 @@ aws_launch(const struct plan *p, bool spot, char *buf, size_t size)
 	cmd_add(&c, " --instance-type ");
 	cmd_quote(&c, o->instance_type);
 	cmd_add(&c, " --image-id IMAGE --count %d --key-name KEY", p->nodes);
-	if (placed(p, PLACE_GROUP))
+	if (placed(p, PLACE_GROUP)) {
 		cmd_add(&c, " --placement GroupName=gpucost");
+		aws_efa(&c, o);
+	}
 	if (spot)
 		cmd_add(&c, " --instance-market-options 'MarketType=spot,"
 		    "SpotOptions={SpotInstanceType=one-time,"
@@ -533,7 +589,8 @@ lambda_launch(const struct plan *p, char *buf, size_t size)
 	    type[OFFER_NAME_MAX * 2 + 3];
 	struct cmd c;
 
-	json_text(region, sizeof region, o->region);
+	json_text(region, sizeof region, region_unnamed(o) ? "REGION" :
+	    o->region);
 	json_text(type, sizeof type, o->instance_type);
 	snprintf(body, sizeof body, "{\"region_name\":%s,"
 	    "\"instance_type_name\":%s,\"ssh_key_names\":[\"KEY\"],"
@@ -544,6 +601,7 @@ lambda_launch(const struct plan *p, char *buf, size_t size)
 	cmd_quote(&c, body);
 	cmd_add(&c, " https://cloud.lambda.ai/api/v1/instance-operations/"
 	    "launch");
+	cmd_regions(&c, o);
 	return cmd_end(&c);
 }
 
@@ -557,7 +615,7 @@ vultr_launch(const struct plan *p, char *buf, size_t size)
 	/* Bare-metal plans (vbm-) have their own call. */
 	cmd_add(&c, "vultr-cli %s create --region=",
 	    has_prefix(o->instance_type, "vbm-") ? "bare-metal" : "instance");
-	if (str_eq_nocase(o->region, "unknown"))
+	if (region_unnamed(o))
 		cmd_add(&c, "REGION");
 	else
 		cmd_quote(&c, o->region);
@@ -565,6 +623,7 @@ vultr_launch(const struct plan *p, char *buf, size_t size)
 	cmd_quote(&c, o->instance_type);
 	/* 1743 = Ubuntu 22.04 x64, the OS id in Vultr's examples. */
 	cmd_add(&c, " --os=1743");
+	cmd_regions(&c, o);
 	return cmd_end(&c);
 }
 
@@ -608,27 +667,28 @@ oci_launch(const struct plan *p, bool spot, char *buf, size_t size)
 
 	cmd_start(&c, buf, size);
 	/* RDMA only inside a cluster network, of an instance pool. */
+	/* OCI publishes one price for every region: "all" names none, so
+	 * the command takes REGION and lists OCI's regions. */
 	if (placed(p, PLACE_CLUSTER_NETWORK) && !spot) {
-		cmd_add(&c, "oci compute-management cluster-network create");
-		if (!str_eq_nocase(o->region, "all") &&
-		    !str_eq_nocase(o->region, "unknown")) {
-			cmd_add(&c, " --region ");
+		cmd_add(&c, "oci compute-management cluster-network create"
+		    " --region ");
+		if (region_unnamed(o))
+			cmd_add(&c, "REGION");
+		else
 			cmd_quote(&c, o->region);
-		}
 		cmd_add(&c, " --compartment-id COMPARTMENT --instance-pools "
 		    "'[{\"instanceConfigurationId\":\"INSTANCE_CONFIG\","
 		    "\"size\":%d}]' --placement-configuration "
 		    "'{\"availabilityDomain\":\"AD\",\"primarySubnetId\":"
 		    "\"SUBNET\"}'", p->nodes);
+		cmd_regions(&c, o);
 		return cmd_end(&c);
 	}
-	cmd_add(&c, "oci compute instance launch");
-	/* OCI publishes one price for every region: "all" names none. */
-	if (!str_eq_nocase(o->region, "all") &&
-	    !str_eq_nocase(o->region, "unknown")) {
-		cmd_add(&c, " --region ");
+	cmd_add(&c, "oci compute instance launch --region ");
+	if (region_unnamed(o))
+		cmd_add(&c, "REGION");
+	else
 		cmd_quote(&c, o->region);
-	}
 	cmd_add(&c, " --availability-domain AD --compartment-id COMPARTMENT"
 	    " --shape ");
 	cmd_quote(&c, o->instance_type);
@@ -637,6 +697,7 @@ oci_launch(const struct plan *p, bool spot, char *buf, size_t size)
 	if (spot)
 		cmd_add(&c, " --preemptible-instance-config '{\"preemptionAction"
 		    "\":{\"type\":\"TERMINATE\",\"preserveBootVolume\":false}}'");
+	cmd_regions(&c, o);
 	return cmd_end(&c);
 }
 
@@ -719,10 +780,12 @@ cloudrift_launch(const struct plan *p, char *buf, size_t size)
 /*
  * Verda's pricing page gives no API id for its instances (the API's
  * own list needs a login): the id is a placeholder, the page's name of
- * the instance goes in the description so the buyer knows which.
+ * the instance goes in the description so the buyer knows which. Spot
+ * is the same call with "is_spot":true (its Python SDK, verda
+ * instances.create(is_spot=...), sends that key to POST /instances).
  */
 static size_t
-verda_launch(const struct plan *p, char *buf, size_t size)
+verda_launch(const struct plan *p, bool spot, char *buf, size_t size)
 {
 	const struct offer *o = p->offer;
 	char body[LAUNCH_CMD_MAX / 2], name[OFFER_NAME_MAX * 2 + 3];
@@ -732,7 +795,7 @@ verda_launch(const struct plan *p, char *buf, size_t size)
 	snprintf(body, sizeof body, "{\"instance_type\":\"INSTANCE_TYPE\","
 	    "\"image\":\"IMAGE\",\"ssh_key_ids\":[\"KEY\"],"
 	    "\"location_code\":\"FIN-01\",\"hostname\":\"gpucost-1\","
-	    "\"description\":%s}", name);
+	    "\"description\":%s%s}", name, spot ? ",\"is_spot\":true" : "");
 	cmd_start(&c, buf, size);
 	cmd_add(&c, "curl -fsS -X POST -H \"Authorization: Bearer"
 	    " $VERDA_TOKEN\" -H 'Content-Type: application/json' -d ");
@@ -815,11 +878,13 @@ akash_launch(const struct plan *p, char *buf, size_t size)
 
 /*
  * A CoreWeave node pool (CKS): the NodePool manifest with the offer's
- * instance type, applied with kubectl. An instance type the page does
- * not name (the L40 node) is a placeholder.
+ * instance type, applied with kubectl; for spot, a Spot Node Pool
+ * (computeClass: Spot, docs.coreweave.com/platform/capacity-plans/
+ * spot-node-pools). An instance type the page does not name (the L40
+ * node) is a placeholder.
  */
 static size_t
-coreweave_launch(const struct plan *p, char *buf, size_t size)
+coreweave_launch(const struct plan *p, bool spot, char *buf, size_t size)
 {
 	const struct offer *o = p->offer;
 	struct cmd c;
@@ -834,6 +899,10 @@ coreweave_launch(const struct plan *p, char *buf, size_t size)
 		cmd_add(&c, "'  instanceType: '");
 		cmd_quote(&c, o->instance_type);
 	}
+	/* A Spot Node Pool: the same instances, preemptible (CoreWeave's
+	 * "Spot Node Pools": computeClass: Spot). */
+	if (spot)
+		cmd_add(&c, " '  computeClass: Spot'");
 	cmd_add(&c, " '  targetNodes: %d' | kubectl apply -f -", p->nodes);
 	return cmd_end(&c);
 }
@@ -873,6 +942,9 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 
 	if (size > 0)
 		buf[0] = '\0';
+	/* Spot commands exactly where a spot price is kept (rentable.h). */
+	if (spot && !rentable_spot_launch(prov))
+		return 0;
 	if (strcmp(prov, "gcp") == 0)
 		return gcp_launch(p, spot, buf, size);
 	if (strcmp(prov, "aws") == 0)
@@ -885,8 +957,8 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 		return oci_launch(p, spot, buf, size);
 	if (strcmp(prov, "salad") == 0)
 		return salad_launch(p, spot, buf, size);
-	if (spot)
-		return 0;	/* the others have no spot launch */
+	if (strcmp(prov, "coreweave") == 0)
+		return coreweave_launch(p, spot, buf, size);
 	if (strcmp(prov, "runpod") == 0)
 		return runpod_launch(p, buf, size);
 	if (strcmp(prov, "lambda") == 0)
@@ -902,11 +974,9 @@ launch_for(const struct plan *p, bool spot, char *buf, size_t size)
 	if (strcmp(prov, "cloudrift") == 0)
 		return cloudrift_launch(p, buf, size);
 	if (strcmp(prov, "verda") == 0)
-		return verda_launch(p, buf, size);
+		return verda_launch(p, spot, buf, size);
 	if (strcmp(prov, "akash") == 0)
 		return akash_launch(p, buf, size);
-	if (strcmp(prov, "coreweave") == 0)
-		return coreweave_launch(p, buf, size);
 	return 0;
 }
 
@@ -1061,4 +1131,142 @@ launch_cluster_setup(const struct plan *p, char *buf, size_t size)
 		cmd_add(&c, "; export NCCL_SOCKET_IFNAME=ens1 (else NCCL may "
 		    "pick the external interface and time out)");
 	return cmd_end(&c);
+}
+
+/* ------------------------------------------------------------------ */
+/* Which row KEY names (launch_find()) and what it may have meant      */
+
+/* Is row i of plans the one KEY names at step step (0 key, 1 type, 2
+ * type/region)? type/region: key split at its last '/'. */
+static bool
+launch_row_is(const struct offer *o, int step, const char *key,
+    const char *type, size_t tlen, const char *region, const char **chosen)
+{
+	*chosen = NULL;
+	switch (step) {
+	case 0:
+		return strcmp(o->key, key) == 0;
+	case 1:
+		return str_eq_nocase(o->instance_type, key);
+	default:
+		if (region == NULL || strlen(o->instance_type) != tlen ||
+		    strncasecmp(o->instance_type, type, tlen) != 0)
+			return false;
+		if (str_eq_nocase(o->region, region))
+			return true;
+		/* One price everywhere: any of the provider's regions. */
+		if (region_is_any(o->region) && region_listed(o->provider,
+		    region)) {
+			*chosen = region;
+			return true;
+		}
+		return false;
+	}
+}
+
+enum launch_match
+launch_find(const struct plan *plans, size_t n, const char *key,
+    struct launch_pick *pick)
+{
+	const char *slash = strrchr(key, '/'), *region, *chosen;
+	size_t i, tlen;
+	int step;
+	bool found;
+
+	memset(pick, 0, sizeof *pick);
+	region = slash != NULL && slash[1] != '\0' ? slash + 1 : NULL;
+	tlen = slash != NULL ? (size_t)(slash - key) : strlen(key);
+	for (step = 0; step < 3; step++) {
+		found = false;
+		for (i = 0; i < n; i++) {
+			const struct offer *o = plans[i].offer;
+
+			if (!launch_row_is(o, step, key, key, tlen, region,
+			    &chosen))
+				continue;
+			if (!found) {
+				found = true;
+				pick->row = i;
+				pick->region = chosen;
+				pick->by_type = step > 0;
+			} else if (strcmp(o->provider,
+			    plans[pick->row].offer->provider) != 0) {
+				pick->other = o->provider;
+				return LAUNCH_AMBIGUOUS;
+			}
+		}
+		if (found)
+			return LAUNCH_FOUND;
+	}
+	return LAUNCH_NONE;
+}
+
+/* The words a KEY is compared with: an offer's key and instance type. */
+static const char *
+suggest_word(const struct offer *o, int which, bool digits)
+{
+	if (which == 1)
+		return o->instance_type;
+	/* A marketplace's listing ids only for a KEY of digits. */
+	return all_digits(o->key) && !digits ? "" : o->key;
+}
+
+/* Add w to the list of up to 3 (words[]), once; false when full. */
+static bool
+suggest_add(const char **words, size_t *n, const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp(words[i], w) == 0)
+			return true;
+	if (*n == 3)
+		return false;
+	words[(*n)++] = w;
+	return true;
+}
+
+size_t
+launch_suggest(const struct offer *offers, size_t n, const char *key,
+    char *buf, size_t size)
+{
+	const char *words[3], *w;
+	size_t i, d, best = (size_t)-1, nw = 0, len, klen = strlen(key);
+	bool digits = all_digits(key);
+	int which, pass;
+
+	if (size > 0)
+		buf[0] = '\0';
+	/* Pass 0: the least distance a typo may have; 1: those at it. */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++)
+			for (which = 0; which < 2; which++) {
+				w = suggest_word(&offers[i], which, digits);
+				if (w[0] == '\0')
+					continue;
+				d = str_distance(key, w);
+				len = strlen(w);
+				if (d > (len >= 6 ? 2 : len / 3 > 0 ? len / 3 : 1))
+					continue;
+				if (pass == 0 && d < best)
+					best = d;
+				else if (pass == 1 && d == best &&
+				    !suggest_add(words, &nw, w))
+					goto list;
+			}
+	/* None near: the types, then keys, it starts ("p5" ...). */
+	for (which = 1; nw == 0 && klen > 0 && which >= 0; which--)
+		for (i = 0; i < n; i++) {
+			w = suggest_word(&offers[i], which, digits);
+			if (strncasecmp(w, key, klen) == 0 && w[klen] != '\0' &&
+			    !suggest_add(words, &nw, w))
+				break;
+		}
+list:
+	for (i = 0, len = 0; i < nw && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+		    i == 0 ? "" : i + 1 == nw ? " or " : ", ", words[i]);
+	if (len >= size && size > 0)
+		buf[0] = '\0';
+	return len < size ? nw : 0;
 }

@@ -16,12 +16,15 @@
 #ifndef GPUCOST_LAUNCH_H
 #define GPUCOST_LAUNCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gcp_catalog.h"
 #include "offer.h"
 
-#define LAUNCH_CMD_MAX		2048	/* any command, with room to spare */
+/* Any command, with room to spare: the longest is AWS's 32 EFA
+ * interfaces of a p5 (about 3,000 bytes). */
+#define LAUNCH_CMD_MAX		4096
 #define LAUNCH_LIST_MAX		512	/* zones, quota */
 
 
@@ -51,6 +54,42 @@ enum gcp_vertex launch_vertex_training(const struct offer *o);
  * separated by "; ". 0 for a plan of one node or an unknown fabric.
  */
 size_t	launch_cluster_setup(const struct plan *p, char *buf, size_t size);
+
+/*
+ * Which row of an answer (plans[0..n), in its order) `gpucost launch KEY`
+ * means. KEY is, in this order of trial: an offer's key exactly (JSON's
+ * "key"); an instance type as the table's INSTANCE column shows it (case
+ * ignored): that type's first row, which is the row the table shows for
+ * it, its other regions folded into it; or TYPE/REGION: that type's row
+ * in that region, or, for an offer priced the same in every region
+ * (region "all"), one of the provider's own regions (region.h), which
+ * the command then names (pick->region points into key). Rows of two
+ * providers matching alike are LAUNCH_AMBIGUOUS (pick->other names the
+ * second provider): --provider chooses.
+ */
+enum launch_match {
+	LAUNCH_NONE,
+	LAUNCH_FOUND,
+	LAUNCH_AMBIGUOUS
+};
+
+struct launch_pick {
+	size_t		 row;
+	const char	*region;	/* the region KEY chose, or NULL */
+	const char	*other;		/* LAUNCH_AMBIGUOUS: another provider */
+	bool		 by_type;	/* KEY is an instance type[/region] */
+};
+
+enum launch_match launch_find(const struct plan *plans, size_t n,
+	    const char *key, struct launch_pick *pick);
+
+/*
+ * For a KEY that names no offer: the keys and instance types of
+ * offers[0..n) nearest to it (a typo of one), else up to three that start
+ * with it, as "a, b or c" into buf. Returns how many (0: buf "").
+ */
+size_t	launch_suggest(const struct offer *offers, size_t n, const char *key,
+	    char *buf, size_t size);
 
 /*
  * Quote s for a POSIX shell into buf: '...' with control characters

@@ -19,19 +19,24 @@
 #include "db.h"
 #include "err.h"
 #include "output.h"
+#include "train.h"
 #include "xalloc.h"
 
 /*
  * The fields of an offer by default, in order: what an agent compares
  * and needs to act (gpucost(1) MCP lists them). Unknown values are left
- * out; the term's fields come with a term, the totals with hours.
+ * out; the term's fields come with a term, the totals with hours, the
+ * job's with train.
  */
 static const char *const short_fields[] = {
 	"key", "provider", "instance_type", "region", "gpu", "gpu_count",
 	"nodes", "total_gpus", "price_hour", "price_gpu_hour", "spot_hour",
 	"spot_gpu_hour", "term", "term_hour", "term_gpu_hour", "total_cost",
-	"total_spot_cost", "total_term_cost", "availability", "notes",
-	"launch", "launch_spot", "cluster_setup"
+	"total_spot_cost", "total_term_cost", "gpu_hours", "job_hours",
+	"job_cost", "spot_job_hours", "spot_job_cost", "egress_cost",
+	"job_scaling", "job_cost_per_1b_tokens", "job_term", "job_term_cost",
+	"job_term_commitment", "availability", "notes", "launch",
+	"launch_spot", "cluster_setup"
 };
 #define NSHORT	(sizeof short_fields / sizeof short_fields[0])
 
@@ -207,6 +212,19 @@ add_data_age(cJSON *doc, const struct answer *a, int64_t now)
 	free(text);
 }
 
+/* train: the run, and what the job's figures assume, in one line. */
+static void
+add_train(cJSON *doc, const struct train *t)
+{
+	cJSON *obj = cJSON_AddObjectToObject(doc, "train");
+	char buf[1024];
+
+	train_text(t, buf, sizeof buf);
+	cJSON_AddStringToObject(obj, "run", buf);
+	output_train_assumptions(t, buf, sizeof buf);
+	cJSON_AddStringToObject(obj, "assumptions", buf);
+}
+
 int
 mcp_offers_exec(const struct cli_options *o, bool all_fields)
 {
@@ -223,10 +241,10 @@ mcp_offers_exec(const struct cli_options *o, bool all_fields)
 		return EXIT_USAGE;
 	/* The table's question, its folded regions named. */
 	cli_question(o, &q);
+	q.limit = o->limit > 0 ? (size_t)o->limit : 0;
 	q.fold = true;
 	q.regions = true;
 	q.counts = true;
-	q.status = false;
 	answer_init(&a);
 	if ((db = cli_answer(o, &q, &a)) == NULL)
 		goto done;
@@ -238,10 +256,13 @@ mcp_offers_exec(const struct cli_options *o, bool all_fields)
 	opts.term = o->filter.term;
 	opts.fabric_filter = o->filter.fabrics != 0 ||
 	    o->filter.min_node_gbps > 0;
+	opts.train = train_given(&q.filter.train) ? &q.filter.train : NULL;
 	doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "sort", sort_key_name(o->sort));
 	if (o->reverse)
 		cJSON_AddTrueToObject(doc, "reverse");
+	if (opts.train != NULL)
+		add_train(doc, opts.train);
 	if (a.nrows != ANSWER_UNKNOWN)
 		cJSON_AddNumberToObject(doc, "rows", (double)a.nrows);
 	if (a.matched != ANSWER_UNKNOWN)
@@ -266,7 +287,9 @@ mcp_offers_exec(const struct cli_options *o, bool all_fields)
 		    "shows them)\n", a.left_out, a.left_out == 1 ? "" : "s");
 	if (a.nplans == 0) {
 		cli_explain_empty(db, &q.filter, a.left_out, o->query_given);
-		rc = EXIT_NO_MATCH;
+		/* Plans there were, but none holds the run: a refusal. */
+		rc = cli_train_refused(db, &q.filter) ? EXIT_USAGE :
+		    EXIT_NO_MATCH;
 	} else {
 		cli_health(db, a.plans, a.nplans, q.filter.now);
 		rc = EXIT_OK;

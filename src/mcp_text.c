@@ -19,12 +19,15 @@
 #include "columns.h"
 #include "xalloc.h"
 
+enum { TEXT_PLAIN, TEXT_PRICE, TEXT_TOTAL };
+
 /* One field of an item's line: printf-like fmt with one %s. */
 struct text_field {
 	const char	*name;
 	const char	*fmt;
 	const char	*skip;	/* a value not worth saying, or NULL */
-	bool		 money;	/* USD, rounded as the table rounds it */
+	int		 money;	/* USD, rounded as the table rounds it:
+				   TEXT_PRICE a price, TEXT_TOTAL a total */
 };
 
 /* Each tool's line per item: the array it lists (NULL: the answer). */
@@ -36,83 +39,84 @@ struct text_spec {
 };
 
 static const struct text_field offer_line[] = {
-	{ "provider", "%s", NULL, false },
-	{ "instance_type", "%s", NULL, false },
-	{ "region", "%s", NULL, false },
-	{ "other_regions", "+%s", NULL, false },
-	{ "gpu_count", "%sx", NULL, false },
-	{ "gpu", "%s", NULL, false },
-	{ "nodes", "x %s nodes", "1", false },
-	{ "price_hour", "$%s/h", NULL, true },
-	{ "price_gpu_hour", "$%s/GPU-h", NULL, true },
-	{ "spot_gpu_hour", "spot $%s/GPU-h", NULL, true },
-	{ "term_gpu_hour", "term $%s/GPU-h", NULL, true },
-	{ "total_cost", "total $%s", NULL, true },
-	{ "availability", "%s", "unknown", false },
-	{ "notes", "[%s]", NULL, false },
-	{ "age", "%s old", NULL, false },
-	{ "key", "key %s", NULL, false },
-	{ NULL, NULL, NULL, false }
+	{ "provider", "%s", NULL, TEXT_PLAIN },
+	{ "instance_type", "%s", NULL, TEXT_PLAIN },
+	{ "region", "%s", NULL, TEXT_PLAIN },
+	{ "other_regions", "+%s", NULL, TEXT_PLAIN },
+	{ "gpu_count", "%sx", NULL, TEXT_PLAIN },
+	{ "gpu", "%s", NULL, TEXT_PLAIN },
+	{ "nodes", "x %s nodes", "1", TEXT_PLAIN },
+	{ "price_hour", "$%s/h", NULL, TEXT_PRICE },
+	{ "price_gpu_hour", "$%s/GPU-h", NULL, TEXT_PRICE },
+	{ "spot_gpu_hour", "spot $%s/GPU-h", NULL, TEXT_PRICE },
+	{ "term_gpu_hour", "term $%s/GPU-h", NULL, TEXT_PRICE },
+	{ "total_cost", "total $%s", NULL, TEXT_TOTAL },
+	{ "job_cost", "job $%s", NULL, TEXT_TOTAL },
+	{ "availability", "%s", "unknown", TEXT_PLAIN },
+	{ "notes", "[%s]", NULL, TEXT_PLAIN },
+	{ "age", "%s old", NULL, TEXT_PLAIN },
+	{ "key", "key %s", NULL, TEXT_PLAIN },
+	{ NULL, NULL, NULL, TEXT_PLAIN }
 };
 
 static const struct text_field group_line[] = {
-	{ "gpu", "%s", NULL, false },
-	{ "provider", "%s", NULL, false },
-	{ "region", "%s", NULL, false },
-	{ "continent", "%s", NULL, false },
-	{ "offers", "%s offers", NULL, false },
-	{ "min_price_gpu_hour", "min $%s", NULL, true },
-	{ "median_price_gpu_hour", "median $%s", NULL, true },
-	{ "max_price_gpu_hour", "max $%s/GPU-h", NULL, true },
-	{ "min_spot_gpu_hour", "spot min $%s/GPU-h", NULL, true },
-	{ "cheapest_provider", "cheapest: %s", NULL, false },
-	{ "cheapest_instance_type", "%s", NULL, false },
-	{ "cheapest_region", "%s", NULL, false },
-	{ NULL, NULL, NULL, false }
+	{ "gpu", "%s", NULL, TEXT_PLAIN },
+	{ "provider", "%s", NULL, TEXT_PLAIN },
+	{ "region", "%s", NULL, TEXT_PLAIN },
+	{ "continent", "%s", NULL, TEXT_PLAIN },
+	{ "offers", "%s offers", NULL, TEXT_PLAIN },
+	{ "min_price_gpu_hour", "min $%s", NULL, TEXT_PRICE },
+	{ "median_price_gpu_hour", "median $%s", NULL, TEXT_PRICE },
+	{ "max_price_gpu_hour", "max $%s/GPU-h", NULL, TEXT_PRICE },
+	{ "min_spot_gpu_hour", "spot min $%s/GPU-h", NULL, TEXT_PRICE },
+	{ "cheapest_provider", "cheapest: %s", NULL, TEXT_PLAIN },
+	{ "cheapest_instance_type", "%s", NULL, TEXT_PLAIN },
+	{ "cheapest_region", "%s", NULL, TEXT_PLAIN },
+	{ NULL, NULL, NULL, TEXT_PLAIN }
 };
 
 static const struct text_field history_line[] = {
-	{ "provider", "%s", NULL, false },
-	{ "instance_type", "%s", NULL, false },
-	{ "region", "%s", NULL, false },
-	{ "gpu_count", "%sx", NULL, false },
-	{ "gpu", "%s", NULL, false },
-	{ "min_price_gpu_hour", "min $%s", NULL, true },
-	{ "median_price_gpu_hour", "median $%s", NULL, true },
-	{ "max_price_gpu_hour", "max $%s/GPU-h", NULL, true },
-	{ "points", "%s points", NULL, false },
-	{ NULL, NULL, NULL, false }
+	{ "provider", "%s", NULL, TEXT_PLAIN },
+	{ "instance_type", "%s", NULL, TEXT_PLAIN },
+	{ "region", "%s", NULL, TEXT_PLAIN },
+	{ "gpu_count", "%sx", NULL, TEXT_PLAIN },
+	{ "gpu", "%s", NULL, TEXT_PLAIN },
+	{ "min_price_gpu_hour", "min $%s", NULL, TEXT_PRICE },
+	{ "median_price_gpu_hour", "median $%s", NULL, TEXT_PRICE },
+	{ "max_price_gpu_hour", "max $%s/GPU-h", NULL, TEXT_PRICE },
+	{ "points", "%s points", NULL, TEXT_PLAIN },
+	{ NULL, NULL, NULL, TEXT_PLAIN }
 };
 
 static const struct text_field provider_line[] = {
-	{ "provider", "%s:", NULL, false },
-	{ "source", "%s", NULL, false },
-	{ "offers", "%s offers", NULL, false },
-	{ "oldest_fetched_at", "oldest %s", NULL, false },
-	{ "health", "%s", NULL, false },
-	{ "last_error", "last error: %s", NULL, false },
-	{ NULL, NULL, NULL, false }
+	{ "provider", "%s:", NULL, TEXT_PLAIN },
+	{ "source", "%s", NULL, TEXT_PLAIN },
+	{ "offers", "%s offers", NULL, TEXT_PLAIN },
+	{ "oldest_fetched_at", "oldest %s", NULL, TEXT_PLAIN },
+	{ "health", "%s", NULL, TEXT_PLAIN },
+	{ "last_error", "last error: %s", NULL, TEXT_PLAIN },
+	{ NULL, NULL, NULL, TEXT_PLAIN }
 };
 
 static const struct text_field gpu_line[] = {
-	{ "id", "%s:", NULL, false },
-	{ "vendor", "%s", NULL, false },
-	{ "arch", "%s", NULL, false },
-	{ "vram_gb", "%s GB", NULL, false },
-	{ "bf16_tflops", "%s BF16 TFLOPS", NULL, false },
-	{ NULL, NULL, NULL, false }
+	{ "id", "%s:", NULL, TEXT_PLAIN },
+	{ "vendor", "%s", NULL, TEXT_PLAIN },
+	{ "arch", "%s", NULL, TEXT_PLAIN },
+	{ "vram_gb", "%s GB", NULL, TEXT_PLAIN },
+	{ "bf16_tflops", "%s BF16 TFLOPS", NULL, TEXT_PLAIN },
+	{ NULL, NULL, NULL, TEXT_PLAIN }
 };
 
 static const struct text_field launch_line[] = {
-	{ "provider", "%s", NULL, false },
-	{ "instance_type", "%s", NULL, false },
-	{ "region", "%s", NULL, false },
-	{ "launch", "\nlaunch: %s", NULL, false },
-	{ "launch_spot", "\nspot: %s", NULL, false },
-	{ "launch_vertex", "\nVertex AI: %s", NULL, false },
-	{ "zones", "\nzones: %s", NULL, false },
-	{ "quota", "\nquota: %s", NULL, false },
-	{ NULL, NULL, NULL, false }
+	{ "provider", "%s", NULL, TEXT_PLAIN },
+	{ "instance_type", "%s", NULL, TEXT_PLAIN },
+	{ "region", "%s", NULL, TEXT_PLAIN },
+	{ "launch", "\nlaunch: %s", NULL, TEXT_PLAIN },
+	{ "launch_spot", "\nspot: %s", NULL, TEXT_PLAIN },
+	{ "launch_vertex", "\nVertex AI: %s", NULL, TEXT_PLAIN },
+	{ "zones", "\nzones: %s", NULL, TEXT_PLAIN },
+	{ "quota", "\nquota: %s", NULL, TEXT_PLAIN },
+	{ NULL, NULL, NULL, TEXT_PLAIN }
 };
 
 static const struct text_spec specs[] = {
@@ -153,14 +157,20 @@ text_puts(struct mcp_buf *t, const char *s)
  * length; NULL for null, false, an empty array or an object.
  */
 static char *
-value_text(const cJSON *v, bool money)
+value_text(const cJSON *v, int money)
 {
 	const cJSON *item;
 	struct mcp_buf t = { 0 };
 	char buf[64];
 
-	if (money && cJSON_IsNumber(v) && fabs(v->valuedouble) < 1e12) {
-		column_money(llround(v->valuedouble * 1e6), buf, sizeof buf);
+	if (money != TEXT_PLAIN && cJSON_IsNumber(v) &&
+	    fabs(v->valuedouble) < 1e12) {
+		if (money == TEXT_TOTAL)
+			column_total(llround(v->valuedouble * 1e6), buf,
+			    sizeof buf);
+		else
+			column_money(llround(v->valuedouble * 1e6), buf,
+			    sizeof buf);
 		return xstrdup(buf);
 	}
 	if (cJSON_IsString(v))
@@ -261,6 +271,13 @@ mcp_text(const char *tool, const cJSON *answer)
 		}
 		cJSON_ArrayForEach(item, list)
 			item_line(&t, item, spec->fields);
+	}
+	/* find_offers with train: what the job's figures assume. */
+	if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(answer, "train"),
+	    "assumptions"))) != NULL) {
+		text_puts(&t, s);
+		text_puts(&t, "\n");
 	}
 	if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(answer,
 	    "data_age"))) != NULL) {

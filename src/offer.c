@@ -655,6 +655,7 @@ offer_filter_init(struct offer_filter *f)
 {
 	memset(f, 0, sizeof *f);
 	f->max_price_gpu_hour = MONEY_NONE;
+	train_init(&f->train);
 }
 
 /* c in lowercase if it is an ASCII capital; any other byte as it is. */
@@ -808,6 +809,23 @@ offer_host_bounds(struct offer *o)
 	return dropped;
 }
 
+bool
+offer_spot_vet(struct offer *o)
+{
+	if (!money_known(o->spot_price) || rentable_spot_launch(o->provider))
+		return false;
+	/* Sold only at that price: what it is sold as is no offer at all
+	 * (offers_vet() drops it), but an older cache's row keeps it. */
+	if (!money_known(o->price))
+		return false;
+	o->spot_price = MONEY_NONE;
+	o->spot_zone = "";
+	o->spot_interruption = -1;
+	o->notes &= ~(NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE) |
+	    NOTE_BIT(NOTE_SPOT_NOT_CHEAPER));
+	return true;
+}
+
 size_t
 offers_vet(struct offer *v, size_t n)
 {
@@ -816,7 +834,12 @@ offers_vet(struct offer *v, size_t n)
 	for (i = 0; i < n; i++) {
 		if (offer_retired(&v[i]))
 			continue;
+		/* A spot price with no command, and no on-demand price. */
+		if (!money_known(v[i].price) && money_known(v[i].spot_price) &&
+		    !rentable_spot_launch(v[i].provider))
+			continue;
 		offer_host_bounds(&v[i]);
+		offer_spot_vet(&v[i]);
 		if (k != i)
 			v[k] = v[i];
 		k++;
@@ -861,13 +884,51 @@ assembled_ok(const struct offer_filter *f, const struct offer *o, int k)
 	if (f->fabrics == 0 && !fabric_set_has(FABRIC_TRAINING,
 	    offer_fabric_kind(o)))
 		return false;
-	/* At most 4 nodes per 8 GPUs asked, unless --nodes says. */
-	if (f->nodes == 0 && f->count > 0 && 2 * k > f->count)
+	/* At most 4 nodes per 8 GPUs asked (or taken to hold --train's
+	 * run), unless --nodes says. */
+	if (f->nodes == 0 && 2 * k > (f->count > 0 ? f->count :
+	    k * o->gpu_count))
 		return false;
 	if (fab != NULL && (fab->placement == PLACE_NONE ||
 	    (fab->max_nodes > 0 && k > fab->max_nodes)))
 		return false;
 	return true;
+}
+
+double
+plan_vram_gb(const struct offer *o, int nodes)
+{
+	const struct gpu_model *m;
+	int per_gpu = o->vram_gb;
+
+	if (per_gpu <= 0 && o->gpu[0] != '\0' && (m = gpu_find(o->gpu)) != NULL)
+		per_gpu = m->vram_gb;
+	return (double)per_gpu * o->gpu_count * nodes;
+}
+
+/*
+ * --train: can k nodes of o hold the run's training state? Without
+ * --count and --nodes, *k becomes the fewest nodes that can (one
+ * machine first; several only where they may be assembled).
+ */
+static bool
+plan_holds(const struct offer_filter *f, const struct offer *o, int *k)
+{
+	double need, node = plan_vram_gb(o, 1);
+
+	if (!train_given(&f->train))
+		return true;
+	if (f->count <= 0 && f->nodes <= 0 && o->nodes <= 1 && node > 0) {
+		need = train_memory_gb(&f->train);
+		if (need > node * OFFER_NODES_MAX)
+			return false;
+		*k = (int)ceil(need / node);
+		if (*k < 1)
+			*k = 1;
+		if (*k > 1 && !assembled_ok(f, o, *k))
+			return false;
+	}
+	return train_fits(&f->train, node * *k);
 }
 
 /* The nodes of o's plan for f into *k; false when o gives none. */
@@ -880,7 +941,8 @@ plan_nodes(const struct offer_filter *f, const struct offer *o, int *k)
 		if (!f->multi_node && f->nodes != o->nodes)
 			return false;
 		*k = o->nodes;
-		return f->count <= 0 || o->gpu_count * o->nodes == f->count;
+		return (f->count <= 0 || o->gpu_count * o->nodes == f->count) &&
+		    plan_holds(f, o, k);
 	}
 	if (f->nodes > 0)
 		*k = f->nodes;
@@ -892,7 +954,7 @@ plan_nodes(const struct offer_filter *f, const struct offer *o, int *k)
 	}
 	if (f->count > 0 && o->gpu_count * *k != f->count)
 		return false;
-	return *k == 1 || assembled_ok(f, o, *k);
+	return (*k == 1 || assembled_ok(f, o, *k)) && plan_holds(f, o, k);
 }
 
 bool
@@ -1205,6 +1267,11 @@ plan_cmp_rank(const struct plan *a, const struct plan *b, enum sort_key key,
 		break;
 	case SORT_TERM_GPU:
 		c = cmp_money(a->term_gpu_hour, b->term_gpu_hour, rev);
+		break;
+	case SORT_JOB:
+		/* --train's job total; a plan without one (no --train) last. */
+		c = cmp_money(a->job != NULL ? a->job->total : MONEY_NONE,
+		    b->job != NULL ? b->job->total : MONEY_NONE, rev);
 		break;
 	case SORT_KEY_COUNT:
 		break;

@@ -18,6 +18,7 @@
 #include "fabric.h"
 #include "gpu.h"
 #include "money.h"
+#include "train.h"
 
 /*
  * The longest text an offer keeps, in bytes with the terminating NUL
@@ -256,12 +257,18 @@ int	offer_check(const struct offer *o, struct err *err);
  * offer's size or provider retired; is it a market reference at now (a
  * marketplace listing older than a day); host figures beyond any real
  * machine dropped to unknown (returns 1 vCPUs dropped | 2 RAM dropped);
- * and, before a write, the n offers of v kept that can be rented (retired
- * sizes go, host bounds applied; compacts v, returns the number kept).
+ * a spot price with no spot command (rentable_spot_launch()) dropped
+ * with its zone and interruption bucket (returns true if it was; an
+ * offer sold only at that price keeps it: see offers_vet()); and,
+ * before a write, the n offers of v kept that can be rented (retired
+ * sizes go, host bounds applied, a spot price with no command dropped
+ * and an offer left with no price at all dropped; compacts v, returns
+ * the number kept).
  */
 bool	offer_retired(const struct offer *o);
 bool	offer_market_reference(const struct offer *o, int64_t now);
 int	offer_host_bounds(struct offer *o);
+bool	offer_spot_vet(struct offer *o);
 size_t	offers_vet(struct offer *v, size_t n);
 
 #define FILTER_PROVIDERS_MAX	24	/* more than there are providers */
@@ -311,6 +318,12 @@ struct offer_filter {
 	unsigned fabrics;
 	int	min_node_gbps;		/* fabric Gb/s per node at least */
 	int	nodes;
+	/*
+	 * --train (train.h): a plan must hold the run's training state in
+	 * its GPUs' memory; without --count or --nodes, an offer's plan is
+	 * the fewest of its nodes that can (plan_nodes()). params 0: none.
+	 */
+	struct train train;
 };
 
 void	offer_filter_init(struct offer_filter *f);
@@ -355,6 +368,12 @@ double	offer_ram_gb_per_gpu(const struct offer *o);
 bool	offer_host_light(const struct offer *o);
 
 /*
+ * GB of GPU memory in nodes of o: its VRAM per GPU, else the
+ * catalogue's; 0 when neither knows.
+ */
+double	plan_vram_gb(const struct offer *o, int nodes);
+
+/*
  * Does the offer satisfy the filter? On a match, *nodes is the number of
  * instances needed for the requested GPU count (1 unless multi-node; a
  * cluster product's own node count). A plan of several instances of
@@ -363,7 +382,10 @@ bool	offer_host_light(const struct offer *o);
  * FABRIC_TRAINING, at least 2 GPUs a node and no more nodes than the
  * fabric's largest published group; --fabric any lifts the first two,
  * --nodes N the second. A cluster product matches only with
- * --multi-node or --nodes equal to its own.
+ * --multi-node or --nodes equal to its own. With --train, the plan's
+ * GPUs must hold the run's training state (train_fits()); without
+ * --count and --nodes, *nodes is the fewest that do (one machine, else
+ * several where they may be assembled as above).
  * max_price and spot are checked on plans (they depend on nodes), see
  * plan_matches_price().
  */
@@ -378,6 +400,29 @@ bool	offer_matches(const struct offer_filter *f, const struct offer *o,
  * rows).
  */
 bool	offer_filter_multi_node(const struct offer_filter *f);
+
+/*
+ * --train on one plan (cost_plan_train()): the run's hours and what they
+ * cost there. NAN and MONEY_NONE are unknown (no BF16 peak, no price).
+ */
+struct plan_job {
+	double	gpu_hours;	/* FLOPs / (BF16 peak x MFU) / 3600 */
+	double	scaling;	/* efficiency of the plan's nodes; 1: one */
+	double	hours;		/* wall clock: gpu_hours / GPUs / scaling */
+	double	rate;		/* spot interruptions per node-hour */
+	bool	rate_known;	/* from AWS's Spot Advisor, else the default */
+	double	spot_hours;	/* expected wall clock on spot, restarts in */
+	double	interruptions;	/* expected on spot, of the whole plan */
+	int64_t	cost;		/* on demand: price_hour x hours */
+	int64_t	spot_cost;	/* spot: spot_hour x spot_hours */
+	int64_t	per_btok;	/* cost per 10^9 tokens trained */
+	int64_t	egress;		/* --egress: 0 none asked; NONE unknown */
+	const struct committed *term;	/* the term it is cheapest on; NULL */
+	int64_t	term_cost;	/* the job on it, whole terms paid */
+	int64_t	term_commitment; /* one term of the plan: the least paid */
+	int64_t	total;		/* the rank: cost (spot_cost with --spot)
+				   plus egress */
+};
 
 /*
  * A plan: nodes identical instances of one offer. A single-listing offer
@@ -412,6 +457,8 @@ struct plan {
 	int64_t	term_hour;		/* effective micro-USD, all nodes */
 	int64_t	term_gpu_hour;
 	double	term_savings_pct;	/* against on-demand */
+	/* --train's job on this plan (cost_plan_train()); NULL without. */
+	const struct plan_job *job;
 };
 
 /*
@@ -449,7 +496,8 @@ bool	plan_matches_price(const struct offer_filter *f, const struct plan *p);
 	X(SORT_AGE,		"age")					\
 	X(SORT_VCPUS_GPU,	"vcpus-per-gpu")			\
 	X(SORT_RAM_GPU,		"ram-per-gpu")				\
-	X(SORT_TERM_GPU,	"term-gpu-price")
+	X(SORT_TERM_GPU,	"term-gpu-price")				\
+	X(SORT_JOB,		"job")
 
 enum sort_key {
 #define X(id, name) id,

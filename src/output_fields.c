@@ -76,7 +76,18 @@
 	X(F_TERM_GPU,		"term_gpu_hour")			\
 	X(F_TERM_SAVINGS,	"term_savings_pct")			\
 	X(F_TERM_TOTAL,		"total_term_cost")			\
-	X(F_PRICE_FROM,		"price_from")
+	X(F_PRICE_FROM,		"price_from")			\
+	X(F_GPU_HOURS,		"gpu_hours")				\
+	X(F_JOB_HOURS,		"job_hours")				\
+	X(F_JOB_COST,		"job_cost")				\
+	X(F_SPOT_JOB_COST,	"spot_job_cost")			\
+	X(F_EGRESS_COST,	"egress_cost")				\
+	X(F_JOB_SCALING,	"job_scaling")				\
+	X(F_SPOT_JOB_HOURS,	"spot_job_hours")			\
+	X(F_JOB_PER_BTOK,	"job_cost_per_1b_tokens")		\
+	X(F_JOB_TERM,		"job_term")				\
+	X(F_JOB_TERM_COST,	"job_term_cost")			\
+	X(F_JOB_TERM_COMMITMENT, "job_term_commitment")
 
 enum field {
 #define X(id, name) id,
@@ -112,6 +123,9 @@ output_field_shown(size_t i, const struct output_opts *opts)
 	 * others, needs --hours. */
 	if (i == F_TERM_TOTAL)
 		return opts->hours >= 0;
+	/* The job's fields need --train. */
+	if (i >= F_GPU_HOURS && i <= F_JOB_TERM_COMMITMENT)
+		return opts->train != NULL;
 	return true;
 }
 
@@ -255,13 +269,64 @@ per_gpu_value(double v, char *buf, size_t size)
 	return FIELD_NUMBER;
 }
 
+/* "reservation 1y all": a committed price's kind, term and upfront. */
+static enum field_kind
+term_value(const struct committed *c, char *buf, size_t size)
+{
+	size_t len;
+
+	if (c == NULL)
+		return FIELD_NULL;
+	snprintf(buf, size, "%s ", committed_kind_name(c->kind));
+	len = strlen(buf);
+	committed_term_name(buf + len, size - len, c->months);
+	len = strlen(buf);
+	snprintf(buf + len, size - len, " %s",
+	    committed_upfront_name(c->upfront_kind));
+	return FIELD_STRING;
+}
+
+/* --train's fields of a plan's job (NULL without one). */
+static enum field_kind
+job_value(enum field f, const struct plan_job *job, char *buf, size_t size)
+{
+	if (job == NULL)
+		return FIELD_NULL;
+	switch (f) {
+	case F_GPU_HOURS:
+		return ratio_value(job->gpu_hours, 6, buf, size);
+	case F_JOB_HOURS:
+		return ratio_value(job->hours, 6, buf, size);
+	case F_JOB_COST:
+		return money_value(job->cost, buf, size);
+	case F_SPOT_JOB_COST:
+		return money_value(job->spot_cost, buf, size);
+	case F_EGRESS_COST:
+		return money_value(job->egress, buf, size);
+	case F_JOB_SCALING:
+		return ratio_value(job->scaling, 2, buf, size);
+	case F_SPOT_JOB_HOURS:
+		return ratio_value(job->spot_hours, 6, buf, size);
+	case F_JOB_PER_BTOK:
+		return money_value(job->per_btok, buf, size);
+	case F_JOB_TERM:
+		return term_value(job->term, buf, size);
+	case F_JOB_TERM_COST:
+		return money_value(job->term_cost, buf, size);
+	case F_JOB_TERM_COMMITMENT:
+		return money_value(job->term_commitment, buf, size);
+	default:
+		break;
+	}
+	return FIELD_NULL;
+}
+
 enum field_kind
 output_field_value(size_t i, const struct plan *p,
     const struct output_opts *opts, char *buf, size_t size)
 {
 	const struct offer *o = p->offer;
 	const char *name, *country, *continent;
-	size_t len;
 
 	buf[0] = '\0';
 	switch ((enum field)i) {
@@ -420,17 +485,7 @@ output_field_value(size_t i, const struct plan *p,
 	case F_COMMITTED:
 		return committed_value(p, buf, size);
 	case F_TERM:
-		if (p->term == NULL)
-			return FIELD_NULL;
-		snprintf(buf, size, "%s", committed_kind_name(p->term->kind));
-		len = strlen(buf);
-		snprintf(buf + len, size - len, " ");
-		committed_term_name(buf + len + 1, size - len - 1,
-		    p->term->months);
-		len = strlen(buf);
-		snprintf(buf + len, size - len, " %s",
-		    committed_upfront_name(p->term->upfront_kind));
-		return FIELD_STRING;
+		return term_value(p->term, buf, size);
 	case F_TERM_HOUR:
 		return money_value(p->term_hour, buf, size);
 	case F_TERM_GPU:
@@ -445,6 +500,18 @@ output_field_value(size_t i, const struct plan *p,
 	case F_PRICE_FROM:
 		/* Per instance-hour, as the offer's own price_original. */
 		return money_value(o->price_from, buf, size);
+	case F_GPU_HOURS:
+	case F_JOB_HOURS:
+	case F_JOB_COST:
+	case F_SPOT_JOB_COST:
+	case F_EGRESS_COST:
+	case F_JOB_SCALING:
+	case F_SPOT_JOB_HOURS:
+	case F_JOB_PER_BTOK:
+	case F_JOB_TERM:
+	case F_JOB_TERM_COST:
+	case F_JOB_TERM_COMMITMENT:
+		return job_value((enum field)i, p->job, buf, size);
 	case FIELD_COUNT:
 		break;
 	}

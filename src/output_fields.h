@@ -38,7 +38,7 @@ enum field_kind {
 #define OUTPUT_LIST_SEP	'\x1f'
 
 /* Room for any launch field's text: commands are the longest. */
-#define OUTPUT_VALUE_MAX	2048
+#define OUTPUT_VALUE_MAX	4096
 
 /*
  * Why `watch` shows a row. With output_opts.changes (parallel to the
@@ -78,6 +78,8 @@ struct output_opts {
 	enum sort_key sort;	/* the order shown: the table keeps its column */
 	int	term;		/* --term: TERM_NONE, months or TERM_ANY */
 	bool	fabric_filter;	/* --fabric or --min-node-gbps: show FABRIC */
+	/* --train: the run (each plan's job is p->job); NULL without. */
+	const struct train *train;
 	const struct output_change *changes;	/* watch: why each row; or NULL */
 };
 

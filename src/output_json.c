@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "db.h"
 #include "money.h"
 #include "xalloc.h"
@@ -141,6 +142,41 @@ json_change(FILE *out, const struct output_change *c)
 	fputc('}', out);
 }
 
+/*
+ * --train's assumptions, once per answer: the run, its compute and
+ * memory, the MFU, the scaling of nodes by fabric, spot's interruption
+ * rule and checkpoints, the egress asked.
+ */
+static void
+json_train(FILE *out, const struct train *t)
+{
+	char run[64];
+	const char *why;
+	double eff;
+	size_t i;
+
+	train_text(t, run, sizeof run);
+	fputs("  \"train\": {\"run\": ", out);
+	output_json_string(out, run);
+	fprintf(out, ", \"params\": %.10g, \"tokens\": %.10g, "
+	    "\"flops\": %.10g, \"flops_rule\": \"6 x params x tokens\", "
+	    "\"mfu\": %.10g, \"memory_gb\": %.10g, "
+	    "\"bytes_per_param\": %d, \"memory_headroom\": %.10g, "
+	    "\"scaling\": [", t->params, t->tokens, train_flops(t), t->mfu,
+	    train_memory_gb(t), TRAIN_BYTES_PER_PARAM, TRAIN_HEADROOM - 1);
+	for (i = 0; (eff = cost_scaling_class(i, &why)) >= 0; i++) {
+		fprintf(out, "%s{\"fabric\": ", i > 0 ? ", " : "");
+		output_json_string(out, why);
+		fprintf(out, ", \"efficiency\": %.10g}", eff);
+	}
+	fprintf(out, "], \"spot_interruption\": \"AWS Spot Advisor bucket "
+	    "(its middle; >20%%: 25%%), else the default\", "
+	    "\"spot_interruption_default_monthly\": %.10g, "
+	    "\"checkpoint_seconds\": %d, \"restart_seconds\": %d, "
+	    "\"egress_gb\": %.10g},\n", COST_SPOT_DEFAULT_MONTHLY,
+	    t->checkpoint_s, (int)(COST_RESTART_HOURS * 3600), t->egress_gb);
+}
+
 int
 output_json(FILE *out, const struct output_opts *opts,
     const struct plan *plans, size_t n)
@@ -156,6 +192,8 @@ output_json(FILE *out, const struct output_opts *opts,
 	    n);
 	if (opts->hours >= 0)
 		fprintf(out, "  \"hours\": %.10g,\n", opts->hours);
+	if (opts->train != NULL)
+		json_train(out, opts->train);
 	fputs("  \"offers\": [", out);
 	for (i = 0; i < n; i++) {
 		fputs(i == 0 ? "\n    {" : ",\n    {", out);

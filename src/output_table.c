@@ -2,6 +2,7 @@
 #include "config.h"
 #include "output_table.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +18,8 @@
 
 /*
  * Columns a table shows, in order; the totals only with --hours, the
- * fabric only for plans of several nodes or a fabric filter.
+ * job's only with --train (its egress with --egress), the fabric only
+ * for plans of several nodes or a fabric filter.
  */
 static size_t
 table_columns(const struct output_opts *opts, const struct plan *plans,
@@ -32,6 +34,9 @@ table_columns(const struct output_opts *opts, const struct plan *plans,
 		    c == COL_TERM_TOTAL) && opts->hours < 0)
 			continue;
 		if (column_is_term((enum column)c) && opts->term == TERM_NONE)
+			continue;
+		if (column_is_train((enum column)c) && (opts->train == NULL ||
+		    (c == COL_EGRESS && !(opts->train->egress_gb > 0))))
 			continue;
 		if ((c == COL_FABRIC || c == COL_NODE_GBPS) && !fabric)
 			continue;
@@ -224,4 +229,94 @@ output_term_comparison(FILE *out, const struct plan *p, double hours)
 	}
 	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
+}
+
+int
+output_train_term(FILE *out, const struct plan *p)
+{
+	static const char *const upfront[CU_COUNT] = {
+		"no upfront", "partial upfront", "all upfront"
+	};
+	const struct plan_job *job = p->job;
+	const struct committed *c;
+	char hours[48], demand[48], term[48], commit[48], name[16];
+	int64_t terms;
+
+	if (job == NULL || (c = job->term) == NULL)
+		return 0;
+	column_total(llround(job->hours) * (int64_t)MONEY_UNIT, hours,
+	    sizeof hours);
+	hours[strcspn(hours, ".")] = '\0';
+	column_total(job->cost, demand, sizeof demand);
+	column_total(job->term_cost, term, sizeof term);
+	column_total(job->term_commitment, commit, sizeof commit);
+	committed_term_name(name, sizeof name, c->months);
+	terms = money_known(job->term_commitment) && job->term_commitment > 0 ?
+	    (job->term_cost + job->term_commitment / 2) / job->term_commitment :
+	    1;
+	fprintf(out, "%s (%s %s", p->offer->instance_type, p->offer->provider,
+	    p->offer->region);
+	if (p->nodes > 1)
+		fprintf(out, ", %d nodes", p->nodes);
+	fprintf(out, "), %s h: on demand %s%s; on a %s %s (%s) $%s for %lld "
+	    "term%s, committing $%s a term whatever the job uses\n", hours,
+	    column_cell_empty(demand) ? "" : "$",
+	    column_cell_empty(demand) ? "not sold" : demand, name,
+	    c->kind == CK_SAVINGS_PLAN ? "savings plan" :
+	    committed_kind_name(c->kind),
+	    upfront[c->upfront_kind < CU_COUNT ? c->upfront_kind : 0], term,
+	    (long long)terms, terms == 1 ? "" : "s", commit);
+	return ferror(out) ? -1 : 0;
+}
+
+/* "30m", "2h", "1d": a duration of whole minutes, hours or days. */
+static void
+duration_text(int seconds, char *buf, size_t size)
+{
+	if (seconds % 86400 == 0)
+		snprintf(buf, size, "%dd", seconds / 86400);
+	else if (seconds % 3600 == 0)
+		snprintf(buf, size, "%dh", seconds / 3600);
+	else
+		snprintf(buf, size, "%dm", seconds / 60);
+}
+
+size_t
+output_train_assumptions(const struct train *t, char *buf, size_t size)
+{
+	char run[64], every[16], restart[16], gb[32];
+	const char *why;
+	size_t len, i;
+	double eff;
+
+	train_text(t, run, sizeof run);
+	duration_text(t->checkpoint_s, every, sizeof every);
+	duration_text((int)(COST_RESTART_HOURS * 3600), restart,
+	    sizeof restart);
+	len = (size_t)snprintf(buf, size, "--train %s: %.3g FLOPs (6 x "
+	    "params x tokens) at MFU %.2f of each GPU's dense BF16 peak; "
+	    "%.0f GB of training state (%d bytes a parameter + %.0f %%), "
+	    "sharded over the plan's GPUs; past one node, a scaling of",
+	    run, train_flops(t), t->mfu, train_memory_gb(t),
+	    TRAIN_BYTES_PER_PARAM, (TRAIN_HEADROOM - 1) * 100);
+	for (i = 1; len < size && (eff = cost_scaling_class(i, &why)) >= 0;
+	    i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %.2f (%s)",
+		    i > 1 ? "," : "", eff, why);
+	if (len < size)
+		len += (size_t)snprintf(buf + len, size - len, "; spot: AWS "
+		    "Spot Advisor's interruption rate, else %.0f %% of nodes "
+		    "a month, a checkpoint every %s and %s to restart",
+		    COST_SPOT_DEFAULT_MONTHLY * 100, every, restart);
+	if (len < size && t->egress_gb > 0) {
+		column_total((int64_t)(t->egress_gb * MONEY_UNIT), gb,
+		    sizeof gb);
+		/* Whole GB print without decimals. */
+		if (strlen(gb) > 3 && strcmp(gb + strlen(gb) - 3, ".00") == 0)
+			gb[strlen(gb) - 3] = '\0';
+		len += (size_t)snprintf(buf + len, size - len, "; egress %s "
+		    "GB at each provider's published internet price, one "
+		    "month's tiers (unknown where none)", gb);
+	}
+	return len < size ? len : (size > 0 ? size - 1 : 0);
 }

@@ -1,6 +1,7 @@
 /*
  * output_table.h: the aligned table for people (columns.c's cells,
- * layout.c's fitting) and the --hours --term comparison line.
+ * layout.c's fitting), the --hours --term comparison line and --train's
+ * lines for people.
  */
 #ifndef GPUCOST_OUTPUT_TABLE_H
 #define GPUCOST_OUTPUT_TABLE_H
@@ -30,5 +31,23 @@ void	output_cell(FILE *out, const char *text, size_t width, bool right,
  * error.
  */
 int	output_term_comparison(FILE *out, const struct plan *p, double hours);
+
+/*
+ * --train's assumptions, once per answer, for people: "--train 7B:2T:
+ * 8.4e22 FLOPs (6 x params x tokens) at MFU 0.40 ...", one line
+ * without a newline. Returns its length.
+ */
+size_t	output_train_assumptions(const struct train *t, char *buf,
+	    size_t size);
+
+/*
+ * --train, for people, after a table: the first row's job on the term
+ * it is cheapest on, with what that term commits to ("p4d.24xlarge
+ * (aws us-east-1), 23,371 h: on demand $513,165.06; on a 3y
+ * reservation (all upfront) $201,299.99 for 1 term, committing
+ * $201,299.99 a term whatever the job uses"). Nothing when it has none.
+ * Returns 0, or -1 on a write error.
+ */
+int	output_train_term(FILE *out, const struct plan *p);
 
 #endif

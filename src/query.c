@@ -20,11 +20,23 @@ void
 query_plans(const struct offer *offers, size_t n, const struct offer_filter *f,
     enum sort_key key, bool reverse, struct plan **out, size_t *nout)
 {
+	struct plan_job *jobs = NULL;
 	struct plan *plans;
-	size_t i, k = 0;
+	size_t i, k = 0, m = n > 0 ? n : 1;
+	bool train = train_given(&f->train);
 	int nodes;
 
-	plans = xreallocarray(NULL, n > 0 ? n : 1, sizeof *plans);
+	/*
+	 * --train: each plan's job, in the same block after the plans, so
+	 * the caller's free(plans) frees them and a plan moved by a sort
+	 * keeps pointing at its own.
+	 */
+	_Static_assert(sizeof(struct plan) % _Alignof(struct plan_job) == 0,
+	    "the jobs after the plans are aligned");
+	plans = xreallocarray(NULL, m, sizeof *plans +
+	    (train ? sizeof *jobs : 0));
+	if (train)
+		jobs = (struct plan_job *)(void *)(plans + m);
 	for (i = 0; i < n; i++) {
 		if (!offer_matches(f, &offers[i], &nodes))
 			continue;
@@ -33,6 +45,8 @@ query_plans(const struct offer *offers, size_t n, const struct offer_filter *f,
 			cost_plan_term(&plans[k], f->term);
 		if (!plan_matches_price(f, &plans[k]))
 			continue;
+		if (train)
+			cost_plan_train(&plans[k], &f->train, f->spot, &jobs[k]);
 		/*
 		 * Now, once: the TUI refolds copies of these plans at every
 		 * keystroke, and hashing there was a third of its time.
@@ -319,6 +333,7 @@ enum explain_step {
 	EX_AVAILABLE,
 	EX_TEXT,
 	EX_TERM,
+	EX_TRAIN,
 	EX_STEPS
 };
 
@@ -376,6 +391,9 @@ explain_add(struct offer_filter *g, const struct offer_filter *f,
 	case EX_TERM:
 		g->term = f->term;
 		return f->term != TERM_NONE;
+	case EX_TRAIN:
+		g->train = f->train;
+		return train_given(&f->train);
 	case EX_STEPS:
 		break;
 	}
@@ -499,6 +517,10 @@ explain_option(const struct offer_filter *f, enum explain_step s, char *buf,
 		committed_term_name(money, sizeof money, f->term);
 		append(buf, size, len, " --term %s", money);
 		break;
+	case EX_TRAIN:
+		train_text(&f->train, money, sizeof money);
+		append(buf, size, len, " --train %s", money);
+		break;
 	case EX_STEPS:
 		break;
 	}
@@ -512,6 +534,8 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 {
 	bool counts[65] = { false }, known = false, snapshot = false, first;
 	int64_t cheapest = MONEY_NONE, price;
+	double most_vram = 0;
+	struct offer_filter g;
 	char money[32];
 	struct plan p;
 	size_t i;
@@ -520,6 +544,12 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 	for (i = 0; i < n; i++) {
 		if (!before[i])
 			continue;
+		/* The plan each would be without --train's memory rule. */
+		g = *f;
+		train_init(&g.train);
+		if (offer_matches(&g, &offers[i], &c) &&
+		    plan_vram_gb(&offers[i], c) > most_vram)
+			most_vram = plan_vram_gb(&offers[i], c);
 		if (offers[i].gpu_count > 0 && offers[i].gpu_count <= 64)
 			counts[offers[i].gpu_count] = true;
 		if (offers[i].availability != AV_UNKNOWN)
@@ -615,6 +645,15 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 		    "term", opt, snapshot ? "; the snapshot has none, run "
 		    "'gpucost refresh'" : "");
 		break;
+	case EX_TRAIN:
+		append(buf, size, len, "has the GPU memory for %s: its "
+		    "training state needs %.0f GB (%d bytes a parameter for "
+		    "mixed-precision Adam, plus %.0f %% headroom), the largest "
+		    "plan holds %.0f GB: more GPUs (--count, --multi-node) or "
+		    "a smaller model", opt, train_memory_gb(&f->train),
+		    TRAIN_BYTES_PER_PARAM, (TRAIN_HEADROOM - 1) * 100,
+		    most_vram);
+		break;
 	case EX_STEPS:
 		break;
 	}
@@ -672,6 +711,23 @@ query_explain_empty(const struct offer *offers, size_t n,
 	}
 	free(before);
 	return len;
+}
+
+bool
+query_train_short(const struct offer *offers, size_t n,
+    const struct offer_filter *f)
+{
+	struct offer_filter g = *f;
+	struct plan p;
+	size_t i;
+
+	if (!train_given(&f->train))
+		return false;
+	train_init(&g.train);
+	for (i = 0; i < n; i++)
+		if (explain_match(&g, &offers[i], &p))
+			return true;
+	return false;
 }
 
 bool

@@ -17,7 +17,9 @@
 /*
  * Plans for every offer of offers[0..n) that matches f, sorted by key
  * (reverse flips it). *out points into a new array the caller frees;
- * each plan borrows its offer from `offers`.
+ * each plan borrows its offer from `offers`. With --train (f->train),
+ * each plan's job (p->job, cost_plan_train()) is in the same block,
+ * after the plans: freed with them.
  */
 void	query_plans(const struct offer *offers, size_t n,
 	    const struct offer_filter *f, enum sort_key key, bool reverse,
@@ -70,6 +72,14 @@ bool	query_fold_same(const struct plan *p, const struct plan *q);
  */
 size_t	query_explain_empty(const struct offer *offers, size_t n,
 	    const struct offer_filter *f, char *buf, size_t size);
+
+/*
+ * Did --train's memory rule alone leave f no plan of offers[0..n)? True
+ * when some offer gives a plan without it (the caller knows that with
+ * it none does): the answer is a refusal, not a miss.
+ */
+bool	query_train_short(const struct offer *offers, size_t n,
+	    const struct offer_filter *f);
 
 /*
  * Can the first plans of f, sorted by key, come from db_query_nodes()'s

@@ -317,3 +317,44 @@ region_matches(const char *text, const char *provider, const char *region)
 		return false;
 	return region_query_match(&q, provider, region);
 }
+
+size_t
+region_names(const char *provider, char *buf, size_t size)
+{
+	const struct region_place *pl;
+	size_t i, len = 0, n = 0, k;
+
+	if (size == 0)
+		return 0;
+	buf[0] = '\0';
+	for (i = 0; i < region_place_count; i++) {
+		pl = &region_places[i];
+		if (strcmp(pl->provider, provider) != 0 ||
+		    strchr(pl->region, '*') != NULL)
+			continue;
+		k = strlen(pl->region);
+		if (len + (n > 0) + k >= size) {
+			buf[0] = '\0';
+			return 0;
+		}
+		if (n > 0)
+			buf[len++] = ' ';
+		memcpy(buf + len, pl->region, k + 1);
+		len += k;
+		n++;
+	}
+	return n;
+}
+
+bool
+region_listed(const char *provider, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < region_place_count; i++)
+		if (strcmp(region_places[i].provider, provider) == 0 &&
+		    strchr(region_places[i].region, '*') == NULL &&
+		    str_eq_nocase(region_places[i].region, name))
+			return true;
+	return false;
+}

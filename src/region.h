@@ -88,6 +88,17 @@ bool	region_text_match(enum region_query_kind kind, const char *text,
 bool	region_matches(const char *text, const char *provider,
 	    const char *region);
 
+/*
+ * A provider's own region names (data/regions.tsv; patterns left out),
+ * blank-separated into buf: where an offer priced the same everywhere
+ * (region "all") can be started. Returns how many; 0 (buf "") for none
+ * or when they do not fit.
+ */
+size_t	region_names(const char *provider, char *buf, size_t size);
+
+/* Is name one of the provider's own region names (case ignored)? */
+bool	region_listed(const char *provider, const char *name);
+
 /* "europe" for "EU" ...; NULL for an unknown code. */
 const char *region_continent_name(const char *code);
 

@@ -9,6 +9,22 @@
 
 const char *const marketplace_providers[] = { "vast", NULL };
 
+const char *const spot_launch_providers[] = {
+	"aws", "azure", "coreweave", "gcp", "oci", "salad", "vast", "verda",
+	NULL
+};
+
+bool
+rentable_spot_launch(const char *provider)
+{
+	size_t i;
+
+	for (i = 0; spot_launch_providers[i] != NULL; i++)
+		if (strcmp(spot_launch_providers[i], provider) == 0)
+			return true;
+	return false;
+}
+
 const struct retired *
 retired_provider(const char *provider)
 {

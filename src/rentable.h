@@ -10,7 +10,10 @@
  *  - host figures beyond any real machine are unknown, never facts;
  *  - a marketplace listing (one host's ask: noted single-listing) older
  *    than RENTABLE_MARKET_SECONDS is a market reference, not an offer:
- *    answers leave it out unless asked (--include-stale).
+ *    answers leave it out unless asked (--include-stale);
+ *  - a spot price is an offer only where a command rents at it: the
+ *    providers of spot_launch_providers[] (launch.c writes their spot
+ *    commands, and only theirs); every other spot price is dropped.
  *
  * Pure: no I/O, no state.
  */
@@ -68,5 +71,22 @@ extern const char *const marketplace_providers[];
  */
 bool	rentable_market_reference(unsigned notes, int64_t fetched_at,
 	    int64_t now);
+
+/*
+ * The providers whose spot (preemptible, interruptible) capacity has a
+ * command that rents it, NULL ended (issue 48: the table and launch
+ * agree on spot). The one list both sides read: offer_spot_vet()
+ * (offer.h) drops the spot price of every other provider's offer before
+ * it is written and when an older cache is read, and launch.c writes a
+ * spot command for these and no other. Vultr is not one: whether a
+ * preemptible deploy is a create-time flag is unknown, and no source
+ * but its plan list's hourly_cost_preemptible names a price. RunPod
+ * ended spot pods (issue 44). CoreWeave's spot is a Spot Node Pool,
+ * SaladCloud's the Batch priority.
+ */
+extern const char *const spot_launch_providers[];
+
+/* Is provider one of spot_launch_providers[]? */
+bool	rentable_spot_launch(const char *provider);
 
 #endif

@@ -32,7 +32,7 @@ for code in 0 1 2 3 4; do
 	grep -q "^\.It $code\$" "$page" || fail "exit status $code is not documented"
 done
 # Every output field is documented.
-for field in $("$GPUCOST" --db "${TMPDIR:-/tmp}/gpucost-man-$$.db" --quiet --format csv --limit 1 --hours 1 | head -1 | tr -d '\r' | tr ',' ' '); do
+for field in $("$GPUCOST" --db "${TMPDIR:-/tmp}/gpucost-man-$$.db" --quiet --format csv --limit 1 --hours 1 --train 1B:1B | head -1 | tr -d '\r' | tr ',' ' '); do
 	checks=$((checks + 1))
 	grep -q -E "^\.It Li ([a-z_]+ , )*$field( ,|$)" "$page" ||
 	    fail "output field $field is not documented"

@@ -1123,7 +1123,7 @@ def vultr(cat, out, d):
     with open(path, encoding="utf-8") as f:
         fx = json.load(f)
 
-    def emit(plan, gtype, count, vcpus, ram, price, spot, locations, note=None, low=False):
+    def emit(plan, gtype, count, vcpus, ram, price, locations, note=None, low=False):
         gb = VULTR_GPU_GB.get(gtype)
         gid, raw = cat.pick([gtype], gb, "vultr " + plan)
         if not gid:
@@ -1138,20 +1138,21 @@ def vultr(cat, out, d):
             inter = form_interconnect(gid, count)
         for loc in (locations or ["unknown"]):   # the loader needs a region
             key = "%s/%s" % (plan, loc)
-            # Low confidence: an unattributed price, or a spot price from
-            # hourly_cost_preemptible, a field no other source confirms.
-            notes = ("low-confidence",) if low or spot is not None else ()
+            # Low confidence: an unattributed price.  No spot price: the
+            # plans' hourly_cost_preemptible is confirmed by no other source and
+            # no command is known to rent at it (src/rentable.c
+            # spot_launch_providers[]), so it is not an offer.
+            notes = ("low-confidence",) if low else ()
             out.add("vultr", key, plan, loc, gid, raw, count, gb, inter, vcpus, ram,
-                    price, spot, note, notes=notes,
+                    price, None, note, notes=notes,
                     vram_gb=gb if gb != cat.gpus[gid]["vram"] else None)
 
     for p in fx["bare_metal"]["plans_metal"]:
         if p["id"] not in VULTR_METAL:
             die("vultr: no GPU known for bare-metal plan " + p["id"])
         gtype, count = VULTR_METAL[p["id"]]
-        spot = p.get("hourly_cost_preemptible")
         emit(p["id"], gtype, count, str(p["cpu_threads"]), ram_mb_to_gb(p["ram"]),
-             json_num(p["hourly_cost"]), json_num(spot) if spot else None, p["locations"])
+             json_num(p["hourly_cost"]), p["locations"])
     for p in fx["vm_instances"]["plans"]:
         gtype = p["gpu_type"]
         per = VULTR_GPU_GB[gtype]
@@ -1166,9 +1167,9 @@ def vultr(cat, out, d):
             out.skipped[("vultr", "fractional GPU (vGPU slice of a %d GB card)" % per)] += 1
             continue
         emit(p["id"], gtype, count, str(p["vcpu_count"]), ram_mb_to_gb(p["ram"]),
-             json_num(p["hourly_cost"]), None, p["locations"])
+             json_num(p["hourly_cost"]), p["locations"])
     for plan, gtype, count, vcpus, ram, hourly, note in VULTR_LOW:
-        emit(plan, gtype, count, vcpus, ram, hourly, None, None, note, low=True)
+        emit(plan, gtype, count, vcpus, ram, hourly, None, note, low=True)
     # vcg-h100-216c-1914gb-640vram (8 x H100, $23.92 in an unattributed vitest
     # fixture) is marked deploy_ondemand false there: not sold on demand, so that
     # price is not an on-demand price, and there is no spot price: no offer.

@@ -32,18 +32,20 @@
  *			else the model's VRAM
  *	price		hourly_cost; location_cost[<location>].hourly_cost
  *			overrides it; 0 or missing: not an offer
- *	price		none when deploy_ondemand is false (the plan is
- *			not sold on demand; spot only, or not an offer)
- *	spot		hourly_cost_preemptible (same override); 0, missing or
- *			deploy_preemptible false: unknown; no other source
- *			confirms the field, so a spot price is low-confidence
+ *	price		none when deploy_ondemand is false: the plan is not
+ *			sold on demand, so it is no offer
+ *	spot		never: hourly_cost_preemptible is in the plan list,
+ *			but no other source confirms it and whether a
+ *			preemptible deploy is a create-time flag is unknown,
+ *			so there is no command to rent at it (issue 48:
+ *			rentable.h's spot_launch_providers[])
  *	interconnect	the table's for known plans (HGX 8-GPU boards nvlink);
  *			else SXM in gpu_type nvlink, PCIE pcie, several GPUs
  *			pcie, one GPU unknown
  *	vcpus		vcpu_count (VM), cpu_threads or cpu_count (metal)
  *	ram_gb		ram (MB) / 1024, to 0.01
  *	availability	unknown (locations[] lists where a plan is sold, not
- *			stock); unavailable when deploy_ondemand is false
+ *			stock)
  */
 #include "config.h"
 #include "provider.h"
@@ -57,7 +59,6 @@
 #include "gpu.h"
 #include "json.h"
 #include "money.h"
-#include "notes.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -101,8 +102,8 @@ static const char *const vultr_skip_what[SKIP_COUNT][2] = {
 	{ "zero-priced plan", "zero-priced plans" },
 	{ "GPU plan of unknown shape", "GPU plans of unknown shape" },
 	{ "GPU plan without a location", "GPU plans without a location" },
-	{ "GPU plan sold neither on demand nor as spot",
-	    "GPU plans sold neither on demand nor as spot" },
+	{ "GPU plan not sold on demand",
+	    "GPU plans not sold on demand" },
 };
 
 /*
@@ -427,12 +428,9 @@ struct vultr_plan_info {
 	const char	*id;
 	const struct vultr_shape *shape;
 	int64_t		 price;
-	int64_t		 spot;
 	int		 vcpus;
 	double		 ram_gb;
-	bool		 preemptible;
 	bool		 ondemand;	/* deploy_ondemand not false */
-	enum availability availability;
 };
 
 /* The offer of plan p in one location; *made is set when one was added. */
@@ -444,7 +442,7 @@ vultr_offer(struct provider_run *run, const struct vultr_plan_info *p,
 	char region[OFFER_NAME_MAX], cpath[OFFER_NAME_MAX + 64];
 	const cJSON *cost;
 	struct offer *o;
-	int64_t price = p->price, spot = p->spot, v;
+	int64_t price = p->price, v;
 	size_t i;
 
 	*made = false;
@@ -467,23 +465,14 @@ vultr_offer(struct provider_run *run, const struct vultr_plan_info *p,
 			return -1;
 		if (money_known(v))
 			price = v;
-		if (get_price(cost, "hourly_cost_preemptible", cpath, &v,
-		    err) < 0)
-			return -1;
-		if (money_known(v))
-			spot = v;
 	}
-	if (spot == 0 || !p->preemptible)
-		spot = MONEY_NONE;
-	/* A plan not deployable on demand has no on-demand price. */
+	/* A plan not deployable on demand is no offer. */
 	if (!p->ondemand)
-		price = MONEY_NONE;
-	if ((!money_known(price) || price == 0) && !money_known(spot)) {
-		*zero = p->ondemand;
+		return 0;
+	if (!money_known(price) || price == 0) {
+		*zero = true;
 		return 0;
 	}
-	if (price == 0)
-		price = MONEY_NONE;
 	o = offer_list_add(&run->offers);
 	offer_set_keyf(&run->offers, o, "%s/%s", p->id, region);
 	offer_set_instance_type(&run->offers, o, p->id);
@@ -496,11 +485,7 @@ vultr_offer(struct provider_run *run, const struct vultr_plan_info *p,
 	o->vcpus = p->vcpus;
 	o->ram_gb = p->ram_gb;
 	o->price = price;
-	o->spot_price = spot;
-	/* No other source confirms hourly_cost_preemptible. */
-	if (money_known(spot))
-		o->notes |= NOTE_BIT(NOTE_LOW_CONFIDENCE);
-	o->availability = p->availability;
+	o->availability = AV_UNKNOWN;
 	if (provider_offer_done(run, err) < 0)
 		return -1;
 	*made = true;
@@ -514,9 +499,7 @@ vultr_plan_info(const cJSON *plan, const char *path, bool metal,
 {
 	double cpus, ram;
 
-	if (get_price(plan, "hourly_cost", path, &p->price, err) < 0 ||
-	    get_price(plan, "hourly_cost_preemptible", path, &p->spot,
-	    err) < 0)
+	if (get_price(plan, "hourly_cost", path, &p->price, err) < 0)
 		return -1;
 	if (provider_get_number(plan, metal ? "cpu_threads" : "vcpu_count",
 	    path, OFFER_VCPUS_MAX, &cpus, err) < 0)
@@ -529,11 +512,8 @@ vultr_plan_info(const cJSON *plan, const char *path, bool metal,
 		return -1;
 	p->vcpus = cpus > 0 ? (int)lround(cpus) : 0;
 	p->ram_gb = ram > 0 ? round(ram / 1024 * 100) / 100 : 0;
-	p->preemptible = !cJSON_IsFalse(
-	    cJSON_GetObjectItemCaseSensitive(plan, "deploy_preemptible"));
 	p->ondemand = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(plan,
 	    "deploy_ondemand"));
-	p->availability = p->ondemand ? AV_UNKNOWN : AV_UNAVAILABLE;
 	return 0;
 }
 

@@ -680,7 +680,6 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 	struct answer a;
 	bool current;
 	int64_t best_gpu, best_spot;
-	size_t i;
 	int rc = 0;
 
 	if (offer_filter_multi_node(&m->filter) || first == 0)
@@ -714,10 +713,10 @@ model_first_sql(struct model *m, size_t first, struct err *err)
 	offer_list_done(&m->first_offers);
 	m->first_offers = a.offers;	/* now the model's */
 	offer_list_init(&a.offers);
+	/* The answer's block, whole (a plan may point into it). */
+	m->plans = a.plans;
+	a.plans = NULL;
 	m->cap = a.nplans;
-	m->plans = xreallocarray(NULL, m->cap, sizeof *m->plans);
-	for (i = 0; i < a.nplans; i++)
-		m->plans[i] = a.plans[i];
 	m->nplans = m->nready = a.nplans;
 	m->noffers_shown = 0;
 	m->best_gpu_price = best_gpu;
@@ -774,14 +773,15 @@ model_query(struct model *m)
 	if (offer_filter_multi_node(&m->filter)) {
 		query_plans(m->offers.v, m->offers.n, &m->filter, m->sort,
 		    m->reverse, &q, &nq);
-		if (nq > m->cap) {
-			m->cap = nq;
-			m->plans = xreallocarray(m->plans, m->cap,
-			    sizeof *m->plans);
-		}
-		memcpy(m->plans, q, nq * sizeof *q);
+		/*
+		 * The model takes the block whole: with --train each plan
+		 * points at its job, kept after the plans in the same
+		 * block (query_plans()), which a copy would leave behind.
+		 */
+		free(m->plans);
+		m->plans = q;
+		m->cap = nq > 0 ? nq : 1;
 		m->nplans = nq;
-		free(q);
 		m->noffers_shown = m->nplans;
 		model_stats(m);		/* of every plan, before folding */
 		if (!m->all_regions)

@@ -46,6 +46,10 @@ struct detail {
 	size_t		 nhistory;
 	char		 history_error[ERR_MSG_MAX];
 	double		 hours;		/* typed job length; < 0 none */
+	/* --train's run on this plan (plan.job points at job); none:
+	 * train.params 0. */
+	struct train	 train;
+	struct plan_job	 job;
 	char		 cells[CHART_W_MAX * CHART_H];
 };
 
@@ -319,6 +323,66 @@ draw_cost(struct pen *p, const struct detail *d, double hours)
 		pen_cost(p, "custom: press h", "", "");
 }
 
+/* --train: the run on this plan, step by step (issue 46). */
+static void
+draw_job(struct pen *p, const struct detail *d)
+{
+	const struct plan_job *job = d->plan.job;
+	const char *why;
+	char run[64], a[56], b[56];
+
+	if (job == NULL)
+		return;
+	train_text(&d->train, run, sizeof run);
+	pen_text(p, 1, UI_SECTION, "Training run --train %s", run);
+	pen_field(p, "Compute", "%.3g FLOPs (6 x params x tokens)",
+	    train_flops(&d->train));
+	if (isnan(job->gpu_hours)) {
+		pen_field(p, "GPU-hours", "unknown: no BF16 peak for this GPU");
+		return;
+	}
+	pen_field(p, "GPU-hours", "%.0f at MFU %.2f of %.0f BF16 TFLOPS",
+	    job->gpu_hours, d->train.mfu, gpu_bf16_tflops(d->plan.model,
+	    d->offer.interconnect == IC_PCIE));
+	cost_scaling(&d->plan, &why);
+	pen_field(p, "Memory", "%.0f GB needed, %.0f GB in the plan's GPUs",
+	    train_memory_gb(&d->train), plan_vram_gb(&d->offer,
+	    d->plan.nodes));
+	pen_field(p, "Wall clock", "%.0f h on %d GPUs, scaling %.2f (%s)",
+	    job->hours, d->plan.total_gpus, job->scaling, why);
+	pen_cost(p, "", "on-demand", "spot");
+	total_text(job->cost, a, sizeof a);
+	total_text(job->spot_cost, b, sizeof b);
+	pen_cost(p, "the job", a, b);
+	snprintf(a, sizeof a, "%.0f h", job->hours);
+	if (isnan(job->spot_hours))
+		snprintf(b, sizeof b, "-");
+	else
+		snprintf(b, sizeof b, "%.0f h", job->spot_hours);
+	pen_cost(p, "hours", a, b);
+	pen_field(p, "Spot restarts", "%.1f expected (%s%.2f %% of a node's "
+	    "hours), each losing half of a %d-minute checkpoint interval "
+	    "and %.0f minutes to restart", job->interruptions,
+	    job->rate_known ? "Spot Advisor: " : "default: ",
+	    job->rate * 100, d->train.checkpoint_s / 60,
+	    COST_RESTART_HOURS * 60);
+	total_text(job->per_btok, a, sizeof a);
+	pen_field(p, "Per 1B tokens", "%s", a);
+	if (d->train.egress_gb > 0) {
+		total_text(job->egress, a, sizeof a);
+		pen_field(p, "Egress", "%s for %.0f GB out%s", a,
+		    d->train.egress_gb, money_known(job->egress) ? "" :
+		    " (no published price)");
+	}
+	if (job->term != NULL) {
+		total_text(job->term_cost, a, sizeof a);
+		total_text(job->term_commitment, b, sizeof b);
+		pen_field(p, "On a term", "%s on %s %d-month terms (each "
+		    "commits %s)", a, committed_kind_name(job->term->kind),
+		    job->term->months, b);
+	}
+}
+
 /* Text over as many lines as it needs, broken after a space if it can. */
 static void
 pen_wrap(struct pen *p, int indent, enum ui_color role, const char *text)
@@ -486,6 +550,10 @@ detail_draw(struct view *v)
 		p.row++;
 		draw_cost(&p, d, d->hours);
 	}
+	if (d->plan.job != NULL) {
+		p.row++;
+		draw_job(&p, d);
+	}
 	p.row++;
 	draw_launch(&p, d);
 	p.row++;
@@ -577,7 +645,11 @@ view_detail_new(struct tui *tui, size_t i)
 	d->offer = *m->plans[i].offer;
 	d->plan = m->plans[i];
 	d->plan.offer = &d->offer;
+	d->plan.job = NULL;
 	d->hours = tui_hours(tui);
+	d->train = m->filter.train;
+	if (train_given(&d->train))
+		cost_plan_train(&d->plan, &d->train, m->filter.spot, &d->job);
 	if (db_history(m->db, d->offer.provider, d->offer.key, &d->history,
 	    &d->nhistory, &err) < 0) {
 		d->history = NULL;

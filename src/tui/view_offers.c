@@ -560,8 +560,8 @@ static const struct view_ops offers_ops = {
 
 /*
  * The table's columns: the totals only with hours to cost, the term's
- * only with a term asked (as the CLI's table), the fabric in the detail
- * view (issue 26). Chosen again when the term changes; the widths are
+ * only with a term asked (as the CLI's table), the fabric and --train's
+ * job in the detail view. Chosen again when the term changes; the widths are
  * then measured again.
  */
 static void
@@ -579,7 +579,10 @@ choose_columns(struct view *v)
 		if (column_is_term((enum column)c) &&
 		    m->filter.term == TERM_NONE)
 			continue;
-		if (c == COL_FABRIC || c == COL_NODE_GBPS)
+		/* The fabric is in the detail view (issue 26), and so is
+		 * --train's job (issue 46). */
+		if (c == COL_FABRIC || c == COL_NODE_GBPS ||
+		    column_is_train((enum column)c))
 			continue;
 		o->cols[o->ncols++] = (enum column)c;
 	}

@@ -93,6 +93,22 @@ run __complete regions --db "$T/none.db"
 check "__complete regions without a cache: the built-in names" out_has '^us-east-1$'
 check "__complete regions creates no cache" [ ! -e "$T/none.db" ]
 check "__complete regions left the cache alone" [ "$(cksum < "$DB")" = "$before" ]
+# launch's operand (issue 48): the instance types of the cache, as the
+# table's INSTANCE column shows them and launch takes them.
+run __complete keys --db "$DB"
+check "__complete keys: exit 0" status_is 0
+check "__complete keys: an AWS type" out_has '^p5\.48xlarge$'
+check "__complete keys: an OCI shape" out_has '^BM\.GPU\.H100\.8$'
+check "__complete keys: each once" [ "$(sort "$T/out" | uniq -d | wc -l)" -eq 0 ]
+check "__complete keys left the cache alone" [ "$(cksum < "$DB")" = "$before" ]
+run __complete keys --db "$T/none.db"
+check "__complete keys without a cache: nothing, exit 0" sh -c "[ $status -eq 0 ] && [ ! -s '$T/out' ]"
+check "__complete keys creates no cache" [ ! -e "$T/none.db" ]
+complete_words gpucost --db "$DB" launch p5.48
+check "launch p5.48<TAB> offers p5.48xlarge" offers p5.48xlarge
+check "launch p5.48<TAB> offers no p4d" lacks p4d.24xlarge
+complete_words gpucost launch p5.48xlarge --no
+check "launch KEY --no<TAB> offers --nodes" offers --nodes
 run __complete gpus
 check "__complete gpus: aliases too" out_has '^H100-SXM$'
 run __complete bogus

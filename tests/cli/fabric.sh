@@ -25,6 +25,8 @@ check "... plan_type multi-node, GPUDirect RDMA" [ "$(jo '[.offers[] | select(.p
 check "... CoreWeave gd-8xh100ib-i128 on InfiniBand at 3200, RDMA unknown" [ "$(jo '[.offers[] | select(.provider == "coreweave" and .instance_type == "gd-8xh100ib-i128") | "\(.fabric) \(.node_gbps) \(.gpudirect_rdma) \(.placement)"] | unique | join(",")')" = "infiniband 3200 null node-pool" ]
 check "... the AWS launch makes a cluster placement group" [ "$(jo '[.offers[] | select(.provider == "aws") | .launch | test("create-placement-group .*--strategy cluster && aws ec2 run-instances .*--count 2 .*--placement GroupName=gpucost")] | all')" = true ]
 check "... the Azure launch is one scale set of 2" [ "$(jo '[.offers[] | select(.provider == "azure") | .launch | test("^az vmss create .*--instance-count 2")] | all')" = true ]
+# Issue 48: as printed, it trained over TCP (no EFA interface attached).
+check "... the AWS p5.48xlarge launch attaches its 32 EFA interfaces" [ "$(jo '[.offers[] | select(.provider == "aws" and .instance_type == "p5.48xlarge") | .launch | [scan("NetworkCardIndex=[0-9]+,DeviceIndex=[01],Groups=SECURITY_GROUP,SubnetId=SUBNET,InterfaceType=efa")] | length == 32] | all and length > 0')" = true ]
 check "... cluster_setup names the EFA interfaces and aws-ofi-nccl" [ "$(jo '[.offers[] | select(.provider == "aws") | .cluster_setup | test("all 32 EFA interfaces.*aws-ofi-nccl")] | all')" = true ]
 check "... cluster_setup for Azure: one scale set" [ "$(jo '[.offers[] | select(.provider == "azure") | .cluster_setup | test("VM scale set")] | all')" = true ]
 

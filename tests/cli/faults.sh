@@ -109,7 +109,6 @@ vultr|negative price|plans-1.json|"hourly_cost": 1.871|"hourly_cost": -1.871|hou
 vultr|NaN price|plans-1.json|"hourly_cost": 1.871|"hourly_cost": "NaN"|hourly_cost|"id": "vcg-l40s-16c-180g-48vram"
 vultr|Infinity price|plans-1.json|"hourly_cost": 1.871|"hourly_cost": 1e999|hourly_cost|"id": "vcg-l40s-16c-180g-48vram"
 vultr|1e300 price|plans-1.json|"hourly_cost": 1.871|"hourly_cost": 1e300|hourly_cost|"id": "vcg-l40s-16c-180g-48vram"
-vultr|negative spot|plans-1.json|"hourly_cost_preemptible": 0.936|"hourly_cost_preemptible": -0.936|hourly_cost_preemptible|"id": "vcg-l40s-16c-180g-48vram"
 vultr|negative location price|plans-1.json|"hourly_cost": 1.995|"hourly_cost": -1.995|hourly_cost|"id": "vcg-l40s-16c-180g-48vram"
 vultr|negative metal price|plans-metal.json|"hourly_cost": 21.84|"hourly_cost": -21.84|hourly_cost|
 vultr|10^6 GPUs|plans-1.json|"gpu_count": "1"|"gpu_count": "1000000"|gpu_count|"id": "vcg-l40s-16c-180g-48vram"

@@ -145,8 +145,26 @@ check "launch unknown KEY: exit 1" status_is 1
 check "launch unknown KEY: one line naming it" err_has 'no offer has the key "no/such-key"'
 run --db "$DB" launch
 check "launch without KEY: usage error" status_is 2
+# Issue 48: the query's options, so its row is the plan the query shows.
 run --db "$DB" launch "$key" --gpu H100
-check "launch takes no query filter" status_is 2
+check "launch KEY --gpu H100: the row of that question" status_is 0
+run --db "$DB" launch "$key" --gpu A100
+check "launch KEY --gpu A100: not a row of that question, exit 1" status_is 1
+check "... which option leaves it out" err_has 'is aws p5.48xlarge in us-east-1, which these options leave out: .*--gpu A100'
+run --db "$DB" launch 'p5.48xlarge/us-east-2x'
+check "launch of a mistyped KEY: did you mean" err_has 'did you mean p5.48xlarge/us-east-2'
+run --db "$DB" launch p5.48xlarge --region us-east-1
+check "launch INSTANCE --region: the table's row, JSON's command" [ "$(cat "$T/out")" = "$want" ]
+run --db "$DB" launch p5.48xlarge/us-east-1
+check "launch INSTANCE/REGION: the same" [ "$(cat "$T/out")" = "$want" ]
+run --db "$DB" --format json --quiet --gpu H100 --count 16 --nodes 2 --provider aws --limit 1
+want2=$(jq -r '.offers[0].launch' "$T/out")
+key2=$(jq -r '.offers[0].key' "$T/out")
+run --db "$DB" launch "$key2" --gpu H100 --count 16 --nodes 2
+check "launch KEY --count 16 --nodes 2: exit 0" status_is 0
+check "... JSON's command for 2 nodes" [ "$(head -n 1 "$T/out")" = "$want2" ]
+check "... its setup steps as comments" [ "$(sed -n 2p "$T/out" | cut -c1-12)" = "# 2 nodes of" ]
+check "... every line after the command a comment" [ "$(sed 1d "$T/out" | grep -vc '^# ')" -eq 0 ]
 run --db "$DB" --format json --quiet --provider gcp --gpu H100 --count 2 --region us-central1 --vertex --limit 1
 gkey=$(jq -r '.offers[0].key' "$T/out")
 want_vertex=$(jq -r '.offers[0].launch_vertex' "$T/out")

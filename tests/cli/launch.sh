@@ -14,7 +14,7 @@ command -v python3 >/dev/null 2>&1 || { echo "python3 is needed" >&2; exit 77; }
 # JSON document; prints one line per problem and a summary line. Each
 # HOSTILE text found in a command must lie whole inside one word.
 cat > "$T/words.py" <<'EOF'
-import json, shlex, subprocess, sys
+import json, re, shlex, subprocess, sys
 
 PROGRAM = {"aws": "aws", "gcp": "gcloud", "runpod": "runpodctl",
            "vast": "vastai", "lambda": "curl", "vultr": "vultr-cli",
@@ -72,6 +72,12 @@ for o in doc["offers"]:
             problem(o, field, "runs %r" % w[0])
         if subprocess.run(["sh", "-n", "-c", cmd]).returncode != 0:
             problem(o, field, "sh -n rejects it")
+        # Issue 44: no region "all" (one price everywhere), "(sold out)"
+        # or "unknown": REGION and the provider's list instead.
+        if re.search(r"['\"](all|\(sold out\)|unknown)['\"]", cmd):
+            problem(o, field, "names a region that is none")
+        if "REGION" in cmd and "# REGION: one of " not in cmd:
+            problem(o, field, "REGION without the list of regions")
         if HOSTILE:
             hits = [x for x in w if "DROP" in x]
             if hits:

@@ -222,6 +222,21 @@ check "max_age in the config: the cache unchanged" [ "$(cache_sum)" = "$before" 
 check "max_age in the config: no refresh message" [ "$(grep -c 'max-age' "$T/out")" -eq 0 ]
 rm -f "$HOME/.config/gpucost/config"
 
+# find_offers takes train (issue 46): the job's fields and assumptions;
+# a run no plan holds is the tool's error, naming memory.
+{
+	printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"find_offers","arguments":{"train":"7B:2T","gpu":"A100-80","count":8,"limit":1}}}\n'
+	printf '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"find_offers","arguments":{"train":"70B:1T","gpu":"RTX4090","count":2}}}\n'
+} > "$T/in"
+session "$T/in"
+check "find_offers train: not an error" is 1 '.result.isError' false
+check "find_offers train: the run's assumptions" is 1 '.result.structuredContent.train.run' 7B:2T
+check "find_offers train: about 186,966 GPU-hours" is 1 '.result.structuredContent.offers[0].gpu_hours | floor' 186965
+check "find_offers train: the job's cost" is 1 '.result.structuredContent.offers[0].job_cost > 0' true
+check "find_offers train 70B:1T on 2 x RTX4090: a tool error" is 2 '.result.isError' true
+check "find_offers train 70B:1T on 2 x RTX4090: naming memory" \
+    [ "$(answer 2 '.result.content[0].text' | grep -c 'GPU memory')" -ge 1 ]
+
 # A client that stops reading: a write error, never SIGPIPE.
 awk -v p="$PING" 'BEGIN { for (i = 0; i < 20000; i++) print p }' > "$T/in"
 { "$GPUCOST" mcp --db "$DB" <"$T/in" 2>"$T/err"; echo $? > "$T/status"; } | head -c 1 >/dev/null

@@ -97,6 +97,23 @@ no_limit() {
 	done
 }
 
+# launch_opts ARGS...: the plan options of a question (what launch takes:
+# not --limit, --hours, --all-regions), quoted for eval.
+launch_opts() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--limit|--hours)
+			shift 2
+			continue ;;
+		--all-regions)
+			shift
+			continue ;;
+		esac
+		printf "'%s' " "$1"
+		shift
+	done
+}
+
 # mcp_args ARGS...: the query options as find_offers' JSON arguments.
 mcp_args() {
 	printf '{'
@@ -233,18 +250,41 @@ while IFS= read -r line; do
 		    cmp -s "$T/out" "$T/g.$i.quick" ;;
 	esac
 
-	# --- launch: every spot price shown has its command; the first
-	# row's command is the JSON's.
+	# --- launch: every spot price shown has its command; launch asked
+	# the same question prints the first row's command (JSON's, for
+	# plans of several nodes too, with its setup steps), by its key and
+	# by its instance type as the table shows it (issue 48).
 	check "$name: every spot price has a spot command" \
 	    [ "$(jq '[.offers[] | select(.spot_hour != null and
 	    .launch_spot == null)] | length' "$T/j.$i")" -eq 0 ]
-	first_key=$(jq -r '.offers[0] | select(.nodes == 1) | .key' "$T/j.$i")
-	first_prov=$(jq -r '.offers[0] | select(.nodes == 1) | .provider' "$T/j.$i")
-	want=$(jq -r '.offers[0] | select(.nodes == 1) | .launch // empty' "$T/j.$i")
+	case " $* " in
+	*" --spot "*) field=launch_spot ;;
+	*" --vertex "*) field=launch_vertex ;;
+	*) field=launch ;;
+	esac
+	want=$(jq -r ".offers[0].$field // empty" "$T/j.$i")
 	if [ -n "$want" ]; then
-		q launch "$first_key" --provider "$first_prov"
-		check "$name: launch of the first row: json's command" \
-		    [ "$(cat "$T/out")" = "$want" ]
+		first_key=$(jq -r '.offers[0].key' "$T/j.$i")
+		first_type=$(jq -r '.offers[0].instance_type' "$T/j.$i")
+		nodes=$(jq -r '.offers[0].nodes' "$T/j.$i")
+		launch_opts "$@" > "$T/args"
+		case " $* " in
+		*" --provider "*) ;;
+		*) printf "--provider '%s' " "$(jq -r '.offers[0].provider' \
+		    "$T/j.$i")" >> "$T/args" ;;
+		esac
+		eval "q launch \"\$first_key\" $(cat "$T/args")"
+		check "$name: launch KEY, the same options: json's command" \
+		    [ "$(head -n 1 "$T/out")" = "$want" ]
+		if [ "$nodes" -gt 1 ]; then
+			check "$name: ... and the plan's setup steps" \
+			    grep -q "^# $nodes nodes of " "$T/out"
+		else
+			check "$name: ... alone" [ "$(wc -l < "$T/out")" -eq 1 ]
+		fi
+		eval "q launch \"\$first_type\" $(cat "$T/args")"
+		check "$name: launch INSTANCE, the same options: json's command" \
+		    [ "$(head -n 1 "$T/out")" = "$want" ]
 	fi
 
 	# --- MCP: queued; answered in one session below.

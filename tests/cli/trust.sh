@@ -66,7 +66,9 @@ run --db "$DB" --provider aws --format csv
 # (15 before issue 44: 9 were p3/p3dn, retired since.)
 check "6 AWS offers with spot >= on-demand are noted" [ "$(grep -c 'spot-not-cheaper' "$T/out")" -eq 6 ]
 run --db "$DB" --provider vultr --format csv
-check "vultr spot prices are low-confidence" [ "$(grep '^vultr,vbm-112c-2048gb-8-h100-gpu,' "$T/out" | grep -c low-confidence)" -eq 1 ]
+# Issue 48: Vultr's unconfirmed preemptible price has no command: not kept.
+check "vultr keeps no spot price" [ "$(grep '^vultr,vbm-112c-2048gb-8-h100-gpu,' "$T/out" | grep -c low-confidence)" -eq 0 ]
+check "... no vultr offer has a spot price" [ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "spot_hour") c = i; next } $c != "" { n++ } END { print n + 0 }' "$T/out")" -eq 0 ]
 check "the vultr plan not sold on demand is no offer" out_lacks 'vcg-h100-216c-1914gb-640vram'
 check "vultr B200: 192 GB per GPU" [ "$(grep '^vultr,vcg-b200' "$T/out" | cut -d, -f9)" = 192 ]
 

@@ -124,6 +124,11 @@ check("launch_command: the offer's own launch command",
     typeof answer(launch).launch === "string" && answer(launch).launch === first?.launch,
     answer(launch));
 isShort("launch_command", launch);
+// Issue 48: the key find_offers shows, alone, names the same offer.
+const byKey = await client.callTool({ name: "launch_command", arguments: { key: first?.key } });
+check("launch_command by key succeeds", byKey.isError === false, byKey);
+check("launch_command by key: the same command",
+    answer(byKey).launch === first?.launch, answer(byKey));
 
 const cat = await client.callTool({ name: "gpu_catalogue", arguments: { gpu: "H100" } });
 check("gpu_catalogue succeeds", cat.isError === false, cat);

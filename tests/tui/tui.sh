@@ -580,6 +580,23 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	wait_exit committed
 fi
 
+# --train (issue 46): the table keeps its columns, the detail view shows
+# the run on the selected plan step by step; plans that cannot hold it
+# are not listed.
+start train -- --db "$DB" --provider lambda --train 7B:2T --count 8 tui
+wait_for "--count 8"
+settle
+check "--train: no job column in the table" wait_gone 'JOB $'
+check "--train: plans that hold 134 GB" rows_any '8x H100'
+check "--train: not 8 x 16 GB (128 GB)" eval '! rows_any V100-16'
+keys Enter
+check "--train: the detail's training run" wait_for "Training run --train 7B:2T"
+check "--train: its GPU-hours at MFU 0.40" wait_for "at MFU 0.40 of"
+check "--train: the job on demand and on spot" wait_for "the job"
+check "--train: the spot restarts, by the default rate" wait_for "default: 0.04 % of a node's"
+keys q q
+wait_exit train
+
 # ncurses is loaded when the TUI starts (src/tui/curses.c): a library
 # that cannot be loaded is named, exit 2, and the terminal is as it was.
 start nocurses GPUCOST_DEBUG_NCURSES=libgpucost-no-such-curses.so.6 -- --db "$DB" tui

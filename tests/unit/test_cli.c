@@ -706,8 +706,8 @@ test_bad_sort_limit(void **state)
 	(void)state;
 	bad("--sort: expected gpu-price, price, spot, spot-gpu-price, savings, "
 	    "vram, pflop, provider, instance, region, gpu, count, "
-	    "interconnect, availability, age, vcpus-per-gpu, ram-per-gpu or "
-	    "term-gpu-price, got \"bogus\"",
+	    "interconnect, availability, age, vcpus-per-gpu, ram-per-gpu, "
+	    "term-gpu-price or job, got \"bogus\"",
 	    "--sort", "bogus", NULL);
 	bad("--limit: expected a positive integer, got \"0\"",
 	    "--limit", "0", NULL);

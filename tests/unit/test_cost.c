@@ -492,6 +492,257 @@ test_plan_term(void **state)
 	assert_true(isnan(p.term_savings_pct));
 }
 
+/* A typed AWS-style offer with its fabric, for --train. */
+static void
+train_offer(struct offer *o, const char *provider, const char *type,
+    const char *gpu, int count, int64_t price, int64_t spot)
+{
+	make_offer(o, gpu, count, IC_NVLINK, price, spot);
+	o->provider = tstr(provider);
+	o->instance_type = tstr(type);
+	offer_set_fabric(o);
+}
+
+static void
+train_of(struct train *t, const char *run)
+{
+	train_init(t);
+	assert_int_equal(train_parse(run, t, NULL), 0);
+}
+
+/* Issue 46: the job on a plan, on demand and on spot. */
+static void
+test_train_job(void **state)
+{
+	struct plan_job job, job2;
+	struct train t;
+	struct offer o;
+	struct plan p;
+	double rate;
+
+	(void)state;
+	train_of(&t, "7B:2T");
+	train_offer(&o, "aws", "p4de.24xlarge", "A100-80", 8, 40966400,
+	    16000000);
+	o.spot_interruption = 2;		/* 10-15 % */
+	cost_plan(&p, &o, 1);
+	assert_null(p.job);
+	cost_plan_train(&p, &t, false, &job);
+	assert_ptr_equal(p.job, &job);
+	assert_near(job.gpu_hours, 186965.8, 0.1);
+	assert_near(job.scaling, 1, 0);
+	assert_near(job.hours, 186965.8 / 8, 0.02);
+	/* The job's cost is its hours at the plan's price. */
+	assert_int_equal(job.cost, cost_total(p.price_hour, job.hours));
+	assert_int_equal(job.cost, money_for_hours(40966400, job.hours));
+	assert_int_equal(job.per_btok, llround((double)job.cost / 2000));
+	/* Spot: 12.5 % a month as a rate; half a checkpoint (30 min) and
+	 * 15 min to restart lost each time. */
+	assert_true(job.rate_known);
+	rate = -log(1 - 0.125) / 730;
+	assert_near(job.rate, rate, 1e-12);
+	assert_near(job.spot_hours, job.hours / (1 - rate * 0.5), 1e-6);
+	assert_near(job.interruptions, rate * job.spot_hours, 1e-9);
+	assert_int_equal(job.spot_cost, cost_total(p.spot_hour,
+	    job.spot_hours));
+	assert_true(job.spot_cost > cost_total(p.spot_hour, job.hours));
+	/* Nothing to move out: the total is the job. */
+	assert_int_equal(job.egress, 0);
+	assert_int_equal(job.total, job.cost);
+	cost_plan_train(&p, &t, true, &job);
+	assert_int_equal(job.total, job.spot_cost);
+	/* No Spot Advisor bucket: the default, the worst bucket's. */
+	o.spot_interruption = -1;
+	cost_plan_train(&p, &t, false, &job2);
+	assert_false(job2.rate_known);
+	assert_near(job2.rate, -log(1 - COST_SPOT_DEFAULT_MONTHLY) / 730,
+	    1e-12);
+	assert_true(job2.spot_cost > job.spot_cost);
+	/* Rarer checkpoints lose more. */
+	t.checkpoint_s = 6 * 3600;
+	cost_plan_train(&p, &t, false, &job);
+	assert_true(job.spot_cost > job2.spot_cost);
+	/* Two nodes: half the hours (RDMA at 50 Gb/s a GPU: 0.90), twice
+	 * the interruptions an hour. */
+	t.checkpoint_s = 1800;
+	cost_plan(&p, &o, 2);
+	cost_plan_train(&p, &t, false, &job);
+	assert_near(job.scaling, 0.90, 0);
+	assert_near(job.hours, 186965.8 / 16 / 0.9, 0.02);
+	assert_near(job.spot_hours, job.hours / (1 - 2 * job2.rate * 0.5),
+	    1e-6);
+	assert_int_equal(job.cost, cost_total(2 * 40966400, job.hours));
+	/* A faster GPU, fewer hours: H100 does it in under a third. */
+	train_offer(&o, "aws", "p5.48xlarge", "H100", 8, 98320000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cost_plan_train(&p, &t, false, &job2);
+	assert_near(job2.hours, 186965.8 / 8 * 312 / 989.4, 0.02);
+	/* No spot price: no spot job. */
+	assert_int_equal(job2.spot_cost, MONEY_NONE);
+	cost_plan_train(&p, &t, true, &job2);
+	assert_int_equal(job2.total, MONEY_NONE);
+}
+
+static void
+test_train_unknown(void **state)
+{
+	struct plan_job job;
+	struct train t;
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	train_of(&t, "7B:2T");
+	make_offer(&o, "", 8, IC_NVLINK, 10000000, 5000000);
+	cost_plan(&p, &o, 1);
+	cost_plan_train(&p, &t, false, &job);
+	assert_true(isnan(job.gpu_hours));
+	assert_true(isnan(job.hours));
+	assert_true(isnan(job.spot_hours));
+	assert_int_equal(job.cost, MONEY_NONE);
+	assert_int_equal(job.spot_cost, MONEY_NONE);
+	assert_int_equal(job.per_btok, MONEY_NONE);
+	assert_int_equal(job.total, MONEY_NONE);
+	/* A known GPU without an on-demand price: hours, no cost. */
+	make_offer(&o, "A100-80", 8, IC_NVLINK, MONEY_NONE, 5000000);
+	cost_plan(&p, &o, 1);
+	cost_plan_train(&p, &t, false, &job);
+	assert_false(isnan(job.hours));
+	assert_int_equal(job.cost, MONEY_NONE);
+	assert_true(money_known(job.spot_cost));
+}
+
+static void
+test_train_scaling(void **state)
+{
+	static const struct {
+		const char	*provider, *type, *gpu;
+		double		 want;
+	} cases[] = {
+		{ "aws", "p5.48xlarge", "H100", 1.00 },	/* EFA 400 a GPU */
+		{ "aws", "p4d.24xlarge", "A100-40", 0.90 },	/* EFA 50 */
+		{ "aws", "g6e.48xlarge", "L40S", 0.90 },	/* EFA 50 */
+		{ "aws", "g5.48xlarge", "A10G", 0.80 },	/* EFA 12.5 */
+		{ "azure", "Standard_ND96isr_H100_v5", "H100", 1.00 },
+		{ "azure", "Standard_ND96asr_v4", "A100-40", 1.00 },
+		{ "gcp", "a3-megagpu-8g", "H100", 0.85 },
+		{ "gcp", "a3-highgpu-8g", "H100", 0.75 },
+		{ "gcp", "a2-highgpu-8g", "A100-40", 0.60 },
+		{ "lambda", "gpu_8x_h100_sxm5", "H100", 0.60 },
+		/* InfiniBand or RoCE, 3,200 Gb/s a node */
+		{ "runpod-clusters", "8xH100", "H100", 1.00 },
+	};
+	const char *why;
+	struct offer o;
+	struct plan p;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		train_offer(&o, cases[i].provider, cases[i].type, cases[i].gpu,
+		    8, 10000000, MONEY_NONE);
+		cost_plan(&p, &o, 1);
+		assert_near(cost_scaling(&p, &why), 1, 0);
+		assert_string_equal(why, "one node");
+		cost_plan(&p, &o, 2);
+		why = NULL;
+		if (fabs(cost_scaling(&p, &why) - cases[i].want) > 1e-12)
+			fail_msg("%s %s: %g, want %g", cases[i].provider,
+			    cases[i].type, cost_scaling(&p, NULL),
+			    cases[i].want);
+		assert_non_null(why);
+	}
+}
+
+static void
+test_spot_hours(void **state)
+{
+	(void)state;
+	/* Never below the hours; more with a higher rate. */
+	assert_near(cost_spot_hours(100, 0, 0.5), 100, 0);
+	assert_near(cost_spot_hours(100, 0.01, 0.5), 100 / (1 - 0.005),
+	    1e-9);
+	assert_true(cost_spot_hours(100, 0.02, 0.5) >
+	    cost_spot_hours(100, 0.01, 0.5));
+	/* Interrupted faster than it checkpoints: it never ends. */
+	assert_true(isnan(cost_spot_hours(100, 2, 1)));
+	assert_true(isnan(cost_spot_hours(NAN, 0.01, 0.5)));
+}
+
+static void
+test_train_term(void **state)
+{
+	struct plan_job job;
+	struct train t;
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	train_of(&t, "7B:2T");
+	train_offer(&o, "aws", "p4de.24xlarge", "A100-80", 8, 40966400,
+	    MONEY_NONE);
+	/* 1y all upfront at 24 USD an hour; 3y at 30 (dearer here). */
+	assert_int_equal(tcommitted_add(&o, CK_RESERVATION, 12, CU_ALL,
+	    24000000, 24 * 8760 * (int64_t)MONEY_UNIT), 0);
+	assert_int_equal(tcommitted_add(&o, CK_RESERVATION, 36, CU_NONE,
+	    30000000, 0), 0);
+	cost_plan(&p, &o, 1);
+	cost_plan_train(&p, &t, false, &job);
+	/* 23,371 hours: three whole 1y terms beat on demand. */
+	assert_non_null(job.term);
+	assert_int_equal(job.term->months, 12);
+	assert_int_equal(job.term_cost, money_for_hours(24000000, 3 * 8760));
+	assert_int_equal(job.term_commitment, money_for_hours(24000000,
+	    8760));
+	assert_true(job.term_cost < job.cost);
+	/* A short run gains nothing from a term: none beside it. */
+	train_of(&t, "7B:20B");
+	cost_plan_train(&p, &t, false, &job);
+	assert_null(job.term);
+	assert_int_equal(job.term_cost, MONEY_NONE);
+	/* --term's own term is shown whatever it costs. */
+	cost_plan_term(&p, 36);
+	cost_plan_train(&p, &t, false, &job);
+	assert_non_null(job.term);
+	assert_int_equal(job.term->months, 36);
+	assert_int_equal(job.term_cost, money_for_hours(30000000, 3 * 8760));
+}
+
+static void
+test_train_egress(void **state)
+{
+	struct plan_job job;
+	struct train t;
+	struct offer o;
+	struct plan p;
+
+	(void)state;
+	train_of(&t, "7B:2T");
+	t.egress_gb = 10000;
+	train_offer(&o, "aws", "p4de.24xlarge", "A100-80", 8, 40966400,
+	    MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cost_plan_train(&p, &t, false, &job);
+	assert_int_equal(job.egress, 891 * (int64_t)MONEY_UNIT);
+	assert_int_equal(job.total, job.cost + job.egress);
+	/* Egress is the job's, not the hour's: the cost is unchanged. */
+	assert_int_equal(job.cost, cost_total(p.price_hour, job.hours));
+	/* Lambda charges none; Vast's is per host: unknown. */
+	train_offer(&o, "lambda", "gpu_8x_a100_80gb_sxm4", "A100-80", 8,
+	    14320000, MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cost_plan_train(&p, &t, false, &job);
+	assert_int_equal(job.egress, 0);
+	assert_int_equal(job.total, job.cost);
+	train_offer(&o, "vast", "A100_SXM4", "A100-80", 8, 9000000,
+	    MONEY_NONE);
+	cost_plan(&p, &o, 1);
+	cost_plan_train(&p, &t, false, &job);
+	assert_int_equal(job.egress, MONEY_NONE);
+	assert_int_equal(job.total, MONEY_NONE);
+	assert_true(money_known(job.cost));
+}
+
 int
 main(void)
 {
@@ -515,6 +766,12 @@ main(void)
 		cmocka_unit_test(test_plan_unknown_gpu),
 		cmocka_unit_test(test_plan_unknown_prices),
 		cmocka_unit_test(test_plan_negative_saving),
+		cmocka_unit_test(test_train_job),
+		cmocka_unit_test(test_train_unknown),
+		cmocka_unit_test(test_train_scaling),
+		cmocka_unit_test(test_spot_hours),
+		cmocka_unit_test(test_train_term),
+		cmocka_unit_test(test_train_egress),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3123,6 +3123,67 @@ attached_diff(const char *a, const char *b, const char *cols,
 }
 
 /*
+ * A spot price with no command that rents at it is never stored, and an
+ * older cache's is dropped when its sort keys are brought up to date
+ * (issue 48: Vultr's unconfirmed preemptible price showed a spot price
+ * that `launch --spot` had no command for). AWS keeps its spot price.
+ */
+static void
+test_spot_needs_command(void **state)
+{
+	char path[1100];
+	struct offer v[2];
+	struct offer_filter f;
+	struct offer_list got;
+	struct db *db;
+	struct err err;
+	sqlite3 *raw;
+	bool ready;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/spot.db", tmpdir);
+	db = open_ok(path);
+	v[0] = mk("vultr", "vbm/sea", "H100", 8, 80, IC_NVLINK, 23920000,
+	    18400000, AV_UNKNOWN, 100);
+	v[1] = mk("aws", "p5/us-east-1", "H100", 8, 80, IC_NVLINK, 98320000,
+	    40000000, AV_UNKNOWN, 100);
+	replace_ok(db, "vultr", &v[0], 1, SRC_LIVE, 100, NULL);
+	replace_ok(db, "aws", &v[1], 1, SRC_LIVE, 100, NULL);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers WHERE "
+	    "provider = 'vultr' AND spot_price IS NULL"), 1);
+	assert_int_equal(raw_int(path, "SELECT spot_price FROM offers WHERE "
+	    "provider = 'aws'"), 40000000);
+
+	/* An older gpucost wrote Vultr's spot price. */
+	raw = raw_open(path);
+	raw_exec(raw, "UPDATE offers SET spot_price = 18400000, "
+	    "sk_spot_gpu = 2300000 WHERE provider = 'vultr'; "
+	    "UPDATE provider_status SET sort_keys = NULL");
+	sqlite3_close(raw);
+	/* Read as it is: no spot price either. */
+	offer_filter_init(&f);
+	f.nproviders = 1;
+	str_copy(f.providers[0], sizeof f.providers[0], "vultr");
+	query_ok(db, &f, &got);
+	assert_int_equal(got.n, 1);
+	assert_false(money_known(got.v[0].spot_price));
+	offer_list_done(&got);
+	/* Brought up to date: gone from the row, so SQL agrees. */
+	err_clear(&err);
+	assert_int_equal(db_sort_keys_ready(db, &ready, &err), 0);
+	assert_true(ready);
+	assert_int_equal(raw_int(path, "SELECT count(*) FROM offers WHERE "
+	    "spot_price IS NOT NULL"), 1);
+	offer_filter_init(&f);
+	f.spot = true;
+	query_ok(db, &f, &got);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.v[0].provider, "aws");
+	offer_list_done(&got);
+	db_close(db);
+}
+
+/*
  * A write of many new offers (a marketplace's first refresh into the
  * snapshot's cache) inserts them without the offers' indexes and makes
  * the indexes again: the cache it leaves is the one writing the same
@@ -3613,7 +3674,9 @@ test_migrate_watch_known(void **state)
 	db_close(db);
 	/* Back to schema 24 as it was. */
 	raw = raw_open(path);
-	raw_exec(raw, "ALTER TABLE offers DROP COLUMN price_from;"
+	raw_exec(raw, "ALTER TABLE group_state DROP COLUMN made_at;"
+	    "ALTER TABLE group_state DROP COLUMN valid_until;"
+	    "ALTER TABLE offers DROP COLUMN price_from;"
 	    "ALTER TABLE watch DROP COLUMN known;"
 	    "CREATE TABLE watch_offer (query TEXT NOT NULL, provider TEXT "
 	    "NOT NULL, key TEXT NOT NULL, price INTEGER, availability TEXT "
@@ -5049,6 +5112,7 @@ main(void)
 		T(test_open_new),
 		T(test_answer_regions),
 		T(test_refresh_outcomes),
+		T(test_spot_needs_command),
 		T(test_open_missing_dir),
 		T(test_migrate_from_empty_file),
 		T(test_migrate_from_v1),

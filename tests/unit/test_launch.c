@@ -14,10 +14,13 @@
 
 #include <string.h>
 
+#include "cost.h"
 #include "launch.h"
 #include "money.h"
 #include "offer.h"
 #include "offer_text.h"
+#include "provider.h"
+#include "rentable.h"
 
 static struct offer offer;
 static struct plan plan;
@@ -48,6 +51,24 @@ launch(void)
 {
 	launch_command(&plan, buf, sizeof buf);
 	return buf;
+}
+
+static bool
+starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/*
+ * The on-demand command starts with prefix (it takes REGION and lists
+ * the provider's regions after it), names one, and never bad.
+ */
+static void
+lists_regions(const char *prefix, const char *one, const char *bad)
+{
+	assert_true(starts(launch(), prefix));
+	assert_non_null(strstr(buf, one));
+	assert_null(strstr(buf, bad));
 }
 
 static const char *
@@ -244,6 +265,37 @@ test_aws(void **state)
 	plan.nodes = 3;
 	assert_non_null(strstr(launch(), " --count 3 "));
 
+	/*
+	 * Issue 48: nodes joined by EFA get every EFA interface the type
+	 * has (data/fabric.tsv: 4 on p4d), one per network card, with the
+	 * placement group; one node needs none.
+	 */
+	offer_set_fabric(&offer);
+	plan.nodes = 2;
+	assert_non_null(strstr(launch(), " --count 2 --key-name KEY"
+	    " --placement GroupName=gpucost --network-interfaces"
+	    " NetworkCardIndex=0,DeviceIndex=0,Groups=SECURITY_GROUP,"
+	    "SubnetId=SUBNET,InterfaceType=efa"
+	    " NetworkCardIndex=1,DeviceIndex=1,Groups=SECURITY_GROUP,"
+	    "SubnetId=SUBNET,InterfaceType=efa"
+	    " NetworkCardIndex=2,DeviceIndex=1,Groups=SECURITY_GROUP,"
+	    "SubnetId=SUBNET,InterfaceType=efa"
+	    " NetworkCardIndex=3,DeviceIndex=1,Groups=SECURITY_GROUP,"
+	    "SubnetId=SUBNET,InterfaceType=efa"));
+	assert_null(strstr(buf, "NetworkCardIndex=4"));
+	assert_non_null(strstr(spot(), "InterfaceType=efa --instance-market"));
+	plan.nodes = 1;
+	assert_null(strstr(launch(), "--network-interfaces"));
+	/* p5.48xlarge: 32 interfaces, and the command still fits. */
+	offer.instance_type = tstr("p5.48xlarge");
+	offer_set_fabric(&offer);
+	plan.nodes = 2;
+	assert_true(launch_command(&plan, buf, sizeof buf) > 0);
+	assert_non_null(strstr(buf, " NetworkCardIndex=31,DeviceIndex=1,"));
+	assert_null(strstr(buf, "NetworkCardIndex=32"));
+	offer.instance_type = tstr("p4d.24xlarge");
+	offer_set_fabric(&offer);
+
 	/* Families by the letters before the generation. */
 	offer.instance_type = tstr("g6e.xlarge");
 	launch_quota(&offer, q, sizeof q);
@@ -319,6 +371,20 @@ test_lambda_vultr(void **state)
 	    " '{\"region_name\":\"us-east-1\",\"instance_type_name\":"
 	    "\"gpu_8x_h100_sxm5\",\"ssh_key_names\":[\"KEY\"],\"quantity\":1}'"
 	    " https://cloud.lambda.ai/api/v1/instance-operations/launch");
+	/*
+	 * Issue 44: one price in every region ("all", the snapshot's) or
+	 * none with capacity ("(sold out)", live): no region_name "all";
+	 * REGION, and Lambda's regions after the command.
+	 */
+	offer.region = tstr("all");
+	lists_regions("curl -fsS -u \"$LAMBDA_API_KEY:\""
+	    " -X POST -H 'Content-Type: application/json' -d"
+	    " '{\"region_name\":\"REGION\",\"instance_type_name\":"
+	    "\"gpu_8x_h100_sxm5\",\"ssh_key_names\":[\"KEY\"],\"quantity\":1}'"
+	    " https://cloud.lambda.ai/api/v1/instance-operations/launch"
+	    "  # REGION: one of asia-northeast-1 ", " us-east-1 ", "\"all\"");
+	offer.region = tstr("(sold out)");
+	assert_non_null(strstr(launch(), "\"region_name\":\"REGION\""));
 	/* JSON escapes inside the body, shell quoting around it. */
 	offer.region = tstr("x\"y'z");
 	assert_non_null(strstr(launch(),
@@ -330,8 +396,9 @@ test_lambda_vultr(void **state)
 	    " --region='sea' --plan='vbm-112c-2048gb-8-h100-gpu' --os=1743");
 	make("vultr", "vcg-l40s-16c-180g-48vram", "unknown",
 	    "vcg-l40s-16c-180g-48vram/unknown", "L40S", 1);
-	assert_string_equal(launch(), "vultr-cli instance create"
-	    " --region=REGION --plan='vcg-l40s-16c-180g-48vram' --os=1743");
+	assert_true(starts(launch(), "vultr-cli instance create"
+	    " --region=REGION --plan='vcg-l40s-16c-180g-48vram' --os=1743"
+	    "  # REGION: one of "));
 }
 
 static void
@@ -350,11 +417,13 @@ test_new_providers(void **state)
 	assert_non_null(strstr(spot(),
 	    " --priority Spot --max-price -1 --eviction-policy Delete"));
 
-	make("oci", "BM.GPU.H100.8", "all", "BM.GPU.H100.8/all", "H100", 8);
-	assert_string_equal(launch(), "oci compute instance launch"
-	    " --availability-domain AD --compartment-id COMPARTMENT --shape"
-	    " 'BM.GPU.H100.8' --subnet-id SUBNET --image-id IMAGE"
-	    " --ssh-authorized-keys-file KEY");
+	/* Issue 44: "all" is no region; REGION, and OCI's regions listed. */
+	make("oci", "BM.GPU.H100.8", "all", "BM.GPU.H100.8", "H100", 8);
+	lists_regions("oci compute instance launch"
+	    " --region REGION --availability-domain AD --compartment-id"
+	    " COMPARTMENT --shape 'BM.GPU.H100.8' --subnet-id SUBNET"
+	    " --image-id IMAGE --ssh-authorized-keys-file KEY  # REGION: one"
+	    " of af-johannesburg-1 ", " us-ashburn-1 ", "'all'");
 	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
 	offer.spot_price = 40000000;
 	offer.region = tstr("us-ashburn-1");
@@ -479,9 +548,137 @@ test_reach_providers(void **state)
 	    "\"ssh_key_ids\":[\"KEY\"],\"location_code\":\"FIN-01\","
 	    "\"hostname\":\"gpucost-1\",\"description\":"
 	    "\"1x H100 SXM5 80GB\"}' https://api.datacrunch.io/v1/instances");
-	/* None of the four has a spot launch (Verda's spot: the console). */
+	/* Verda's spot is the same call with "is_spot":true. */
+	offer.spot_price = 100000;
+	assert_true(launch_spot_command(&plan, buf, sizeof buf) > 0);
+	assert_non_null(strstr(buf, "\"description\":\"1x H100 SXM5 80GB\","
+	    "\"is_spot\":true}'"));
+	/* The other three have none. */
+	make("linode", "g2-gpu-rtx4000a1-s", "us-ord",
+	    "g2-gpu-rtx4000a1-s/us-ord", "RTX4000-Ada", 1);
 	offer.spot_price = 100000;
 	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
+}
+
+/*
+ * Issue 48: a spot price is shown exactly where there is a spot command.
+ * rentable.h's spot_launch_providers[] is the one list: each of its
+ * providers has a spot command for an offer with a spot price; every
+ * other provider of the registry has none (and offer_spot_vet() keeps
+ * no spot price for it).
+ */
+static void
+test_spot_commands_agree(void **state)
+{
+	size_t i, n = 0;
+
+	(void)state;
+	for (i = 0; providers[i] != NULL; i++) {
+		const char *id = providers[i]->id;
+
+		make(id, "a3-highgpu-8g", "us-central1", "k", "H100", 8);
+		offer.spot_price = 500000;
+		if (rentable_spot_launch(id)) {
+			if (launch_spot_command(&plan, buf, sizeof buf) == 0)
+				fail_msg("%s keeps spot prices but has no spot "
+				    "command", id);
+			n++;
+		} else {
+			assert_int_equal(launch_spot_command(&plan, buf,
+			    sizeof buf), 0);
+			assert_true(offer_spot_vet(&offer));
+			assert_false(money_known(offer.spot_price));
+		}
+	}
+	for (i = 0; spot_launch_providers[i] != NULL; i++)
+		;
+	assert_int_equal(n, i);
+	/* Vultr (hourly_cost_preemptible) and RunPod are not among them. */
+	assert_false(rentable_spot_launch("vultr"));
+	assert_false(rentable_spot_launch("runpod"));
+}
+
+/*
+ * Issue 48: which row `gpucost launch KEY` means: a key exactly, an
+ * instance type as the table shows it (its first row, the one the table
+ * folds the others into), TYPE/REGION, and for an offer of region "all"
+ * one of the provider's own regions; two providers alike: ambiguous.
+ */
+static void
+test_find(void **state)
+{
+	struct offer o[5];
+	struct plan p[5];
+	struct launch_pick pick;
+	char near[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 5; i++)
+		offer_init(&o[i]);
+	o[0].provider = "aws"; o[0].instance_type = "p5.48xlarge";
+	o[0].region = "us-east-2"; o[0].key = "p5.48xlarge/us-east-2";
+	o[1].provider = "aws"; o[1].instance_type = "p5.48xlarge";
+	o[1].region = "us-east-1"; o[1].key = "p5.48xlarge/us-east-1";
+	o[2].provider = "lambda"; o[2].instance_type = "gpu_8x_h100_sxm5";
+	o[2].region = "all"; o[2].key = "gpu_8x_h100_sxm5/all";
+	o[3].provider = "oci"; o[3].instance_type = "BM.GPU.H100.8";
+	o[3].region = "all"; o[3].key = "BM.GPU.H100.8";
+	o[4].provider = "vast"; o[4].instance_type = "p5.48xlarge";
+	o[4].region = "US"; o[4].key = "4100001";
+	for (i = 0; i < 5; i++)
+		cost_plan(&p[i], &o[i], 1);
+
+	assert_int_equal(launch_find(p, 4, "p5.48xlarge/us-east-1", &pick),
+	    LAUNCH_FOUND);
+	assert_int_equal(pick.row, 1);
+	assert_false(pick.by_type);
+	assert_null(pick.region);
+	/* The type: its first row in the answer's order. */
+	assert_int_equal(launch_find(p, 4, "P5.48XLARGE", &pick), LAUNCH_FOUND);
+	assert_int_equal(pick.row, 0);
+	assert_true(pick.by_type);
+	/* Keys and types of two providers: --provider chooses. */
+	assert_int_equal(launch_find(p, 5, "p5.48xlarge", &pick),
+	    LAUNCH_AMBIGUOUS);
+	assert_string_equal(pick.other, "vast");
+	assert_int_equal(launch_find(p, 5, "4100001", &pick), LAUNCH_FOUND);
+	assert_int_equal(pick.row, 4);
+	/* One price everywhere: a region of the provider's, none other. */
+	assert_int_equal(launch_find(p, 4, "gpu_8x_h100_sxm5/us-east-1",
+	    &pick), LAUNCH_FOUND);
+	assert_int_equal(pick.row, 2);
+	assert_string_equal(pick.region, "us-east-1");
+	assert_int_equal(launch_find(p, 4, "gpu_8x_h100_sxm5/us-ashburn-1",
+	    &pick), LAUNCH_NONE);
+	assert_int_equal(launch_find(p, 4, "BM.GPU.H100.8/us-ashburn-1",
+	    &pick), LAUNCH_FOUND);
+	assert_string_equal(pick.region, "us-ashburn-1");
+	assert_int_equal(launch_find(p, 4, "gpu_8x_h100_sxm5/all", &pick),
+	    LAUNCH_FOUND);
+	assert_null(pick.region);
+	assert_int_equal(launch_find(p, 4, "p5.48xlarge/eu-west-1", &pick),
+	    LAUNCH_NONE);
+	assert_int_equal(launch_find(p, 0, "p5.48xlarge", &pick), LAUNCH_NONE);
+
+	/* Did you mean: a typo, else what it starts; never Vast's ids. */
+	assert_int_equal(launch_suggest(o, 5, "p5.48xlarge/us-east-3", near,
+	    sizeof near), 2);
+	assert_string_equal(near, "p5.48xlarge/us-east-2 or "
+	    "p5.48xlarge/us-east-1");
+	assert_int_equal(launch_suggest(o, 5, "gpu_8x_h100_sxm", near,
+	    sizeof near), 1);
+	assert_string_equal(near, "gpu_8x_h100_sxm5");
+	assert_int_equal(launch_suggest(o, 5, "BM.GPU", near, sizeof near), 1);
+	assert_string_equal(near, "BM.GPU.H100.8");
+	assert_int_equal(launch_suggest(o, 5, "4100002", near, sizeof near),
+	    1);
+	assert_string_equal(near, "4100001");
+	assert_int_equal(launch_suggest(o, 5, "41", near, sizeof near), 1);
+	assert_int_equal(launch_suggest(o, 5, "p5", near, sizeof near), 1);
+	assert_string_equal(near, "p5.48xlarge");
+	assert_int_equal(launch_suggest(o, 5, "zzz", near, sizeof near), 0);
+	assert_string_equal(near, "");
 }
 
 static void
@@ -519,6 +716,8 @@ main(void)
 		cmocka_unit_test(test_new_providers),
 		cmocka_unit_test(test_reach_providers),
 		cmocka_unit_test(test_seed_clouds),
+		cmocka_unit_test(test_spot_commands_agree),
+		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_hostile_and_overflow),
 	};
 

@@ -876,6 +876,72 @@ test_match_fabric_rules(void **state)
 	matches(&f, &o, 1);
 }
 
+/*
+ * Issue 46: --train leaves out a plan whose GPUs cannot hold the run's
+ * training state; without --count, an offer's plan is the fewest of its
+ * nodes that can.
+ */
+static void
+test_match_train_memory(void **state)
+{
+	struct offer_filter f;
+	struct offer o;
+
+	(void)state;
+	offer_filter_init(&f);
+	assert_int_equal(train_parse("70B:1T", &f.train, NULL), 0);
+	/* 1,344 GB: two RTX 4090 hold 48. */
+	f.gpus[0] = model("RTX4090");
+	f.ngpus = 1;
+	f.count = 2;
+	typed_offer(&o, "runpod", "RTX4090x2", "RTX4090", 2);
+	o.vram_gb = 24;
+	no_match(&f, &o);
+	train_init(&f.train);
+	matches(&f, &o, 1);
+	/* 7B (134.4 GB) on 8 x A100-80: one node. */
+	offer_filter_init(&f);
+	assert_int_equal(train_parse("7B:2T", &f.train, NULL), 0);
+	f.count = 8;
+	typed_offer(&o, "aws", "p4de.24xlarge", "A100-80", 8);
+	matches(&f, &o, 1);
+	f.count = 1;
+	typed_offer(&o, "aws", "p5.4xlarge", "H100", 1);
+	no_match(&f, &o);
+	/* The catalogue's VRAM where the offer has none. */
+	f.count = 2;
+	f.multi_node = true;
+	o.vram_gb = 0;
+	f.fabrics = FABRIC_ANY;
+	matches(&f, &o, 2);
+	/* Without --count: the fewest nodes that hold it... */
+	offer_filter_init(&f);
+	assert_int_equal(train_parse("70B:1T", &f.train, NULL), 0);
+	typed_offer(&o, "aws", "p4de.24xlarge", "A100-80", 8);
+	matches(&f, &o, 3);			/* 3 x 640 GB */
+	typed_offer(&o, "aws", "p5.48xlarge", "H100", 8);
+	matches(&f, &o, 3);
+	assert_int_equal(train_parse("7B:2T", &f.train, NULL), 0);
+	matches(&f, &o, 1);
+	/* ...where nodes may be assembled: not one-GPU nodes by default,
+	 * nor an unknown fabric, nor one marketplace machine. */
+	typed_offer(&o, "aws", "p5.4xlarge", "H100", 1);
+	no_match(&f, &o);
+	f.fabrics = FABRIC_ANY;
+	matches(&f, &o, 2);
+	f.fabrics = 0;
+	typed_offer(&o, "lambda", "gpu_1x_h100_sxm5", "H100", 1);
+	no_match(&f, &o);
+	typed_offer(&o, "vast", "H100_SXM", "H100", 1);
+	o.notes = NOTE_BIT(NOTE_SINGLE_LISTING);
+	f.fabrics = FABRIC_ANY;
+	no_match(&f, &o);
+	/* Unknown memory never holds it. */
+	typed_offer(&o, "aws", "p5.48xlarge", "", 8);
+	o.vram_gb = 0;
+	no_match(&f, &o);
+}
+
 /* --fabric and --min-node-gbps test every offer, single nodes too. */
 static void
 test_match_fabric_filters(void **state)
@@ -1208,6 +1274,43 @@ test_host_per_gpu(void **state)
 	no_match(&f, &o);
 	o.ram_gb = 0;		/* unknown: not known to have it */
 	no_match(&f, &o);
+}
+
+/*
+ * Before a write (offers_vet()), a spot price with no spot command goes
+ * (issue 48): Vultr's keeps its on-demand price only; a RunPod offer sold
+ * only at such a price is no offer; AWS and a GCP spot-only type keep
+ * theirs.
+ */
+static void
+test_vet_spot(void **state)
+{
+	struct offer v[4];
+	size_t n;
+
+	(void)state;
+	make_offer(&v[0], "vultr", "vbm/sea", "H100", 8, 23920000, 18400000);
+	v[0].spot_zone = "sea-a";
+	v[0].notes = NOTE_BIT(NOTE_SPOT_CHEAPEST_ZONE) |
+	    NOTE_BIT(NOTE_LOW_CONFIDENCE);
+	make_offer(&v[1], "runpod", "1x_H100_SECURE", "H100", 1, MONEY_NONE,
+	    1990000);
+	make_offer(&v[2], "aws", "p5/us-east-1", "H100", 8, 98320000,
+	    40000000);
+	make_offer(&v[3], "gcp", "a3-highgpu-2g/us-central1", "H100", 2,
+	    MONEY_NONE, 8968400);
+	v[3].notes = NOTE_BIT(NOTE_NOT_ON_DEMAND);
+	n = offers_vet(v, 4);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0].provider, "vultr");
+	assert_int_equal(v[0].price, 23920000);
+	assert_false(money_known(v[0].spot_price));
+	assert_string_equal(v[0].spot_zone, "");
+	assert_int_equal(v[0].notes, NOTE_BIT(NOTE_LOW_CONFIDENCE));
+	assert_string_equal(v[1].provider, "aws");
+	assert_int_equal(v[1].spot_price, 40000000);
+	assert_string_equal(v[2].provider, "gcp");
+	assert_int_equal(v[2].spot_price, 8968400);
 }
 
 static void
@@ -2054,6 +2157,71 @@ test_query_multi_node(void **state)
 	free(p);
 }
 
+/*
+ * Issue 46: --train ranks across GPU types by the job's cost, each plan
+ * with its job in the plans' block; a plan that cannot hold the run is
+ * left out, and an answer emptied by that says it was memory.
+ */
+static void
+test_query_train(void **state)
+{
+	struct offer q[3];
+	struct offer_filter f;
+	struct plan *p = NULL;
+	size_t n = 99, i;
+	char why[1024];
+
+	(void)state;
+	/* 8 x A100-80 at 16 USD an hour, 8 x H100 at 40: the H100 does
+	 * the job in a third of the hours, so it costs less. */
+	typed_offer(&q[0], "aws", "p4de.24xlarge", "A100-80", 8);
+	q[0].price = 16000000;
+	typed_offer(&q[1], "aws", "p5.48xlarge", "H100", 8);
+	q[1].price = 40000000;
+	q[1].key = tstr("p5.48xlarge/us-east-1");
+	/* 8 x 24 GB: cannot hold 7B's 134 GB. */
+	typed_offer(&q[2], "runpod", "8xRTX4090", "RTX4090", 8);
+	q[2].vram_gb = 16;
+	q[2].price = 3000000;
+	offer_filter_init(&f);
+	f.count = 8;
+	assert_int_equal(train_parse("7B:2T", &f.train, NULL), 0);
+	query_plans(q, 3, &f, SORT_JOB, false, &p, &n);
+	assert_int_equal(n, 2);
+	assert_ptr_equal(p[0].offer, &q[1]);
+	assert_ptr_equal(p[1].offer, &q[0]);
+	for (i = 0; i < n; i++) {
+		assert_non_null(p[i].job);
+		assert_int_equal(p[i].job->cost, cost_total(p[i].price_hour,
+		    p[i].job->hours));
+		assert_true(p[i].job->total <= p[n - 1].job->total);
+	}
+	/* By the hour the A100 ranks first. */
+	free(p);
+	query_plans(q, 3, &f, SORT_GPU_PRICE, false, &p, &n);
+	assert_ptr_equal(p[0].offer, &q[0]);
+	free(p);
+	/* Only the RTX 4090: emptied by memory. */
+	f.gpus[f.ngpus++] = model("RTX4090");
+	query_plans(q, 3, &f, SORT_JOB, false, &p, &n);
+	assert_int_equal(n, 0);
+	free(p);
+	assert_true(query_train_short(q, 3, &f));
+	assert_true(query_explain_empty(q, 3, &f, why, sizeof why) > 0);
+	assert_non_null(strstr(why, "--train 7B:2T"));
+	assert_non_null(strstr(why, "134 GB"));
+	assert_non_null(strstr(why, "holds 128 GB"));
+	/* Emptied by something else: not a memory refusal. */
+	f.gpus[0] = model("B200");
+	assert_false(query_train_short(q, 3, &f));
+	/* Without --train, no jobs. */
+	offer_filter_init(&f);
+	query_plans(q, 3, &f, SORT_GPU_PRICE, false, &p, &n);
+	assert_int_equal(n, 3);
+	assert_null(p[0].job);
+	free(p);
+}
+
 static void
 test_query_single_node(void **state)
 {
@@ -2270,6 +2438,7 @@ main(void)
 		cmocka_unit_test(test_match_multi_node),
 		cmocka_unit_test(test_match_multi_node_trust),
 		cmocka_unit_test(test_match_fabric_rules),
+		cmocka_unit_test(test_match_train_memory),
 		cmocka_unit_test(test_match_fabric_filters),
 		cmocka_unit_test(test_match_nodes),
 		cmocka_unit_test(test_match_cluster_product),
@@ -2306,6 +2475,7 @@ main(void)
 		cmocka_unit_test(test_sort_many_unknown_last),
 		cmocka_unit_test(test_sort_key_names),
 		cmocka_unit_test(test_query_multi_node),
+		cmocka_unit_test(test_query_train),
 		cmocka_unit_test(test_query_single_node),
 		cmocka_unit_test(test_query_max_price),
 		cmocka_unit_test(test_query_spot),
@@ -2313,6 +2483,7 @@ main(void)
 		cmocka_unit_test(test_match_region_geography),
 		cmocka_unit_test(test_offer_form),
 		cmocka_unit_test(test_host_per_gpu),
+		cmocka_unit_test(test_vet_spot),
 		cmocka_unit_test(test_fold_regions),
 		cmocka_unit_test(test_explain_empty),
 		cmocka_unit_test(test_rentable),

@@ -47,10 +47,16 @@ static const char *const contract_fields[] = {
 	"plan_type", "cluster_setup",
 	"committed", "term", "term_hour", "term_gpu_hour", "term_savings_pct",
 	"total_term_cost", "price_from",
+	"gpu_hours", "job_hours", "job_cost", "spot_job_cost", "egress_cost",
+	"job_scaling", "spot_job_hours", "job_cost_per_1b_tokens", "job_term",
+	"job_term_cost", "job_term_commitment",
 	NULL
 };
-#define NFIELDS		57
+#define NFIELDS		68
+#define NFIELDS_NO_TRAIN 57
 #define NFIELDS_NO_TOTALS 54
+/* gpu_hours ... job_term_commitment: only with --train. */
+#define IS_TRAIN(i)	((i) >= NFIELDS_NO_TRAIN)
 /* total_cost, total_spot_cost, total_term_cost: only with --hours. */
 #define IS_TOTAL(i)	((i) == 24 || (i) == 25 || (i) == 55)
 
@@ -77,7 +83,11 @@ shown_no_totals(size_t i)
 /* Two nodes of p4de: in one cluster placement group, joined by EFA. */
 #define AWS_GROUP	"aws ec2 create-placement-group --region 'us-east-1, " \
 	"\"\"N. Virginia\"\"' --group-name gpucost --strategy cluster && "
-#define AWS_RUN2	AWS_GROUP AWS_RUN(2) " --placement GroupName=gpucost"
+#define AWS_EFA(i, d)	" NetworkCardIndex=" #i ",DeviceIndex=" #d ",Groups=" \
+	"SECURITY_GROUP,SubnetId=SUBNET,InterfaceType=efa"
+#define AWS_RUN2	AWS_GROUP AWS_RUN(2) " --placement GroupName=gpucost" \
+	" --network-interfaces" AWS_EFA(0, 0) AWS_EFA(1, 1) AWS_EFA(2, 1) \
+	AWS_EFA(3, 1)
 #define AWS_LAUNCH2_CSV ",\"" AWS_RUN2 "\",\"" AWS_RUN2 \
 	" --instance-market-options 'MarketType=spot,SpotOptions={" \
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
@@ -226,18 +236,79 @@ static void
 test_field_shown(void **state)
 {
 	struct output_opts o;
+	struct train t;
 	size_t i;
 
 	(void)state;
 	opts_init(&o, OUTPUT_CSV, -1);
 	for (i = 0; i < NFIELDS; i++)
-		assert_int_equal(output_field_shown(i, &o), !IS_TOTAL(i));
+		assert_int_equal(output_field_shown(i, &o),
+		    !IS_TOTAL(i) && !IS_TRAIN(i));
 	o.hours = 0;
 	for (i = 0; i < NFIELDS; i++)
-		assert_true(output_field_shown(i, &o));
+		assert_int_equal(output_field_shown(i, &o), !IS_TRAIN(i));
 	o.hours = 2.5;
 	for (i = 0; i < NFIELDS; i++)
+		assert_int_equal(output_field_shown(i, &o), !IS_TRAIN(i));
+	o.train = &t;
+	for (i = 0; i < NFIELDS; i++)
 		assert_true(output_field_shown(i, &o));
+}
+
+/* Issue 46: the job's fields of a plan with --train, exactly. */
+static void
+test_train_fields(void **state)
+{
+	static const struct {
+		const char *field;
+		enum field_kind kind;
+		const char *text;
+	} want[] = {
+		/* 8.4e22 / (312e12 x 0.40) / 3600 */
+		{ "gpu_hours", FIELD_NUMBER, "186965.811966" },
+		{ "job_hours", FIELD_NUMBER, "23370.726496" },
+		/* 27.44705 x 23370.726496, to the micro-USD */
+		{ "job_cost", FIELD_NUMBER, "641457.498665" },
+		{ "egress_cost", FIELD_NUMBER, "891.00" },
+		{ "job_scaling", FIELD_NUMBER, "1.00" },
+		{ "job_cost_per_1b_tokens", FIELD_NUMBER, "320.728749" },
+		{ "job_term", FIELD_NULL, "" },
+		{ "job_term_cost", FIELD_NULL, "" },
+	};
+	struct output_opts o;
+	struct plan_job job;
+	struct train t;
+	char buf[OUTPUT_VALUE_MAX];
+	size_t i, f;
+
+	(void)state;
+	train_init(&t);
+	assert_int_equal(train_parse("7B:2T", &t, NULL), 0);
+	t.egress_gb = 10000;
+	fx.o[0].region = tstr("us-east-1");
+	cost_plan_train(&fx.p[0], &t, false, &job);
+	opts_init(&o, OUTPUT_CSV, -1);
+	o.train = &t;
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		for (f = 0; output_fields[f] != NULL; f++)
+			if (strcmp(output_fields[f], want[i].field) == 0)
+				break;
+		assert_non_null(output_fields[f]);
+		assert_int_equal(output_field_value(f, &fx.p[0], &o, buf,
+		    sizeof buf), want[i].kind);
+		if (want[i].kind != FIELD_NULL)
+			assert_string_equal(buf, want[i].text);
+	}
+	/* Spot: more hours than on demand (5-10 %: 7.5 % a month). */
+	for (f = 0; strcmp(output_fields[f], "spot_job_hours") != 0; f++)
+		;
+	output_field_value(f, &fx.p[0], &o, buf, sizeof buf);
+	assert_true(strtod(buf, NULL) > job.hours);
+	/* A plan without a job: null. */
+	for (f = 0; strcmp(output_fields[f], "job_cost") != 0; f++)
+		;
+	assert_int_equal(output_field_value(f, &fx.p[1], &o, buf,
+	    sizeof buf), FIELD_NULL);
 }
 
 /* Every field of the three plans, exactly. */
@@ -455,7 +526,7 @@ test_tsv(void **state)
 	fx.o[1].gpu_raw = tstr("nl\nand\rcr \"q\"");
 	opts_init(&o, OUTPUT_TSV, 2);
 	out = render(&o, &fx.p[1], 1);
-	for (i = 0; i < NFIELDS; i++)
+	for (i = 0; i < NFIELDS_NO_TRAIN; i++)
 		len += (size_t)snprintf(want + len, sizeof want - len, "%s%s",
 		    i == 0 ? "" : "\t", contract_fields[i]);
 	snprintf(want + len, sizeof want - len, "\n");
@@ -699,16 +770,18 @@ test_json_hours(void **state)
 	/* total_spot_cost comes before the appended fields. */
 	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 26)->string,
-	    "price_original");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 15)->string,
-	    "launch_vertex");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 8)->string,
-	    "cluster_setup");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 2)->string,
-	    "total_term_cost");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
-	    "price_from");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
+	    26)->string, "price_original");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
+	    15)->string, "launch_vertex");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
+	    8)->string, "cluster_setup");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
+	    2)->string, "total_term_cost");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
+	    1)->string, "price_from");
+	/* Without --train, the last: no job's fields. */
+	assert_null(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN));
 	cJSON_Delete(root);
 	free(out);
 
@@ -1120,6 +1193,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_fields_contract, setup),
 		cmocka_unit_test_setup(test_field_shown, setup),
+		cmocka_unit_test_setup(test_train_fields, setup),
 		cmocka_unit_test_setup(test_field_values, setup),
 		cmocka_unit_test_setup(test_iso8601_and_format_parse, setup),
 		cmocka_unit_test_setup(test_csv, setup),

@@ -89,17 +89,21 @@ test_parse(void **state)
 	    "4 fractional vGPU plans skipped; 4 CPU plans skipped; "
 	    "1 zero-priced plan skipped; 3 GPU plans of unknown shape skipped; "
 	    "1 GPU plan without a location skipped; "
-	    "1 GPU plan sold neither on demand nor as spot skipped");
+	    "1 GPU plan not sold on demand skipped");
 
-	/* "ewr" listed twice gives one offer; lax has a location_cost. */
+	/*
+	 * "ewr" listed twice gives one offer; lax has a location_cost. No
+	 * spot price, though the plan has hourly_cost_preemptible: no
+	 * other source confirms it, and no command rents at it (issue 48).
+	 */
 	check_offer(harness_offer(&run, "vcg-l40s-16c-180g-48vram/ewr"),
 	    "vcg-l40s-16c-180g-48vram", "ewr", "L40S", "NVIDIA_L40S", 1, 48,
-	    IC_PCIE, 1871000, 936000, 16, 180, AV_UNKNOWN);
+	    IC_PCIE, 1871000, MONEY_NONE, 16, 180, AV_UNKNOWN);
 	check_offer(harness_offer(&run, "vcg-l40s-16c-180g-48vram/lax"),
 	    "vcg-l40s-16c-180g-48vram", "lax", "L40S", "NVIDIA_L40S", 1, 48,
-	    IC_PCIE, 1995000, 998000, 16, 180, AV_UNKNOWN);
+	    IC_PCIE, 1995000, MONEY_NONE, 16, 180, AV_UNKNOWN);
 
-	/* NVIDIA_A100 with 80 GB per GPU is the 80 GB card; spot 0: none. */
+	/* NVIDIA_A100 with 80 GB per GPU is the 80 GB card. */
 	check_offer(harness_offer(&run, "vcg-a100-12c-120g-80vram/ewr"),
 	    "vcg-a100-12c-120g-80vram", "ewr", "A100-80", "NVIDIA_A100", 1, 80,
 	    IC_UNKNOWN, 2604000, MONEY_NONE, 12, 120, AV_UNKNOWN);
@@ -124,27 +128,26 @@ test_parse(void **state)
 	for (i = 0; i < run.offers.n; i++)
 		assert_string_not_equal(run.offers.v[i].instance_type,
 		    "vcg-h100-216c-1914gb-640vram");
-	/* hourly_cost_preemptible is confirmed by no other source. */
-	assert_true((harness_offer(&run, "vbm-112c-2048gb-8-h100-gpu/sea")->notes &
-	    NOTE_BIT(NOTE_LOW_CONFIDENCE)) != 0);
-	assert_true((harness_offer(&run, "vcg-a100-12c-120g-80vram/ewr")->notes &
-	    NOTE_BIT(NOTE_LOW_CONFIDENCE)) == 0);
+	/* With no spot price there is nothing of low confidence. */
+	for (i = 0; i < run.offers.n; i++)
+		assert_int_equal(run.offers.v[i].notes &
+		    NOTE_BIT(NOTE_LOW_CONFIDENCE), 0);
 
 	/* An unknown gpu_type is kept with its raw name and per-GPU VRAM. */
 	check_offer(harness_offer(&run, "vcg-x900-8c-64g-64vram/ams"),
 	    "vcg-x900-8c-64g-64vram", "ams", "", "NVIDIA_X900", 1, 64,
 	    IC_UNKNOWN, 3100000, MONEY_NONE, 8, 64, AV_UNKNOWN);
 
-	/* Bare metal: the table, cpu_threads, preemptible prices. */
+	/* Bare metal: the table, cpu_threads; no preemptible prices. */
 	check_offer(harness_offer(&run, "vbm-112c-2048gb-8-h100-gpu/sea"),
 	    "vbm-112c-2048gb-8-h100-gpu", "sea", "H100", "NVIDIA_H100", 8, 80,
-	    IC_NVLINK, 21840000, 16380000, 224, 2048, AV_UNKNOWN);
+	    IC_NVLINK, 21840000, MONEY_NONE, 224, 2048, AV_UNKNOWN);
 	check_offer(harness_offer(&run, "vbm-112c-2048gb-8-h100-gpu/ewr"),
 	    "vbm-112c-2048gb-8-h100-gpu", "ewr", "H100", "NVIDIA_H100", 8, 80,
-	    IC_NVLINK, 21840000, 16380000, 224, 2048, AV_UNKNOWN);
+	    IC_NVLINK, 21840000, MONEY_NONE, 224, 2048, AV_UNKNOWN);
 	check_offer(harness_offer(&run, "vbm-256c-2048gb-8-mi300x-gpu/ord"),
 	    "vbm-256c-2048gb-8-mi300x-gpu", "ord", "MI300X", "AMD_MI300X", 8,
-	    192, IC_UNKNOWN, 15960000, 13120000, 256, 2267.5, AV_UNKNOWN);
+	    192, IC_UNKNOWN, 15960000, MONEY_NONE, 256, 2267.5, AV_UNKNOWN);
 	provider_run_done(&run);
 }
 
@@ -165,6 +168,39 @@ test_b200_vram(void **state)
 	check_offer(harness_offer(&run, "vcg-b200-248c-2826g-1536vram/atl"),
 	    "vcg-b200-248c-2826g-1536vram", "atl", "B200", "NVIDIA_B200", 8,
 	    192, IC_NVLINK, 79920000, MONEY_NONE, 248, 2826, AV_UNKNOWN);
+	provider_run_done(&run);
+}
+
+/*
+ * hourly_cost_preemptible is no spot price (issue 48): no source but the
+ * plan list confirms it and no command rents at it, so an on-demand plan
+ * keeps only its on-demand price, and a plan sold only preemptible is no
+ * offer (it was one with a spot price alone).
+ */
+static void
+test_preemptible_ignored(void **state)
+{
+	static const struct harness_route routes[] = {
+		{ "/v2/plans-metal?", NULL, "plans-metal.json", 0 },
+		{ "/v2/plans?", NULL, "plans-preemptible.json", 0 },
+	};
+	struct provider_run run;
+	struct err err;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(run_routes(&run, routes, 2, NULL, NULL, NULL, &err),
+	    0);
+	check_offer(harness_offer(&run, "vcg-l40s-16c-180g-48vram/ewr"),
+	    "vcg-l40s-16c-180g-48vram", "ewr", "L40S", "NVIDIA_L40S", 1, 48,
+	    IC_PCIE, 1871000, MONEY_NONE, 16, 180, AV_UNKNOWN);
+	for (i = 0; i < run.offers.n; i++) {
+		assert_string_not_equal(run.offers.v[i].instance_type,
+		    "vcg-a40-24c-120g-48vram");
+		assert_false(money_known(run.offers.v[i].spot_price));
+	}
+	assert_non_null(strstr(run.note, "1 GPU plan not sold on demand "
+	    "skipped"));
 	provider_run_done(&run);
 }
 
@@ -389,6 +425,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_b200_vram),
+		cmocka_unit_test(test_preemptible_ignored),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_pagination),
 		cmocka_unit_test(test_no_meta),

@@ -284,11 +284,37 @@ test_tables(void **state)
 	}
 }
 
+/*
+ * Where an offer priced the same everywhere can start (issue 44): the
+ * provider's own names, no pattern, and none of another provider's.
+ */
+static void
+test_region_names(void **state)
+{
+	char buf[2048], small[8];
+
+	(void)state;
+	assert_true(region_names("lambda", buf, sizeof buf) >= 10);
+	assert_non_null(strstr(buf, "us-east-1"));
+	assert_null(strstr(buf, "all"));
+	assert_null(strchr(buf, '*'));
+	assert_true(region_listed("lambda", "us-east-1"));
+	assert_true(region_listed("lambda", "US-EAST-1"));
+	assert_false(region_listed("lambda", "all"));
+	assert_false(region_listed("lambda", "us-ashburn-1"));
+	assert_true(region_listed("oci", "us-ashburn-1"));
+	/* Too small: nothing, never a cut list. */
+	assert_int_equal(region_names("lambda", small, sizeof small), 0);
+	assert_string_equal(small, "");
+	assert_int_equal(region_names("nosuch", buf, sizeof buf), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_locate_every_provider),
+		cmocka_unit_test(test_region_names),
 		cmocka_unit_test(test_locate_free_text),
 		cmocka_unit_test(test_locate_alternating),
 		cmocka_unit_test(test_query_parse),
