@@ -26,7 +26,8 @@
  * The fields of an offer by default, in order: what an agent compares
  * and needs to act (gpucost(1) MCP lists them). Unknown values are left
  * out; the term's fields come with a term, the totals with hours, the
- * job's with train.
+ * job's with train. The spot command is launch_command's (often
+ * longer than the rest of a row).
  */
 static const char *const short_fields[] = {
 	"key", "provider", "instance_type", "region", "gpu", "gpu_count",
@@ -36,7 +37,7 @@ static const char *const short_fields[] = {
 	"job_cost", "spot_job_hours", "spot_job_cost", "egress_cost",
 	"job_scaling", "job_cost_per_1b_tokens", "job_term", "job_term_cost",
 	"job_term_commitment", "availability", "notes", "launch",
-	"launch_spot", "cluster_setup"
+	"cluster_setup"
 };
 #define NSHORT	(sizeof short_fields / sizeof short_fields[0])
 

@@ -181,7 +181,7 @@ check "find_offers: the first offer is the CLI's first" \
     is 1 '.result.structuredContent.offers[0] | [.provider, .key, .price_hour, .price_gpu_hour, .launch] | tostring' \
     "$(jq -c '.offers[0] | [.provider, .key, .price_hour, .price_gpu_hour, .launch]' "$T/cli.json")"
 check "find_offers: the short shape" \
-    is 1 '.result.structuredContent.offers[0] | has("vcpus") or has("source") or has("country") or has("committed")' false
+    is 1 '[.result.structuredContent.offers[] | has("vcpus") or has("source") or has("country") or has("committed") or has("launch_spot")] | any' false
 check "find_offers: a line of text per row" \
     [ "$(answer 1 '.result.content[0].text' | grep -c '\$[0-9.]*/GPU-h')" -eq "$rows" ]
 check "all-fields: the fold and the age too" \

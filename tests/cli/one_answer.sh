@@ -320,10 +320,10 @@ for i in $(jq -r 'select(.id | type == "number" and . < 1000) | .id' "$T/mcp.out
 	    cmp -s "$T/m.$i" "$T/m.$i.want"
 	jq -c "select(.id == $i) | .result.structuredContent.offers[0] // {} |
 	    [.provider, .key, .nodes, .price_hour, .price_gpu_hour, .spot_hour,
-	    .spot_gpu_hour, .notes // [], .launch, .launch_spot]" "$T/mcp.out" > "$T/m.$i.first"
+	    .spot_gpu_hour, .notes // [], .launch, .cluster_setup]" "$T/mcp.out" > "$T/m.$i.first"
 	jq -c '.offers[0] // {} | [.provider, .key, .nodes, .price_hour,
 	    .price_gpu_hour, .spot_hour, .spot_gpu_hour, .notes // [], .launch,
-	    .launch_spot]' "$T/j.$i" > "$T/m.$i.first.want"
+	    .cluster_setup]' "$T/j.$i" > "$T/m.$i.first.want"
 	check "[$i] $line: mcp find_offers: the first offer is the json's first" \
 	    cmp -s "$T/m.$i.first" "$T/m.$i.first.want"
 	if [ -f "$T/g.$i.json" ]; then
