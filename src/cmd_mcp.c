@@ -823,6 +823,10 @@ call_tool(const cJSON *params, const char *db, int *code, struct err *err)
 	tool = name->valuestring;
 	if (cJSON_IsNull(arguments))
 		arguments = NULL;
+	/* Never passed on, nor echoed in a message: refused as a tool's. */
+	if (!jsonrpc_utf8_valid(params))
+		return tool_error(tool, "tools/call: its name or arguments hold "
+		    "text that is not UTF-8", NULL);
 	switch (mcp_tool_argv(tool, arguments, db, &argv, &argc, &perr)) {
 	case -1:
 		*err = perr;

@@ -125,15 +125,29 @@ print_groups(const struct cli_options *o, const struct answer *a)
 }
 
 /*
+ * --max-age's refresh: how old is too old, and its bounds. A query
+ * waits for it, so it never waits for the lock another refresh holds,
+ * and the whole of it has a budget (max_age_budget, 10 s by default):
+ * every provider still running then fails, its cached offers answer.
+ */
+struct stale_refresh {
+	int64_t	max_age;	/* seconds; 0: no refresh */
+	long	budget;		/* seconds for the whole refresh */
+	long	timeout;	/* per transfer: the config's, within budget */
+};
+#define MAX_AGE_BUDGET		10	/* max_age_budget's default, seconds */
+#define MAX_AGE_BUDGET_MAX	3600	/* settings.c checks the file's */
+
+/*
  * --max-age (or max_age in the config): before answering, refresh the
  * providers the query may use that need no API key and whose data is
  * older than max_age. Progress on a terminal, nothing on a pipe; if the
- * refresh cannot be made the answer still comes from the cache, and why
- * is left in note for the footer.
+ * refresh cannot be made (in time) the answer still comes from the
+ * cache, and why is left in note for the footer.
  */
 static void
-refresh_stale(const struct cli_options *o, int64_t max_age, char *note,
-    size_t size)
+refresh_stale(const struct cli_options *o, const struct stale_refresh *sr,
+    char *note, size_t size)
 {
 	struct cli_refresh_result res;
 	struct refresh_options ropts;
@@ -173,7 +187,7 @@ refresh_stale(const struct cli_options *o, int64_t max_age, char *note,
 				newest = status[k].last_success >
 				    status[k].newest ? status[k].last_success :
 				    status[k].newest;
-		if (now - newest <= max_age ||
+		if (now - newest <= sr->max_age ||
 		    ropts.nproviders == FILTER_PROVIDERS_MAX)
 			continue;
 		str_copy(ropts.providers[ropts.nproviders++],
@@ -188,12 +202,17 @@ refresh_stale(const struct cli_options *o, int64_t max_age, char *note,
 		return;
 	}
 	ropts.db_path = path;
-	ropts.lock_wait = 60;
+	ropts.lock_wait = 0;		/* another refresh: answer now */
+	ropts.timeout = sr->timeout;
+	/* Providers run at once: each one's deadline bounds the whole. */
+	ropts.deadline = sr->budget;
 	ropts.catch_signals = true;
 	if (cli_refresh_run(&ropts, !o->quiet && isatty(fileno(stderr)),
 	    false, true, &res, &err) < 0)
-		snprintf(note, size, "--max-age: cannot refresh (%s); answered "
-		    "from the cache", err.msg);
+		snprintf(note, size, res.busy ? "--max-age: another refresh "
+		    "holds the lock, not waited for; answered from the cache" :
+		    "--max-age: cannot refresh (%s); answered from the cache",
+		    err.msg);
 	else if (res.failed > 0)
 		snprintf(note, size, "--max-age: %zu provider%s failed to "
 		    "refresh (%s); answered from the cache", res.failed,
@@ -203,27 +222,51 @@ refresh_stale(const struct cli_options *o, int64_t max_age, char *note,
 		raise(res.signal);	/* recorded; end as the signal asked */
 }
 
-/* The duration of --max-age, else the config's max_age; 0 for none. */
+/*
+ * The duration of --max-age, else the config's max_age (0: none), and
+ * the bounds of its refresh: max_age_budget (GPUCOST_MAX_AGE_BUDGET)
+ * and the config's timeout, neither longer than the budget.
+ */
 static int
-max_age_of(const struct cli_options *o, int64_t *max_age)
+stale_refresh_of(const struct cli_options *o, struct stale_refresh *sr)
 {
 	struct settings cfg;
 	const char *v;
 	struct err err;
+	char *end;
+	long n;
 
-	*max_age = o->max_age;
-	if (*max_age > 0)
-		return 0;
+	memset(sr, 0, sizeof *sr);
 	if (settings_load(&cfg, &err) < 0) {
 		cli_error("%s", err.msg);
 		return -1;
 	}
-	if ((v = settings_get(&cfg, "GPUCOST_MAX_AGE", "max_age")) == NULL)
-		return 0;
-	if (history_parse_duration(v, max_age, &err) < 0) {
+	sr->max_age = o->max_age;
+	if (sr->max_age == 0 &&
+	    (v = settings_get(&cfg, "GPUCOST_MAX_AGE", "max_age")) != NULL &&
+	    history_parse_duration(v, &sr->max_age, &err) < 0) {
 		cli_error("max_age: expected a duration such as 1d, 12h or 90m");
 		return -1;
 	}
+	if (sr->max_age <= 0)
+		return 0;
+	sr->budget = MAX_AGE_BUDGET;
+	if ((v = settings_get(&cfg, "GPUCOST_MAX_AGE_BUDGET",
+	    "max_age_budget")) != NULL) {
+		n = strtol(v, &end, 10);
+		if (end == v || *end != '\0' || n < 1 ||
+		    n > MAX_AGE_BUDGET_MAX) {
+			cli_error("max_age_budget: expected a number of seconds "
+			    "from 1 to %d", MAX_AGE_BUDGET_MAX);
+			return -1;
+		}
+		sr->budget = n;
+	}
+	/* Checked when the file was read. */
+	if ((v = settings_get(&cfg, NULL, "timeout")) != NULL)
+		sr->timeout = strtol(v, NULL, 10);
+	if (sr->timeout <= 0 || sr->timeout > sr->budget)
+		sr->timeout = sr->budget;
 	return 0;
 }
 
@@ -269,17 +312,18 @@ cmd_query_exec(const struct cli_options *o)
 	struct answer a;
 	size_t folded = 0, i;
 	char refresh_note[768] = "";
-	int64_t max_age = 0;
+	struct stale_refresh sr;
 	struct db *db;
 	int rc = EXIT_DATA;
 
 	if (cli_retired(&o->filter))
 		return EXIT_USAGE;
 	/* The MCP server's queries never reach the network (offline). */
-	if (!o->offline && max_age_of(o, &max_age) < 0)
+	memset(&sr, 0, sizeof sr);
+	if (!o->offline && stale_refresh_of(o, &sr) < 0)
 		return EXIT_USAGE;
-	if (!o->offline && max_age > 0)
-		refresh_stale(o, max_age, refresh_note, sizeof refresh_note);
+	if (!o->offline && sr.max_age > 0)
+		refresh_stale(o, &sr, refresh_note, sizeof refresh_note);
 	query_question(o, &q);
 	answer_init(&a);
 	if ((db = cli_answer(o, &q, &a)) == NULL)

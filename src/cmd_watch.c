@@ -34,6 +34,7 @@
 #include "output.h"
 #include "paths.h"
 #include "query.h"
+#include "signals.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -302,7 +303,7 @@ run_command(const char *cmd, const char *in, size_t len, int64_t timeout,
 		exec_child(cmd, fds[0]);
 	setpgid(pid, pid);	/* as the child does: whichever runs first */
 	fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK);
-	while (off < len && !timed_out) {
+	while (off < len && !timed_out && signals_caught == 0) {
 		if (waitpid(pid, &status, WNOHANG) == pid) {
 			exited = true;
 			break;
@@ -322,7 +323,7 @@ run_command(const char *cmd, const char *in, size_t len, int64_t timeout,
 			break;
 	}
 	close(fds[1]);		/* end of the news: the command sees EOF */
-	while (!exited && !timed_out) {
+	while (!exited && !timed_out && signals_caught == 0) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			exited = true;
 		else if (now_ms() >= deadline)
@@ -330,11 +331,17 @@ run_command(const char *cmd, const char *in, size_t len, int64_t timeout,
 		else
 			poll(NULL, 0, 10);
 	}
-	if (timed_out)
+	if (timed_out || (!exited && signals_caught != 0))
 		status = kill_group(pid);
 	if (ioctl(fds[0], FIONREAD, &unread) < 0)
 		unread = 0;
 	close(fds[0]);
+	if (!exited && !timed_out) {
+		err_set(err, "--exec: interrupted by %s; the command's process "
+		    "group was ended (SIGTERM, then SIGKILL) and the news stays "
+		    "unreported", signals_name(signals_caught));
+		return -1;
+	}
 	if (timed_out) {
 		duration_text(timeout, when, sizeof when);
 		err_set(err, "--exec: the command did not finish within %s "
@@ -383,6 +390,26 @@ deliver(const struct cli_options *o, const struct output_opts *oo,
 	rc = run_command(o->exec, buf, len, o->exec_timeout > 0 ?
 	    o->exec_timeout : WATCH_EXEC_TIMEOUT, err);
 	free(buf);
+	return rc;
+}
+
+/*
+ * deliver() with SIGINT, SIGTERM and SIGHUP caught while the command
+ * runs (no signal to our process group reaches the command's, so
+ * run_command() ends it as --exec-timeout does); *sig is the one that
+ * came (0: none). News the command took before it stays delivered.
+ */
+static int
+deliver_catching(const struct cli_options *o, const struct output_opts *oo,
+    const struct plan *news, size_t n, int *sig, struct err *err)
+{
+	struct signals_saved old;
+	int rc;
+
+	signals_catch(&old);
+	rc = deliver(o, oo, news, n, err);
+	*sig = signals_caught;
+	signals_restore(&old);
 	return rc;
 }
 
@@ -667,7 +694,7 @@ cmd_watch_exec(const struct cli_options *o)
 	struct db *db, *state = NULL;
 	bool found;
 	size_t matched = 0;
-	int rc = EXIT_DATA, part = 0;
+	int rc = EXIT_DATA, part = 0, sig = 0;
 
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
@@ -757,7 +784,8 @@ cmd_watch_exec(const struct cli_options *o)
 	oo.changes = why;
 	if (nshown > 0) {
 		if (o->exec != NULL) {
-			if (deliver(o, &oo, news, nshown, &err) < 0) {
+			if (deliver_catching(o, &oo, news, nshown, &sig,
+			    &err) < 0) {
 				cli_error("%s", err.msg);
 				goto done;
 			}
@@ -784,6 +812,12 @@ cmd_watch_exec(const struct cli_options *o)
 	if (nshown == 0)
 		say_nothing_new(o, last_run);
 	rc = nshown > 0 ? EXIT_OK : EXIT_NO_MATCH;
+	if (sig != 0) {
+		/* The command had ended: delivered, and recorded so above. */
+		cli_error("watch: interrupted by %s after the command took "
+		    "the news", signals_name(sig));
+		rc = EXIT_DATA;
+	}
 done:
 	/* Tests (tests/cli/plans_paths.sh): what this run read whole. */
 	if (getenv("GPUCOST_DEBUG_READS") != NULL)
@@ -804,6 +838,8 @@ close:
 	if (state != db)
 		db_close(state);
 	db_close(db);
+	if (sig != 0)
+		raise(sig);	/* ended as it asked, now that all is closed */
 	return rc;
 }
 

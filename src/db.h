@@ -175,9 +175,49 @@ int	db_confirm_offers(struct db *db, const char *provider,
 	    const struct provider_meta *meta, size_t nmeta, int64_t now,
 	    size_t *offers, struct err *err);
 
-/* Record a failed refresh attempt; the offers stay as they were. */
+/*
+ * Record a failed refresh attempt; the offers stay as they were. An
+ * error longer than its column holds (db_column_limits[]) is cut to fit,
+ * never inside a UTF-8 character, and ends in "...".
+ */
 int	db_record_failure(struct db *db, const char *provider, int64_t now,
 	    const char *error, struct err *err);
+
+/*
+ * What gpucost writes into each column of the tables a published copy
+ * carries beside its offers (an offer's limits are offer.h's, checked by
+ * offer_check()): one table (db_limits.c), read by the writers
+ * (db_record_failure() cuts an error to its column) and by the checks
+ * on a copy (db_share.c makes their SQL from it), so the copy of an
+ * honest publisher always passes its readers' checks. A column added to
+ * one of these tables needs its row, or test_share's walk of the schema
+ * fails.
+ */
+enum db_column_kind {
+	DB_COL_TEXT,		/* text shorter than size bytes */
+	DB_COL_WORD,		/* one of the words */
+	DB_COL_INTEGER,		/* an integer from min to max */
+	DB_COL_TIME,		/* epoch seconds from 0 to now + DB_COPY_SKEW */
+	DB_COL_NEVER		/* never written: NULL */
+};
+
+struct db_column_limit {
+	const char	*table;
+	const char	*column;
+	enum db_column_kind kind;
+	bool		 null_ok;	/* NULL is a value gpucost writes */
+	bool		 cut;		/* TEXT: cut to fit when written */
+	size_t		 size;		/* TEXT: a value fits size - 1 bytes */
+	const char	*words;		/* WORD: the values, one space apart */
+	int64_t		 min, max;	/* INTEGER */
+};
+
+extern const struct db_column_limit db_column_limits[];
+extern const size_t db_column_limit_count;
+
+/* The row of table.column, or NULL. */
+const struct db_column_limit *db_column_limit(const char *table,
+	    const char *column);
 
 /*
  * Append to out every offer that matches filter (offer_matches()); the
@@ -548,9 +588,13 @@ int	db_open_watch_state(const char *path, struct db **out,
  * not exist or be empty), made with VACUUM INTO inside one read
  * transaction, so a refresh writing meanwhile goes on; the copy loses
  * the watches (a user's own) and the cache's own bookkeeping, uses a
- * plain rollback journal and passes PRAGMA integrity_check.
+ * plain rollback journal and passes PRAGMA integrity_check. Texts an
+ * older gpucost stored longer than db_column_limits[] allows are cut;
+ * then the copy must pass every check db_merge_from() makes of it at
+ * now, or it is refused ("... would be refused by every reader: ...").
  */
-int	db_publish_copy(struct db *db, const char *path, struct err *err);
+int	db_publish_copy(struct db *db, const char *path, int64_t now,
+	    struct err *err);
 
 /*
  * A copy is data, never code. Whatever opens one (db_open_snapshot(),

@@ -329,7 +329,3 @@ db_committed_history(struct db *db, const char *provider, const char *key,
 	*out = v;
 	return rc;
 }
-
-/* The SQL copies of the bounds stay the bounds. */
-_Static_assert(COMMITTED_MONTHS_MAX == 60, "COMMITTED_MONTHS_SQL");
-_Static_assert(OFFER_PRICE_MAX == (int64_t)5000000000, "COMMITTED_PRICE_MAX_SQL");

@@ -212,10 +212,6 @@ int		 db_rows(struct db *, sqlite3_stmt *, size_t, db_row_fn *,
 int		 db_rows_cached(struct db *, sqlite3_stmt *, size_t,
 		    db_row_fn *, void **, size_t *, struct err *);
 
-/* The bounds committed.h and offer.h set, for SQL (db_share.c's merge). */
-#define COMMITTED_MONTHS_SQL	"60"		/* COMMITTED_MONTHS_MAX */
-#define COMMITTED_PRICE_MAX_SQL	"5000000000"	/* OFFER_PRICE_MAX */
-
 /*
  * Committed prices (db_committed.c): replace provider's by those of
  * offers[0..n) inside db_replace_offers_meta()'s transaction (before

@@ -8,11 +8,14 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "db_internal.h"
 #include "err.h"
 #include "provider.h"
+#include "str.h"
+#include "xalloc.h"
 
 int
 db_provider_is_new(struct db *db, const char *provider, bool *is_new,
@@ -44,18 +47,32 @@ int
 db_record_failure(struct db *db, const char *provider, int64_t now,
     const char *error, struct err *err)
 {
+	const struct db_column_limit *lim;
 	sqlite3_stmt *st;
+	char *cut;
+	int rc;
 
+	/*
+	 * What a copy's readers accept: an error longer than that (Azure's
+	 * carry its long filter URL) would make the team's copy refused.
+	 */
+	lim = db_column_limit("provider_status", "last_error");
+	cut = xmalloc(lim->size);
+	str_cut(cut, lim->size, error);
 	st = db_prepare(db, "INSERT INTO provider_status (provider, source, "
 	    "last_attempt, last_error) VALUES (?1, 'snapshot', ?2, ?3) "
 	    "ON CONFLICT (provider) DO UPDATE SET last_attempt = ?2, "
 	    "last_error = ?3", err);
-	if (st == NULL)
+	if (st == NULL) {
+		free(cut);
 		return -1;
+	}
 	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, now);
-	sqlite3_bind_text(st, 3, error, -1, SQLITE_STATIC);
-	return db_step_done(db, st, err);
+	sqlite3_bind_text(st, 3, cut, -1, SQLITE_STATIC);
+	rc = db_step_done(db, st, err);
+	free(cut);
+	return rc;
 }
 
 /* A provider_status row. */

@@ -53,8 +53,70 @@ sql_check(sqlite3 *sql, const char *pragma, char *why, size_t size)
 	return rc;
 }
 
+static int	copy_check_file(const char *, int64_t, struct err *);
+
+/*
+ * Cut the copy's texts of columns gpucost cuts when it writes them
+ * (db_column_limits[]) that are longer: an older gpucost stored errors
+ * of up to 383 bytes, which its readers refuse.
+ */
+static int
+copy_cut_texts(sqlite3 *copy, struct err *err)
+{
+	const struct db_column_limit *l;
+	sqlite3_stmt *rd = NULL, *wr = NULL;
+	const unsigned char *t;
+	char *q, *cut;
+	size_t i;
+	int rc = -1;
+
+	for (i = 0; i < db_column_limit_count; i++) {
+		l = &db_column_limits[i];
+		if (!l->cut)
+			continue;
+		q = xasprintf("SELECT rowid, %s FROM %s WHERE typeof(%s) = "
+		    "'text' AND length(CAST(%s AS BLOB)) >= %zu LIMIT 1",
+		    l->column, l->table, l->column, l->column, l->size);
+		rc = sqlite3_prepare_v2(copy, q, -1, &rd, NULL);
+		free(q);
+		q = xasprintf("UPDATE %s SET %s = ?1 WHERE rowid = ?2",
+		    l->table, l->column);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_prepare_v2(copy, q, -1, &wr, NULL);
+		free(q);
+		if (rc != SQLITE_OK)
+			goto fail;
+		cut = xmalloc(l->size);
+		/* Each row cut no longer matches: one at a time to the end. */
+		while ((rc = sqlite3_step(rd)) == SQLITE_ROW) {
+			t = sqlite3_column_text(rd, 1);
+			str_cut(cut, l->size, t != NULL ? (const char *)t : "");
+			sqlite3_bind_text(wr, 1, cut, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(wr, 2, sqlite3_column_int64(rd, 0));
+			sqlite3_reset(rd);
+			rc = sqlite3_step(wr);
+			sqlite3_reset(wr);
+			if (rc != SQLITE_DONE)
+				break;
+		}
+		free(cut);
+		if (rc != SQLITE_DONE)
+			goto fail;
+		sqlite3_finalize(rd);
+		sqlite3_finalize(wr);
+		rd = wr = NULL;
+	}
+	return 0;
+fail:
+	err_set(err, "cannot cut its long texts: %s", sqlite3_errmsg(copy));
+	sqlite3_finalize(rd);
+	sqlite3_finalize(wr);
+	return -1;
+}
+
 int
-db_publish_copy(struct db *db, const char *path, struct err *err)
+db_publish_copy(struct db *db, const char *path, int64_t now,
+    struct err *err)
 {
 	sqlite3_stmt *st;
 	sqlite3 *copy = NULL;
@@ -81,6 +143,11 @@ db_publish_copy(struct db *db, const char *path, struct err *err)
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		err_set(err, "%s: cannot open the copy: %s", path,
 		    copy != NULL ? sqlite3_errmsg(copy) : "out of memory");
+		sqlite3_close(copy);
+		return -1;
+	}
+	if (copy_cut_texts(copy, err) < 0) {
+		err_prefix(err, "%s", path);
 		sqlite3_close(copy);
 		return -1;
 	}
@@ -111,6 +178,12 @@ db_publish_copy(struct db *db, const char *path, struct err *err)
 	}
 	if (sqlite3_close(copy) != SQLITE_OK) {
 		err_set(err, "%s: cannot close the copy", path);
+		return -1;
+	}
+	/* What its readers check, here first: never a copy they refuse. */
+	if (copy_check_file(path, now, err) < 0) {
+		err_prefix(err, "the copy of cache %s would be refused by "
+		    "every reader", db->path);
 		return -1;
 	}
 	return 0;
@@ -548,60 +621,182 @@ db_exec_provider2(struct db *db, const char *sql, const char *provider,
 	return db_step_done(db, st, err);
 }
 
-/* A time column: NULL, or an integer from 0 to ?1 (now + skew). */
-#define COPY_TIME_OK(c)	"(" c " IS NULL OR (typeof(" c ") = 'integer' AND " \
-			c " BETWEEN 0 AND ?1))"
-/* A text column shorter than n bytes. */
-#define COPY_TEXT_OK(c, n) "(typeof(" c ") = 'text' AND length(CAST(" c \
-			" AS BLOB)) < " #n ")"
-/* A price: NULL, or an integer in (0, ?2]. */
-#define COPY_PRICE_OK(c) "(" c " IS NULL OR (typeof(" c ") = 'integer' AND " \
-			c " > 0 AND " c " <= ?2))"
+/*
+ * The test of one column as db_column_limits[] says gpucost writes it:
+ * an SQL expression, true or false (never NULL), ?1 being now + the
+ * skew. Made of the table's own names and numbers, never of a copy's.
+ */
+static char *
+limit_sql(const struct db_column_limit *l)
+{
+	const char *c = l->column;
+	char *test, *words, *w, *out;
+	size_t i, n;
 
-/* A committed price as db_committed.c writes it. */
-#define COPY_COMMITTED_OK COPY_TEXT_OK("provider", 16) " AND " \
-	COPY_TEXT_OK("key", 128) " AND kind IN ('reservation', " \
-	"'savings-plan', 'commitment') AND upfront IN ('none', 'partial', " \
-	"'all') AND typeof(months) = 'integer' AND months BETWEEN 1 AND " \
-	COMMITTED_MONTHS_SQL " AND typeof(price_hour) = 'integer' AND " \
-	"price_hour > 0 AND price_hour <= " COMMITTED_PRICE_MAX_SQL " AND " \
-	"typeof(upfront_usd) = 'integer' AND upfront_usd >= 0"
+	switch (l->kind) {
+	case DB_COL_TEXT:
+		test = xasprintf("typeof(%s) = 'text' AND length(CAST(%s AS "
+		    "BLOB)) < %zu", c, c, l->size);
+		break;
+	case DB_COL_WORD:
+		/* "a b" -> 'a', 'b' */
+		n = strlen(l->words);
+		words = w = xmalloc(n * 4 + 3);
+		*w++ = '\'';
+		for (i = 0; i < n; i++) {
+			if (l->words[i] == ' ') {
+				memcpy(w, "', '", 4);
+				w += 4;
+			} else
+				*w++ = l->words[i];
+		}
+		*w++ = '\'';
+		*w = '\0';
+		test = xasprintf("typeof(%s) = 'text' AND %s IN (%s)", c, c,
+		    words);
+		free(words);
+		break;
+	case DB_COL_INTEGER:
+		test = xasprintf("typeof(%s) = 'integer' AND %s BETWEEN %lld "
+		    "AND %lld", c, c, (long long)l->min, (long long)l->max);
+		break;
+	case DB_COL_TIME:
+		test = xasprintf("typeof(%s) = 'integer' AND %s BETWEEN 0 AND "
+		    "?1", c, c);
+		break;
+	default:
+		test = xasprintf("0");
+		break;
+	}
+	out = xasprintf("coalesce(%s%s%s(%s)%s, 0)", l->null_ok ? "(" : "",
+	    l->null_ok ? c : "", l->null_ok ? " IS NULL OR " : "", test,
+	    l->null_ok ? ")" : "");
+	free(test);
+	return out;
+}
 
 /*
- * Every row of the copy's other tables as gpucost writes them: each
- * query returns the provider of the first row that is not (a value of
- * the wrong type, out of range, dated after now + the skew).
+ * The check of a copy's table: "SELECT provider, i FROM pub.table WHERE
+ * NOT (every column's test) LIMIT 1", i the row of db_column_limits[]
+ * of the first column the row fails. Returns a malloc'd query.
  */
-static const struct {
-	const char *table;
-	const char *sql;
-} copy_row_checks[] = {
-	{ "provider_status", "SELECT provider FROM pub.provider_status WHERE "
-	    "NOT (" COPY_TEXT_OK("provider", 16) " AND source IN ('live', "
-	    "'snapshot') AND " COPY_TIME_OK("last_attempt") " AND "
-	    COPY_TIME_OK("last_success") " AND " COPY_TIME_OK("newest") " AND "
-	    COPY_TIME_OK("oldest") " AND typeof(offer_count) = 'integer' AND "
-	    "(last_error IS NULL OR " COPY_TEXT_OK("last_error", 256) ") AND "
-	    "(sort_keys IS NULL OR " COPY_TEXT_OK("sort_keys", 64) ")) "
-	    "LIMIT 1" },
-	{ "price_history", "SELECT provider FROM pub.price_history WHERE "
-	    "NOT (" COPY_TEXT_OK("provider", 16) " AND " COPY_TEXT_OK("key",
-	    128) " AND typeof(observed_at) = 'integer' AND observed_at "
-	    "BETWEEN 0 AND ?1 AND " COPY_PRICE_OK("price") " AND "
-	    COPY_PRICE_OK("spot_price") " AND availability IN ('unknown', "
-	    "'available', 'limited', 'unavailable')) LIMIT 1" },
-	{ "provider_meta", "SELECT provider FROM pub.provider_meta WHERE "
-	    "NOT (" COPY_TEXT_OK("provider", 16) " AND " COPY_TEXT_OK("name",
-	    64) " AND " COPY_TEXT_OK("value", 128) ") LIMIT 1" },
-	{ "refresh_log", "SELECT provider FROM pub.refresh_log WHERE "
-	    "NOT (" COPY_TEXT_OK("provider", 16) " AND typeof(at) = 'integer' "
-	    "AND at BETWEEN 0 AND ?1) LIMIT 1" },
-	{ "committed", "SELECT provider FROM pub.committed WHERE NOT ("
-	    COPY_COMMITTED_OK ") LIMIT 1" },
-	{ "committed_history", "SELECT provider FROM pub.committed_history "
-	    "WHERE NOT (" COPY_COMMITTED_OK " AND typeof(observed_at) = "
-	    "'integer' AND observed_at BETWEEN 0 AND ?1) LIMIT 1" },
-};
+static char *
+limits_query(const char *table)
+{
+	char *cases = xasprintf("%s", ""), *all = xasprintf("1"), *t, *q;
+	size_t i;
+
+	for (i = 0; i < db_column_limit_count; i++) {
+		if (strcmp(db_column_limits[i].table, table) != 0)
+			continue;
+		t = limit_sql(&db_column_limits[i]);
+		q = xasprintf("%s WHEN NOT %s THEN %zu", cases, t, i);
+		free(cases);
+		cases = q;
+		q = xasprintf("%s AND %s", all, t);
+		free(all);
+		all = q;
+		free(t);
+	}
+	q = xasprintf("SELECT provider, CASE%s ELSE -1 END FROM pub.%s WHERE "
+	    "NOT (%s) LIMIT 1", cases, table, all);
+	free(cases);
+	free(all);
+	return q;
+}
+
+/* Why a value is not what row l allows, for a message. */
+static void
+limit_why(const struct db_column_limit *l, char *buf, size_t size)
+{
+	const char *p;
+	size_t n;
+
+	switch (l->kind) {
+	case DB_COL_TEXT:
+		snprintf(buf, size, "not text of at most %zu bytes",
+		    l->size - 1);
+		break;
+	case DB_COL_WORD:
+		n = (size_t)snprintf(buf, size, "not one of ");
+		for (p = l->words; *p != '\0' && n + 3 < size; p++) {
+			if (*p == ' ') {
+				buf[n++] = ',';
+				buf[n++] = ' ';
+			} else
+				buf[n++] = *p;
+		}
+		buf[n] = '\0';
+		break;
+	case DB_COL_INTEGER:
+		snprintf(buf, size, "not an integer from %lld to %lld",
+		    (long long)l->min, (long long)l->max);
+		break;
+	case DB_COL_TIME:
+		snprintf(buf, size, "not a time");
+		break;
+	default:
+		snprintf(buf, size, "set where gpucost writes nothing");
+		break;
+	}
+}
+
+/*
+ * Every row of the copy's tables but the offers as gpucost writes them
+ * (db_column_limits[]). Returns 0, or -1 naming the table, the provider
+ * and the first column of the first row that is not.
+ */
+static int
+copy_rows_check(struct db *m, int64_t max_time, struct err *err)
+{
+	const struct db_column_limit *l;
+	sqlite3_stmt *st;
+	char clean[32], why[96];
+	const char *p;
+	char *q;
+	size_t i, j;
+	int64_t at;
+	int rc;
+
+	for (i = 0; i < db_column_limit_count; i++) {
+		/* Each table once, at its first row. */
+		for (j = 0; j < i; j++)
+			if (strcmp(db_column_limits[j].table,
+			    db_column_limits[i].table) == 0)
+				break;
+		if (j < i)
+			continue;
+		q = limits_query(db_column_limits[i].table);
+		st = db_prepare(m, q, err);
+		free(q);
+		if (st == NULL)
+			return -1;
+		sqlite3_bind_int64(st, 1, max_time);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			p = (const char *)sqlite3_column_text(st, 0);
+			str_sanitize(clean, sizeof clean, p != NULL &&
+			    sqlite3_column_type(st, 0) == SQLITE_TEXT ? p : "?",
+			    p != NULL ? strlen(p) : 1);
+			at = sqlite3_column_int64(st, 1);
+			l = at >= 0 && (size_t)at < db_column_limit_count ?
+			    &db_column_limits[at] : NULL;
+			if (l != NULL)
+				limit_why(l, why, sizeof why);
+			err_set(err, "%s: a row of %s is not one gpucost writes "
+			    "(%s: %s)", db_column_limits[i].table, clean,
+			    l != NULL ? l->column : "?", l != NULL ? why : "?");
+			sqlite3_finalize(st);
+			return -1;
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE) {
+			db_err(m, err, "cannot read it");
+			return -1;
+		}
+	}
+	return 0;
+}
 
 /* The newest time anywhere in the copy (0: none). */
 #define COPY_NEWEST_SQL	"SELECT max(t) FROM (" \
@@ -744,7 +939,6 @@ copy_verify(struct db *m, struct copy_work *w, int64_t now, struct err *err)
 	long long version, app_id;
 	int64_t max_time = now + DB_COPY_SKEW, newest;
 	char when[32], clock_now[32];
-	size_t i;
 	int rc;
 
 	if (db_int(m, "PRAGMA pub.application_id", &app_id, err) < 0 ||
@@ -772,28 +966,10 @@ copy_verify(struct db *m, struct copy_work *w, int64_t now, struct err *err)
 		    DB_COPY_SKEW / 60);
 		return -1;
 	}
-	for (i = 0; i < sizeof copy_row_checks / sizeof copy_row_checks[0];
-	    i++) {
-		if ((st = db_prepare(m, copy_row_checks[i].sql, err)) == NULL)
-			goto sqlfail;
-		sqlite3_bind_int64(st, 1, max_time);
-		sqlite3_bind_int64(st, 2, OFFER_PRICE_MAX);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			const unsigned char *p = sqlite3_column_text(st, 0);
-
-			err_set(err, "%s: a row of %.15s is not one gpucost "
-			    "writes (a mistyped or out-of-range value)",
-			    copy_row_checks[i].table, p != NULL &&
-			    sqlite3_column_type(st, 0) == SQLITE_TEXT ?
-			    (const char *)p : "?");
-			sqlite3_finalize(st);
-			return -1;
-		}
-		if (rc != SQLITE_DONE)
-			goto sqlfail;
-		sqlite3_finalize(st);
-		st = NULL;
+	if (copy_rows_check(m, max_time, err) < 0) {
+		if (w->why != 0)
+			copy_err(m->sql, w, err, "cannot read it");
+		return -1;
 	}
 	/* Every offer, as an adapter's would be checked. */
 	if ((st = db_prepare(m, "SELECT " OFFER_COLUMNS " FROM pub.offers",
@@ -812,6 +988,60 @@ sqlfail:
 	copy_err(m->sql, w, err, "cannot read it");
 	sqlite3_finalize(st);
 	return -1;
+}
+
+/* Attach the copy at path to m as "pub": read-only, immutable. */
+static int
+copy_attach(struct db *m, const char *path, struct copy_work *w,
+    struct err *err)
+{
+	sqlite3_stmt *st;
+	char *uri;
+	int rc = SQLITE_ERROR;
+
+	uri = db_uri(path, "mode=ro&immutable=1");
+	st = db_prepare(m, "ATTACH ?1 AS pub", err);
+	if (st != NULL) {
+		sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	free(uri);
+	if (rc != SQLITE_DONE) {
+		copy_err(m->sql, w, err, "cannot attach the copy");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Does the copy at path pass every check db_merge_from() makes at now?
+ * (publish: a copy its readers would refuse is never published.)
+ */
+static int
+copy_check_file(const char *path, int64_t now, struct err *err)
+{
+	static char mem_name[] = "(the copy's check)";
+	struct copy_work w;
+	struct db m;
+	sqlite3 *gate;
+	long long version;
+	int rc = -1;
+
+	copy_work_init(&w, NULL);
+	if (copy_open_checked(path, &w, &gate, &version, err) < 0)
+		return -1;
+	sqlite3_close(gate);
+	memset(&m, 0, sizeof m);
+	m.path = mem_name;
+	if (copy_connect(":memory:", SQLITE_OPEN_READWRITE, &w, &m.sql,
+	    err) < 0)
+		return -1;
+	if (copy_attach(&m, path, &w, err) == 0 &&
+	    copy_verify(&m, &w, now, err) == 0)
+		rc = 0;
+	sqlite3_close(m.sql);
+	return rc;
 }
 
 /* Merge one provider of the attached copy "pub" into main. */
@@ -963,7 +1193,7 @@ db_merge_from(struct db *db, const char *path,
     size_t n, const char *owner, const struct provider_meta *meta,
     size_t nmeta, struct err *err)
 {
-	sqlite3_stmt *st, *pub_q = NULL, *main_q = NULL;
+	sqlite3_stmt *pub_q = NULL, *main_q = NULL;
 	struct copy_work w;
 	struct db m;
 	sqlite3 *gate;
@@ -1002,18 +1232,8 @@ db_merge_from(struct db *db, const char *path,
 	if (db_exec(&m, "PRAGMA synchronous = NORMAL; PRAGMA temp_store = "
 	    "FILE; PRAGMA cache_size = -" DB_MERGE_CACHE_KB, err) < 0)
 		goto close;
-	uri = db_uri(path, "mode=ro&immutable=1");
-	st = db_prepare(&m, "ATTACH ?1 AS pub", err);
-	if (st != NULL) {
-		sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-	}
-	free(uri);
-	if (st == NULL || rc != SQLITE_DONE) {
-		copy_err(m.sql, &w, err, "cannot attach the copy");
+	if (copy_attach(&m, path, &w, err) < 0)
 		goto close;
-	}
 	if (db_exec(&m, "PRAGMA pub.cache_size = -" DB_MERGE_CACHE_KB,
 	    err) < 0 || copy_verify(&m, &w, lim != NULL ? lim->now : 0,
 	    err) < 0)

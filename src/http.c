@@ -147,6 +147,7 @@ struct xfer {
 	long	 status;		/* from the last status line */
 	char	 reason[64];	/* its reason phrase, sanitised */
 	bool	 retry_after;	/* it had a Retry-After header */
+	bool	 in_headers;	/* a status line came, not yet its end */
 	bool	 too_big;		/* body cap hit */
 	bool	 out_of_memory;		/* the body did not fit in memory */
 	bool	 aborted;		/* on_chunk returned nonzero */
@@ -334,7 +335,10 @@ xfer_header(char *data, size_t size, size_t nitems, void *arg)
 		str_sanitize(t->reason, sizeof t->reason, data + i, end - i);
 		t->res.etag[0] = '\0';
 		t->res.last_modified[0] = '\0';
-	} else if (end >= 12 && strncasecmp(data, "Retry-After:", 12) == 0)
+		t->in_headers = true;
+	} else if (end == 0)
+		t->in_headers = false;
+	else if (end >= 12 && strncasecmp(data, "Retry-After:", 12) == 0)
 		t->retry_after = true;
 	else if (end >= 5 && strncasecmp(data, "ETag:", 5) == 0)
 		header_validator(t->res.etag, data + 5, end - 5);
@@ -580,6 +584,7 @@ xfer_reset_attempt(struct xfer *t)
 	t->status = 0;
 	t->reason[0] = '\0';
 	t->retry_after = false;
+	t->in_headers = false;
 	t->too_big = false;
 	t->out_of_memory = false;
 	t->aborted = false;
@@ -716,10 +721,14 @@ xfer_curl_error(struct xfer *t, CURLcode code)
 	}
 	/*
 	 * libcurl's own words, and which URL (its key masked); running
-	 * out of memory in words the rest of gpucost uses for it.
+	 * out of memory in words the rest of gpucost uses for it. But
+	 * libcurl says "out of memory", and nothing more, for a header line
+	 * longer than it holds (CURL_MAX_HTTP_HEADER, 100 kB): between a
+	 * status line and the end of its headers that is what it was.
 	 */
-	if (code == CURLE_OUT_OF_MEMORY)
-		text = "out of memory";
+	if (code == CURLE_OUT_OF_MEMORY && t->errbuf[0] == '\0')
+		text = t->in_headers ? "a response header too large (libcurl "
+		    "holds at most 100 kB)" : "out of memory";
 	else
 		text = t->errbuf[0] != '\0' ? t->errbuf :
 		    lc.easy_strerror(code);

@@ -45,6 +45,28 @@ json_parse(const char *body, size_t len, cJSON **out, struct err *err)
 	return json_parse_gap(body, len, len, 0, out, err);
 }
 
+size_t
+json_depth_at(const char *s, size_t at)
+{
+	size_t i, depth = 0;
+	bool in_string = false;
+
+	for (i = 0; i < at; i++) {
+		if (in_string) {
+			if (s[i] == '\\' && i + 1 < at)
+				i++;
+			else if (s[i] == '"')
+				in_string = false;
+		} else if (s[i] == '"')
+			in_string = true;
+		else if (s[i] == '[' || s[i] == '{')
+			depth++;
+		else if ((s[i] == ']' || s[i] == '}') && depth > 0)
+			depth--;
+	}
+	return depth;
+}
+
 /* The offset in the whole body of byte off of what json_parse_gap() read. */
 static size_t
 gap_offset(size_t off, size_t gap_at, size_t gap)
@@ -99,7 +121,15 @@ json_parse_gap(const char *body, size_t len, size_t gap_at, size_t gap,
 		}
 	}
 	if (*out == NULL) {
-		if (where != NULL && where >= body && where <= end)
+		/* cJSON stops at its nesting limit: say so, not "malformed". */
+		if (where != NULL && where >= body && where <= end &&
+		    json_depth_at(body, (size_t)(where - body)) >=
+		    CJSON_NESTING_LIMIT)
+			err_set(err, "JSON nested too deep: more than %d levels "
+			    "at byte %zu of %zu", CJSON_NESTING_LIMIT,
+			    gap_offset((size_t)(where - body), gap_at, gap),
+			    len + gap);
+		else if (where != NULL && where >= body && where <= end)
 			err_set(err, "malformed JSON at byte %zu of %zu%s",
 			    gap_offset((size_t)(where - body), gap_at, gap),
 			    len + gap,

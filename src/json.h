@@ -29,6 +29,13 @@ int	json_parse(const char *body, size_t len, cJSON **out, struct err *err);
 int	json_parse_gap(const char *body, size_t len, size_t gap_at, size_t gap,
 	    cJSON **out, struct err *err);
 
+/*
+ * How deeply nested JSON text s is at byte at (arrays and objects open
+ * before it, strings skipped): where cJSON stopped past its nesting
+ * limit (CJSON_NESTING_LIMIT), the body was no malformed JSON.
+ */
+size_t	json_depth_at(const char *s, size_t at);
+
 /* Name of a JSON value's type ("string", "number", "null" ...). */
 const char *json_type_name(const cJSON *item);
 

@@ -161,6 +161,14 @@ deliver(struct json_stream *js, struct err *err)
 	int rc;
 
 	item = cJSON_ParseWithLengthOpts(js->elem.v, js->elem.n, &where, 0);
+	if (item == NULL && where != NULL && where >= js->elem.v &&
+	    where <= end && json_depth_at(js->elem.v, (size_t)(where -
+	    js->elem.v)) >= CJSON_NESTING_LIMIT) {
+		err_set(err, "JSON nested too deep: more than %d levels at "
+		    "byte %zu (%s[%zu])", CJSON_NESTING_LIMIT, js->elem_at +
+		    (size_t)(where - js->elem.v), js->key, js->index);
+		return -1;
+	}
 	if (item == NULL || (where != NULL && where < end)) {
 		cJSON_Delete(item);
 		err_set(err, "malformed JSON at byte %zu (%s[%zu])",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "err.h"
+#include "str.h"
 #include "xalloc.h"
 
 void
@@ -62,9 +63,29 @@ jsonrpc_read_line(FILE *in, struct jsonrpc_line *l)
 	return 1;
 }
 
+bool
+jsonrpc_utf8_valid(const cJSON *item)
+{
+	const cJSON *c;
+
+	if (item == NULL)
+		return true;
+	if (item->string != NULL && !str_utf8_valid(item->string,
+	    strlen(item->string)))
+		return false;
+	if (cJSON_IsString(item) && !str_utf8_valid(item->valuestring,
+	    strlen(item->valuestring)))
+		return false;
+	cJSON_ArrayForEach(c, item)
+		if (!jsonrpc_utf8_valid(c))
+			return false;
+	return true;
+}
+
 /*
- * An id we can echo: a string of at most JSONRPC_ID_MAX bytes or an
- * integer that a double holds exactly (MCP: never null).
+ * An id we can echo: a UTF-8 string of at most JSONRPC_ID_MAX bytes
+ * (another would make the answer line no JSON) or an integer that a
+ * double holds exactly (MCP: never null).
  */
 static bool
 id_valid(const cJSON *id)
@@ -72,7 +93,8 @@ id_valid(const cJSON *id)
 	double v;
 
 	if (cJSON_IsString(id))
-		return strlen(id->valuestring) <= JSONRPC_ID_MAX;
+		return strlen(id->valuestring) <= JSONRPC_ID_MAX &&
+		    str_utf8_valid(id->valuestring, strlen(id->valuestring));
 	if (!cJSON_IsNumber(id))
 		return false;
 	v = id->valuedouble;
@@ -125,8 +147,8 @@ jsonrpc_parse(const char *line, size_t len, struct jsonrpc_msg *m,
 		return JSONRPC_INVALID_REQUEST;
 	}
 	if (id != NULL && !id_valid(id)) {
-		err_set(err, "invalid request: \"id\" must be a string of at "
-		    "most %d bytes or an integer", JSONRPC_ID_MAX);
+		err_set(err, "invalid request: \"id\" must be a UTF-8 string "
+		    "of at most %d bytes or an integer", JSONRPC_ID_MAX);
 		return JSONRPC_INVALID_REQUEST;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(m->doc, "method");
@@ -138,8 +160,10 @@ jsonrpc_parse(const char *line, size_t len, struct jsonrpc_msg *m,
 		*reply_id = NULL;
 		return 0;
 	}
-	if (!cJSON_IsString(v) || v->valuestring[0] == '\0') {
-		err_set(err, "invalid request: \"method\" must be a string");
+	if (!cJSON_IsString(v) || v->valuestring[0] == '\0' ||
+	    !str_utf8_valid(v->valuestring, strlen(v->valuestring))) {
+		err_set(err, "invalid request: \"method\" must be a UTF-8 "
+		    "string");
 		return JSONRPC_INVALID_REQUEST;
 	}
 	m->method = v->valuestring;
@@ -182,6 +206,11 @@ envelope(const cJSON *id, const char *name, cJSON *item)
 	cJSON_AddItemToObject(doc, name, item);
 	s = cJSON_PrintUnformatted(doc);
 	cJSON_Delete(doc);
+	/*
+	 * Never a byte that is not UTF-8 on the wire: the line would be no
+	 * JSON. Outside strings it is all ASCII, so '?' keeps it JSON.
+	 */
+	str_utf8_repair(s);
 	return s;
 }
 

@@ -9,6 +9,7 @@
 #ifndef GPUCOST_JSONRPC_H
 #define GPUCOST_JSONRPC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -69,9 +70,13 @@ int	jsonrpc_parse(const char *line, size_t len, struct jsonrpc_msg *m,
 	    cJSON **reply_id, struct err *err);
 void	jsonrpc_msg_done(struct jsonrpc_msg *m);
 
+/* Is every string and member name in item (and below it) UTF-8? */
+bool	jsonrpc_utf8_valid(const cJSON *item);
+
 /*
  * A response line (without the newline), malloc'd: the result (which it
- * takes) or an error. id NULL answers with a null id.
+ * takes) or an error. id NULL answers with a null id. The line is UTF-8
+ * whatever its parts held (a byte of a bad sequence becomes '?').
  */
 char	*jsonrpc_result(const cJSON *id, cJSON *result);
 char	*jsonrpc_error(const cJSON *id, int code, const char *message);

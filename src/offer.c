@@ -253,10 +253,29 @@ offer_set_instance_type(struct offer_list *list, struct offer *o,
 	text_set(list, o, &o->instance_type, OFFER_NAME_MAX, s, true);
 }
 
+bool
+offer_region_char_ok(unsigned char c)
+{
+	/* Letters (UTF-8's bytes too: "Zürich, CH"), digits, and the marks
+	 * providers' region names use; nothing a shell reads as syntax or a
+	 * glob. */
+	return c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' &&
+	    c <= 'Z') || (c >= '0' && c <= '9') || strchr(" -_.,()/:", c) != NULL;
+}
+
 void
 offer_set_region(struct offer_list *list, struct offer *o, const char *s)
 {
-	text_set(list, o, &o->region, OFFER_NAME_MAX, s, true);
+	char clean[OFFER_NAME_MAX + 1];
+	size_t i;
+
+	/* Any other character becomes '_' (offer_region_char_ok()); the
+	 * cut at OFFER_NAME_MAX is text_set()'s, never inside a character. */
+	for (i = 0; s[i] != '\0' && i + 1 < sizeof clean; i++)
+		clean[i] = offer_region_char_ok((unsigned char)s[i]) ? s[i] :
+		    '_';
+	clean[i] = '\0';
+	text_set(list, o, &o->region, OFFER_NAME_MAX, clean, true);
 }
 
 void
@@ -585,6 +604,13 @@ offer_check_text(const struct offer *o, struct err *err)
 			err_set(err, "%.40s: %s longer than %zu bytes",
 			    i == 1 ? "offer" : o->key, f[i].name,
 			    f[i].max - 1);
+			return -1;
+		}
+	/* A region name holds what providers' region names hold. */
+	for (i = 0; o->region[i] != '\0'; i++)
+		if (!offer_region_char_ok((unsigned char)o->region[i])) {
+			err_set(err, "%.40s: region holds a '%c', which no "
+			    "region name has", o->key, o->region[i]);
 			return -1;
 		}
 	return 0;

@@ -205,6 +205,15 @@ void	offer_set_keyf(struct offer_list *list, struct offer *o,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void	offer_set_instance_type(struct offer_list *list, struct offer *o,
 	    const char *s);
+/*
+ * May a region name hold byte c? Letters (UTF-8 too), digits, blank and
+ * "-_.,()/:" (every provider's names: "us-east-1", "Texas, US",
+ * "EU-RO-1"); nothing a shell reads as syntax or a glob (issue 43: a
+ * pulled copy's region reaches shell completion). offer_set_region()
+ * turns any other byte into '_'; offer_check() refuses an offer holding
+ * one, so a copy holds only what gpucost writes.
+ */
+bool	offer_region_char_ok(unsigned char c);
 void	offer_set_region(struct offer_list *list, struct offer *o,
 	    const char *s);
 void	offer_set_gpu(struct offer_list *list, struct offer *o, const char *s);

@@ -124,8 +124,9 @@ file_kind(const struct stat *st)
 	return "not a regular file";
 }
 
-int
-paths_open_regular(const char *path, int *fd_out, struct err *err)
+/* paths_open_regular() with more open(2) flags (O_NOFOLLOW). */
+static int
+open_regular(const char *path, int more, int *fd_out, struct err *err)
 {
 	struct stat st;
 	int fd, flags;
@@ -136,7 +137,7 @@ paths_open_regular(const char *path, int *fd_out, struct err *err)
 	 * forever. Checking the open descriptor, not the name, leaves no
 	 * window for the file to be swapped between check and use.
 	 */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | more);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 1;
@@ -158,4 +159,16 @@ paths_open_regular(const char *path, int *fd_out, struct err *err)
 		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
 	*fd_out = fd;
 	return 0;
+}
+
+int
+paths_open_regular(const char *path, int *fd_out, struct err *err)
+{
+	return open_regular(path, 0, fd_out, err);
+}
+
+int
+paths_open_regular_nofollow(const char *path, int *fd_out, struct err *err)
+{
+	return open_regular(path, O_NOFOLLOW, fd_out, err);
 }

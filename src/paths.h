@@ -35,5 +35,8 @@ int	paths_make_parent(const char *file, struct err *err);
  * close-on-exec), 1 when the file does not exist, -1 with err set.
  */
 int	paths_open_regular(const char *path, int *fd, struct err *err);
+/* The same, refusing a symbolic link too (a key file). */
+int	paths_open_regular_nofollow(const char *path, int *fd,
+	    struct err *err);
 
 #endif

@@ -310,7 +310,7 @@ publish_cache(struct db *db, const char *dir, int64_t now,
 	/* The copy: consistent, without personal data, checked. */
 	if ((cfd = temp_file(dir, "db", &copy, err)) < 0)
 		goto done;
-	if (db_publish_copy(db, copy, err) < 0)
+	if (db_publish_copy(db, copy, now, err) < 0)
 		goto done;
 	m->format = MANIFEST_FORMAT;
 	m->schema_version = DB_SCHEMA_VERSION;

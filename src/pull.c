@@ -25,6 +25,7 @@
 #include "provider.h"
 #include "sha256.h"
 #include "sign.h"
+#include "signals.h"
 #include "str.h"
 #include "xalloc.h"
 
@@ -33,18 +34,6 @@
 /* Room left beyond what a pull writes next to the cache. */
 #define FREE_MARGIN	((uint64_t)16 << 20)
 #define COPY_BUF	(64 * 1024)
-
-/* The signals that end a pull, recorded as an interruption. */
-static const int pull_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define NSIGNALS (sizeof pull_signals / sizeof pull_signals[0])
-
-static volatile sig_atomic_t pull_caught;	/* signal number or 0 */
-
-static void
-on_signal(int signo)
-{
-	pull_caught = signo;
-}
 
 /* How much a pull may still take, and whether it must stop. */
 struct budget {
@@ -75,7 +64,7 @@ budget_left(const struct budget *b)
 static bool
 budget_over(const struct budget *b, struct err *err)
 {
-	if (pull_caught != 0) {
+	if (signals_caught != 0) {
 		err_set(err, "interrupted");
 		return true;
 	}
@@ -591,40 +580,6 @@ state_meta(struct provider_meta *meta, const struct pull_report *rep,
 	return n;
 }
 
-/* Catch SIGINT, SIGTERM, SIGHUP (but those ignored on purpose). */
-static void
-catch_signals(struct sigaction *old)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	pull_caught = 0;
-	for (i = 0; i < NSIGNALS; i++) {
-		sigaction(pull_signals[i], NULL, &old[i]);
-		if (old[i].sa_handler != SIG_IGN)
-			sigaction(pull_signals[i], &sa, NULL);
-	}
-}
-
-static void
-restore_signals(const struct sigaction *old)
-{
-	size_t i;
-
-	for (i = 0; i < NSIGNALS; i++)
-		sigaction(pull_signals[i], &old[i], NULL);
-}
-
-static const char *
-signal_name(int sig)
-{
-	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
-	    sig == SIGHUP ? "SIGHUP" : "a signal";
-}
-
 /*
  * An interrupted pull leaves the trace an interrupted refresh does: in
  * the status of each provider it was pulling, the cached offers kept.
@@ -638,7 +593,7 @@ record_interrupt(struct db *db, const struct pull_report *rep, int64_t now,
 	size_t i;
 
 	snprintf(why, sizeof why, "interrupted by %s after %.1f s (refresh "
-	    "--from); kept the cached offers", signal_name(sig), seconds);
+	    "--from); kept the cached offers", signals_name(sig), seconds);
 	for (i = 0; i < rep->nres; i++)
 		db_record_failure(db, rep->res[i].provider, now, why, &err);
 }
@@ -827,7 +782,7 @@ pull_run(const struct pull_options *o, const struct budget *b, struct db *db,
 	lim.seconds = (double)budget_left(b);
 	if (lim.seconds > DB_COPY_WORK_MAX)
 		lim.seconds = DB_COPY_WORK_MAX;
-	lim.stop = &pull_caught;
+	lim.stop = &signals_caught;
 	if (lim.seconds <= 0 || db_merge_from(db, *tmp_db, &lim, rep->res,
 	    rep->nres, PULL_META_OWNER, meta, nmeta, err) < 0) {
 		if (lim.seconds <= 0)
@@ -861,7 +816,7 @@ int
 pull_cache(const struct pull_options *o, struct pull_report *rep,
     struct err *err)
 {
-	struct sigaction old[NSIGNALS];
+	struct signals_saved old;
 	struct budget b;
 	struct db *db = NULL;
 	char *lock_path, *tmp_gz = NULL, *tmp_db = NULL;
@@ -872,7 +827,7 @@ pull_cache(const struct pull_options *o, struct pull_report *rep,
 	b.seconds = o->deadline > 0 ? o->deadline : PULL_DEADLINE_DEFAULT;
 	b.deadline = b.started + (double)b.seconds;
 	if (o->catch_signals)
-		catch_signals(old);
+		signals_catch(&old);
 	lock_path = xasprintf("%s.lock", o->db_path);
 	rc = lockfile_take(lock_path, o->lock_wait, "refresh", &lock_fd, err);
 	free(lock_path);
@@ -885,12 +840,12 @@ pull_cache(const struct pull_options *o, struct pull_report *rep,
 		goto done;
 	remove_stale(o->db_path);
 	rc = pull_run(o, &b, db, rep, &tmp_gz, &tmp_db, err);
-	rep->signal = pull_caught;
-	if (rc != 0 && pull_caught != 0) {
-		record_interrupt(db, rep, o->now, pull_caught,
+	rep->signal = signals_caught;
+	if (rc != 0 && signals_caught != 0) {
+		record_interrupt(db, rep, o->now, signals_caught,
 		    mono_now() - b.started);
 		err_set(err, "interrupted by %s after %.1f s; kept the cached "
-		    "offers", signal_name(rep->signal), mono_now() - b.started);
+		    "offers", signals_name(rep->signal), mono_now() - b.started);
 	}
 done:
 	if (tmp_gz != NULL)
@@ -906,6 +861,6 @@ out:
 	if (rc != 0)
 		redact_err(o->source, err);
 	if (o->catch_signals)
-		restore_signals(old);
+		signals_restore(&old);
 	return rc;
 }

@@ -25,6 +25,7 @@
 #include "provider.h"
 #include "rentable.h"
 #include "settings.h"
+#include "signals.h"
 #include "snapshot_info.h"
 #include "str.h"
 #include "xalloc.h"
@@ -43,12 +44,6 @@
  */
 #define REFRESH_UNFINISHED	"did not finish: the refresh is still " \
 				"running, or it was killed"
-
-/* The signals that end a refresh, recorded as an interruption. */
-static const int refresh_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define NSIGNALS (sizeof refresh_signals / sizeof refresh_signals[0])
-
-static volatile sig_atomic_t refresh_caught;	/* signal number or 0 */
 
 /* One provider's part of a refresh. */
 struct refresh_provider {
@@ -96,7 +91,7 @@ struct refresh {
 	struct refresh_progress progress[REFRESH_PROVIDERS_MAX];
 	double		 deadline;	/* seconds per provider, all requests */
 	bool		 catching;	/* our signal handlers are installed */
-	struct sigaction old_actions[NSIGNALS];
+	struct signals_saved old_actions;	/* signals.h */
 	int		 signal;	/* the signal that ended it, or 0 */
 };
 
@@ -768,29 +763,11 @@ provider_write(struct refresh *r, struct refresh_provider *rp)
 		record_failure(r, rp);
 }
 
-static void
-on_signal(int signo)
-{
-	refresh_caught = signo;
-}
-
 /* End the refresh on SIGINT, SIGTERM and SIGHUP, recording why. */
 static void
 catch_signals(struct refresh *r)
 {
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	refresh_caught = 0;
-	for (i = 0; i < NSIGNALS; i++) {
-		sigaction(refresh_signals[i], NULL, &r->old_actions[i]);
-		/* Ignored on purpose (nohup, a background job): keep it so. */
-		if (r->old_actions[i].sa_handler != SIG_IGN)
-			sigaction(refresh_signals[i], &sa, NULL);
-	}
+	signals_catch(&r->old_actions);
 	r->catching = true;
 }
 
@@ -942,13 +919,12 @@ refresh_poll(struct refresh *r, int extra_fd, int timeout_ms)
 	for (i = 0; i < r->nprov; i++)
 		if (!r->prov[i].finished)
 			running++;
-	if (running > 0 && refresh_caught == 0)
+	if (running > 0 && signals_caught == 0)
 		http_batch_poll(r->batch, extra_fd, timeout_ms);
-	if (r->catching && refresh_caught != 0 && r->signal == 0) {
-		r->signal = refresh_caught;
+	if (r->catching && signals_caught != 0 && r->signal == 0) {
+		r->signal = signals_caught;
 		snprintf(why, sizeof why, "interrupted by %s",
-		    r->signal == SIGINT ? "SIGINT" : r->signal == SIGTERM ?
-		    "SIGTERM" : r->signal == SIGHUP ? "SIGHUP" : "a signal");
+		    signals_name(r->signal));
 		fail_running(r, why);
 	}
 	for (i = 0; i < r->nprov; i++) {
@@ -1034,8 +1010,7 @@ refresh_end(struct refresh *r)
 	}
 	db_close(r->db);
 	if (r->catching)
-		for (i = 0; i < NSIGNALS; i++)
-			sigaction(refresh_signals[i], &r->old_actions[i], NULL);
+		signals_restore(&r->old_actions);
 	if (r->lock_fd >= 0)
 		close(r->lock_fd);	/* releases the flock */
 	free(r->lock_path);

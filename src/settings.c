@@ -32,6 +32,7 @@ static const struct setting_info {
 	{ "history_days", 1, 36500, "days" },
 	{ "timeout", 1, 86400, "seconds" },
 	{ "max_age", 0, 0, NULL },	/* a duration: checked where it is read */
+	{ "max_age_budget", 1, 3600, "seconds" },	/* cmd_query.c */
 	{ "from_key", 0, 0, NULL },	/* checked by sign.c where it is read */
 	{ "salad_organization", 0, 0, NULL },	/* SaladCloud's, with its key */
 };

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "paths.h"
 #include "sha256.h"
 #include "str.h"
 #include "xalloc.h"
@@ -208,12 +209,18 @@ read_key_file(const char *path, char *buf, size_t size, bool secret,
 	size_t have = 0;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0) {
-		err_set(err, "%s: %s", path, strerror(errno));
+	/* A FIFO would wait for a writer forever: refused at once. */
+	switch (paths_open_regular_nofollow(path, &fd, err)) {
+	case 0:
+		break;
+	case 1:
+		err_set(err, "%s: %s", path, strerror(ENOENT));
+		return -1;
+	default:
 		return -1;
 	}
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		err_set(err, "%s: not a regular file", path);
+	if (fstat(fd, &sb) < 0) {
+		err_set(err, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}

@@ -59,6 +59,27 @@ str_copy(char *dst, size_t size, const char *src)
 	return len;
 }
 
+size_t
+str_cut(char *dst, size_t size, const char *src)
+{
+	size_t n;
+
+	if (size == 0)
+		return 0;
+	if (str_copy(dst, size, src) < size)
+		return strlen(dst);
+	/* Room for the mark; a buffer too small for it takes what fits. */
+	if (size < 4)
+		return strlen(dst);
+	n = strlen(dst);
+	if (n > size - 4)
+		n = size - 4;
+	while (n > 0 && ((unsigned char)dst[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(dst + n, "...", 4);
+	return n + 3;
+}
+
 /* Skip an escape sequence starting at s[0] == ESC; returns bytes used. */
 static size_t
 skip_escape(const unsigned char *s, size_t len)
@@ -159,6 +180,35 @@ str_is_clean(const char *s)
 		i += n;
 	}
 	return true;
+}
+
+bool
+str_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+
+	while (i < len) {
+		if ((n = utf8_seq_len(p + i, len - i)) == 0)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+void
+str_utf8_repair(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	size_t len = strlen(s), i = 0, n;
+
+	while (i < len) {
+		if ((n = utf8_seq_len(p + i, len - i)) == 0) {
+			p[i++] = '?';
+			continue;
+		}
+		i += n;
+	}
 }
 
 bool

@@ -16,6 +16,13 @@
 size_t	str_copy(char *dst, size_t size, const char *src);
 
 /*
+ * Copy src into dst (size bytes) as str_copy() does, but a src that does
+ * not fit ends in "..." where it was cut (never inside a UTF-8
+ * character), all within size. Returns the length written.
+ */
+size_t	str_cut(char *dst, size_t size, const char *src);
+
+/*
  * Copy at most len bytes of src into dst (size bytes) with terminal
  * control removed: C0 and C1 control characters, DEL, and whole escape
  * sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL or ESC \", and
@@ -34,6 +41,14 @@ const char *str_quoted(const char *value, char *buf, size_t size);
 
 /* True if s contains no byte str_sanitize would change or drop. */
 bool	str_is_clean(const char *s);
+
+/*
+ * Is s[0..len) UTF-8 (no overlong form, surrogate or value past
+ * U+10FFFF)? str_utf8_repair() makes s so in place, each byte of a bad
+ * sequence becoming '?' (so ASCII structure around it stays).
+ */
+bool	str_utf8_valid(const char *s, size_t len);
+void	str_utf8_repair(char *s);
 
 /* ASCII case-insensitive equality and substring search. */
 bool	str_eq_nocase(const char *a, const char *b);

@@ -209,7 +209,7 @@ layout.c'
 # list fails: place it.
 DB_ORDER="db_share.c db_offers.c db_query.c db_fold.c db_summary.c db_sort_keys.c
     db_filter.c db_rows.c db_committed.c db_history.c db_settings.c
-    db_health.c db_complete.c db.c"
+    db_health.c db_complete.c db.c db_limits.c"
 for f in db.c db_*.c; do
 	checks=$((checks + 1))
 	case " $(echo $DB_ORDER) " in

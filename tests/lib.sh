@@ -282,3 +282,55 @@ vast_offers() {
 		printf "]}\n"
 	}' > "$2"
 }
+
+# hostile_regions_cached READER: the regions "zc;touch $T/pwned" and
+# "zf*" where completion reads them (issue 43, item 2: the completion
+# tests). gpucost never writes such a region (offer_region_char_ok():
+# a refresh turns ';' and '*' into '_', a copy holding one is refused,
+# and publish refuses to publish one): so a publisher's cache edited to
+# hold them must fail to publish, and the reader's own cache, edited the
+# same way, is what completion reads them from. Returns non-zero if the
+# publish did not fail or the edit did.
+hostile_regions_cached() {
+	_pub=$T/hostile-pub.db
+	"$GPUCOST" --db "$_pub" providers >/dev/null 2>&1 || return 1
+	"$GPUCOST" --db "$1" providers >/dev/null 2>&1 || return 1
+	for _db in "$_pub" "$1"; do
+		for _p in aws gcp; do
+			_k=$(sqlite3 "$_db" "select key from offers where provider = '$_p' order by key limit 1")
+			case $_p in
+			aws) _r="zc;touch $T/pwned" ;;
+			gcp) _r='zf*' ;;
+			esac
+			sqlite3 "$_db" "update offers set region = '$_r' where provider = '$_p' and key = '$_k'" || return 1
+		done
+	done
+	mkdir -p "$T/hostile-site"
+	! "$GPUCOST" --db "$_pub" publish --quiet "$T/hostile-site" >/dev/null 2>&1
+}
+
+# tab_then_enter SHELL LINE SETUP...: an interactive SHELL ("zsh -f -i",
+# "fish --no-config -i") driven through zsh's zpty runs each SETUP line,
+# then LINE is typed, TAB, and Enter. gpucost on its PATH is a wrapper
+# that writes its arguments, one a line, to $T/ran (and runs the real
+# one for __complete); $T/ran is empty if nothing ran.
+tab_then_enter() {
+	mkdir -p "$T/wbin"
+	printf '#!/bin/sh\ncase "$1" in __complete) exec "%s" "$@" ;; esac\nprintf "%%s\\n" "$@" > "%s"\n' \
+	    "$GPUCOST" "$T/ran" > "$T/wbin/gpucost"
+	chmod +x "$T/wbin/gpucost"
+	: > "$T/ran"
+	PATH=$T/wbin:$PATH RAN=$T/ran SH=$1 LINE=$2 zsh -f -c '
+		zmodload zsh/zpty || exit 1
+		zpty z ${=SH}
+		sleep 1
+		for l in "$@"; do zpty -w z "$l"; done
+		sleep 1
+		zpty -w -n z "$LINE"$'"'"'\t'"'"'
+		sleep 1
+		zpty -w -n z $'"'"'\r'"'"'
+		i=0
+		while [[ ! -s $RAN ]] && (( i++ < 200 )); do sleep 0.05; done
+		sleep 0.3
+		zpty -d z' sh "$@" >"$T/err" 2>&1
+}

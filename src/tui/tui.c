@@ -21,6 +21,7 @@
 #include "err.h"
 #include "launch.h"
 #include "refresh.h"
+#include "signals.h"
 #include "str.h"
 #include "tui/colors.h"
 #include "tui/curses.h"
@@ -66,7 +67,6 @@ struct tui {
 	char		 copied[LAUNCH_CMD_MAX];	/* printed on exit */
 };
 
-static volatile sig_atomic_t tui_signal;	/* the signal that ends us */
 static SCREEN	*tui_screen;			/* non-NULL while curses runs */
 static bool	 tui_atexit_set;
 
@@ -88,45 +88,6 @@ tui_available(void)
 
 	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) &&
 	    term != NULL && term[0] != '\0' && strcmp(term, "dumb") != 0;
-}
-
-/* Note a signal; the loop ends at its next turn. */
-static void
-tui_on_signal(int sig)
-{
-	tui_signal = sig;
-}
-
-static const int tui_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define TUI_NSIGNALS	(sizeof tui_signals / sizeof tui_signals[0])
-
-/* Catch the signals that should restore the terminal (unless ignored). */
-static void
-tui_signals_install(struct sigaction *old)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = tui_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0;	/* no SA_RESTART: poll() must wake up */
-	for (i = 0; i < TUI_NSIGNALS; i++) {
-		sigaction(tui_signals[i], NULL, &old[i]);
-		if (old[i].sa_handler == SIG_IGN)
-			continue;
-		sigaction(tui_signals[i], &sa, NULL);
-	}
-}
-
-/* Put the old signal actions back. */
-static void
-tui_signals_restore(const struct sigaction *old)
-{
-	size_t i;
-
-	for (i = 0; i < TUI_NSIGNALS; i++)
-		sigaction(tui_signals[i], &old[i], NULL);
 }
 
 /* The shared model. */
@@ -682,7 +643,7 @@ tui_wait(struct tui *t)
 static void
 tui_hold(struct tui *t)
 {
-	while (!t->quit && tui_signal == 0) {
+	while (!t->quit && signals_caught == 0) {
 		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 
 		tui_wait(t);
@@ -698,7 +659,7 @@ tui_read_keys(struct tui *t)
 	wint_t ch;
 	int rc;
 
-	while (!t->quit && tui_signal == 0 &&
+	while (!t->quit && signals_caught == 0 &&
 	    (rc = get_wch(&ch)) != ERR)
 		tui_key(t, rc == KEY_CODE_YES, ch);
 }
@@ -839,7 +800,7 @@ tui_copy_launch(struct tui *t, const struct plan *p, bool other)
 enum tui_result
 tui_run(const struct tui_options *opts)
 {
-	struct sigaction old[TUI_NSIGNALS];
+	struct signals_saved old;	/* the signals that end us */
 	struct tui *t;
 	struct err err;
 	bool load_failed = false;
@@ -879,10 +840,9 @@ tui_run(const struct tui_options *opts)
 	}
 	/* Wide characters need the locale's encoding; numbers stay "C". */
 	setlocale(LC_CTYPE, "");
-	tui_signal = 0;
-	tui_signals_install(old);
+	signals_catch(&old);
 	if (tui_screen_start() < 0) {
-		tui_signals_restore(old);
+		signals_restore(&old);
 		fprintf(stderr, "gpucost: cannot use the terminal \"%s\"\n",
 		    getenv("TERM"));
 		model_done(&t->model);
@@ -897,7 +857,7 @@ tui_run(const struct tui_options *opts)
 		load_failed = true;
 	tui_push(t, view_offers_new(t));
 	t->dirty = true;
-	while (!t->quit && !load_failed && tui_signal == 0) {
+	while (!t->quit && !load_failed && signals_caught == 0) {
 		if (t->dirty) {
 			t->dirty = false;
 			tui_draw(t);
@@ -935,7 +895,7 @@ tui_run(const struct tui_options *opts)
 		view_free(v);
 	}
 	tui_screen_end();
-	tui_signals_restore(old);
+	signals_restore(&old);
 	/* The last command copied: kept in the scrollback even when the
 	   clipboard took it too. */
 	if (t->copied[0] != '\0')
@@ -944,7 +904,7 @@ tui_run(const struct tui_options *opts)
 		fprintf(stderr, "gpucost: %s\n", err.msg);
 	model_done(&t->model);
 	free(t);
-	if ((sig = tui_signal) != 0) {
+	if ((sig = signals_caught) != 0) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}

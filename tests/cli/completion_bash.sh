@@ -109,6 +109,35 @@ check "launch p5.48<TAB> offers p5.48xlarge" offers p5.48xlarge
 check "launch p5.48<TAB> offers no p4d" lacks p4d.24xlarge
 complete_words gpucost launch p5.48xlarge --no
 check "launch KEY --no<TAB> offers --nodes" offers --nodes
+# Issue 43, item 2: a region name is data, never code. gpucost writes
+# none holding ";" or "*" and refuses a copy (or a publish) holding one;
+# a cache edited by hand may still, and completion must quote it. The
+# cache holds "zc;touch FILE" and "zf*"; completing --region offers
+# each quoted as bash reads it back (one word, the region itself),
+# nothing runs and nothing globs.
+READER=$T/reader.db
+evil="zc;touch $T/pwned"
+check "hostile regions: not published; in the reader's own cache" hostile_regions_cached "$READER"
+run __complete regions --db "$READER"
+check "the cache holds \"zc;touch ...\"" out_has "^zc;touch $T/pwned\$"
+mkdir -p "$T/cwd"
+: > "$T/cwd/zfa"
+: > "$T/cwd/zfb"
+( cd "$T/cwd" && complete_words gpucost --db "$READER" --region z )
+q_evil=$(bash -c 'printf %q "$1"' sh "$evil")
+offers_text() { grep -qxF -- "$1" "$T/out"; }
+check "--region z<TAB> offers \"zc;touch ...\" quoted ($q_evil)" offers_text "$q_evil"
+check "--region z<TAB> offers zf* quoted, not globbed" offers_text 'zf\*'
+check "--region z<TAB>: no file name of the directory" lacks zfa
+# What bash reads back from the line the candidate makes: one word.
+words=$(bash -c 'eval "set -- $1"; echo "$#|$1"' sh "gpucost --region $q_evil")
+check "the inserted candidate is one argument, the region itself" [ "$words" = "3|gpucost" ]
+check "... and nothing ran" [ ! -e "$T/pwned" ]
+got=$(bash -c 'eval "set -- $1"; printf %s "$3"' sh "gpucost --region $q_evil")
+check "... its third word is the region" [ "$got" = "$evil" ]
+( cd "$T/cwd" && complete_words gpucost --db "$READER" --region 'zc\;' )
+check "--region zc\\;<TAB> (typed quoted) still offers it" offers_text "$q_evil"
+
 run __complete gpus
 check "__complete gpus: aliases too" out_has '^H100-SXM$'
 run __complete bogus

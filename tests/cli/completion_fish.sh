@@ -47,4 +47,27 @@ check "<TAB> hides __complete" lacks __complete
 complete_line 'gpucost completion '
 check "completion <TAB> offers fish" offers fish
 
+# Issue 43, item 2: a region name is data, never code. gpucost writes
+# none holding ";" or "*" and refuses a copy (or a publish) holding one;
+# a cache edited by hand may still, and completion must quote it. fish
+# escapes what it inserts: "zc;touch FILE" completed from "zc" in an
+# interactive fish (driven through zsh's zpty, when zsh is there) and the
+# line run gives gpucost one argument, the region, and runs nothing.
+# gpucost here is a wrapper that records its arguments (and runs the
+# real one for __complete).
+READER=$T/reader.db
+check "hostile regions: not published; in the reader's own cache" hostile_regions_cached "$READER"
+complete_line "gpucost --db $READER --region z"
+check "--region z<TAB> offers \"zc;touch ...\" (fish escapes it when inserting)" \
+    grep -qxF "zc;touch $T/pwned" "$T/out"
+check "--region z<TAB> offers zf*, not globbed" grep -qxF 'zf*' "$T/out"
+if command -v zsh >/dev/null 2>&1; then
+	tab_then_enter "fish --no-config -i" "gpucost --db $READER --region zc" \
+	    "source $T/gpucost.fish"
+	check "zc<TAB> then Enter: gpucost ran" [ -s "$T/ran" ]
+	check "zc<TAB> then Enter: nothing else ran" [ ! -e "$T/pwned" ]
+	check "zc<TAB> then Enter: the region is one argument" \
+	    [ "$(sed -n 4p "$T/ran" 2>/dev/null)" = "zc;touch $T/pwned" ]
+fi
+
 finish

@@ -59,4 +59,24 @@ check "gpus --<TAB> does not offer --count" lacks --count
 complete_line 'gpucost '
 check "<TAB> offers the commands" offers providers
 
+# Issue 43, item 2: a region name is data, never code. gpucost writes
+# none holding ";" or "*" and refuses a copy (or a publish) holding one;
+# a cache edited by hand may still, and completion must quote it. zsh's
+# compadd quotes what it inserts: "zc;touch FILE" completed from "zc" and
+# the line run (Enter) gives gpucost one argument, the region, and runs
+# nothing. gpucost here is a wrapper that records its arguments (and
+# runs the real one for __complete).
+READER=$T/reader.db
+check "hostile regions: not published; in the reader's own cache" hostile_regions_cached "$READER"
+tab_then_enter "zsh -f -i" "gpucost --db $READER --region zc" \
+    "PS1= PROMPT_EOL_MARK= fpath=($T/fpath \$fpath)" \
+    "autoload -Uz compinit && compinit -u -d $T/fpath/.zcompdump"
+check "zc<TAB> then Enter: gpucost ran" [ -s "$T/ran" ]
+check "zc<TAB> then Enter: nothing else ran" [ ! -e "$T/pwned" ]
+check "zc<TAB> then Enter: the region is one argument" \
+    [ "$(sed -n 4p "$T/ran")" = "zc;touch $T/pwned" ]
+check "zc<TAB> then Enter: four arguments" [ "$(wc -l < "$T/ran")" -eq 4 ]
+complete_line "gpucost --db $READER --region zf"
+check "--region zf<TAB> offers zf* (the match; compadd quotes it)" grep -qxF 'zf*' "$T/out"
+
 finish

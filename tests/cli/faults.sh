@@ -269,4 +269,69 @@ for p in $ALL; do
 done
 echo "absurd-value faults: $tried tried, $held held; slowest refresh ${worst}s"
 check "every variant was tried" [ "$tried" -ge 50 ]
+
+# ---------------------------------------------------------------------
+# Issue 43, item 1: a team's copy survives an outage. Every provider
+# fails at once, in each way this matrix knows: a refused connection on a
+# long URL (real errors carry the URL asked: Azure's filter made them 263
+# to 275 bytes, and the copy's readers refused any over 255), no answer
+# within the timeout, each fault of fault_dir, and each provider's first
+# absurd value above. After each, every provider's status holds its
+# error, cut to what a reader accepts, and `publish` then a reader's
+# `refresh --from` succeed.
+# ---------------------------------------------------------------------
+SITE=$T/site
+READER=$T/reader.db
+mkdir -p "$SITE"
+long=$(printf '%0300d' 0 | tr 0 x)
+start=$(now_s)
+for way in refused stall 500 429 html malformed truncated empty absurd; do
+	for p in $ALL; do
+		case $way in
+		refused)
+			export "$(url_var "$p")=http://127.0.0.1:9/$long" ;;
+		absurd)
+			IFS='|' read -r _ _ file from to _ anchor <<EOF2
+$(grep "^$p|" "$T/table" | head -1)
+EOF2
+			subst_first "$TOP_SRCDIR/tests/fixtures/$p/$file" \
+			    "$T/work/$p/$file" "$from" "$to" "$anchor" ||
+			    check "$p: its first absurd value still applies" false
+			;;
+		*)
+			# The fault's files beside the good ones, then its routes.
+			d=$(fault_dir "$p" "$way")
+			cp "$d"/* "$T/work/$p/"
+			cp "$d/routes" "$T/work/$p/routes.tmp"
+			mv "$T/work/$p/routes.tmp" "$T/work/$p/routes" ;;
+		esac
+	done
+	t0=$(date +%s)
+	# One second a try: a stall costs three tries and the backoff.
+	run --db "$DB" refresh --timeout 1
+	check "outage, $way: exit 4" status_is 4
+	check "outage, $way: one line per provider" err_lines_are "$(echo $ALL | wc -w)"
+	check "outage, $way: every provider's failure recorded" \
+	    [ "$(sqlite3 "$DB" "select count(*) from provider_status where last_error is not null and last_attempt >= $t0")" -eq "$(echo $ALL | wc -w)" ]
+	longest=$(sqlite3 "$DB" "select max(length(cast(last_error as blob))) from provider_status")
+	check "outage, $way: no stored error over 255 bytes ($longest)" [ "$longest" -le 255 ]
+	if [ "$way" = refused ]; then
+		check "outage, refused: the long errors were cut, marked ..." \
+		    [ "$(sqlite3 "$DB" "select count(*) from provider_status where last_error like '%...'")" -eq "$(echo $ALL | wc -w)" ]
+	fi
+	run --db "$DB" publish "$SITE"
+	check "outage, $way: publish exits 0" status_is 0
+	run --db "$READER" refresh --from "$SITE"
+	check "outage, $way: a reader's refresh --from exits 0" status_is 0
+	# Good again: the servers' own files and routes, the URLs theirs.
+	for p in $ALL; do
+		cp "$TOP_SRCDIR/tests/fixtures/$p"/* "$T/work/$p/"
+		export "$(url_var "$p")=http://127.0.0.1:$(cat "$T/$p.port")"
+	done
+	sed 's|/AmazonEC2/2025|/AmazonEC2/2099|' \
+	    "$TOP_SRCDIR/tests/fixtures/aws/region_index.json" > "$T/work/aws/region_index.json"
+done
+echo "outage: every provider failing in 9 ways, each published and pulled, in $(since "$start") s"
+run --db "$DB" refresh --timeout "$TIMEOUT"
+check "outage: then a good refresh of all providers works" status_is 0
 finish

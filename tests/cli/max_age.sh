@@ -76,6 +76,60 @@ if command -v script >/dev/null 2>&1; then
 	check "progress: one summary line" grep -q '^gpucost: 7 of 7 providers refreshed' "$T/lines"
 fi
 
+# Issue 43, item 4: --max-age never blocks a query for minutes. It does
+# not wait for the lock another refresh holds (60 s before), it uses the
+# config's timeout, and the whole refresh has a budget (max_age_budget,
+# 10 s by default) where a server that accepts and never answers held it
+# for 183 s (60 s of stall x 3 attempts). Each run is bounded by
+# timeout(1) at 60 s, far above what it takes, and checked under 30 s.
+stall=$(fault_dir oci stall)
+serve oci-stall "$stall"
+stall_url=$url
+# bounded DESCRIPTION ARGS...: run gpucost under timeout 60; $took.
+bounded() {
+	what=$1
+	shift
+	start=$(now_s)
+	timeout 60 "$GPUCOST" "$@" >"$T/out" 2>"$T/err"
+	status=$?
+	took=$(since "$start")
+	check "$what: done in ${took}s (< 30 s)" awk -v e="$took" 'BEGIN { exit !(e < 30) }'
+}
+# Another refresh holds the lock (its provider never answers).
+GPUCOST_OCI_URL=$stall_url "$GPUCOST" --db "$DB" refresh --provider oci --timeout 100 \
+    >/dev/null 2>&1 &
+holder=$!
+if wait_for 20 grep -q '^REQ ' "$T/oci-stall.log"; then
+	sleep 2
+	bounded "lock held by another refresh" --db "$DB" --max-age 1s --provider vast --format csv
+	check "lock held: an answer (exit 0, $status)" status_is 0
+	check "lock held: offers printed" [ "$(wc -l < "$T/out")" -gt 1 ]
+	check "lock held: says it did not wait" err_has '--max-age: another refresh holds the lock, not waited for; answered from the cache'
+else
+	check "the refresh holding the lock started" false
+fi
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+export GPUCOST_OCI_URL="$stall_url"
+# A server that never answers, the budget alone: 10 s by default.
+bounded "never answers, default budget" --db "$DB" --max-age 1s --provider oci --format csv
+check "never answers: an answer from the cache (exit 0, $status)" status_is 0
+check "never answers: the budget named" err_has '--max-age: 1 provider failed to refresh (oci: took longer than its 10 s deadline'
+GPUCOST_MAX_AGE_BUDGET=2 bounded "never answers, GPUCOST_MAX_AGE_BUDGET=2" --db "$DB" --max-age 1s --provider oci --format csv
+check "GPUCOST_MAX_AGE_BUDGET=2: its budget named" err_has 'took longer than its 2 s deadline'
+check "GPUCOST_MAX_AGE_BUDGET=2: within it and the write (${took}s < 8)" awk -v e="$took" 'BEGIN { exit !(e < 8) }'
+# The config's timeout applies: a stall fails each try after 1 s.
+mkdir -p "$HOME/.config/gpucost"
+printf 'timeout = 1\nmax_age_budget = 20\n' > "$HOME/.config/gpucost/config"
+bounded "never answers, timeout = 1 in the config" --db "$DB" --max-age 1s --provider oci --format csv
+check "timeout = 1: an answer (exit 0, $status)" status_is 0
+check "timeout = 1: the transfer timed out, not the budget" eval 'err_has "failed to refresh (oci: " && ! err_has "deadline"'
+printf 'max_age_budget = 0\n' > "$HOME/.config/gpucost/config"
+run --db "$DB" --max-age 1s --provider oci --format csv
+check "max_age_budget = 0: refused (exit 2, $status)" status_is 2
+check "max_age_budget = 0: says the range" err_has 'max_age_budget: expected a number of seconds from 1 to 3600'
+rm -f "$HOME/.config/gpucost/config"
+
 run --db "$DB" --max-age soon
 check "bad duration: usage error" status_is 2
 check "bad duration: names the option" err_has '--max-age: expected a duration'

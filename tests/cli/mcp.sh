@@ -243,4 +243,32 @@ awk -v p="$PING" 'BEGIN { for (i = 0; i < 20000; i++) print p }' > "$T/in"
 check "a closed pipe: exit status 3, no signal" [ "$(cat "$T/status")" -eq 3 ]
 check "a closed pipe: says so" err_has 'mcp: writing the answer'
 
+# Issue 43, item 7: bytes that are not UTF-8 are never echoed: an id of
+# them gets -32600 with a null id, a method -32600 with its id, a tool's
+# name or arguments holding them a tool error; every answer line is UTF-8
+# (iconv refuses a line that is not) and JSON.
+{
+	printf '{"jsonrpc":"2.0","id":"\377\376","method":"ping"}\n'
+	printf '{"jsonrpc":"2.0","id":"a\355\240\200","method":"ping"}\n'
+	printf '{"jsonrpc":"2.0","id":11,"method":"pi\377ng"}\n'
+	printf '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"find_offers","arguments":{"region":"us-\377"}}}\n'
+	printf '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"find_offers","arguments":{"reg\376ion":"us"}}}\n'
+	printf '{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"find_\377offers"}}\n'
+	printf '%s\n' "$PING"
+} > "$T/in"
+session "$T/in"
+check "not UTF-8: seven answers" [ "$(wc -l < "$T/out")" -eq 7 ]
+if command -v iconv >/dev/null 2>&1; then
+	check "not UTF-8: every answer line is UTF-8" iconv -f UTF-8 -t UTF-8 "$T/out" -o /dev/null
+fi
+check "not UTF-8: no byte of the requests echoed" [ "$(od -An -tx1 "$T/out" | grep -c ' ff\| fe')" -eq 0 ]
+check "an id of \\xff\\xfe: -32600" is 1 .error.code -32600
+check "an id of \\xff\\xfe: answered with a null id" is 1 .id null
+check "an id holding a surrogate: -32600, null id" is 2 '"\(.error.code) \(.id)"' "-32600 null"
+check "a method not UTF-8: -32600, with its id" is 3 '"\(.error.code) \(.id)"' "-32600 11"
+check "an argument's value not UTF-8: a tool error" is 4 '"\(.id) \(.result.isError)"' "12 true"
+check "an argument's name not UTF-8: a tool error" is 5 '"\(.id) \(.result.isError)"' "13 true"
+check "a tool's name not UTF-8: a tool error" is 6 '"\(.id) \(.result.isError)"' "14 true"
+check "not UTF-8: the server goes on" is 7 .id after
+
 finish

@@ -263,4 +263,28 @@ check "... and has the publisher's offers" [ "$(offers_of "$R2")" = "$(offers_of
 run --db "$PUB" publish "$T/nowhere"
 check "publish into a missing directory: exit 3" status_is 3
 check "publish into a missing directory: one line" err_lines_are 1
+
+# ---------------------------------------------------------------------
+# Issue 43, item 1: publish never publishes a copy its readers refuse.
+# An error an older gpucost stored longer than a reader takes is cut in
+# the copy; a row no reader takes is refused in one line, exit 3, and
+# the published files stay as they were.
+# ---------------------------------------------------------------------
+OLD=$T/old.db
+cp "$PUB" "$OLD"
+sqlite3 "$OLD" "update provider_status set last_error = printf('%.300c', 'x') where provider = 'azure'"
+run --db "$OLD" publish "$DIR"
+check "an older cache's 300-byte error: publish exits 0" status_is 0
+R7=$T/r7.db
+run --db "$R7" refresh --from "$DIR"
+check "an older cache's 300-byte error: a reader pulls the copy" status_is 0
+before=$(ls "$DIR" | cksum)
+manifest_before=$(cksum < "$DIR/manifest.json")
+sqlite3 "$OLD" "update provider_status set source = 'elsewhere' where provider = 'aws'"
+run --db "$OLD" publish "$DIR"
+check "a row no reader takes: publish exits 3" status_is 3
+check "a row no reader takes: one line" err_lines_are 1
+check "a row no reader takes: it says why" err_has "would be refused by every reader: provider_status: a row of aws is not one gpucost writes (source: not one of live, snapshot)"
+check "a row no reader takes: the site is as it was" [ "$(ls "$DIR" | cksum)" = "$before" ]
+check "a row no reader takes: the manifest is as it was" [ "$(cksum < "$DIR/manifest.json")" = "$manifest_before" ]
 finish

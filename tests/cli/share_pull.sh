@@ -276,4 +276,26 @@ R=$T/r12.db
 run --db "$R" refresh --from "$web/auth/"
 check "plain http, no key: pulled" status_is 0
 check "plain http, no key: warns" err_has "warning: .* is plain http and no from_key is pinned"
+
+# Issue 43, item 5: a key file that is a FIFO (or anything but a regular
+# file) is refused at once, never waited on for a writer (`timeout`
+# ends a gpucost that waits: exit 124).
+mkfifo "$T/key.fifo"
+refused_at_once() {
+	what=$1
+	shift
+	timeout 20 "$GPUCOST" "$@" >"$T/out" 2>"$T/err"
+	status=$?
+	check "$what: refused at once, not waited on (exit $status)" [ "$status" -ne 124 ]
+	check "$what: one line" err_lines_are 1
+	check "$what: it says the file is a FIFO" err_has "key.fifo: is a FIFO (named pipe), not a regular file"
+}
+refused_at_once "publish --sign FIFO" --db "$PUB" publish "$S" --sign "$T/key.fifo"
+check "publish --sign FIFO: exit 3" status_is 3
+refused_at_once "--from-key FIFO" --db "$R" refresh --from "$S" --from-key "$T/key.fifo"
+check "--from-key FIFO: exit 2" status_is 2
+printf 'from_key = %s\n' "$T/key.fifo" > "$HOME/.config/gpucost/config"
+refused_at_once "from_key = FIFO in the config" --db "$R" refresh --from "$S"
+check "from_key = FIFO in the config: exit 2" status_is 2
+rm "$HOME/.config/gpucost/config"
 finish

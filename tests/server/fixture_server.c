@@ -74,6 +74,7 @@ struct route {
 	char		*file;		/* relative to --dir; NULL for "-" */
 	int		 status;	/* response status code */
 	struct strv	 headers;	/* extra "Name: value" lines */
+	long		 big_header;	/* bytes of an "X-Big" header; 0 none */
 	char		*type;		/* Content-Type; NULL = by file name */
 	long		 delay_ms;	/* stall before the status line, ms */
 	long		 drip_bytes;	/* body piece size, bytes; 0 = off */
@@ -477,6 +478,10 @@ route_option(struct route *r, char *opt, char *why, size_t whylen)
 		line = xmalloc(strlen(name) + strlen(colon) + 3);
 		sprintf(line, "%s: %s", name, colon);
 		strv_add(&r->headers, line);
+	} else if (strcmp(opt, "bigheader") == 0) {
+		if (parse_num(val, 1, 64L * 1024 * 1024, &n) == -1)
+			goto bad;
+		r->big_header = (long)n;
 	} else if (strcmp(opt, "type") == 0) {
 		if (*val == '\0' || strpbrk(val, "\r\n") != NULL)
 			goto bad;
@@ -1458,6 +1463,8 @@ respond(struct conn *c, const struct request *req, const struct route *r,
 		sb_printf(&sb, "Last-Modified: %s\r\n", r->last_modified);
 	for (i = 0; i < r->headers.n; i++)
 		sb_printf(&sb, "%s\r\n", r->headers.v[i]);
+	if (r->big_header > 0)
+		sb_printf(&sb, "X-Big: %0*d\r\n", (int)r->big_header, 0);
 	sb_printf(&sb, "Connection: close\r\n\r\n");
 
 	*status_out = status;

@@ -1159,6 +1159,8 @@ test_replace_roundtrip(void **state)
 	    IC_UNKNOWN, MONEY_NONE, 700000, AV_LIMITED, 1777420801);
 	in[1].spot_interruption = 4;
 	in[1].source = SRC_SNAPSHOT;
+	/* A key holds any text; a region only a region's (offer.h). */
+	in[1].region = tstrf("Texas, US");
 	/* Stored notes and the spot zone come back as written. */
 	in[0].notes = NOTE_BIT(NOTE_SINGLE_LISTING) |
 	    NOTE_BIT(NOTE_PRICE_OUTLIER);

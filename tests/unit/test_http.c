@@ -909,6 +909,29 @@ test_redact(void **state)
 	rec_free(&r);
 }
 
+/*
+ * Issue 43: a response header libcurl will not hold (200 kB; its limit is
+ * 100 kB) is "header too large", never "out of memory", and not retried.
+ */
+static void
+test_header_too_large(void **state)
+{
+	struct rec r = { 0 };
+	struct http_batch *b = batch_new(1, 2);
+
+	(void)state;
+	http_batch_add(b, req_new("/bigheader"), &rec_cb, &r);
+	http_batch_run(b);
+	http_batch_free(b);
+	print_message("200 kB header: %s\n", r.error);
+	assert_false(r.ok);
+	assert_has(r.error, "header too large");
+	assert_null(strstr(r.error, "out of memory"));
+	assert_has(r.error, "/bigheader");
+	assert_int_equal(r.attempts, 1);
+	rec_free(&r);
+}
+
 /* Only http and https, redirects included; a redirect to http works. */
 static void
 test_protocols(void **state)
@@ -1035,6 +1058,7 @@ main(void)
 		cmocka_unit_test(test_poll_fd),
 		cmocka_unit_test(test_redact),
 		cmocka_unit_test(test_protocols),
+		cmocka_unit_test(test_header_too_large),
 	};
 	const char *exe = getenv("FIXTURE_SERVER");
 	int rc;

@@ -282,11 +282,89 @@ test_stream(void **state)
 	    "offers[0] at byte 11 is larger than 256 bytes");
 }
 
+/* n opening brackets, then n closing ones: malloc'd. */
+static char *
+nested(const char *before, size_t n, const char *after)
+{
+	size_t lb = strlen(before), la = strlen(after);
+	char *s = malloc(lb + 2 * n + la + 1);
+
+	assert_non_null(s);
+	memcpy(s, before, lb);
+	memset(s + lb, '[', n);
+	memset(s + lb + n, ']', n);
+	memcpy(s + lb + 2 * n, after, la + 1);
+	return s;
+}
+
+/* json_parse() of nested(before, n, after). */
+static int
+parse_nested(const char *before, size_t n, const char *after,
+    struct err *err)
+{
+	char *body = nested(before, n, after);
+	cJSON *root = NULL;
+	int rc;
+
+	rc = json_parse(body, strlen(body), &root, err);
+	cJSON_Delete(root);
+	free(body);
+	return rc;
+}
+
+/*
+ * Issue 43: past cJSON's nesting limit (1000) a body is "nested too
+ * deep", not "malformed JSON at byte 1000"; brackets in strings do not
+ * count, and a body at the limit parses.
+ */
+static void
+test_nesting(void **state)
+{
+	struct json_stream *js;
+	struct seen seen;
+	struct err err;
+	cJSON *root;
+	char *body;
+
+	(void)state;
+	assert_int_equal(parse_nested("", 1000, "", &err), 0);
+	assert_int_equal(parse_nested("", 1001, "", &err), -1);
+	assert_string_equal(err.msg, "JSON nested too deep: more than 1000 "
+	    "levels at byte 1000 of 2002");
+	assert_int_equal(parse_nested("[\"", 5000, "\"]", &err), 0);
+	assert_int_equal(parse_nested("[\"[\\\"[[[\", ", 3, "x]", &err), -1);
+	assert_non_null(strstr(err.msg, "malformed JSON at byte"));
+	assert_int_equal(json_depth_at("{\"a\":[\"]]\\\"[\",{", 16), 3);
+
+	/*
+	 * Streamed: outside the array (the root object is a level: the
+	 * 1000th bracket is one too many), and inside one of its elements.
+	 */
+	body = nested("{\"offers\":[1],\"x\":", 1001, "}");
+	js = json_stream_new("offers", 1 << 20, 1 << 16, collect, &seen);
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(json_stream_feed(js, body, strlen(body), &err), 0);
+	assert_int_equal(json_stream_finish(js, &root, &err), -1);
+	assert_string_equal(err.msg, "JSON nested too deep: more than 1000 "
+	    "levels at byte 1017 of 2021");
+	json_stream_free(js);
+	free(body);
+	body = nested("{\"offers\":[1,", 1001, "]}");
+	js = json_stream_new("offers", 1 << 20, 1 << 16, collect, &seen);
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(json_stream_feed(js, body, strlen(body), &err), -1);
+	assert_string_equal(err.msg, "JSON nested too deep: more than 1000 "
+	    "levels at byte 1013 (offers[1])");
+	json_stream_free(js);
+	free(body);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_int_bounds),
+		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_int_beyond_long_long),
 		cmocka_unit_test(test_string),
 		cmocka_unit_test(test_money),

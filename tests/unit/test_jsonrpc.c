@@ -113,6 +113,63 @@ test_envelope(void **state)
 }
 
 /*
+ * Issue 43, item 7: text that is not UTF-8 is never echoed. An id of
+ * such bytes is invalid (answered with null), a method too (with the
+ * id), and whatever an answer holds, its line is UTF-8.
+ */
+static void
+test_utf8(void **state)
+{
+	struct jsonrpc_msg m;
+	cJSON *reply_id, *doc;
+	struct err err;
+	char id[300], *line;
+	const char *bad = "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\","
+	    "\"method\":\"ping\"}";
+
+	(void)state;
+	jsonrpc_init();
+	assert_int_equal(parse(bad, id, sizeof id), JSONRPC_INVALID_REQUEST);
+	assert_string_equal(id, "null");
+	assert_int_equal(parse("{\"jsonrpc\":\"2.0\",\"id\":\"\xc3\xa9\","
+	    "\"method\":\"ping\"}", id, sizeof id), 0);
+	/* An overlong "/" and a surrogate are no UTF-8 either. */
+	assert_int_equal(parse("{\"jsonrpc\":\"2.0\",\"id\":\"\xc0\xaf\","
+	    "\"method\":\"ping\"}", id, sizeof id), JSONRPC_INVALID_REQUEST);
+	assert_int_equal(parse("{\"jsonrpc\":\"2.0\",\"id\":\"\xed\xa0\x80\","
+	    "\"method\":\"ping\"}", id, sizeof id), JSONRPC_INVALID_REQUEST);
+	assert_int_equal(parse("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":"
+	    "\"pi\xffng\"}", id, sizeof id), JSONRPC_INVALID_REQUEST);
+	assert_string_equal(id, "4");
+
+	/* Arguments: every member name and string, at any depth. */
+	bad = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\","
+	    "\"params\":{\"name\":\"x\",\"arguments\":{\"gpu\":[\"H100\","
+	    "\"A\xff\"]}}}";
+	assert_int_equal(jsonrpc_parse(bad, strlen(bad), &m, &reply_id, &err),
+	    0);
+	assert_false(jsonrpc_utf8_valid(m.params));
+	cJSON_Delete(reply_id);
+	jsonrpc_msg_done(&m);
+	doc = cJSON_Parse("{\"a\":{\"b\xfe\":1}}");
+	assert_non_null(doc);
+	assert_false(jsonrpc_utf8_valid(doc));
+	cJSON_Delete(doc);
+	doc = cJSON_Parse("{\"a\":{\"\xc3\xa9\":[\"\xe2\x82\xac\"]}}");
+	assert_true(jsonrpc_utf8_valid(doc));
+
+	/* Whatever the parts, the line is UTF-8, and still JSON. */
+	line = jsonrpc_error(NULL, JSONRPC_INTERNAL_ERROR, "x\xff\xfey");
+	assert_string_equal(line, "{\"jsonrpc\":\"2.0\",\"id\":null,"
+	    "\"error\":{\"code\":-32603,\"message\":\"x??y\"}}");
+	free(line);
+	line = jsonrpc_result(NULL, doc);
+	assert_string_equal(line, "{\"jsonrpc\":\"2.0\",\"id\":null,"
+	    "\"result\":{\"a\":{\"\xc3\xa9\":[\"\xe2\x82\xac\"]}}}");
+	free(line);
+}
+
+/*
  * The argv of a tool call as one string, or the error: "error: " for a
  * JSON-RPC error, "tool error: " for one the agent reads (isError).
  */
@@ -248,6 +305,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_bounds),
 		cmocka_unit_test(test_envelope),
+		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_tool_argv),
 		cmocka_unit_test(test_schema_from_table),
 	};

@@ -494,8 +494,11 @@ test_seed_clouds(void **state)
 	make("coreweave", "NVIDIA L40 (8 GPU)", "europe",
 	    "NVIDIA L40 (8 GPU)/europe", "L40", 8);
 	assert_non_null(strstr(launch(), "'  instanceType: INSTANCE_TYPE'"));
+	/* Spot: a Spot Node Pool of the same instances. */
 	offer.spot_price = 500000;
-	assert_int_equal(spot()[0], '\0');
+	assert_non_null(strstr(spot(), "'  computeClass: Spot' "
+	    "'  targetNodes: 1' | kubectl apply -f -"));
+	assert_null(strstr(launch(), "computeClass"));
 
 	make("salad", "RTX 4090 (24 GB)", "global", "RTX 4090 (24 GB)",
 	    "RTX4090", 1);

@@ -106,6 +106,54 @@ test_copy_never_splits_utf8(void **state)
 	assert_string_equal(buf, "\xc3\xa9");
 }
 
+/* str_cut(): what fits is str_copy()'s; a cut ends in "...", whole. */
+static void
+test_cut_marks(void **state)
+{
+	char buf[16];
+	size_t size;
+
+	(void)state;
+	assert_int_equal(str_cut(buf, 8, "abcdefg"), 7);
+	assert_string_equal(buf, "abcdefg");
+	assert_int_equal(str_cut(buf, 8, "abcdefgh"), 7);
+	assert_string_equal(buf, "abcd...");
+	/* "ab" + U+20AC + "cd": no cut inside the euro sign. */
+	assert_int_equal(str_cut(buf, 8, "ab\xe2\x82\xac" "cdef"), 5);
+	assert_string_equal(buf, "ab...");
+	assert_int_equal(str_cut(buf, 9, "ab\xe2\x82\xac" "cdef"), 8);
+	assert_string_equal(buf, "ab\xe2\x82\xac...");
+	/* Every size: the result fits, is clean UTF-8, and marks the cut. */
+	for (size = 4; size <= sizeof buf; size++) {
+		str_cut(buf, size, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9x");
+		assert_true(strlen(buf) < size);
+		assert_true(str_is_clean(buf));
+		assert_string_equal(buf + strlen(buf) - 3, "...");
+	}
+	/* Too small for the mark: str_copy()'s cut. */
+	assert_int_equal(str_cut(buf, 3, "abcdef"), 2);
+	assert_string_equal(buf, "ab");
+}
+
+static void
+test_utf8_valid_and_repair(void **state)
+{
+	char s[32];
+
+	(void)state;
+	assert_true(str_utf8_valid("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 10));
+	assert_false(str_utf8_valid("\xff\xfe", 2));
+	assert_false(str_utf8_valid("\xc0\xaf", 2));		/* overlong */
+	assert_false(str_utf8_valid("\xed\xa0\x80", 3));	/* surrogate */
+	assert_false(str_utf8_valid("a\xc3", 2));		/* cut short */
+	/* Only len bytes are read: a character cut at len is invalid. */
+	assert_false(str_utf8_valid("\xc3\xa9", 1));
+	strcpy(s, "{\"id\":\"\xff\xfe\xc3\xa9\xe2\x82\"}");
+	str_utf8_repair(s);
+	assert_string_equal(s, "{\"id\":\"??\xc3\xa9??\"}");
+}
+
 static void
 test_sanitize_plain(void **state)
 {
@@ -557,6 +605,8 @@ main(void)
 		cmocka_unit_test(test_copy_fits),
 		cmocka_unit_test(test_copy_truncates),
 		cmocka_unit_test(test_copy_never_splits_utf8),
+		cmocka_unit_test(test_cut_marks),
+		cmocka_unit_test(test_utf8_valid_and_repair),
 		cmocka_unit_test(test_sanitize_plain),
 		cmocka_unit_test(test_sanitize_csi),
 		cmocka_unit_test(test_sanitize_osc),
