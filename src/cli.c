@@ -419,9 +419,10 @@ set_option(const struct cli_option *opt, const char *arg,
 		return train_parse_size(arg, &o->filter.train.egress_gb, err);
 	case OPT_TERM:
 		if (committed_term_parse(arg, &o->filter.term) < 0) {
-			err_set(err, "--term: expected 1y, 3y, a number of "
-			    "months (6m) up to 5y, or any, got %s",
-			    str_quoted(arg, q, sizeof q));
+			err_set(err, "--term: terms are 1y and 3y, a number "
+			    "of months where a provider sells them (6m, up to "
+			    "60m), or any; got %s", str_quoted(arg, q,
+			    sizeof q));
 			return -1;
 		}
 		return 0;
@@ -567,6 +568,34 @@ unknown_option(const char *arg, struct err *err)
 		err_set(err, "unknown option '-%c'", optopt);
 }
 
+/* The entry of command word w, or NULL (the query has no word). */
+static const struct cmd_entry *
+command_named(const char *w)
+{
+	size_t i;
+
+	for (i = 1; cmd_table[i] != NULL; i++)
+		if (strcmp(w, cmd_table[i]->name) == 0 &&
+		    !command_hidden(cmd_table[i]))
+			return cmd_table[i];
+	return NULL;
+}
+
+/*
+ * --help with a command word (`gpucost launch --help`), or the word
+ * after `help`: that command's help. Whatever else is on the line is
+ * not checked: help is asked.
+ */
+static void
+help_topic(int argc, char **argv, int at, struct cli_options *o)
+{
+	const struct cmd_entry *e;
+
+	if (at < argc && (e = command_named(argv[at])) != NULL &&
+	    e->id != CMD_HELP && e->id != CMD_VERSION)
+		o->help_for = e;
+}
+
 /* The command word at argv[optind], if any. */
 static int
 parse_command(int argc, char **argv, struct cli_options *o,
@@ -601,6 +630,16 @@ parse_command(int argc, char **argv, struct cli_options *o,
 	*entry = cmd_table[i];
 	o->command = cmd_table[i]->id;
 	o->command_given = true;
+	/* help WORD: that command's help. */
+	if (o->command == CMD_HELP && optind + 1 < argc) {
+		help_topic(argc, argv, optind + 1, o);
+		if (o->help_for == NULL) {
+			err_set(err, "help: unknown command %s",
+			    str_quoted(argv[optind + 1], q, sizeof q));
+			return -1;
+		}
+		optind++;
+	}
 	for (j = 0; j < sizeof command_operands / sizeof command_operands[0];
 	    j++) {
 		if (command_operands[j].command != o->command)
@@ -655,7 +694,11 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 		if (set_option(&options[idx], optarg, o, err) < 0)
 			return -1;
 	}
-	if (o->command == CMD_HELP || o->command == CMD_VERSION)
+	if (o->command == CMD_HELP) {
+		help_topic(argc, argv, optind, o);
+		return 0;
+	}
+	if (o->command == CMD_VERSION)
 		return 0;
 	if (parse_command(argc, argv, o, &entry, err) < 0)
 		return -1;
@@ -839,6 +882,24 @@ usage_options(FILE *out, const char *title, unsigned scope)
 		fputs(left, out);
 		usage_wrap(out, strlen(left), 28, opt->help);
 	}
+}
+
+void
+cli_command_usage(FILE *out, const struct cmd_entry *e)
+{
+	char left[256];
+
+	build_options();
+	snprintf(left, sizeof left, "usage: gpucost %s%s%s", e->name,
+	    e->usage[0] ? " " : "", e->usage);
+	usage_wrap(out, 0, 0, left);
+	fputc('\n', out);
+	usage_wrap(out, 0, 0, e->summary);
+	/* Its own options (a command of every scope: the query's). */
+	if (e->scope != CMD_SCOPE_ALL && e->scope != CMD_SCOPE_OTHER)
+		usage_options(out, "options", e->scope);
+	usage_options(out, "common options", CMD_SCOPE_ALL);
+	fputs("\n'gpucost --help' lists every command; see gpucost(1).\n", out);
 }
 
 void

@@ -92,6 +92,8 @@ struct cli_options {
 	bool	watch_forget;		/* watch --forget */
 	int64_t	exec_timeout;		/* watch --exec-timeout, s; 0: default */
 	const char *operand;		/* publish DIR, launch KEY */
+	/* help WORD, WORD --help: that command's help (NULL: all of it) */
+	const struct cmd_entry *help_for;
 	const char *from;		/* refresh --from URL|DIR, or NULL */
 	bool	 live;			/* refresh --live: not the config's from */
 	const char *from_key;		/* refresh --from-key KEY|FILE, or NULL */
@@ -199,17 +201,22 @@ struct question;
 void	cli_question(const struct cli_options *opts, struct question *q);
 
 /*
- * The end of an answer's footer line: "; data age: aws 72d (snapshot),
- * vast 2h" for the providers of plans[0..n), then a newline. Every
- * answer (offers, --group-by, history) ends its count line with it.
+ * An answer's footer (footer.h) on stderr, wrapped to the terminal's
+ * width when stderr is one (cli_footer_width(); else one line an
+ * entry, as scripts read it).
  */
-struct plan;
-void	cli_data_age(FILE *out, const struct plan *plans, size_t n,
-	    int64_t now);
+struct footer;
+void	cli_footer_print(const struct footer *f);
+size_t	cli_footer_width(void);
 /* Table width for out: the tty's, else $COLUMNS, else 0 (unlimited). */
 size_t	cli_output_width(FILE *out);
 /* A byte count for people: "812 B", "37 kB", "1.2 MB" (SI units). */
 void	cli_human_bytes(uint64_t bytes, char *buf, size_t size);
+/*
+ * One command's help: its usage, what it does, the options it takes
+ * (`gpucost help launch`, `gpucost launch --help`).
+ */
+void	cli_command_usage(FILE *out, const struct cmd_entry *e);
 /* "gpucost: " and a message on stderr. */
 void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
@@ -219,29 +226,18 @@ void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 bool	cli_retired(const struct offer_filter *f);
 /*
- * Open the cache of o and answer q into a (answer_init()ed; the caller
- * calls answer_done() either way): the cache, or NULL with the error
- * printed.
- */
-struct answer;
-struct db *cli_answer(const struct cli_options *o, const struct question *q,
-	    struct answer *a);
-/*
  * Did --train's memory rule alone leave filter f no plan (no offer holds
  * the run)? Then the query refuses it (EXIT_USAGE).
  */
 bool	cli_train_refused(struct db *db, const struct offer_filter *f);
 /*
- * A line on stderr for each provider among plans[0..n) whose refreshes
- * have all failed for a week or whose last one shrank (health.h).
- */
-void	cli_health(struct db *db, const struct plan *plans, size_t n,
-	    int64_t now);
-/*
- * Why filter f matched nothing, on stderr: the market references it left
+ * Why the query of o (filter f) had no row, on stderr: the providers
+ * asked have no data yet (a->status), the market references it left
  * out, or the first option that leaves no offer (query_explain_empty()).
+ * Returns whether it said the providers have no data.
  */
-void	cli_explain_empty(struct db *db, const struct offer_filter *f,
-	    size_t left_out, bool query_given);
+struct answer;
+bool	cli_explain_empty(struct db *db, const struct cli_options *o,
+	    const struct offer_filter *f, const struct answer *a);
 
 #endif

@@ -1,7 +1,4 @@
-/*
- * cli_common.c: what the commands share: the cache, the width, sizes,
- * errors, the footer's data age, health and why nothing matched.
- */
+/* cli_common.c: what the commands share: the cache, the width, sizes, errors. */
 #include "config.h"
 #include "cli.h"
 
@@ -19,9 +16,9 @@
 #include "cache.h"
 #include "offer.h"
 #include "columns.h"
+#include "footer.h"
 #include "db.h"
 #include "err.h"
-#include "health.h"
 #include "query.h"
 #include "paths.h"
 #include "provider.h"
@@ -113,133 +110,47 @@ cli_open_cache(const struct cli_options *o)
 	return db;
 }
 
-void
-cli_data_age(FILE *out, const struct plan *plans, size_t n, int64_t now)
+size_t
+cli_footer_width(void)
 {
-	struct {
-		const char *provider;
-		int64_t oldest;
-		enum offer_source source;
-	} seen[32];
-	size_t nseen = 0, i, j;
-	char age[16];
-	bool snapshot = false;
+#ifdef TIOCGWINSZ
+	struct winsize ws;
 
-	for (i = 0; i < n; i++) {
-		const struct offer *o = plans[i].offer;
+	/* Only a person's terminal: a script reads one line per entry. */
+	if (isatty(fileno(stderr)) && ioctl(fileno(stderr), TIOCGWINSZ,
+	    &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+#endif
+	return isatty(fileno(stderr)) ? cli_output_width(stderr) : 0;
+}
 
-		for (j = 0; j < nseen; j++)
-			if (strcmp(seen[j].provider, o->provider) == 0)
-				break;
-		if (j == nseen) {
-			if (nseen == sizeof seen / sizeof seen[0])
-				continue;
-			seen[nseen].provider = o->provider;
-			seen[nseen].oldest = o->fetched_at;
-			seen[nseen].source = o->source;
-			nseen++;
-		} else if (o->fetched_at < seen[j].oldest) {
-			seen[j].oldest = o->fetched_at;
-			if (o->source == SRC_SNAPSHOT)
-				seen[j].source = SRC_SNAPSHOT;
-		}
-	}
-	for (i = 0; i < nseen; i++) {
-		const struct provider *p = provider_find(seen[i].provider);
-		struct snapshot_source src;
+void
+cli_footer_print(const struct footer *f)
+{
+	char *text = footer_text(f, cli_footer_width());
 
-		column_age(now - seen[i].oldest, age, sizeof age);
-		fprintf(out, "%s%s %s", i == 0 ? "; data age: " : ", ",
-		    seen[i].provider, age);
-		if (seen[i].source != SRC_SNAPSHOT)
-			continue;
-		/* No feed to refresh from: the list's own date says it. */
-		if (p != NULL && p->no_feed != NULL &&
-		    snapshot_source(p->id, &src))
-			fprintf(out, " (list prices of %s)", src.date);
-		else {
-			fputs(" (snapshot)", out);
-			snapshot = true;
-		}
-	}
-	if (snapshot)
-		fputs("; 'gpucost refresh' fetches live prices", out);
-	fputc('\n', out);
+	fputs(text, stderr);
+	free(text);
 }
 
 /*
- * A line on stderr for each provider among the shown plans whose
- * refreshes have all failed for a week or whose last one shrank
- * (health.h): its rows may be old or only part of what it sells.
+ * Does every provider --provider names have no offer in the cache (not
+ * in the snapshot, never refreshed)? Then that, not the filter, is why.
  */
-void
-cli_health(struct db *db, const struct plan *plans, size_t n, int64_t now)
+static bool
+named_have_no_data(const struct offer_filter *f,
+    const struct provider_status *status, size_t nstatus)
 {
-	const char *done[FILTER_PROVIDERS_MAX];
-	struct refresh_outcome *rows;
-	struct provider_health h;
-	struct err err;
-	size_t ndone = 0, nrows, i, j;
-	char why[256], age[16];
+	size_t i, k;
 
-	for (i = 0; i < n && ndone < FILTER_PROVIDERS_MAX; i++) {
-		const char *p = plans[i].offer->provider;
-
-		for (j = 0; j < ndone; j++)
-			if (strcmp(done[j], p) == 0)
-				break;
-		if (j < ndone)
-			continue;
-		done[ndone++] = p;
-		/* Health is advice: a cache that cannot say stays quiet. */
-		if (db_outcomes(db, p, &rows, &nrows, &err) < 0)
-			continue;
-		health_judge(rows, nrows, now, &h);
-		free(rows);
-		if (health_describe(&h, now, why, sizeof why) == 0)
-			continue;
-		if (h.state == HEALTH_SHRUNK)
-			fprintf(stderr, "gpucost: %s has shrunk: %s; its list "
-			    "may be incomplete\n", p, why);
-		else if (h.last_success > 0) {
-			column_age(now - h.last_success, age, sizeof age);
-			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
-			    "are from its last success, %s ago\n", p, why, age);
-		} else
-			fprintf(stderr, "gpucost: %s is failing: %s; its rows "
-			    "are the snapshot's\n", p, why);
-	}
-}
-
-/* Say which option left no offer, and what to do (query.c). */
-void
-cli_explain_empty(struct db *db, const struct offer_filter *f,
-    size_t left_out, bool query_given)
-{
-	struct offer_filter all;
-	struct offer_list offers;
-	char why[1024];
-	struct err err;
-
-	if (left_out > 0) {
-		fprintf(stderr, "gpucost: no offer matched; %zu marketplace "
-		    "listing%s older than a day did (market references, not "
-		    "offers: --include-stale shows them)\n", left_out,
-		    left_out == 1 ? "" : "s");
-		return;
-	}
-	offer_list_init(&offers);
-	offer_filter_init(&all);
-	all.now = f->now;
-	all.include_stale = f->include_stale;
-	if (db_query(db, &all, &offers, &err) == 0 &&
-	    query_explain_empty(offers.v, offers.n, f, why,
-	    sizeof why) > 0)
-		fprintf(stderr, "gpucost: %s\n", why);
-	else
-		fprintf(stderr, "gpucost: no offer matched%s\n",
-		    query_given ? " the query" : "");
-	offer_list_done(&offers);
+	if (f->nproviders == 0 || status == NULL)
+		return false;
+	for (i = 0; i < f->nproviders; i++)
+		for (k = 0; k < nstatus; k++)
+			if (strcmp(status[k].provider, f->providers[i]) == 0 &&
+			    status[k].offer_count > 0)
+				return false;
+	return true;
 }
 
 /*
@@ -264,19 +175,50 @@ cli_train_refused(struct db *db, const struct offer_filter *f)
 	return short_of_memory;
 }
 
-struct db *
-cli_answer(const struct cli_options *o, const struct question *q,
-    struct answer *a)
+/*
+ * Say which option left no offer, and what to do (query.c). Returns
+ * whether it said the providers asked have no data.
+ */
+bool
+cli_explain_empty(struct db *db, const struct cli_options *o,
+    const struct offer_filter *f, const struct answer *a)
 {
+	struct offer_filter all;
+	struct offer_list offers;
+	char why[1024], names[512];
+	size_t left_out = a->left_out, len = 0, i;
 	struct err err;
-	struct db *db;
 
-	if ((db = cli_open_cache(o)) == NULL)
-		return NULL;
-	if (answer_get(db, q, a, &err) < 0) {
-		cli_error("%s", err.msg);
-		db_close(db);
-		return NULL;
+	if (named_have_no_data(f, a->status, a->nstatus)) {
+		names[0] = '\0';
+		for (i = 0; i < f->nproviders; i++)
+			len += (size_t)snprintf(names + len, len < sizeof names ?
+			    sizeof names - len : 0, "%s%s", i == 0 ? "" : ",",
+			    f->providers[i]);
+		fprintf(stderr, "gpucost: %s ha%s no data until 'gpucost "
+		    "refresh --provider %s' brings %s offers (not in the "
+		    "built-in snapshot)\n", names, f->nproviders == 1 ? "s" :
+		    "ve", names, f->nproviders == 1 ? "its" : "their");
+		return true;
 	}
-	return db;
+	if (left_out > 0 && left_out != ANSWER_UNKNOWN) {
+		fprintf(stderr, "gpucost: no offer matched; %zu marketplace "
+		    "listing%s older than a day did (market references, not "
+		    "offers: --include-stale shows them)\n", left_out,
+		    left_out == 1 ? "" : "s");
+		return false;
+	}
+	offer_list_init(&offers);
+	offer_filter_init(&all);
+	all.now = f->now;
+	all.include_stale = f->include_stale;
+	if (db_query(db, &all, &offers, &err) == 0 &&
+	    query_explain_empty(offers.v, offers.n, f, why,
+	    sizeof why) > 0)
+		fprintf(stderr, "gpucost: %s\n", why);
+	else
+		fprintf(stderr, "gpucost: no offer matched%s\n",
+		    o->query_given ? " the query" : "");
+	offer_list_done(&offers);
+	return false;
 }

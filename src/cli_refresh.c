@@ -126,8 +126,8 @@ cli_refresh_run(const struct refresh_options *ropts, bool progress,
 			if (!report_ok)
 				break;
 			cli_human_bytes(pr[i].bytes, bytes, sizeof bytes);
-			fprintf(stderr, "%s: %zu offers, %zu price changes, %s "
-			    "in %.1f s", pr[i].provider, pr[i].offers,
+			fprintf(stderr, "gpucost: %s: %zu offers, %zu price "
+			    "changes, %s in %.1f s", pr[i].provider, pr[i].offers,
 			    pr[i].history, bytes, pr[i].seconds);
 			if (pr[i].unknown_gpu > 0)
 				fprintf(stderr, ", %zu with a GPU not in the "
@@ -146,8 +146,8 @@ cli_refresh_run(const struct refresh_options *ropts, bool progress,
 				break;
 			skipped++;
 			if (!quiet)
-				fprintf(stderr, "%s: %s\n", pr[i].provider,
-				    pr[i].message);
+				fprintf(stderr, "gpucost: %s: %s\n",
+				    pr[i].provider, pr[i].message);
 			break;
 		case REFRESH_FAILED:
 			fprintf(stderr, "gpucost: %s: %s\n", pr[i].provider,
@@ -164,8 +164,11 @@ cli_refresh_run(const struct refresh_options *ropts, bool progress,
 	res->failed = refresh_failures(r);
 	res->signal = refresh_signal(r);
 	refresh_end(r);
-	/* Where the progress line was: one line for the whole run. */
-	if (progress && n > 1) {
+	/*
+	 * Where the progress line was, and after the lines of each
+	 * provider: one line for the whole run (issue 45).
+	 */
+	if ((progress || report_ok) && n > 1) {
 		fprintf(stderr, "gpucost: %zu of %zu providers refreshed, %zu "
 		    "offers in %.1f s", ok, n, offers, seconds);
 		if (res->failed > 0)

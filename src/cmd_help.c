@@ -10,8 +10,10 @@
 static int
 cmd_help_exec(const struct cli_options *o)
 {
-	(void)o;
-	cli_usage(stdout);
+	if (o->help_for != NULL)
+		cli_command_usage(stdout, o->help_for);
+	else
+		cli_usage(stdout);
 	return fflush(stdout) == 0 ? EXIT_OK : EXIT_DATA;
 }
 

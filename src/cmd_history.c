@@ -16,6 +16,7 @@
 #include "columns.h"
 #include "db.h"
 #include "err.h"
+#include "footer.h"
 #include "history.h"
 #include "money.h"
 #include "output.h"
@@ -45,8 +46,9 @@ enum {
 
 static const struct output_column table_columns[HC_COUNT] = {
 	[HC_PROVIDER] =	{ "provider", "PROVIDER", 1, false, false },
-	[HC_INSTANCE] =	{ "instance_type", "INSTANCE", 1, false, true },
-	[HC_REGION] =	{ "region", "REGION", 2, false, true },
+	/* Names a buyer copies: whole or not at all (issue 45). */
+	[HC_INSTANCE] =	{ "instance_type", "INSTANCE", 1, false, false },
+	[HC_REGION] =	{ "region", "REGION", 2, false, false },
 	[HC_GPUS] =	{ "gpus", "GPUS", 1, false, false },
 	[HC_CHANGES] =	{ "changes", "CHANGES", 3, true, false },
 	[HC_MIN] =	{ "min_price_gpu_hour", "MIN $/GPU-H", 1, true, false },
@@ -108,7 +110,8 @@ table_value(const void *ctx, size_t row, size_t col, bool human, char *buf,
 		str_copy(buf, size, o->instance_type);
 		return FIELD_STRING;
 	case HC_REGION:
-		str_copy(buf, size, o->region);
+		str_copy(buf, size, human ? column_region(o->region) :
+		    o->region);
 		return FIELD_STRING;
 	case HC_GPUS:
 		snprintf(buf, size, "%dx %s", o->gpu_count,
@@ -360,8 +363,13 @@ cmd_history_exec(const struct cli_options *o)
 		cli_error("no offer matched%s", o->query_given ? " the query" :
 		    "");
 	else if (!o->quiet) {
-		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
-		cli_data_age(stderr, plans, n, now);
+		struct footer foot;
+
+		footer_init(&foot);
+		footer_data_age(&foot, plans, n, now);
+		footer_count(&foot, plans, n, n);
+		cli_footer_print(&foot);
+		footer_done(&foot);
 	}
 	rc = n > 0 ? EXIT_OK : EXIT_NO_MATCH;
 done:

@@ -11,6 +11,7 @@
 #include "currency.h"
 #include "db.h"
 #include "err.h"
+#include "footer.h"
 #include "health.h"
 #include "money.h"
 #include "output.h"
@@ -32,17 +33,21 @@ enum {
 static const struct output_column provider_columns[PC_COUNT] = {
 	[PC_PROVIDER] =	{ "provider", "PROVIDER", 1, false, false },
 	[PC_NAME] =	{ "name", "NAME", 5, false, false },
-	[PC_SOURCE] =	{ "source", "SOURCE", 2, false, false },
+	[PC_SOURCE] =	{ "source", "SOURCE", 3, false, false },
 	[PC_OFFERS] =	{ "offers", "OFFERS", 1, true, false },
 	[PC_OLDEST] =	{ "oldest_fetched_at", "AGE", 1, true, false },
 	[PC_ATTEMPT] =	{ "last_attempt", "LAST ATTEMPT", 4, false, false },
 	[PC_SUCCESS] =	{ "last_success", "LAST SUCCESS", 3, false, false },
-	[PC_KEY] =	{ "key", "KEY", 2, false, false },
-	[PC_ERROR] =	{ "last_error", "LAST ERROR", 2, false, true },
+	[PC_KEY] =	{ "key", "KEY", 3, false, false },
+	/*
+	 * Short for people (short_error()), and whole or not at all: the
+	 * lines under the table say it too.
+	 */
+	[PC_ERROR] =	{ "last_error", "LAST ERROR", 2, false, false },
 	[PC_CURRENCY] =	{ "currency", "CUR", 6, false, false },
 	[PC_RATE] =	{ "usd_rate", "USD RATE", 6, true, false },
 	[PC_RATE_FROM] = { "rate_source", "RATE SOURCE", 7, false, true },
-	[PC_HEALTH] =	{ "health", "HEALTH", 2, false, false },
+	[PC_HEALTH] =	{ "health", "HEALTH", 1, false, false },
 	[PC_HEALTH_NOTE] = { "health_note", "HEALTH NOTE", 8, false, true },
 	[PC_ENDPOINT] =	{ "endpoint", "ENDPOINT", 6, false, true },
 	/* The built-in snapshot's date and source (snapshot_info.h). */
@@ -84,6 +89,79 @@ key_state(const struct provider_rows *r, const struct provider *p)
 	if (settings_get(r->cfg, p->key_env, name) != NULL)
 		return "set";
 	return p->key_required ? "missing" : "optional";
+}
+
+/* Is s[0..n) a URL's start ("https://")? */
+static bool
+url_at(const char *s)
+{
+	return strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0;
+}
+
+/*
+ * The last error for people (issue 45): the host and the reason, as
+ * "127.0.0.1:9: Couldn't connect to server" or "api.linode.com: HTTP
+ * 503 Service Unavailable", not the whole URLs (the machine formats
+ * keep the whole text). Each URL (and its parentheses) goes; when there
+ * was one, its host replaces the request's label before the first ": ",
+ * and of what is left the HTTP status if there is one, else the last
+ * part (curl's words) is the reason.
+ */
+static void
+short_error(const char *error, char *buf, size_t size)
+{
+	char text[DB_ERROR_MAX], host[128] = "", *part[16], *p, *q;
+	const char *u, *h, *end, *e, *at;
+	size_t n = 0, len = 0, i;
+
+	/* The host (and port) of the first URL, no user or password. */
+	for (u = error; *u != '\0' && !url_at(u); u++)
+		;
+	if (*u != '\0') {
+		h = strstr(u, "://") + 3;
+		end = h + strcspn(h, "/?#) ");
+		for (at = h; at < end; at++)
+			if (*at == '@')
+				h = at + 1;
+		snprintf(host, sizeof host, "%.*s", (int)(end - h), h);
+	}
+	/* The text without its URLs and the parentheses around them. */
+	for (e = error; *e != '\0' && len + 1 < sizeof text; e++) {
+		if (url_at(e) || (*e == '(' && url_at(e + 1))) {
+			e += strcspn(e, " )");
+			if (*e == ')')
+				e++;
+			while (len > 0 && text[len - 1] == ' ')
+				len--;
+			if (*e == '\0')
+				break;
+			continue;
+		}
+		text[len++] = *e;
+	}
+	text[len] = '\0';
+	/* No URL: the request's label and its reason, already short. */
+	if (host[0] == '\0') {
+		str_copy(buf, size, text);
+		return;
+	}
+	for (p = text; n < 16 && p != NULL; n++) {
+		part[n] = p;
+		if ((q = strstr(p, ": ")) != NULL) {
+			*q = '\0';
+			q += 2;
+		}
+		p = q;
+	}
+	/* The request's label (one word: a path or a name) goes. */
+	i = n > 1 && strchr(part[0], ' ') == NULL ? 1 : 0;
+	p = part[n - 1];
+	for (; i < n; i++)
+		if (strncmp(part[i], "HTTP ", 5) == 0) {
+			p = part[i];
+			break;
+		}
+	snprintf(buf, size, "%s: %s", host, p);
 }
 
 /* A time: ISO 8601, or for people "never" when there is none. */
@@ -173,7 +251,10 @@ provider_value(const void *ctx, size_t row, size_t col, bool human,
 	case PC_ERROR:
 		if (s == NULL || s->last_error[0] == '\0')
 			return FIELD_NULL;
-		str_copy(buf, size, s->last_error);
+		if (human)
+			short_error(s->last_error, buf, size);
+		else
+			str_copy(buf, size, s->last_error);
 		return FIELD_STRING;
 	case PC_HEALTH:
 		if (health_name(r->health[row].state) == NULL)
@@ -196,6 +277,16 @@ provider_value(const void *ctx, size_t row, size_t col, bool human,
 		    size);
 	}
 	return FIELD_NULL;
+}
+
+/* A sentence under the table, wrapped at words to width (0: not). */
+static void
+print_wrapped(const char *text, size_t width)
+{
+	char *wrapped = footer_wrap("", text, width);
+
+	fputs(wrapped, stdout);
+	free(wrapped);
 }
 
 /*
@@ -276,33 +367,52 @@ cmd_providers_exec(const struct cli_options *o)
 	if (output_records(stdout, o->format, cli_output_width(stdout),
 	    &schema, n) < 0)
 		rc = EXIT_DATA;
-	/* The table may drop the rate columns: say it in full below. */
+	/*
+	 * The table may drop the rate and health columns: say them in full
+	 * below, each wrapped at words to the width.
+	 */
 	if (o->format == OUTPUT_TABLE) {
-		char rate[32];
+		size_t width = cli_output_width(stdout);
+		char rate[32], line[768], why[256], error[DB_ERROR_MAX];
+		const struct provider_status *s;
 
 		money_format(rate, sizeof rate, eur.usd_per_eur, 2);
-		printf("\nEUR prices are converted at %s USD per EUR (%s).\n",
-		    rate, eur.from);
+		snprintf(line, sizeof line, "EUR prices are converted at %s USD "
+		    "per EUR (%s).", rate, eur.from);
+		putchar('\n');
+		print_wrapped(line, width);
 		/* Where the list prices come from, for those without a feed. */
 		for (i = 0; i < n; i++) {
-			char line[768];
+			char note[768];
 
 			if (providers[i]->no_feed == NULL ||
 			    (providers[i]->start != NULL &&
 			    strcmp(key_state(&rows, providers[i]), "set") == 0))
 				continue;
 			snapshot_list_note(providers[i]->id,
-			    providers[i]->no_feed, line, sizeof line);
-			printf("%s.\n", line);
+			    providers[i]->no_feed, note, sizeof note);
+			snprintf(line, sizeof line, "%s.", note);
+			print_wrapped(line, width);
 		}
-		/* The table may drop the health columns: say it in full. */
 		for (i = 0; i < n; i++) {
-			char why[256];
-
 			if (health_describe(&health[i], rows.now, why,
-			    sizeof why) > 0)
-				printf("%s is %s: %s.\n", providers[i]->id,
-				    health_name(health[i].state), why);
+			    sizeof why) == 0)
+				continue;
+			s = find_status(&rows, providers[i]);
+			error[0] = '\0';
+			if (s != NULL && s->last_error[0] != '\0')
+				short_error(s->last_error, error, sizeof error);
+			if (health[i].state == HEALTH_FAILED)
+				snprintf(line, sizeof line, "%s: %s%s%s.",
+				    providers[i]->id, why, error[0] != '\0' ?
+				    "; last error: " : "", error);
+			else
+				snprintf(line, sizeof line, "%s is %s: %s%s%s.",
+				    providers[i]->id,
+				    health_name(health[i].state), why,
+				    error[0] != '\0' ? "; last error: " : "",
+				    error);
+			print_wrapped(line, width);
 		}
 	}
 	if (fflush(stdout) != 0)

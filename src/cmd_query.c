@@ -16,6 +16,8 @@
 #include "columns.h"
 #include "db.h"
 #include "err.h"
+#include "footer.h"
+#include "health.h"
 #include "history.h"
 #include "http.h"
 #include "money.h"
@@ -23,76 +25,11 @@
 #include "output.h"
 #include "paths.h"
 #include "provider.h"
+#include "query.h"
 #include "rentable.h"
 #include "settings.h"
 #include "str.h"
 #include "summary.h"
-
-/*
- * The footer's word on market references (rentable.h): how many were
- * left out and how to see them, or how many of those shown are ones.
- */
-static void
-print_market(const struct plan *plans, size_t n, size_t left_out,
-    bool summary, int64_t now)
-{
-	size_t i, shown = 0;
-
-	for (i = 0; i < n; i++)
-		if (offer_market_reference(plans[i].offer, now))
-			shown++;
-	if (left_out > 0)
-		fprintf(stderr, "; %zu marketplace listing%s older than a day "
-		    "left out (market references, not offers: --include-stale "
-		    "shows them)", left_out, left_out == 1 ? "" : "s");
-	if (shown > 0)
-		fprintf(stderr, "; %zu %s %s market reference%s (marketplace "
-		    "listing%s older than a day)", shown,
-		    summary ? "of them" : "shown", shown == 1 ? "is a" : "are",
-		    shown == 1 ? "" : "s", shown == 1 ? "" : "s");
-}
-
-/*
- * One line on stderr saying how many offers were shown and how old their
- * prices are, per provider: "gpucost: 12 offers; data age: aws 72d
- * (snapshot), vast 2h" (cli_data_age()).
- */
-static void
-print_data_age(const struct plan *plans, size_t n, size_t matched,
-    size_t folded, size_t left_out, int64_t now)
-{
-	if (folded > 0 && n + folded < matched)
-		fprintf(stderr, "gpucost: %zu of %zu offers in %zu rows (+N: "
-		    "more regions, --all-regions lists them)", n + folded,
-		    matched, n);
-	else if (folded > 0)
-		fprintf(stderr, "gpucost: %zu offers in %zu rows (+N: more "
-		    "regions, --all-regions lists them)", n + folded, n);
-	else if (n < matched)
-		fprintf(stderr, "gpucost: %zu of %zu offers", n, matched);
-	else
-		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
-	print_market(plans, n, left_out, false, now);
-	cli_data_age(stderr, plans, n, now);
-}
-
-/*
- * Under a table, the note letters its rows show, in words ("notes: !
- * price-outlier, o stale"): only those shown, on stderr with the data age
- * so the rows on stdout stay rows.
- */
-static void
-print_notes_legend(const struct plan *plans, size_t n, int64_t now)
-{
-	char legend[512];
-	unsigned notes = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		notes |= notes_at(plans[i].offer, now);
-	if (notes_legend(notes, legend, sizeof legend) > 0)
-		fprintf(stderr, "gpucost: %s\n", legend);
-}
 
 /* --train's assumptions, one line on stderr under the table. */
 static void
@@ -310,9 +247,10 @@ cmd_query_exec(const struct cli_options *o)
 	struct output_opts out_opts;
 	struct question q;
 	struct answer a;
-	size_t folded = 0, i;
+	struct footer foot;
 	char refresh_note[768] = "";
 	struct stale_refresh sr;
+	struct err err;
 	struct db *db;
 	int rc = EXIT_DATA;
 
@@ -325,27 +263,32 @@ cmd_query_exec(const struct cli_options *o)
 	if (!o->offline && sr.max_age > 0)
 		refresh_stale(o, &sr, refresh_note, sizeof refresh_note);
 	query_question(o, &q);
+	if ((db = cli_open_cache(o)) == NULL)
+		return EXIT_DATA;
 	answer_init(&a);
-	if ((db = cli_answer(o, &q, &a)) == NULL)
+	footer_init(&foot);
+	if (answer_get(db, &q, &a, &err) < 0) {
+		cli_error("%s", err.msg);
 		goto done;
+	}
 	if (o->group_by.nkeys > 0) {
 		if (print_groups(o, &a) < 0) {
 			cli_error("writing the output: %s", strerror(errno));
 			goto done;
 		}
 		if (!o->quiet) {
-			fprintf(stderr, "gpucost: %zu offer%s in %zu group%s",
-			    a.nplans, a.nplans == 1 ? "" : "s", a.ngroups,
-			    a.ngroups == 1 ? "" : "s");
-			print_market(a.plans, a.nplans, a.left_out, true,
-			    q.filter.now);
-			cli_data_age(stderr, a.plans, a.nplans, q.filter.now);
+			footer_data_age(&foot, a.plans, a.nplans, q.filter.now);
+			footer_market(&foot, a.plans, a.nplans, a.left_out,
+			    true, q.filter.now);
+			footer_no_data(&foot, &q.filter, a.status, a.nstatus);
+			footer_add(&foot, FOOTER_COUNT, "%zu offer%s in %zu "
+			    "group%s", a.nplans, a.nplans == 1 ? "" : "s",
+			    a.ngroups, a.ngroups == 1 ? "" : "s");
+			cli_footer_print(&foot);
 		}
 		rc = a.matched > 0 ? EXIT_OK : EXIT_NO_MATCH;
 		goto done;
 	}
-	for (i = 0; i < a.nplans; i++)
-		folded += (size_t)a.plans[i].other_regions;
 	debug_rows(o, &q, &a);
 
 	memset(&out_opts, 0, sizeof out_opts);
@@ -385,24 +328,30 @@ cmd_query_exec(const struct cli_options *o)
 		goto done;
 	}
 	if (a.nplans == 0) {
-		if (!o->quiet)
-			cli_explain_empty(db, &q.filter, a.left_out,
-			    o->query_given);
+		if (!o->quiet && !cli_explain_empty(db, o, &q.filter, &a)) {
+			footer_no_data(&foot, &q.filter, a.status, a.nstatus);
+			cli_footer_print(&foot);
+		}
 		rc = EXIT_NO_MATCH;
 		/* Plans there were, but none holds the run: a refusal. */
 		if (cli_train_refused(db, &q.filter)) {
 			if (o->quiet)
-				cli_explain_empty(db, &q.filter, a.left_out,
-				    o->query_given);
+				cli_explain_empty(db, o, &q.filter, &a);
 			rc = EXIT_USAGE;
 		}
 	} else {
-		if (!o->quiet && o->format == OUTPUT_TABLE)
-			print_notes_legend(a.plans, a.nplans, out_opts.now);
 		if (!o->quiet) {
-			print_data_age(a.plans, a.nplans, a.matched, folded,
-			    a.left_out, out_opts.now);
-			cli_health(db, a.plans, a.nplans, out_opts.now);
+			footer_data_age(&foot, a.plans, a.nplans, out_opts.now);
+			footer_market(&foot, a.plans, a.nplans, a.left_out,
+			    false, out_opts.now);
+			footer_no_data(&foot, &q.filter, a.status, a.nstatus);
+			footer_health(&foot, db, a.plans, a.nplans,
+			    out_opts.now);
+			footer_count(&foot, a.plans, a.nplans, a.matched);
+			if (o->format == OUTPUT_TABLE)
+				footer_notes(&foot, a.plans, a.nplans,
+				    out_opts.now);
+			cli_footer_print(&foot);
 		}
 		/* JSON says them at its top; a table under it, once. */
 		if (!o->quiet && o->format == OUTPUT_TABLE &&
@@ -420,6 +369,7 @@ done:
 	/* Even with -q: the answer is older than was asked for. */
 	if (refresh_note[0] != '\0')
 		fprintf(stderr, "gpucost: %s\n", refresh_note);
+	footer_done(&foot);
 	answer_done(&a);
 	db_close(db);
 	return rc;

@@ -27,8 +27,8 @@ column_money(int64_t micro, char *buf, size_t size)
 {
 	if (!money_known(micro))
 		return (size_t)snprintf(buf, size, "-");
-	/* Round to 1/100 cent for display; exact values are in CSV/JSON. */
-	return money_format(buf, size, money_div_round(micro, 100) * 100, 2);
+	/* Exact values are in CSV/JSON. */
+	return money_format_fixed(buf, size, micro, COLUMN_HOUR_DECIMALS);
 }
 
 size_t
@@ -39,8 +39,8 @@ column_total(int64_t micro, char *buf, size_t size)
 
 	if (!money_known(micro))
 		return (size_t)snprintf(buf, size, "-");
-	money_format(digits, sizeof digits, money_div_round(micro, 10000) *
-	    10000, 2);
+	money_format_fixed(digits, sizeof digits, micro,
+	    COLUMN_TOTAL_DECIMALS);
 	start = digits[0] == '-' ? 1 : 0;
 	len = strcspn(digits, ".");
 	for (i = 0; digits[i] != '\0'; i++) {
@@ -53,55 +53,30 @@ column_total(int64_t micro, char *buf, size_t size)
 	return str_copy(buf, size, out);
 }
 
+size_t
+column_range(int64_t low, int64_t high, char *buf, size_t size)
+{
+	char lo[32], hi[32];
+
+	column_money(low, lo, sizeof lo);
+	column_money(high, hi, sizeof hi);
+	if (strcmp(lo, hi) == 0)
+		return str_copy(buf, size, lo);
+	return (size_t)snprintf(buf, size, "%s-%s", lo, hi);
+}
+
+const char *
+column_region(const char *region)
+{
+	/* "all" is a price that holds in every region. */
+	return region_is_any(region) ? COLUMN_ANY_REGION : region;
+}
+
 bool
 column_cell_empty(const char *cell)
 {
 	return cell[0] == '\0' || strcmp(cell, "-") == 0 ||
 	    strcmp(cell, "?") == 0;
-}
-
-/* Decimals of a plain number ("1,234.50" -> 2), or -1 if not one. */
-static int
-decimals_of(const char *cell)
-{
-	const char *p = cell, *dot = NULL;
-
-	if (*p == '-')
-		p++;
-	if (*p < '0' || *p > '9')
-		return -1;
-	for (; *p != '\0'; p++) {
-		if (*p == '.' && dot == NULL)
-			dot = p;
-		else if ((*p < '0' || *p > '9') && !(*p == ',' && dot == NULL))
-			return -1;
-	}
-	return dot == NULL ? 0 : (int)(p - dot - 1);
-}
-
-void
-column_fix_decimals(char *cells, size_t cell_size, size_t stride, size_t n)
-{
-	size_t i, len;
-	int most = 0, d;
-	char *cell;
-
-	for (i = 0; i < n; i++)
-		if ((d = decimals_of(cells + i * stride * cell_size)) > most)
-			most = d;
-	if (most == 0)
-		return;
-	for (i = 0; i < n; i++) {
-		cell = cells + i * stride * cell_size;
-		if ((d = decimals_of(cell)) < 0 || d == most)
-			continue;
-		len = strlen(cell);
-		if (d == 0 && len + 1 < cell_size)
-			cell[len++] = '.';
-		for (; d < most && len + 1 < cell_size; d++)
-			cell[len++] = '0';
-		cell[len] = '\0';
-	}
 }
 
 /* The column that shows sort key `sort` when ranking. */
@@ -111,43 +86,73 @@ is_sort_column(enum column c, enum sort_key sort)
 	/* The totals, notes and fabric share their keys with the prices. */
 	if (c == COL_TOTAL || c == COL_SPOT_TOTAL || c == COL_NOTES ||
 	    c == COL_FABRIC || c == COL_NODE_GBPS || c == COL_TERM_SAVE ||
-	    c == COL_TERM_TOTAL || (column_is_train(c) && c != COL_JOB))
+	    c == COL_TERM_TOTAL || c == COL_RANGE ||
+	    (column_is_train(c) && c != COL_JOB))
 		return false;
 	return column_info[c].sort == sort;
 }
 
 size_t
 columns_fit(const enum column *cols, size_t n, const size_t *want,
-    const bool *empty, enum sort_key sort, struct layout_column *lay,
-    size_t width)
+    const bool *empty, const bool *same, enum sort_key sort,
+    struct layout_column *lay, size_t width)
 {
-	bool by_spot = sort == SORT_SPOT || sort == SORT_SPOT_GPU;
+	enum column c;
+	bool totals = false;
 	size_t j;
 	int prio;
 
+	for (j = 0; j < n; j++)
+		if (cols[j] == COL_TOTAL)
+			totals = true;
 	for (j = 0; j < n; j++) {
-		const struct column_info *ci = &column_info[cols[j]];
-
-		prio = ci->priority;
-		if (by_spot && cols[j] == COL_TOTAL)
-			prio = column_info[COL_SPOT_TOTAL].priority;
-		/* The job's total (--hours) is the answer asked for, and
-		 * with --term so is the term's. */
+		c = cols[j];
+		prio = column_info[c].priority;
 		/*
-		 * A note is a warning about the row's numbers: while any
-		 * shown row has one, NOTE stays at every width.
+		 * The job's totals are the answer asked for: to keep both,
+		 * the GPUs (which the instance name mostly says) may go, as
+		 * a region does, and first.
 		 */
-		if (cols[j] == (by_spot ? COL_SPOT_TOTAL : COL_TOTAL) ||
-		    (sort == SORT_TERM_GPU && cols[j] == COL_TERM_TOTAL) ||
-		    is_sort_column(cols[j], sort) ||
-		    (cols[j] == COL_NOTES && !empty[j]))
+		if (c == COL_GPU && totals && !is_sort_column(c, sort))
+			prio = column_info[COL_REGION].priority;
+		/* Ranked by spot, the on-demand total says that price. */
+		if (c == COL_GPU_PRICE && totals && (sort == SORT_SPOT ||
+		    sort == SORT_SPOT_GPU))
+			prio = column_info[COL_REGION].priority;
+		if (is_sort_column(c, sort))
+			prio = 0;
+		/*
+		 * With --hours (the totals are shown), both job totals: "spot
+		 * or on demand?" is the question a job asks; with --term
+		 * ranked, the term's too. A note is a warning about the row's
+		 * numbers. Each stays at every width while a row has one.
+		 */
+		else if (!empty[j] && (c == COL_TOTAL || c == COL_SPOT_TOTAL ||
+		    c == COL_NOTES || (sort == SORT_TERM_GPU &&
+		    c == COL_TERM_TOTAL)))
 			prio = 0;
 		else if (empty[j])
 			prio += LAYOUT_EMPTY;
+		/*
+		 * Every row "8x H100": the question already said it, so it
+		 * weighs as the savings do.
+		 */
+		else if (c == COL_GPU && same[j] &&
+		    prio < column_info[COL_SAVINGS].priority)
+			prio = column_info[COL_SAVINGS].priority;
 		lay[j].want = want[j];
-		lay[j].min = ci->min;
+		lay[j].min = column_info[c].min;
 		lay[j].priority = prio;
-		lay[j].flexible = ci->flexible;
+		lay[j].flexible = column_info[c].flexible;
+		/*
+		 * Narrower still than what is never dropped: the GPUs go,
+		 * then the note, the totals, the instance (whole or not at
+		 * all: the detail and JSON have it); the provider and the
+		 * price stay.
+		 */
+		lay[j].last_resort = c == COL_GPU ? 4 : c == COL_NOTES ? 3 :
+		    c == COL_INSTANCE ? 1 : c == COL_PROVIDER ||
+		    is_sort_column(c, sort) || c == COL_GPU_PRICE ? 0 : 2;
 	}
 	return layout_fit(lay, n, width);
 }
@@ -161,6 +166,17 @@ column_fabric_shown(const struct plan *plans, size_t n, bool filter_fabric)
 		return true;
 	for (i = 0; i < n; i++)
 		if (plans[i].nodes > 1)
+			return true;
+	return false;
+}
+
+bool
+column_range_shown(const struct plan *plans, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (plans[i].other_regions > 0)
 			return true;
 	return false;
 }
@@ -243,12 +259,15 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 		return str_copy(buf, size, o->instance_type);
 	case COL_REGION:
 		if (p->other_regions > 0)
-			return (size_t)snprintf(buf, size, "%s +%d", o->region,
-			    p->other_regions);
-		/* "all" is a price that holds in every region. */
-		if (region_is_any(o->region))
-			return str_copy(buf, size, "any region");
-		return str_copy(buf, size, o->region);
+			return (size_t)snprintf(buf, size, "%s +%d",
+			    column_region(o->region), p->other_regions);
+		return str_copy(buf, size, column_region(o->region));
+	case COL_RANGE:
+		/* The folded regions' prices, its own included. */
+		if (p->other_regions == 0 || !money_known(p->fold_low) ||
+		    !money_known(p->fold_high))
+			return str_copy(buf, size, "-");
+		return column_range(p->fold_low, p->fold_high, buf, size);
 	case COL_GPU:
 		/* "2 nodes x 8 H100": never read as 8 GPUs of one machine. */
 		if (p->nodes > 1)
@@ -322,7 +341,7 @@ column_cell(enum column c, const struct plan *p, const struct column_ctx *ctx,
 	case COL_VCPUS_GPU:
 		if (offer_vcpus_per_gpu(o) <= 0)
 			return (size_t)snprintf(buf, size, "-");
-		return (size_t)snprintf(buf, size, "%.3g",
+		return (size_t)snprintf(buf, size, "%.1f",
 		    offer_vcpus_per_gpu(o));
 	case COL_RAM_GPU:
 		if (offer_ram_gb_per_gpu(o) <= 0)

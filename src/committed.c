@@ -78,7 +78,8 @@ committed_term_parse(const char *s, int *months)
 	if (s[0] < '1' || s[0] > '9')
 		return -1;
 	n = strtol(s, &end, 10);
-	if (strcmp(end, "y") == 0)
+	/* Providers sell terms of 1 and 3 years (issue 44): no 2y. */
+	if (strcmp(end, "y") == 0 && (n == 1 || n == 3))
 		n *= 12;
 	else if (strcmp(end, "m") != 0)
 		return -1;

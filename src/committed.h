@@ -67,7 +67,8 @@ int	committed_upfront_parse(const char *s, enum committed_upfront *out);
 void	committed_term_name(char *buf, size_t size, int months);
 /*
  * Parse a --term value: "1y", "3y", "6m", "12m", "any" (TERM_ANY) into
- * *months. -1 for anything else or a term longer than 5 years.
+ * *months. -1 for anything else: years other than 1 and 3 (no provider
+ * sells a 2-year term) or months beyond COMMITTED_MONTHS_MAX.
  */
 int	committed_term_parse(const char *s, int *months);
 

@@ -328,8 +328,20 @@ unknown_sql(const struct sort_sql *s, char *buf, size_t size)
 static const char *
 gpu_raw_order(enum sort_key key, bool reverse)
 {
-	return key != SORT_GPU ? "" : reverse ? "gpu_raw = '', gpu_raw DESC, " :
-	    "gpu_raw = '', gpu_raw, ";
+	return key != SORT_GPU ? "" : reverse ?
+	    "gpu_raw = '', gpu_raw DESC, gpu_count DESC, " :
+	    "gpu_raw = '', gpu_raw, gpu_count, ";
+}
+
+/*
+ * After --sort gpu's names, the count as a number (1x, 2x ... 10x, as
+ * plan_sort() ranks it; issue 45), in the names' direction.
+ */
+static const char *
+gpu_count_order(enum sort_key key, bool desc)
+{
+	return key != SORT_GPU ? "" : desc ? ", gpu_count DESC" :
+	    ", gpu_count";
 }
 
 /*
@@ -436,14 +448,16 @@ top_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 	top_where(f, rq, where, sizeof where);
 	if (parts == 1)
 		snprintf(sql, size, "%sSELECT %s FROM %s%s WHERE 1%s "
-		    "ORDER BY %s%s, %s LIMIT ?%s", open, cols != NULL ? cols :
+		    "ORDER BY %s%s%s, %s LIMIT ?%s", open, cols != NULL ? cols :
 		    "provider, key", from, index, where, s->expr,
-		    desc ? " DESC" : "", tiebreak(f, key), close);
+		    desc ? " DESC" : "", gpu_count_order(key, desc),
+		    tiebreak(f, key), close);
 	else if (part == 0)
 		snprintf(sql, size, "%sSELECT %s FROM %s%s WHERE 1%s AND %s "
-		    "ORDER BY %s%s, %s LIMIT ?%s", open, cols != NULL ? cols :
+		    "ORDER BY %s%s%s, %s LIMIT ?%s", open, cols != NULL ? cols :
 		    "provider, key", from, index, where, s->known, s->expr,
-		    desc ? " DESC" : "", tiebreak(f, key), close);
+		    desc ? " DESC" : "", gpu_count_order(key, desc),
+		    tiebreak(f, key), close);
 	else
 		snprintf(sql, size, "%sSELECT %s FROM %s%s WHERE 1%s AND %s "
 		    "ORDER BY %s%s LIMIT ?%s", open, cols != NULL ? cols :

@@ -84,6 +84,26 @@ parse_bool(const char *s, bool *out)
 	return -1;
 }
 
+/* An unknown --provider name: the nearest id, as for options. */
+static void
+provider_unknown(const char *item, struct err *err)
+{
+	const char *ids[64], *near;
+	char q[128];
+	size_t n;
+
+	for (n = 0; providers[n] != NULL && n < sizeof ids / sizeof ids[0];
+	    n++)
+		ids[n] = providers[n]->id;
+	if ((near = str_nearest(item, ids, n)) != NULL)
+		err_set(err, "--provider: unknown provider %s; did you mean "
+		    "%s? (known: %s)", str_quoted(item, q, sizeof q), near,
+		    provider_id_list());
+	else
+		err_set(err, "--provider: unknown provider %s (known: %s)",
+		    str_quoted(item, q, sizeof q), provider_id_list());
+}
+
 /*
  * Provider ids separated by commas and/or blanks ("aws, gcp") into g,
  * after the ones it has.
@@ -113,9 +133,7 @@ parse_providers(struct offer_filter *g, const char *text, struct err *err)
 		r = NULL;
 		if ((p = provider_find(item)) == NULL &&
 		    (r = retired_provider(item)) == NULL) {
-			err_set(err, "--provider: unknown provider %s (known: "
-			    "%s)", str_quoted(item, q, sizeof q),
-			    provider_id_list());
+			provider_unknown(item, err);
 			return -1;
 		}
 		id = p != NULL ? p->id : r->provider;

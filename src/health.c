@@ -51,6 +51,12 @@ health_judge(const struct refresh_outcome *rows, size_t n, int64_t now,
 		out->state = HEALTH_FAILING;
 		return;
 	}
+	/*
+	 * The last attempt failed: whatever came before, not ok (shrunk
+	 * says more, of the rows the cache holds).
+	 */
+	if (k > 0)
+		out->state = HEALTH_FAILED;
 	if (m < HEALTH_MEDIAN_MIN)
 		return;
 	qsort(counts, m, sizeof counts[0], cmp_long);
@@ -71,6 +77,8 @@ health_name(enum health_state state)
 		return "failing";
 	case HEALTH_SHRUNK:
 		return "shrunk";
+	case HEALTH_FAILED:
+		return "failed";
 	default:
 		return NULL;
 	}
@@ -90,6 +98,13 @@ health_describe(const struct provider_health *h, int64_t now, char *buf,
 		    "days (%zu tr%s)%s", (long long)((now - h->failing_since) /
 		    DAY), h->failures, h->failures == 1 ? "y" : "ies",
 		    h->last_success > 0 ? "" : " and none ever worked");
+	else if (h->state == HEALTH_FAILED && h->last_success > 0)
+		len = snprintf(buf, size, "its last refresh failed (%zu "
+		    "tr%s since its last success)", h->failures,
+		    h->failures == 1 ? "y" : "ies");
+	else if (h->state == HEALTH_FAILED)
+		len = snprintf(buf, size, "no refresh has worked yet (%zu "
+		    "tr%s)", h->failures, h->failures == 1 ? "y" : "ies");
 	else if (h->state == HEALTH_SHRUNK)
 		len = snprintf(buf, size, "its last refresh found %ld "
 		    "offer%s, under half the median (%ld) of the refreshes "

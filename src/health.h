@@ -6,6 +6,8 @@
  *	failing	every refresh since its last success has failed, the
  *		first of them HEALTH_FAILING_DAYS or more ago: its cached
  *		rows are only as new as that success;
+ *	failed	its last refresh failed (not yet for so long), or none
+ *		has ever worked: never "ok" next to an error (issue 45);
  *	shrunk	its last success stored at most half the median offer
  *		count of the HEALTH_MEDIAN_OF successes before it (with
  *		HEALTH_MEDIAN_MIN of them at least): the source may have
@@ -40,7 +42,8 @@ enum health_state {
 	HEALTH_UNKNOWN = 0,
 	HEALTH_OK,
 	HEALTH_FAILING,
-	HEALTH_SHRUNK
+	HEALTH_SHRUNK,
+	HEALTH_FAILED
 };
 
 struct provider_health {
@@ -58,13 +61,15 @@ struct provider_health {
 void	health_judge(const struct refresh_outcome *rows, size_t n, int64_t now,
 	    struct provider_health *out);
 
-/* "ok", "failing", "shrunk", or NULL for unknown. */
+/* "ok", "failing", "failed", "shrunk", or NULL for unknown. */
 const char *health_name(enum health_state state);
 
 /*
  * One line for people: "every refresh has failed for 9 days (14 tries)",
- * "its last refresh found 12 offers, under half the median (40) of the
- * 10 before"; "" when there is nothing to say. Returns the length.
+ * "its last refresh failed (2 tries since its last success)",
+ * "no refresh has worked yet (1 try)", "its last refresh found 12
+ * offers, under half the median (40) of the 10 before"; "" when there
+ * is nothing to say. Returns the length.
  */
 size_t	health_describe(const struct provider_health *h, int64_t now,
 	    char *buf, size_t size);

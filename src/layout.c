@@ -49,10 +49,17 @@ layout_fit(struct layout_column *cols, size_t n, size_t width)
 			    (worst == n ||
 			    cols[i].priority >= cols[worst].priority))
 				worst = i;
-		/* Only kept columns left and still too wide: the last goes. */
-		for (i = 0; worst == n && i < n; i++)
-			if (cols[n - 1 - i].shown)
-				worst = n - 1 - i;
+		/*
+		 * Only kept columns left and still too wide: the one of
+		 * highest last_resort goes, of equals the rightmost.
+		 */
+		if (worst == n) {
+			for (i = 0; i < n; i++)
+				if (cols[i].shown && (worst == n ||
+				    cols[i].last_resort >=
+				    cols[worst].last_resort))
+					worst = i;
+		}
 		if (worst == n)
 			return 0;
 		/* Keep at least one column, cut to the width. */

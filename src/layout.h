@@ -23,6 +23,8 @@ struct layout_column {
 	size_t	want;		/* widest cell including the header */
 	size_t	min;		/* narrowest it may be cut to (flexible) */
 	int	priority;	/* 0 = never dropped; higher drops first */
+	int	last_resort;	/* priority 0 left and too wide: the highest
+				   goes first (equals: the rightmost) */
 	bool	flexible;	/* may be cut below want */
 	/* out */
 	bool	shown;

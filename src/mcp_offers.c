@@ -18,6 +18,7 @@
 #include "columns.h"
 #include "db.h"
 #include "err.h"
+#include "footer.h"
 #include "output.h"
 #include "train.h"
 #include "xalloc.h"
@@ -192,25 +193,18 @@ offer_object(const struct answer *a, size_t i, const struct output_opts *opts,
 	return obj;
 }
 
-/* The footer's data age (cli_data_age()) without its "; data age: ". */
+/* The footer's data age (footer_age_text()) without its "data age: ". */
 static void
 add_data_age(cJSON *doc, const struct answer *a, int64_t now)
 {
-	static const char lead[] = "; data age: ";
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem;
+	static const char lead[] = "data age: ";
+	char text[2048];
 
-	if (a->nplans == 0 || (mem = open_memstream(&text, &len)) == NULL)
+	if (footer_age_text(a->plans, a->nplans, now, text, sizeof text) == 0)
 		return;
-	cli_data_age(mem, a->plans, a->nplans, now);
-	if (fclose(mem) == 0 && len > sizeof lead - 1 &&
-	    strncmp(text, lead, sizeof lead - 1) == 0) {
-		text[strcspn(text, "\n")] = '\0';
-		cJSON_AddStringToObject(doc, "data_age",
-		    text + sizeof lead - 1);
-	}
-	free(text);
+	cJSON_AddStringToObject(doc, "data_age",
+	    strncmp(text, lead, sizeof lead - 1) == 0 ?
+	    text + sizeof lead - 1 : text);
 }
 
 /* train: the run, and what the job's figures assume, in one line. */
@@ -230,8 +224,10 @@ int
 mcp_offers_exec(const struct cli_options *o, bool all_fields)
 {
 	struct output_opts opts;
+	struct footer foot;
 	struct question q;
 	struct answer a;
+	struct err err;
 	struct db *db;
 	cJSON *doc, *offers;
 	char *s;
@@ -246,9 +242,15 @@ mcp_offers_exec(const struct cli_options *o, bool all_fields)
 	q.fold = true;
 	q.regions = true;
 	q.counts = true;
+	q.status = true;	/* which providers have no data */
 	answer_init(&a);
-	if ((db = cli_answer(o, &q, &a)) == NULL)
+	footer_init(&foot);
+	if ((db = cli_open_cache(o)) == NULL)
 		goto done;
+	if (answer_get(db, &q, &a, &err) < 0) {
+		cli_error("%s", err.msg);
+		goto done;
+	}
 	memset(&opts, 0, sizeof opts);
 	opts.format = OUTPUT_JSON;
 	opts.hours = o->hours;
@@ -281,21 +283,28 @@ mcp_offers_exec(const struct cli_options *o, bool all_fields)
 		goto done;
 	}
 	free(s);
-	/* The messages: on stderr, as the query's footer says them. */
-	if (a.left_out != ANSWER_UNKNOWN && a.left_out > 0 && a.nplans > 0)
-		fprintf(stderr, "%zu marketplace listing%s older than a day "
-		    "left out (market references, not offers: include-stale "
-		    "shows them)\n", a.left_out, a.left_out == 1 ? "" : "s");
+	/*
+	 * The messages, on stderr, as the query's footer says them, less
+	 * what the answer holds (data_age; rows and matched), a line each.
+	 */
 	if (a.nplans == 0) {
-		cli_explain_empty(db, &q.filter, a.left_out, o->query_given);
+		if (!cli_explain_empty(db, o, &q.filter, &a))
+			footer_no_data(&foot, &q.filter, a.status, a.nstatus);
 		/* Plans there were, but none holds the run: a refusal. */
 		rc = cli_train_refused(db, &q.filter) ? EXIT_USAGE :
 		    EXIT_NO_MATCH;
 	} else {
-		cli_health(db, a.plans, a.nplans, q.filter.now);
+		footer_market(&foot, a.plans, a.nplans, a.left_out, false,
+		    q.filter.now);
+		footer_no_data(&foot, &q.filter, a.status, a.nstatus);
+		footer_health(&foot, db, a.plans, a.nplans, q.filter.now);
 		rc = EXIT_OK;
 	}
+	s = footer_text(&foot, 0);
+	fputs(s, stderr);
+	free(s);
 done:
+	footer_done(&foot);
 	answer_done(&a);
 	db_close(db);
 	return rc;

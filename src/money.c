@@ -137,6 +137,23 @@ money_format(char *buf, size_t size, int64_t micro, int min_decimals)
 	return n;
 }
 
+size_t
+money_format_fixed(char *buf, size_t size, int64_t micro, int decimals)
+{
+	int64_t step = 1;
+	int i;
+
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 6)
+		decimals = 6;
+	for (i = decimals; i < 6; i++)
+		step *= 10;
+	if (money_known(micro))
+		micro = money_div_round(micro, step) * step;
+	return money_format(buf, size, micro, decimals);
+}
+
 int64_t
 money_div_round(int64_t a, int64_t b)
 {

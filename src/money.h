@@ -15,6 +15,11 @@
 
 #define MONEY_NONE	INT64_MIN	/* price not published / not known */
 #define MONEY_UNIT	1000000		/* micro-USD in one USD */
+/*
+ * Decimals of a price per hour wherever people read one (tables, the
+ * TUI, messages): the same in every answer (issue 48).
+ */
+#define MONEY_HOUR_DECIMALS	4
 /* Largest price accepted anywhere: 10 million USD (an absurd value). */
 #define MONEY_MAX	((int64_t)10000000 * MONEY_UNIT)
 
@@ -42,6 +47,16 @@ int	money_from_double(double usd, int64_t *micro);
  * "2.00". MONEY_NONE formats as "". Returns the length.
  */
 size_t	money_format(char *buf, size_t size, int64_t micro, int min_decimals);
+
+/*
+ * Format micro-USD rounded half away from zero to exactly `decimals`
+ * (0..6) decimals: 1171525 with 4 -> "1.1715", 2890000 with 4 ->
+ * "2.8900". What people read (tables, messages) comes through here, so
+ * a price prints the same way wherever it is quoted. MONEY_NONE formats
+ * as "". Returns the length.
+ */
+size_t	money_format_fixed(char *buf, size_t size, int64_t micro,
+	    int decimals);
 
 /* a / b rounded half away from zero; b > 0. */
 int64_t	money_div_round(int64_t a, int64_t b);

@@ -1254,10 +1254,15 @@ plan_cmp_rank(const struct plan *a, const struct plan *b, enum sort_key key,
 		c = cmp_str(oa->region, ob->region, rev);
 		break;
 	case SORT_GPU:
-		/* Unknown GPUs last, among themselves by their raw names. */
+		/*
+		 * Unknown GPUs last, among themselves by their raw names;
+		 * then the count as a number: 1x, 2x ... 10x (issue 45).
+		 */
 		c = cmp_str(oa->gpu, ob->gpu, rev);
 		if (c == 0 && oa->gpu[0] == '\0')
 			c = cmp_str(oa->gpu_raw, ob->gpu_raw, rev);
+		if (c == 0)
+			c = cmp_int(oa->gpu_count, ob->gpu_count, rev);
 		break;
 	case SORT_COUNT:
 		c = cmp_int(a->total_gpus, b->total_gpus, !rev);

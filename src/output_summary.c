@@ -47,9 +47,10 @@ static const struct output_column stat_columns[SC_COUNT] = {
 				    false },
 	[SC_CHEAP_PROVIDER] =	{ "cheapest_provider", "CHEAPEST", 2, false,
 				    false },
+	/* Names a buyer copies: whole or not at all (issue 45). */
 	[SC_CHEAP_INSTANCE] =	{ "cheapest_instance_type", "INSTANCE", 3,
-				    false, true },
-	[SC_CHEAP_REGION] =	{ "cheapest_region", "REGION", 4, false, true },
+				    false, false },
+	[SC_CHEAP_REGION] =	{ "cheapest_region", "REGION", 4, false, false },
 	[SC_TERM_MIN] =		{ "min_term_gpu_hour", "TERM MIN", 1, true,
 				    false },
 	[SC_TERM_MEDIAN] =	{ "median_term_gpu_hour", "TERM MEDIAN", 2,
@@ -65,7 +66,7 @@ static const struct output_column stat_columns[SC_COUNT] = {
 static const struct output_column key_columns[GROUP_KEY_COUNT] = {
 	[GROUP_GPU] =		{ "gpu", "GPU", 1, false, false },
 	[GROUP_PROVIDER] =	{ "provider", "PROVIDER", 1, false, false },
-	[GROUP_REGION] =	{ "region", "REGION", 1, false, true },
+	[GROUP_REGION] =	{ "region", "REGION", 1, false, false },
 	[GROUP_CONTINENT] =	{ "continent", "CONTINENT", 1, false, false },
 };
 
@@ -96,7 +97,10 @@ summary_value(const void *ctx, size_t row, size_t col, bool human,
 	const struct offer *cheap = g->cheapest->offer;
 
 	if (col < r->by->nkeys) {
-		str_copy(buf, size, g->values[col]);
+		/* People read "any region" where the data says "all". */
+		str_copy(buf, size, human && (r->by->keys[col] == GROUP_REGION ||
+		    r->by->keys[col] == GROUP_CONTINENT) ?
+		    column_region(g->values[col]) : g->values[col]);
 		return FIELD_STRING;
 	}
 	switch (r->stat[col - r->by->nkeys]) {
@@ -122,7 +126,8 @@ summary_value(const void *ctx, size_t row, size_t col, bool human,
 		str_copy(buf, size, cheap->instance_type);
 		return FIELD_STRING;
 	case SC_CHEAP_REGION:
-		str_copy(buf, size, cheap->region);
+		str_copy(buf, size, human ? column_region(cheap->region) :
+		    cheap->region);
 		return FIELD_STRING;
 	case SC_TERM_MIN:
 		return output_money(g->term.min, human, buf, size);

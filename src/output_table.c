@@ -26,6 +26,7 @@ table_columns(const struct output_opts *opts, const struct plan *plans,
     size_t nplans, enum column *cols)
 {
 	bool fabric = column_fabric_shown(plans, nplans, opts->fabric_filter);
+	bool folded = column_range_shown(plans, nplans);
 	size_t n = 0;
 	int c;
 
@@ -39,6 +40,8 @@ table_columns(const struct output_opts *opts, const struct plan *plans,
 		    (c == COL_EGRESS && !(opts->train->egress_gb > 0))))
 			continue;
 		if ((c == COL_FABRIC || c == COL_NODE_GBPS) && !fabric)
+			continue;
+		if (c == COL_RANGE && !folded)
 			continue;
 		cols[n++] = (enum column)c;
 	}
@@ -73,7 +76,7 @@ output_table(FILE *out, const struct output_opts *opts,
 	struct layout_column lay[COLUMN_COUNT];
 	enum column cols[COLUMN_COUNT];
 	size_t want[COLUMN_COUNT];
-	bool empty[COLUMN_COUNT];
+	bool empty[COLUMN_COUNT], same[COLUMN_COUNT];
 	char (*cells)[CELL_MAX], (*why)[CELL_MAX] = NULL;
 	size_t ncols, i, j, w, last, whyw = 0, width = opts->width;
 
@@ -99,6 +102,7 @@ output_table(FILE *out, const struct output_opts *opts,
 		str_copy(cells[j], CELL_MAX, column_info[cols[j]].header);
 		want[j] = str_width(cells[j]);
 		empty[j] = true;
+		same[j] = true;
 	}
 	for (i = 0; i < n; i++)
 		for (j = 0; j < ncols; j++) {
@@ -107,15 +111,12 @@ output_table(FILE *out, const struct output_opts *opts,
 			column_cell(cols[j], &plans[i], &ctx, cell, CELL_MAX);
 			if (!column_cell_empty(cell))
 				empty[j] = false;
-		}
-	for (j = 0; j < ncols; j++) {
-		if (column_info[cols[j]].right)
-			column_fix_decimals(cells[ncols + j], CELL_MAX, ncols, n);
-		for (i = 0; i < n; i++)
-			if ((w = str_width(cells[(i + 1) * ncols + j])) > want[j])
+			if (i > 0 && strcmp(cell, cells[ncols + j]) != 0)
+				same[j] = false;
+			if ((w = str_width(cell)) > want[j])
 				want[j] = w;
-	}
-	columns_fit(cols, ncols, want, empty, opts->sort, lay, width);
+		}
+	columns_fit(cols, ncols, want, empty, same, opts->sort, lay, width);
 	last = 0;
 	for (j = 0; j < ncols; j++)
 		if (lay[j].shown)

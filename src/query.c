@@ -526,6 +526,95 @@ explain_option(const struct offer_filter *f, enum explain_step s, char *buf,
 	}
 }
 
+/*
+ * The providers that publish committed prices (their adapters read
+ * them): those a refresh can bring a --term answer from.
+ */
+static const char *const term_publishers[] = { "aws", "azure", "gcp" };
+#define NPUBLISHERS	(sizeof term_publishers / sizeof term_publishers[0])
+
+/* Does offer o have a committed price of term (months or TERM_ANY)? */
+static bool
+has_term(const struct offer *o, int term)
+{
+	size_t i;
+
+	for (i = 0; i < o->ncommitted; i++)
+		if (term == TERM_ANY || o->committed[i].months == term)
+			return true;
+	return false;
+}
+
+/*
+ * Why --term leaves none (issue 44): which providers have prices of the
+ * term in the cache (for other offers than those asked), and which
+ * publish them but have none until a refresh. Never "try another term"
+ * to --term any.
+ */
+static void
+explain_term(const struct offer *offers, size_t n,
+    const struct offer_filter *f, const char *opt, char *buf, size_t size,
+    size_t *len)
+{
+	const char *have[NPUBLISHERS + 8];
+	size_t nhave = 0, nneed = 0, i, j;
+	bool need[NPUBLISHERS];
+
+	for (i = 0; i < n; i++) {
+		if (!has_term(&offers[i], f->term))
+			continue;
+		for (j = 0; j < nhave; j++)
+			if (strcmp(have[j], offers[i].provider) == 0)
+				break;
+		if (j == nhave && nhave < sizeof have / sizeof have[0])
+			have[nhave++] = offers[i].provider;
+	}
+	for (i = 0; i < NPUBLISHERS; i++) {
+		/* Only those --provider allows. */
+		need[i] = f->nproviders == 0;
+		for (j = 0; j < f->nproviders; j++)
+			if (strcmp(f->providers[j], term_publishers[i]) == 0)
+				need[i] = true;
+		for (j = 0; j < nhave; j++)
+			if (strcmp(have[j], term_publishers[i]) == 0)
+				need[i] = false;
+		if (need[i])
+			nneed++;
+	}
+	append(buf, size, len, "has a committed price of %s", opt);
+	if (nhave > 0) {
+		append(buf, size, len, "; the cache has such prices from");
+		for (j = 0; j < nhave; j++)
+			append(buf, size, len, "%s %s", j == 0 ? "" : ",",
+			    have[j]);
+		append(buf, size, len, ", for other offers");
+	} else
+		append(buf, size, len, "; the cache has no committed price%s",
+		    f->term == TERM_ANY ? "" : " of that term");
+	if (nneed > 0) {
+		append(buf, size, len, "; ");
+		for (i = 0, j = 0; i < NPUBLISHERS; i++)
+			if (need[i])
+				append(buf, size, len, "%s%s", j++ == 0 ? "" :
+				    j == nneed ? " and " : ", ",
+				    term_publishers[i]);
+		append(buf, size, len, " publish%s them: 'gpucost refresh "
+		    "--provider ", nneed == 1 ? "es" : "");
+		for (i = 0, j = 0; i < NPUBLISHERS; i++)
+			if (need[i])
+				append(buf, size, len, "%s%s", j++ == 0 ? "" :
+				    ",", term_publishers[i]);
+		append(buf, size, len, "' fetches them");
+	}
+	if (nneed == 0 && nhave == 0)
+		append(buf, size, len, ": of the providers asked, none "
+		    "publishes them (aws, azure and gcp do)");
+	if (nhave > 0)
+		append(buf, size, len, "%s", f->term == TERM_ANY ?
+		    "; or widen the other filters" :
+		    "; or widen the other filters, or try another term");
+}
+
 /* Why step s left none of the offers `before` kept, and what to do. */
 static void
 explain_reason(const struct offer *offers, size_t n, const bool *before,
@@ -615,7 +704,9 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 		break;
 	case EX_PRICE:
 		if (money_known(cheapest)) {
-			money_format(money, sizeof money, cheapest, 2);
+			/* Rounded as the table shows it. */
+			money_format_fixed(money, sizeof money, cheapest,
+			    MONEY_HOUR_DECIMALS);
 			append(buf, size, len, "matches %s; the cheapest is %s "
 			    "USD per GPU-hour%s: raise it", opt, money,
 			    f->spot ? " (spot)" : "");
@@ -640,10 +731,7 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 		append(buf, size, len, "matches the %s: change it", opt);
 		break;
 	case EX_TERM:
-		append(buf, size, len, "has a committed price of %s (AWS, "
-		    "Azure and GCP publish them%s): drop it or try another "
-		    "term", opt, snapshot ? "; the snapshot has none, run "
-		    "'gpucost refresh'" : "");
+		explain_term(offers, n, f, opt, buf, size, len);
 		break;
 	case EX_TRAIN:
 		append(buf, size, len, "has the GPU memory for %s: its "

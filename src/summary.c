@@ -79,6 +79,9 @@ key_value_of(const char *gpu, const char *provider, const char *region,
 	case GROUP_CONTINENT: {
 		const char *country, *continent;
 
+		/* A price of every region is in every continent: "all". */
+		if (region_is_any(region))
+			return "all";
 		region_locate(provider, region, &country, &continent);
 		return continent[0] != '\0' ? continent : "unknown";
 	}

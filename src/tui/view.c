@@ -74,6 +74,58 @@ draw_text(int y, int x, int w, const char *text, attr_t attr, bool right)
 	return used;
 }
 
+size_t
+text_lines(const char *text, size_t w, const char **start, size_t *len,
+    size_t max)
+{
+	size_t n = 0, fit, cut;
+
+	if (w < 1)
+		w = 1;
+	while (*text == ' ')
+		text++;
+	while (*text != '\0' && n < max) {
+		fit = str_prefix_for_width(text, w);
+		cut = fit;
+		if (text[fit] != '\0' && text[fit] != ' ') {
+			while (cut > 0 && text[cut - 1] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = fit;	/* one word wider than w */
+		}
+		if (cut == 0)
+			break;
+		start[n] = text;
+		len[n] = cut;
+		while (len[n] > 0 && text[len[n] - 1] == ' ')
+			len[n]--;
+		n++;
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+	return n;
+}
+
+int
+draw_wrapped(const struct view *v, int row, int x, int w, const char *text,
+    attr_t attr)
+{
+	const char *start[64];
+	size_t len[64], n, i;
+	char line[512];
+	int y;
+
+	n = text_lines(text, w > 0 ? (size_t)w : 1, start, len, 64);
+	for (i = 0; i < n; i++) {
+		if ((y = view_row_y(v, row + (int)i)) < 0)
+			continue;
+		snprintf(line, sizeof line, "%.*s", (int)len[i], start[i]);
+		draw_text(y, x, w, line, attr, false);
+	}
+	return n > 0 ? (int)n : 1;
+}
+
 /* A border with a title in the top edge. */
 void
 draw_box(const struct rect *r, const char *title)

@@ -204,6 +204,21 @@ void	draw_fill(const struct rect *r, int y, attr_t attr);
  */
 int	draw_text(int y, int x, int w, const char *text, attr_t attr,
 	    bool right);
+/*
+ * Break text after spaces into lines of at most w columns (a word wider
+ * than w is cut there): each line's start and byte length into
+ * start[]/len[], at most max of them. Returns how many lines. Help and
+ * notes wrap instead of being cut with '~' (issue 45).
+ */
+size_t	text_lines(const char *text, size_t w, const char **start,
+	    size_t *len, size_t max);
+/*
+ * Text wrapped to w columns at (x, view row `row` of pager v) and the
+ * rows below it: only the rows on screen are drawn. Returns how many
+ * rows it takes.
+ */
+int	draw_wrapped(const struct view *v, int row, int x, int w, const char *text,
+	    attr_t attr);
 /* A box border around r with a title. */
 void	draw_box(const struct rect *r, const char *title);
 

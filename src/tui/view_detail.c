@@ -176,24 +176,38 @@ pen_total(struct pen *p, const struct detail *d, const char *label,
 	pen_cost(p, label, a, b);
 }
 
+/* "label   value", the value wrapped under itself, never cut. */
+static void
+pen_field_wrap(struct pen *p, const char *label, const char *value)
+{
+	int y = pen_y(p), x = p->v->area.x + p->x + 2;
+
+	if (y >= 0)
+		draw_text(y, x, LABEL_W - 1, label, ui_attr(UI_LABEL), false);
+	p->row += draw_wrapped(p->v, p->row, x + LABEL_W, p->w - LABEL_W - 3,
+	    value, ui_attr(UI_NORMAL));
+}
+
 /* Each note of the offer, explained; the spot zone where known. */
 static void
 draw_notes(struct pen *p, const struct offer *o, int64_t now)
 {
 	unsigned mask = notes_at(o, now);
+	char text[512];
 	int i;
 
 	for (i = 0; i < NOTE_COUNT; i++) {
 		if ((mask & NOTE_BIT(i)) == 0)
 			continue;
 		if (i == NOTE_SPOT_CHEAPEST_ZONE && o->spot_zone[0] != '\0')
-			pen_field(p, "Note", "%s %s: %s (%s)",
+			snprintf(text, sizeof text, "%s %s: %s (%s)",
 			    note_marker((enum note)i), note_token((enum note)i),
 			    note_text((enum note)i), o->spot_zone);
 		else
-			pen_field(p, "Note", "%s %s: %s",
+			snprintf(text, sizeof text, "%s %s: %s",
 			    note_marker((enum note)i), note_token((enum note)i),
 			    note_text((enum note)i));
+		pen_field_wrap(p, "Note", text);
 	}
 }
 
@@ -211,7 +225,7 @@ draw_offer(struct pen *p, const struct detail *d, int64_t now)
 	pen_field(p, "Provider", "%s", o->provider);
 	pen_field(p, "Offer key", "%s", o->key);
 	pen_field(p, "Instance type", "%s", o->instance_type);
-	pen_field(p, "Region", "%s", o->region);
+	pen_field(p, "Region", "%s", column_region(o->region));
 	if (o->gpu[0] != '\0')
 		pen_field(p, "GPUs", "%d x %s%s%s%s", o->gpu_count, o->gpu,
 		    strcmp(o->gpu, o->gpu_raw) != 0 ? " (listed as \"" : "",
@@ -532,7 +546,7 @@ detail_draw(struct view *v)
 	int64_t now = tui_now(v->tui);
 
 	snprintf(title, sizeof title, " %s at %s, %s", o->instance_type,
-	    o->provider, o->region);
+	    o->provider, column_region(o->region));
 	view_title(v, title);
 	if (v->area.w >= TWO_COLUMNS_W) {
 		/* The fields on the left, the cost beside them. */

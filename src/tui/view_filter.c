@@ -181,8 +181,9 @@ filter_draw(struct view *v)
 	/* The fields, for the base's clicks: a second click edits. */
 	v->list = (struct rect){ box.y + 2, box.x, (int)rows, box.w };
 	draw_box(&box, "Filter");
-	snprintf(head, sizeof head, "%zu of %zu offers match", m->nplans,
-	    m->offers.n);
+	/* Offers, as the title counts them: a row may fold several. */
+	snprintf(head, sizeof head, "%zu of %zu offers match",
+	    m->noffers_shown, m->offers.n);
 	draw_text(box.y + 1, box.x + 2, box.w - 4, head, ui_attr(UI_NOTICE),
 	    false);
 	for (i = 0; i < rows && v->sc.top + i < FILTER_FIELD_COUNT; i++) {

@@ -15,12 +15,11 @@
 
 #define HELP_KEYS_W	24	/* width of the keys column */
 
-/* Text lines that are not actions. */
-static const char *const help_mouse[] = {
-	"Click a row to select it, a column header to sort by it (again to",
-	"reverse), an item of the bar at the bottom to run it; the wheel",
-	"scrolls. Colours follow roles; NO_COLOR=1 gives monochrome.",
-};
+/* Text that is not actions: one paragraph, wrapped to the width. */
+static const char help_mouse[] =
+	"Click a row to select it, a column header to sort by it (again to "
+	"reverse), an item of the bar at the bottom to run it; the wheel "
+	"scrolls. Colours follow roles; NO_COLOR=1 gives monochrome.";
 
 /* Is action a listed in section s? Actions of every view go first only. */
 static bool
@@ -38,7 +37,7 @@ static void
 help_draw(struct view *v)
 {
 	char keys[64];
-	size_t s, i;
+	size_t s;
 	int a, row = 0, y;
 
 	view_title(v, " gpucost: keys (Esc goes back, q quits)");
@@ -56,11 +55,11 @@ help_draw(struct view *v)
 				keys_list((enum action)a, keys, sizeof keys);
 				draw_text(y, v->area.x + 3, HELP_KEYS_W - 1,
 				    keys, ui_attr(UI_LABEL), false);
-				draw_text(y, v->area.x + 3 + HELP_KEYS_W,
-				    v->area.w - 4 - HELP_KEYS_W, ai->help,
-				    ui_attr(UI_NORMAL), false);
 			}
-			row++;
+			/* Wrapped, never cut (issue 45). */
+			row += draw_wrapped(v, row, v->area.x + 3 + HELP_KEYS_W,
+			    v->area.w - 4 - HELP_KEYS_W, ai->help,
+			    ui_attr(UI_NORMAL));
 		}
 		row++;
 	}
@@ -68,12 +67,8 @@ help_draw(struct view *v)
 		draw_text(y, v->area.x + 1, v->area.w - 2, "Mouse",
 		    ui_attr(UI_SECTION), false);
 	row++;
-	for (i = 0; i < sizeof help_mouse / sizeof help_mouse[0]; i++) {
-		if ((y = view_row_y(v, row)) >= 0)
-			draw_text(y, v->area.x + 3, v->area.w - 4,
-			    help_mouse[i], ui_attr(UI_NORMAL), false);
-		row++;
-	}
+	row += draw_wrapped(v, row, v->area.x + 3, v->area.w - 4, help_mouse,
+	    ui_attr(UI_NORMAL));
 	/* The NOTE column's letters, from the note table (note_info.h). */
 	row++;
 	if ((y = view_row_y(v, row)) >= 0)
@@ -86,11 +81,10 @@ help_draw(struct view *v)
 			    note_marker((enum note)a), note_token((enum note)a));
 			draw_text(y, v->area.x + 3, HELP_KEYS_W - 1, keys,
 			    ui_attr(UI_LABEL), false);
-			draw_text(y, v->area.x + 3 + HELP_KEYS_W,
-			    v->area.w - 4 - HELP_KEYS_W,
-			    note_text((enum note)a), ui_attr(UI_NORMAL), false);
 		}
-		row++;
+		row += draw_wrapped(v, row, v->area.x + 3 + HELP_KEYS_W,
+		    v->area.w - 4 - HELP_KEYS_W, note_text((enum note)a),
+		    ui_attr(UI_NORMAL));
 	}
 	v->rows = row;
 }

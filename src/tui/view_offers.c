@@ -32,6 +32,7 @@ struct offers {
 	size_t		 ncols;
 	size_t		 want[COLUMN_COUNT];	/* widest cell seen, this result */
 	bool		 empty[COLUMN_COUNT];	/* no value in any row seen */
+	bool		 same[COLUMN_COUNT];	/* every row seen as the first */
 	struct layout_column lay[COLUMN_COUNT];
 	int		 colx[COLUMN_COUNT];	/* x of a shown column, or -1 */
 	char		(*cells)[CELL_MAX];	/* visible rows x ncols */
@@ -90,7 +91,8 @@ measure(struct view *v)
 	struct model *m = tui_model(v->tui);
 	struct column_ctx ctx = { .now = tui_now(v->tui),
 	    .hours = tui_hours(v->tui) };
-	char cell[CELL_MAX], filter[sizeof o->measured_filter];
+	char cell[CELL_MAX], first[CELL_MAX];
+	char filter[sizeof o->measured_filter];
 	size_t i, j, w, n = m->nplans < WANT_SAMPLE ? m->nplans : WANT_SAMPLE;
 
 	if (ctx.now == 0)
@@ -101,19 +103,25 @@ measure(struct view *v)
 		for (j = 0; j < o->ncols; j++) {
 			o->want[j] = str_width(column_info[o->cols[j]].header);
 			o->empty[j] = true;
+			o->same[j] = true;
 		}
 		str_copy(o->measured_filter, sizeof o->measured_filter, filter);
 		o->measured_generation = m->generation;
 	}
-	for (i = 0; i < n; i++)
-		for (j = 0; j < o->ncols; j++) {
+	for (j = 0; j < o->ncols && n > 0; j++) {
+		column_cell(o->cols[j], &m->plans[0], &ctx, first,
+		    sizeof first);
+		for (i = 0; i < n; i++) {
 			column_cell(o->cols[j], &m->plans[i], &ctx, cell,
 			    sizeof cell);
 			if ((w = str_width(cell)) > o->want[j])
 				o->want[j] = w;
 			if (!column_cell_empty(cell))
 				o->empty[j] = false;
+			if (strcmp(cell, first) != 0)
+				o->same[j] = false;
 		}
+	}
 }
 
 /*
@@ -399,20 +407,24 @@ draw_title(struct view *v)
 	else
 		len = (size_t)snprintf(line, sizeof line, " gpucost: %zu of %zu "
 		    "offers", m->noffers_shown, m->offers.n);
-	if (m->nplans > 0 && m->counted)
+	/*
+	 * How old the data is comes first, so 80 columns keep it; then the
+	 * order, the filter and the position.
+	 */
+	if (m->oldest > 0) {
+		column_age(tui_now(v->tui) - m->oldest, age, sizeof age);
 		len += (size_t)snprintf(line + len, sizeof line - len,
-		    " | row %zu of %zu", v->sc.sel + 1, m->nplans);
+		    " | data: %s old%s", age, m->any_snapshot ?
+		    " (snapshot)" : "");
+	}
+	len += (size_t)snprintf(line + len, sizeof line - len, " | sort: %s%s",
+	    sort_key_name(m->sort), m->reverse ? " reversed" : "");
 	if (filter_describe(&m->filter, filter, sizeof filter) > 0)
 		len += (size_t)snprintf(line + len, sizeof line - len,
 		    " | filter: %s", filter);
-	len += (size_t)snprintf(line + len, sizeof line - len,
-	    " | sort: %s%s", sort_key_name(m->sort),
-	    m->reverse ? " reversed" : "");
-	if (m->oldest > 0) {
-		column_age(tui_now(v->tui) - m->oldest, age, sizeof age);
-		snprintf(line + len, sizeof line - len, " | data: %s old%s",
-		    age, m->any_snapshot ? " (snapshot)" : "");
-	}
+	if (m->nplans > 0 && m->counted)
+		snprintf(line + len, sizeof line - len, " | row %zu of %zu",
+		    v->sc.sel + 1, m->nplans);
 	view_title(v, line);
 }
 
@@ -475,18 +487,17 @@ offers_draw(struct view *v)
 			    cell, CELL_MAX);
 			if (!column_cell_empty(cell))
 				o->empty[j] = false;
+			if (r > 0 && strcmp(cell, o->cells[j]) != 0)
+				o->same[j] = false;
 		}
 	for (j = 0; j < o->ncols; j++) {
-		if (column_info[o->cols[j]].right)
-			column_fix_decimals(o->cells[j], CELL_MAX, o->ncols,
-			    nrows);
 		for (r = 0; r < nrows; r++)
 			if ((w = str_width(o->cells[r * o->ncols + j])) >
 			    o->want[j])
 				o->want[j] = w;
 	}
-	columns_fit(o->cols, o->ncols, o->want, o->empty, m->sort, o->lay,
-	    (size_t)v->area.w - 1);
+	columns_fit(o->cols, o->ncols, o->want, o->empty, o->same, m->sort,
+	    o->lay, (size_t)v->area.w - 1);
 
 	draw_title(v);
 	y = v->area.y + 1;

@@ -97,8 +97,10 @@ summary_draw(struct view *v)
 		money_cell(g[i].price.max, hi, sizeof hi);
 		money_cell(g[i].spot.min, spot, sizeof spot);
 		snprintf(line, sizeof line, "%-16.16s %6zu %11s %9s %9s %9s  "
-		    "%s %s %s", g[i].values[0], g[i].offers, lo, med, hi, spot,
-		    c->provider, c->instance_type, c->region);
+		    "%s %s %s", s->key == GROUP_REGION ||
+		    s->key == GROUP_CONTINENT ? column_region(g[i].values[0]) :
+		    g[i].values[0], g[i].offers, lo, med, hi, spot,
+		    c->provider, c->instance_type, column_region(c->region));
 		draw_text(y, v->area.x, v->area.w, line, ui_attr(UI_NORMAL),
 		    false);
 	}

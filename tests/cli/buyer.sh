@@ -131,10 +131,12 @@ q --gpu H100 --count 8 --provider lambda
 check "CSV: one offer, region all" only region all
 
 # --- 4. Columns by importance at 80 columns. -------------------------
+# The price, what it buys, where and how fresh (issue 45); GPUS says
+# "4x A100-80" in every row, which the question said, so it may go.
 COLUMNS=80 run --db "$DB" --gpu A100-80 --count 4
 check "80 columns: offers" status_is 0
 head -1 "$T/out" > "$T/hdr"
-for c in PROVIDER INSTANCE REGION GPUS LINK '$/GPU-H'; do
+for c in PROVIDER INSTANCE REGION '$/GPU-H' AGE; do
 	check "80 columns: $c shown" grep -q -F -- "$c" "$T/hdr"
 done
 check "80 columns: no line longer than 80" [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/out")" -le 80 ]
@@ -174,10 +176,10 @@ check "wide table: RAM/GPU column" out_has 'RAM/GPU'
 run --db "$DB" --gpu H100 --count 8 --available
 check "--available on the snapshot: exit 1" status_is 1
 check "names the filter and the next step" err_has "offers match --gpu H100 --count 8; none is known to be available: the snapshot has no availability, run 'gpucost refresh'"
-check "one line" err_lines_are 1
+check "first, then the providers with no data (one line)" sh -c 'head -1 "$1" | grep -q "none is known to be available" && [ "$(wc -l < "$1")" -eq 2 ] && tail -1 "$1" | grep -q "^gpucost: no data yet from "' _ "$T/err"
 run --db "$DB" --gpu H100 --max-price 0.5
 check "--max-price too low: exit 1" status_is 1
-check "--max-price: says the cheapest" err_has 'none matches --max-price 0.5; the cheapest is 2.89 USD per GPU-hour'
+check "--max-price: says the cheapest, as the table rounds it" err_has 'none matches --max-price 0.5; the cheapest is 2.8900 USD per GPU-hour'
 run --db "$DB" --gpu P4 --region de
 check "--region empties it" err_has "offers match --gpu P4; none matches --region 'de'"
 run --db "$DB" --gpu H100 --count 12

@@ -60,7 +60,7 @@ check "azure H200: on-demand price unchanged" out_has '"price_hour": 84.80,'
 run --db "$DB" --provider azure --gpu H200 --term 1y
 check "azure --term 1y: exits 0" status_is 0
 check "azure --term 1y: TERM \$/GPU-H column" out_has 'TERM \$/GPU-H'
-check "azure --term 1y: the savings plan's 6.89 per GPU-hour" out_has ' 6\.89 '
+check "azure --term 1y: the savings plan's 6.89 per GPU-hour" out_has ' 6\.8900 '
 check "azure --term 1y: 35% saved against on-demand" out_has ' 35%'
 
 # --- AWS: p4d.24xlarge's Reserved terms -------------------------------
@@ -175,6 +175,6 @@ check "history without --term: the on-demand price, unchanged" sh -c '! tr -d "\
 # --- bad --term --------------------------------------------------------
 run --db "$DB" --term 2w
 check "--term 2w: usage error" status_is 2
-check "--term 2w: one line naming the option" err_has '^gpucost: --term: expected 1y, 3y'
+check "--term 2w: one line naming the option" err_has '^gpucost: --term: terms are 1y and 3y'
 
 finish

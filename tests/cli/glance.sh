@@ -29,10 +29,18 @@ pty() {
 	status=$?
 	tr -d '\r' < "$T/out" > "$T/pty" && mv "$T/pty" "$T/out"
 }
+# The footer's entries wrap at words on a terminal, their continuation
+# lines indented: one line each again.
+unwrap() {
+	awk '/^         [^ ]/ { sub(/^ +/, ""); prev = prev " " $0; next }
+	    { if (NR > 1) print prev; prev = $0 } END { print prev }' "$1"
+}
 if command -v script >/dev/null 2>&1; then
 	for cols in 80 120; do
 		pty "$cols" --db "$DB" --gpu H100 --count 8 --limit 6
 		check "pty $cols: offers" status_is 0
+		check "pty $cols: no line wider than the terminal" [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/out")" -le "$cols" ]
+		unwrap "$T/out" > "$T/lines" && mv "$T/lines" "$T/out"
 		check "pty $cols: NOTE column kept" grep -q 'NOTE' "$T/out"
 		check "pty $cols: no table line wider than the terminal" [ "$(grep -v "^gpucost:" "$T/out" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')" -le "$cols" ]
 		# Every marker in the NOTE column is named in the legend line.
@@ -116,10 +124,12 @@ check "--xyzzy: no wild guess" sh -c '! grep -q "did you mean" "$1"' x "$T/err"
 # --- The data-age line on every answer. --------------------------------
 run --db "$DB" --group-by gpu --gpu H100
 check "--group-by: exit 0" status_is 0
-check "--group-by: count and data age" err_has '^gpucost: [0-9]* offers in 1 group; .*data age: .*(snapshot)'
+check "--group-by: data age" err_has '^gpucost: data age: .*snapshot'
+check "--group-by: count" err_has '^gpucost: [0-9]* offers in 1 group$'
 run --db "$DB" history --gpu H100 --count 8 --limit 2
 check "history: exit 0" status_is 0
-check "history: data age" err_has '^gpucost: 2 offers; data age: '
+check "history: data age" err_has '^gpucost: data age: '
+check "history: count" err_has '^gpucost: 2 offers$'
 run --db "$DB" history --gpu H100 --count 8 --limit 2 -q
 check "history -q: nothing on stderr" [ ! -s "$T/err" ]
 

@@ -71,7 +71,9 @@ for p in $NEW; do
 	check "empty 200, $p: offers unchanged" [ "$(offers_sum "$p")" = "$b" ]
 	check "empty 200, $p: the status records the error" [ -n "$(field "$p" last_error)" ]
 	check "empty 200, $p: a failed outcome recorded" [ "$(sqlite3 "$DB" "select ok from refresh_outcome where provider = '$p' order by at desc, rowid desc limit 1")" = 0 ]
-	check "empty 200, $p: one failure is not failing ($(field "$p" health))" [ "$(field "$p" health)" = ok ]
+	# Not failing yet, but never "ok" beside an error (issue 45).
+	check "empty 200, $p: one failure is failed, not failing ($(field "$p" health))" [ "$(field "$p" health)" = failed ]
+	check "empty 200, $p: the note says so" [ "$(field "$p" health_note)" = "its last refresh failed (1 try since its last success)" ]
 done
 
 # ---------------------------------------------------------------------
@@ -80,9 +82,9 @@ done
 sqlite3 "$DB" "update refresh_outcome set at = at - 8 * $DAY where provider = 'ovh'"
 check "ovh: failing in providers" [ "$(field ovh health)" = failing ]
 check "ovh: the note says for how long" [ "$(field ovh health_note)" = "every refresh has failed for 8 days (1 try)" ]
-check "linode: not failing (its failure is today)" [ "$(field linode health)" = ok ]
+check "linode: not failing (its failure is today), failed" [ "$(field linode health)" = failed ]
 run --db "$DB" providers
-check "providers table: a line says ovh is failing" grep -q '^ovh is failing: every refresh has failed for 8 days (1 try)\.$' "$T/out"
+check "providers table: a line says ovh is failing" grep -q '^ovh is failing: every refresh has failed for 8 days (1 try); last error: .*\.$' "$T/out"
 run --db "$DB" --provider ovh --gpu H100
 check "an answer with ovh rows: exit 0" status_is 0
 check "its footer says ovh is failing" err_has "^gpucost: ovh is failing: every refresh has failed for 8 days (1 try); its rows are from its last success, "

@@ -122,12 +122,11 @@ done
 check "garbage in the session: -32700" is 3 .error.code -32700
 check "find_offers after it" is 4 '.result.isError' false
 check "find_offers: one offer" is 4 '.result.structuredContent.offers | length' 1
-check "find_offers: the data age, once and short" is 4 '.result.structuredContent.data_age | test("^[a-z-]+ [0-9]+[a-z]+ \\(")' true
+check "find_offers: the data age, once and short" is 4 '.result.structuredContent.data_age | test("^[a-z-]+ [0-9]+[a-z]+[ ,]") and length < 200' true
 check "find_offers: its gpu" is 4 '.result.structuredContent.offers[0].gpu' A100-80
 check "a control character in a value: a tool error" is 5 '.result.isError' true
 check "no offer matched: not an error" is 6 '.result.isError' false
-check "no offer matched: the message says why" is 6 '.result.structuredContent.messages[0]' \
-    '282 offers match --gpu H100; none matches --max-price 0.01; the cheapest is 2.89 USD per GPU-hour: raise it'
+check "no offer matched: the message says why" is 6 '.result.structuredContent.messages[0] | test("^282 offers match --gpu H100; none matches --max-price 0.01; the cheapest is 2.89")' true
 check "no offer matched: the text says why" is 6 '.result.content[0].text | contains("none matches --max-price 0.01")' true
 check "an unknown revision: ours" is 7 .result.protocolVersion 2025-11-25
 for t in find_offers market_summary price_history; do

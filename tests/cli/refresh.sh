@@ -344,8 +344,8 @@ export GPUCOST_VULTR_URL
 unset LAMBDA_API_KEY GCP_API_KEY
 run --db "$DB" refresh --provider lambda,gcp,vultr
 check "missing keys: exit 0" status_is 0
-check "missing keys: lambda line" err_has '^lambda: skipped: set LAMBDA_API_KEY$'
-check "missing keys: gcp line" err_has '^gcp: skipped: set GCP_API_KEY$'
+check "missing keys: lambda line" err_has '^gpucost: lambda: skipped: set LAMBDA_API_KEY$'
+check "missing keys: gcp line" err_has '^gpucost: gcp: skipped: set GCP_API_KEY$'
 run --db "$DB" refresh --provider lambda --quiet
 check "--quiet: no skip line" [ ! -s "$T/err" ]
 

@@ -25,8 +25,8 @@ run --db "$DB" --gpu H100 --count 8
 check "H100 x8: exit 0" status_is 0
 check "H100 x8: no marketplace listing" out_lacks '^vast '
 check "H100 x8: the footer says how many were left out and how to see them" \
-    err_has '; [1-9][0-9]* marketplace listings* older than a day left out (market references, not offers: --include-stale shows them)'
-left=$(sed -n 's/.*; \([0-9]*\) marketplace listings* older than a day left out.*/\1/p' "$T/err")
+    err_has '^gpucost: [1-9][0-9]* marketplace listings* older than a day left out (an* market references*, not an* offers*: --include-stale shows \(it\|them\))'
+left=$(sed -n 's/^gpucost: \([0-9]*\) marketplace listings* older than a day left out.*/\1/p' "$T/err")
 q --gpu H100 --count 8 --include-stale
 check "--include-stale: exactly those listings come back" [ "$(col provider | grep -c -x vast)" = "$left" ]
 check "--include-stale: noted single-listing and stale" [ "$(col notes | grep -c 'single-listing;stale')" -ge "$left" ]

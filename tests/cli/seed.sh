@@ -66,7 +66,7 @@ fi
 
 # Human output says how old the data is.
 run --db "$DB" --gpu H100 --count 8 --provider aws
-check "data age line names the provider and the snapshot" err_has 'data age: aws [0-9]*d (snapshot)'
+check "data age line names the provider and the snapshot" err_has 'data age: aws [0-9]*d.*snapshot'
 
 run --db "$DB" providers
 check "providers table lists all nine" [ "$(grep -c -E '^(aws|gcp|runpod|vast|lambda|vultr|azure|oci|scaleway) ' "$T/out")" -eq 9 ]

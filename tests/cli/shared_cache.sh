@@ -74,7 +74,7 @@ before=$(sums)
 # The reader: queries, providers, both ways of naming the cache.
 as_reader "$GPUCOST" --db "$SHARED" --provider vast --format csv
 check "reader --db: exit 0 ($status)" status_is 0
-check "reader --db: only the data-age line" eval 'err_lines_are 1 && err_has "data age"'
+check "reader --db: only the footer (data age, count)" eval 'err_lines_are 2 && err_has "^gpucost: data age" && err_has "^gpucost: [0-9]* offers$"'
 check "reader --db: sees the live offers" [ "$(grep -c ',live,' "$T/out")" -eq "$live" ]
 as_reader env GPUCOST_DB="$SHARED" "$GPUCOST" --gpu H100 --quiet
 check "reader GPUCOST_DB: exit 0 ($status)" status_is 0

@@ -54,7 +54,7 @@ refresh 850 us-east-1
 run --db "$DB" watch $Q
 check "price cut, table: exit 0 ($status)" status_is 0
 check "price cut, table: a CHANGE column" out_has '^CHANGE  *PROVIDER'
-check "price cut, table: cheaper \$10.00 -> \$8.50, -15%" out_has 'cheaper \$10\.00 -> \$8\.50, -15%'
+check "price cut, table: cheaper \$10.0000 -> \$8.5000, -15% (the table's decimals)" out_has 'cheaper \$10\.0000 -> \$8\.5000, -15%'
 # The same news in the other formats (forget and replay the two runs).
 for fmt in json csv tsv; do
 	run --db "$DB" watch $Q --forget

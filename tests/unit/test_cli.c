@@ -744,12 +744,12 @@ test_term(void **state)
 	assert_int_equal(o.filter.term, TERM_ANY);
 	ok(&o, "--gpu", "H100", NULL);
 	assert_int_equal(o.filter.term, TERM_NONE);
-	bad("--term: expected 1y, 3y, a number of months (6m) up to 5y, or "
-	    "any, got \"2w\"", "--term", "2w", NULL);
-	bad("--term: expected 1y, 3y, a number of months (6m) up to 5y, or "
-	    "any, got \"6y\"", "--term", "6y", NULL);
-	bad("--term: expected 1y, 3y, a number of months (6m) up to 5y, or "
-	    "any, got \"0m\"", "--term", "0m", NULL);
+	bad("--term: terms are 1y and 3y, a number of months where a "
+	    "provider sells them (6m, up to 60m), or any; got \"2w\"", "--term", "2w", NULL);
+	bad("--term: terms are 1y and 3y, a number of months where a "
+	    "provider sells them (6m, up to 60m), or any; got \"6y\"", "--term", "6y", NULL);
+	bad("--term: terms are 1y and 3y, a number of months where a "
+	    "provider sells them (6m, up to 60m), or any; got \"0m\"", "--term", "0m", NULL);
 }
 
 static void

@@ -83,19 +83,23 @@ age_is(int64_t seconds, const char *want)
 	assert_int_equal(n, strlen(want));
 }
 
+/*
+ * Issue 48: a price per hour has four decimals in every answer, whatever
+ * the other rows hold ("5.5600", never "5.56" in one run and "5.560" in
+ * another).
+ */
 static void
 test_money_decimals(void **state)
 {
 	(void)state;
-	/* At least two decimals... */
-	money_is(1000000, "1.00");
-	money_is(1100000, "1.10");
-	money_is(1230000, "1.23");
-	money_is(0, "0.00");
-	money_is(98320000, "98.32");
-	money_is(5000000000LL, "5000.00");
-	/* ... at most four, trailing zeros trimmed. */
-	money_is(1234000, "1.234");
+	money_is(1000000, "1.0000");
+	money_is(1100000, "1.1000");
+	money_is(1230000, "1.2300");
+	money_is(0, "0.0000");
+	money_is(98320000, "98.3200");
+	money_is(5000000000LL, "5000.0000");
+	money_is(5560000, "5.5600");
+	money_is(1234000, "1.2340");
 	money_is(1234500, "1.2345");
 	money_is(32772600, "32.7726");
 	money_is(4916250, "4.9163");
@@ -110,14 +114,15 @@ test_money_rounding(void **state)
 	money_is(1234550, "1.2346");
 	money_is(1234549, "1.2345");
 	money_is(2456789, "2.4568");
+	money_is(1171525, "1.1715");
 	money_is(50, "0.0001");
-	money_is(49, "0.00");
-	money_is(1, "0.00");
-	money_is(9999950, "10.00");
+	money_is(49, "0.0000");
+	money_is(1, "0.0000");
+	money_is(9999950, "10.0000");
 	money_is(9999949, "9.9999");
 	money_is(3333333, "3.3333");
 	money_is(6666667, "6.6667");
-	money_is(1999999999LL, "2000.00");
+	money_is(1999999999LL, "2000.0000");
 }
 
 static void
@@ -125,7 +130,7 @@ test_money_unknown_and_negative(void **state)
 {
 	(void)state;
 	money_is(MONEY_NONE, "-");
-	money_is(-1500000, "-1.50");
+	money_is(-1500000, "-1.5000");
 	money_is(-1234550, "-1.2346");
 }
 
@@ -241,15 +246,15 @@ test_cells_prices(void **state)
 	(void)state;
 	make_offer(&o, "H100", 8, 98320000, 39330000);
 	cost_plan(&p, &o, 1);
-	cell_is(COL_PRICE, &p, &ctx, "98.32");
-	cell_is(COL_GPU_PRICE, &p, &ctx, "12.29");
-	cell_is(COL_SPOT, &p, &ctx, "39.33");
+	cell_is(COL_PRICE, &p, &ctx, "98.3200");
+	cell_is(COL_GPU_PRICE, &p, &ctx, "12.2900");
+	cell_is(COL_SPOT, &p, &ctx, "39.3300");
 	cell_is(COL_SPOT_GPU, &p, &ctx, "4.9163");	/* 4.91625 */
 	/* Two nodes: instance prices double, per-GPU prices stay. */
 	cost_plan(&p, &o, 2);
-	cell_is(COL_PRICE, &p, &ctx, "196.64");
-	cell_is(COL_GPU_PRICE, &p, &ctx, "12.29");
-	cell_is(COL_SPOT, &p, &ctx, "78.66");
+	cell_is(COL_PRICE, &p, &ctx, "196.6400");
+	cell_is(COL_GPU_PRICE, &p, &ctx, "12.2900");
+	cell_is(COL_SPOT, &p, &ctx, "78.6600");
 	cell_is(COL_SPOT_GPU, &p, &ctx, "4.9163");
 	/* Many decimals rounded to four. */
 	make_offer(&o, "H100", 1, 2456789, MONEY_NONE);
@@ -263,8 +268,8 @@ test_cells_prices(void **state)
 	cost_plan(&p, &o, 1);
 	cell_is(COL_PRICE, &p, &ctx, "-");
 	cell_is(COL_GPU_PRICE, &p, &ctx, "-");
-	cell_is(COL_SPOT, &p, &ctx, "40.00");
-	cell_is(COL_SPOT_GPU, &p, &ctx, "5.00");
+	cell_is(COL_SPOT, &p, &ctx, "40.0000");
+	cell_is(COL_SPOT_GPU, &p, &ctx, "5.0000");
 }
 
 static void
@@ -397,26 +402,72 @@ test_total_separators(void **state)
 }
 
 static void
-test_fix_decimals(void **state)
+test_cell_empty_and_range(void **state)
 {
-	/* One column of a 2-column table: every other cell. */
-	char cells[5][2][16] = {
-		{ "1.39", "x" }, { "2.9458", "x" }, { "-", "x" },
-		{ "12", "x" }, { "1,000.5", "x" },
-	};
+	char buf[64];
 
 	(void)state;
-	column_fix_decimals(&cells[0][0][0], 16, 2, 5);
-	assert_string_equal(cells[0][0], "1.3900");
-	assert_string_equal(cells[1][0], "2.9458");
-	assert_string_equal(cells[2][0], "-");
-	assert_string_equal(cells[3][0], "12.0000");
-	assert_string_equal(cells[4][0], "1,000.5000");
-	assert_string_equal(cells[0][1], "x");
 	assert_true(column_cell_empty("-"));
 	assert_true(column_cell_empty("?"));
 	assert_true(column_cell_empty(""));
 	assert_false(column_cell_empty("0"));
+	/* A folded row's prices, at the table's decimals. */
+	column_range(6880000, 9494400, buf, sizeof buf);
+	assert_string_equal(buf, "6.8800-9.4944");
+	column_range(2890000, 2890000, buf, sizeof buf);
+	assert_string_equal(buf, "2.8900");
+	/* "any region" is one name everywhere (issue 48). */
+	assert_string_equal(column_region("all"), "any region");
+	assert_string_equal(column_region("us-east-1"), "us-east-1");
+}
+
+/* Is column c shown in lay[] of cols[0..n)? */
+static bool
+fit_shown(const enum column *cols, size_t n, const struct layout_column *lay,
+    enum column c)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (cols[j] == c)
+			return lay[j].shown;
+	fail_msg("column %s not in the table", column_info[c].header);
+	return false;
+}
+
+/* A table of every column (the totals with hours), headers' widths. */
+static size_t
+fit_table(enum column *cols, size_t *want, bool *empty, bool *same,
+    bool hours)
+{
+	size_t n = 0;
+	int c;
+
+	for (c = 0; c < COLUMN_COUNT; c++) {
+		if (!hours && (c == COL_TOTAL || c == COL_SPOT_TOTAL ||
+		    c == COL_TERM_TOTAL))
+			continue;
+		/* As a table shows them without --term and --train. */
+		if (column_is_term((enum column)c) || c == COL_FABRIC ||
+		    c == COL_NODE_GBPS || column_is_train((enum column)c))
+			continue;
+		cols[n] = (enum column)c;
+		want[n] = str_width(column_info[c].header);
+		if (c == COL_INSTANCE)
+			want[n] = 23;	/* "4x_A100-80GB-SXM_SECURE" */
+		else if (c == COL_REGION)
+			want[n] = 15;	/* "asia-southeast1" */
+		else if (c == COL_GPU)
+			want[n] = 10;	/* "4x A100-80" */
+		else if (c == COL_LINK)
+			want[n] = 6;	/* "nvlink" */
+		else if (c == COL_TOTAL)
+			want[n] = 8;	/* "1,664.64" */
+		empty[n] = false;
+		same[n] = false;
+		n++;
+	}
+	return n;
 }
 
 /* The table at 80 columns keeps what a buyer needs. */
@@ -424,61 +475,104 @@ static void
 test_columns_fit(void **state)
 {
 	enum column cols[COLUMN_COUNT];
-	size_t want[COLUMN_COUNT], n = 0, j, used;
-	bool empty[COLUMN_COUNT];
+	size_t want[COLUMN_COUNT], n, j, used;
+	bool empty[COLUMN_COUNT], same[COLUMN_COUNT];
 	struct layout_column lay[COLUMN_COUNT];
-	int c;
 
 	(void)state;
-	for (c = 0; c < COLUMN_COUNT; c++) {
-		/* As a table shows them without --hours and --train. */
-		if (c == COL_TOTAL || c == COL_SPOT_TOTAL ||
-		    column_is_train((enum column)c))
-			continue;
-		cols[n] = (enum column)c;
-		want[n] = str_width(column_info[c].header);
-		empty[n] = false;
-		n++;
-	}
-	want[1] = 23;		/* INSTANCE "4x_A100-80GB-SXM_SECURE" */
-	want[2] = 15;		/* REGION "asia-southeast1" */
-	want[3] = 10;		/* GPUS "4x A100-80" */
-	want[5] = 6;		/* LINK "nvlink" */
+	n = fit_table(cols, want, empty, same, false);
 	/* A row with a note keeps NOTE at 80 columns (issue 25). */
-	used = columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 80);
+	used = columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 80);
 	assert_true(used <= 80);
-	for (j = 0; j < n; j++)
-		if (cols[j] == COL_NOTES)
-			assert_true(lay[j].shown);
-	/* Without notes, as before: */
+	assert_true(fit_shown(cols, n, lay, COL_NOTES));
+	/* Without notes: the price, what it buys, where, how fresh. */
 	for (j = 0; j < n; j++)
 		if (cols[j] == COL_NOTES)
 			empty[j] = true;
-	used = columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 80);
+	used = columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 80);
 	assert_true(used <= 80);
+	assert_true(fit_shown(cols, n, lay, COL_PROVIDER));
+	assert_true(fit_shown(cols, n, lay, COL_INSTANCE));
+	assert_true(fit_shown(cols, n, lay, COL_REGION));
+	assert_true(fit_shown(cols, n, lay, COL_GPU));
+	assert_true(fit_shown(cols, n, lay, COL_GPU_PRICE));
+	assert_true(fit_shown(cols, n, lay, COL_AGE));
+	/* Names whole: no column is cut (issue 45). */
 	for (j = 0; j < n; j++)
-		if (cols[j] == COL_PROVIDER || cols[j] == COL_INSTANCE ||
-		    cols[j] == COL_REGION || cols[j] == COL_GPU ||
-		    cols[j] == COL_LINK || cols[j] == COL_GPU_PRICE)
-			assert_true(lay[j].shown);
-	/* The names are not cut to make room for numbers. */
-	assert_int_equal(lay[1].width, 23);
+		if (lay[j].shown)
+			assert_int_equal(lay[j].width, want[j]);
 	/* The sort column stays, whatever its priority. */
-	columns_fit(cols, n, want, empty, SORT_PFLOP, lay, 80);
-	for (j = 0; j < n; j++)
-		if (cols[j] == COL_PFLOP)
-			assert_true(lay[j].shown);
+	columns_fit(cols, n, want, empty, same, SORT_PFLOP, lay, 80);
+	assert_true(fit_shown(cols, n, lay, COL_PFLOP));
 	/* An empty column goes before any other. */
 	for (j = 0; j < n; j++)
 		empty[j] = cols[j] == COL_SPOT_GPU;
-	columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 120);
-	for (j = 0; j < n; j++)
-		if (cols[j] == COL_SPOT_GPU)
-			assert_false(lay[j].shown);
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 120);
+	assert_false(fit_shown(cols, n, lay, COL_SPOT_GPU));
 	/* No limit: everything. */
-	columns_fit(cols, n, want, empty, SORT_GPU_PRICE, lay, 0);
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 0);
 	for (j = 0; j < n; j++)
 		assert_true(lay[j].shown);
+}
+
+/*
+ * Issue 45: rank the columns by what a buyer decides on. At 120 columns
+ * the age of the price stays while CPU/GPU goes; with --hours both
+ * totals stay at 80 ("spot or on demand?"); a GPUs column that says the
+ * same in every row goes before the region.
+ */
+static void
+test_columns_width_policy(void **state)
+{
+	enum column cols[COLUMN_COUNT];
+	size_t want[COLUMN_COUNT], n, j;
+	bool empty[COLUMN_COUNT], same[COLUMN_COUNT];
+	struct layout_column lay[COLUMN_COUNT];
+
+	(void)state;
+	n = fit_table(cols, want, empty, same, false);
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 120);
+	assert_true(fit_shown(cols, n, lay, COL_AGE));
+	assert_false(fit_shown(cols, n, lay, COL_VCPUS_GPU));
+	assert_false(fit_shown(cols, n, lay, COL_RANGE));
+	n = fit_table(cols, want, empty, same, true);
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 80);
+	assert_true(fit_shown(cols, n, lay, COL_TOTAL));
+	assert_true(fit_shown(cols, n, lay, COL_SPOT_TOTAL));
+	assert_true(fit_shown(cols, n, lay, COL_INSTANCE));
+	/* Ranked by spot, the same. */
+	columns_fit(cols, n, want, empty, same, SORT_SPOT_GPU, lay, 80);
+	assert_true(fit_shown(cols, n, lay, COL_TOTAL));
+	assert_true(fit_shown(cols, n, lay, COL_SPOT_TOTAL));
+	/* No spot price in any row: its total goes first. */
+	for (j = 0; j < n; j++)
+		empty[j] = cols[j] == COL_SPOT_TOTAL;
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 80);
+	assert_false(fit_shown(cols, n, lay, COL_SPOT_TOTAL));
+	/* Every row "4x A100-80": GPUS goes before REGION. */
+	n = fit_table(cols, want, empty, same, false);
+	for (j = 0; j < n; j++)
+		same[j] = cols[j] == COL_GPU;
+	want[1] = 26;
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 80);
+	assert_true(fit_shown(cols, n, lay, COL_REGION));
+	assert_false(fit_shown(cols, n, lay, COL_GPU));
+	/*
+	 * Narrower than what is never dropped: the GPUs go first, the price
+	 * and the provider last (never the price for a name).
+	 */
+	for (j = 0; j < n; j++)
+		same[j] = false;
+	want[1] = 28;
+	want[3] = 14;
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 59);
+	assert_true(fit_shown(cols, n, lay, COL_GPU_PRICE));
+	assert_true(fit_shown(cols, n, lay, COL_INSTANCE));
+	assert_false(fit_shown(cols, n, lay, COL_GPU));
+	columns_fit(cols, n, want, empty, same, SORT_GPU_PRICE, lay, 30);
+	assert_true(fit_shown(cols, n, lay, COL_GPU_PRICE));
+	assert_true(fit_shown(cols, n, lay, COL_PROVIDER));
+	assert_false(fit_shown(cols, n, lay, COL_INSTANCE));
 }
 
 static void
@@ -495,7 +589,7 @@ test_cells_host_and_regions(void **state)
 	cell_is(COL_RAM_GPU, &p, &ctx, "-");
 	o.vcpus = 192;
 	o.ram_gb = 2048;
-	cell_is(COL_VCPUS_GPU, &p, &ctx, "24");
+	cell_is(COL_VCPUS_GPU, &p, &ctx, "24.0");
 	cell_is(COL_RAM_GPU, &p, &ctx, "256G");
 	o.vcpus = 12;
 	cell_is(COL_VCPUS_GPU, &p, &ctx, "1.5");
@@ -526,17 +620,19 @@ test_column_info(void **state)
 	}
 	assert_string_equal(column_info[COL_GPU_PRICE].header, "$/GPU-H");
 	assert_int_equal(column_info[COL_GPU_PRICE].sort, SORT_GPU_PRICE);
-	/* Never dropped: provider, instance, GPUs, $/GPU-h, link. */
+	/* Never dropped: provider, instance, GPUs, $/GPU-h. */
 	assert_int_equal(column_info[COL_PROVIDER].priority, 0);
 	assert_int_equal(column_info[COL_INSTANCE].priority, 0);
 	assert_int_equal(column_info[COL_GPU].priority, 0);
 	assert_int_equal(column_info[COL_GPU_PRICE].priority, 0);
-	assert_int_equal(column_info[COL_LINK].priority, 0);
 	assert_int_equal(column_info[COL_REGION].priority, 1);
+	/* Then freshness before the other numbers (issue 45). */
+	assert_int_equal(column_info[COL_AGE].priority, 2);
 	assert_true(column_info[COL_PRICE].right);
 	assert_false(column_info[COL_PROVIDER].right);
-	assert_true(column_info[COL_INSTANCE].flexible);
-	assert_false(column_info[COL_GPU_PRICE].flexible);
+	/* Names a buyer copies are shown whole or not at all. */
+	assert_false(column_info[COL_INSTANCE].flexible);
+	assert_false(column_info[COL_REGION].flexible);
 }
 
 int
@@ -558,8 +654,9 @@ main(void)
 		cmocka_unit_test(test_cells_totals),
 		cmocka_unit_test(test_column_info),
 		cmocka_unit_test(test_total_separators),
-		cmocka_unit_test(test_fix_decimals),
+		cmocka_unit_test(test_cell_empty_and_range),
 		cmocka_unit_test(test_columns_fit),
+		cmocka_unit_test(test_columns_width_policy),
 		cmocka_unit_test(test_cells_host_and_regions),
 	};
 

@@ -407,7 +407,13 @@ test_committed_arithmetic(void **state)
 	assert_int_equal(months, 6);
 	assert_int_equal(committed_term_parse("any", &months), 0);
 	assert_int_equal(months, TERM_ANY);
-	assert_int_equal(committed_term_parse("5y", &months), 0);
+	assert_int_equal(committed_term_parse("3y", &months), 0);
+	assert_int_equal(months, 36);
+	assert_int_equal(committed_term_parse("60m", &months), 0);
+	/* Terms are 1y and 3y (issue 44): no 2y, no 5y. */
+	assert_int_equal(committed_term_parse("2y", &months), -1);
+	assert_int_equal(committed_term_parse("5y", &months), -1);
+	assert_int_equal(committed_term_parse("61m", &months), -1);
 	assert_int_equal(committed_term_parse("6y", &months), -1);
 	assert_int_equal(committed_term_parse("1", &months), -1);
 	assert_int_equal(committed_term_parse("y", &months), -1);

@@ -68,14 +68,26 @@ test_failing(void **state)
 	char buf[160];
 
 	(void)state;
-	/* 6.9 days of failures: not yet. */
+	/* 6.9 days of failures: not yet failing, but failed (issue 45). */
 	add(0, false, 0);
 	add(3, false, 0);
 	add(6.9, false, 0);
 	add(8, true, 40);
 	h = judge();
-	assert_int_equal(h.state, HEALTH_OK);
+	assert_int_equal(h.state, HEALTH_FAILED);
+	assert_string_equal(health_name(h.state), "failed");
 	assert_int_equal(h.failures, 3);
+	health_describe(&h, NOW, buf, sizeof buf);
+	assert_string_equal(buf, "its last refresh failed (3 tries since "
+	    "its last success)");
+
+	/* A first refresh that failed: never "ok" beside the error. */
+	add(0, false, 0);
+	h = judge();
+	assert_int_equal(h.state, HEALTH_FAILED);
+	assert_int_equal(h.last_success, 0);
+	health_describe(&h, NOW, buf, sizeof buf);
+	assert_string_equal(buf, "no refresh has worked yet (1 try)");
 
 	add(0, false, 0);
 	add(3, false, 0);
@@ -113,7 +125,7 @@ test_failing(void **state)
 	add(0, false, 0);
 	add(30, true, 40);
 	h = judge();
-	assert_int_equal(h.state, HEALTH_OK);
+	assert_int_equal(h.state, HEALTH_FAILED);
 }
 
 /* Shrunk: half the median of the successes before, or less. */

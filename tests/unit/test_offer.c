@@ -1416,7 +1416,7 @@ test_explain_empty(void **state)
 	f.max_price_gpu_hour = 100000;
 	query_explain_empty(o, 4, &f, buf, sizeof buf);
 	assert_string_equal(buf, "4 offers match --gpu H100; none matches "
-	    "--max-price 0.1; the cheapest is 2.00 USD per GPU-hour: raise it");
+	    "--max-price 0.1; the cheapest is 2.0000 USD per GPU-hour: raise it");
 	f.max_price_gpu_hour = MONEY_NONE;
 	str_copy(f.region, sizeof f.region, "europe");
 	query_explain_empty(o, 4, &f, buf, sizeof buf);
@@ -1451,13 +1451,20 @@ test_explain_empty(void **state)
 	f.ngpus = 1;
 	f.term = 12;
 	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	/* Which providers can answer and which need a refresh (issue 44). */
 	assert_string_equal(buf, "4 offers match --gpu H100; none has a "
-	    "committed price of --term 1y (AWS, Azure and GCP publish them; "
-	    "the snapshot has none, run 'gpucost refresh'): drop it or try "
-	    "another term");
+	    "committed price of --term 1y; the cache has no committed price "
+	    "of that term; aws, azure and gcp publish them: 'gpucost refresh "
+	    "--provider aws,azure,gcp' fetches them");
+	/* --term any: never "try another term". */
+	f.term = TERM_ANY;
+	query_explain_empty(o, 4, &f, buf, sizeof buf);
+	assert_null(strstr(buf, "another term"));
 	/* One has a 3-year price: the 3-year query matches it. */
 	assert_int_equal(tcommitted_add(&o[0], CK_RESERVATION, 36, CU_NONE, 12000000, 0), 0);
 	f.term = 36;
+	assert_int_equal(query_explain_empty(o, 4, &f, buf, sizeof buf), 0);
+	f.term = TERM_ANY;
 	assert_int_equal(query_explain_empty(o, 4, &f, buf, sizeof buf), 0);
 	/* Something matches: nothing to explain. */
 	offer_filter_init(&f);
@@ -1814,7 +1821,10 @@ test_sort_names(void **state)
 static void
 test_sort_gpu(void **state)
 {
-	/* Canonical ids A-Z, the unknown GPU by its raw name; H100 tie by price. */
+	/*
+	 * Canonical ids A-Z, the unknown GPU by its raw name; the two H100
+	 * by their counts as numbers, 1x before 8x (issue 45).
+	 */
 	static const int fwd[NFIX] = { 3, 2, 1, 0, 4 };
 	struct offer o[NFIX];
 	struct plan p[NFIX];
@@ -1823,13 +1833,13 @@ test_sort_gpu(void **state)
 	(void)state;
 	fixture(o);
 	sort_is(o, SORT_GPU, false, fwd);
-	/* Reversed: the known ids Z-A, the H100 tie still by price. */
+	/* Reversed: the known ids Z-A, the H100 counts 8x before 1x. */
 	fixture_plans(o, p);
 	plan_sort(p, NFIX, SORT_GPU, true);
 	for (i = 0; i < NFIX; i++)
 		pos[p[i].offer - o] = i;
-	assert_true(pos[1] < pos[0]);
-	assert_true(pos[0] < pos[2]);
+	assert_true(pos[0] < pos[1]);
+	assert_true(pos[1] < pos[2]);
 	assert_true(pos[2] < pos[3]);
 }
 
