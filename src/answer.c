@@ -29,10 +29,14 @@ void
 answer_done(struct answer *a)
 {
 	free(a->plans);
+	free(a->region);
+	free(a->region_at);
 	free(a->groups);
 	free(a->status);
 	offer_list_done(&a->offers);
 	a->plans = NULL;
+	a->region = NULL;
+	a->region_at = NULL;
 	a->groups = NULL;
 	a->status = NULL;
 	a->nplans = a->ngroups = a->nstatus = 0;
@@ -274,7 +278,8 @@ rows_nodes(struct db *db, const struct question *q, struct answer *a,
  * their price range) gives its +N. A walk that met too few types is
  * made four times longer, up to ANSWER_WALK_MAX; past that the full
  * path answers. Only where the filter is tested whole in SQL, in a sort
- * SQL walks, for plans of one node.
+ * SQL walks, for plans of one node, and the rows' regions not named (a
+ * count names none).
  */
 #define ANSWER_WALK_MAX	((size_t)1 << 16)
 
@@ -283,7 +288,7 @@ leaders_serve(const struct question *q)
 {
 	const struct offer_filter *f = &q->filter;
 
-	return q->limit > 0 && q->fold && !q->counts &&
+	return q->limit > 0 && q->fold && !q->counts && !q->regions &&
 	    !offer_filter_multi_node(f) && f->term == TERM_NONE &&
 	    db_filter_in_sql(f) && db_sort_in_sql(q->sort);
 }
@@ -364,6 +369,72 @@ done:
 	return rc;
 }
 
+/*
+ * Fold a's plans (query_fold_regions()) and name, for each of the first
+ * `limit` rows (0: every one), the other regions folded into it
+ * (question.regions). A row is the first plan of its class in the
+ * answer's order, so the classes in the order first met are the rows.
+ */
+static void
+fold_naming_regions(struct answer *a, size_t limit)
+{
+	size_t n = a->nplans, nclass, nrows = 0, i, k, r, from, total;
+	const char **lead, *region;
+	uint32_t *cls;
+	size_t *row_of, *count;
+
+	cls = xreallocarray(NULL, n > 0 ? n : 1, sizeof *cls);
+	nclass = query_fold_classes(a->plans, n, cls);
+	row_of = xreallocarray(NULL, nclass > 0 ? nclass : 1, sizeof *row_of);
+	for (i = 0; i < nclass; i++)
+		row_of[i] = SIZE_MAX;
+	for (i = 0; i < n; i++)
+		if (row_of[cls[i]] == SIZE_MAX)
+			row_of[cls[i]] = nrows++;
+	if (limit > 0 && nrows > limit)
+		nrows = limit;
+	/* Room for every plan of a row, then each region once. */
+	a->region_at = xcalloc(nrows + 1, sizeof *a->region_at);
+	for (i = 0; i < n; i++)
+		if ((r = row_of[cls[i]]) < nrows)
+			a->region_at[r + 1]++;
+	for (r = 0; r < nrows; r++)
+		a->region_at[r + 1] += a->region_at[r];
+	a->region = xreallocarray(NULL, a->region_at[nrows] > 0 ?
+	    a->region_at[nrows] : 1, sizeof *a->region);
+	count = xcalloc(nrows + 1, sizeof *count);
+	lead = xcalloc(nrows + 1, sizeof *lead);
+	for (i = 0; i < n; i++) {
+		if ((r = row_of[cls[i]]) >= nrows)
+			continue;
+		region = a->plans[i].offer->region;
+		if (lead[r] == NULL) {
+			lead[r] = region;	/* the row's own */
+			continue;
+		}
+		if (strcmp(region, lead[r]) == 0)
+			continue;
+		for (k = 0; k < count[r]; k++)
+			if (strcmp(a->region[a->region_at[r] + k], region) == 0)
+				break;
+		if (k == count[r])
+			a->region[a->region_at[r] + count[r]++] = region;
+	}
+	for (total = 0, r = 0; r < nrows; r++) {
+		from = a->region_at[r];
+		a->region_at[r] = total;
+		memmove(&a->region[total], &a->region[from],
+		    count[r] * sizeof *a->region);
+		total += count[r];
+	}
+	a->region_at[nrows] = total;
+	free(lead);
+	free(count);
+	free(row_of);
+	free(cls);
+	a->nplans = query_fold_regions(a->plans, n);
+}
+
 /* Every matching offer read, every plan made, folded, cut. */
 static int
 rows_full(struct db *db, const struct question *q, struct answer *a,
@@ -381,7 +452,9 @@ rows_full(struct db *db, const struct question *q, struct answer *a,
 		a->path = "full";
 		return 0;
 	}
-	if (q->fold)
+	if (q->fold && q->regions)
+		fold_naming_regions(a, q->limit);
+	else if (q->fold)
 		a->nplans = query_fold_regions(a->plans, a->nplans);
 	a->nrows = a->nplans;
 	answer_cut(a, q->limit);

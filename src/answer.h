@@ -3,8 +3,9 @@
  *
  * Every face asks answer_get() for its rows and renders what it returns:
  * the table, CSV, TSV and JSON (cmd_query.c), --group-by and the TUI's
- * summary, the TUI's first screen (tui/model.c), MCP's find_offers and
- * market_summary (which run the query), `launch` (the plan it prints is
+ * summary, the TUI's first screen (tui/model.c), MCP's find_offers (the
+ * table's rows, mcp_offers.c) and market_summary (which runs the
+ * query), `launch` (the plan it prints is
  * the row the query shows) and `watch`. So one question gets one answer:
  * the same filter, the same rentability rules (rentable.h), the same
  * order, the same numbers and notes, whichever face asks.
@@ -38,6 +39,8 @@ struct question {
 	bool		 reverse;
 	size_t		 limit;		/* rows (groups) at most; 0: every one */
 	bool		 fold;		/* one row per instance type (+N) */
+	bool		 regions;	/* with fold: each row's folded regions
+					   named (answer.region) */
 	struct group_by	 group_by;	/* nkeys 0: rows of plans */
 	/*
 	 * Does the face show what is said of every row (the count of all
@@ -71,6 +74,14 @@ struct answer {
 	size_t		 nrows;
 	size_t		 matched;
 	size_t		 left_out;
+	/*
+	 * question.regions: the regions of row i's folded offers, other
+	 * than its own, each once, in the answer's order, are
+	 * region[region_at[i]] up to region[region_at[i + 1]]; they point
+	 * into `offers`. NULL otherwise.
+	 */
+	const char	**region;
+	size_t		 *region_at;
 	/* --group-by: every group, cheapest first (summary_sort()). */
 	struct summary_group *groups;
 	size_t		 ngroups;

@@ -810,6 +810,12 @@ cli_option_is_meta(const struct cli_option *opt)
 	    opt->id == OPT_VERSION);
 }
 
+bool
+cli_option_refreshes(const struct cli_option *opt)
+{
+	return opt->filter < 0 && opt->id == OPT_MAX_AGE;
+}
+
 /*
  * Print text from column col onwards, folded at spaces so no line passes
  * HELP_WIDTH; a word longer than the room is printed whole. at is the

@@ -85,6 +85,8 @@ struct cli_options {
 	struct group_by group_by;	/* --group-by; nkeys 0: offers */
 	int64_t	since;			/* history --since, seconds; 0 default */
 	int64_t	max_age;		/* --max-age, seconds; 0 none given */
+	bool	offline;		/* never refresh, whatever --max-age
+					   or the config's max_age say (mcp) */
 	const char *exec;		/* watch --exec CMD, or NULL */
 	bool	watch_list;		/* watch --list */
 	bool	watch_forget;		/* watch --forget */
@@ -147,6 +149,8 @@ const struct cli_option *cli_option_table(size_t *n);
 enum cli_values cli_option_values(const struct cli_option *opt);
 /* The option that sets --help / --version (cmd_mcp.c leaves them out). */
 bool	cli_option_is_meta(const struct cli_option *opt);
+/* The option that makes a query refresh first (--max-age: mcp never). */
+bool	cli_option_refreshes(const struct cli_option *opt);
 
 /* The usage text (for --help), made from the command and option tables. */
 void	cli_usage(FILE *out);
@@ -221,5 +225,19 @@ void	cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * EXIT_USAGE: it is never refreshed and its offers never shown.
  */
 bool	cli_retired(const struct offer_filter *f);
+/*
+ * Did --train's memory rule alone leave filter f no plan (no offer holds
+ * the run)? Then the query refuses it (EXIT_USAGE).
+ */
+bool	cli_train_refused(struct db *db, const struct offer_filter *f);
+/*
+ * Why the query of o (filter f) had no row, on stderr: the providers
+ * asked have no data yet (a->status), the market references it left
+ * out, or the first option that leaves no offer (query_explain_empty()).
+ * Returns whether it said the providers have no data.
+ */
+struct answer;
+bool	cli_explain_empty(struct db *db, const struct cli_options *o,
+	    const struct offer_filter *f, const struct answer *a);
 
 #endif

@@ -17,7 +17,9 @@
 #include "offer.h"
 #include "columns.h"
 #include "footer.h"
+#include "db.h"
 #include "err.h"
+#include "query.h"
 #include "paths.h"
 #include "provider.h"
 #include "rentable.h"
@@ -129,4 +131,94 @@ cli_footer_print(const struct footer *f)
 
 	fputs(text, stderr);
 	free(text);
+}
+
+/*
+ * Does every provider --provider names have no offer in the cache (not
+ * in the snapshot, never refreshed)? Then that, not the filter, is why.
+ */
+static bool
+named_have_no_data(const struct offer_filter *f,
+    const struct provider_status *status, size_t nstatus)
+{
+	size_t i, k;
+
+	if (f->nproviders == 0 || status == NULL)
+		return false;
+	for (i = 0; i < f->nproviders; i++)
+		for (k = 0; k < nstatus; k++)
+			if (strcmp(status[k].provider, f->providers[i]) == 0 &&
+			    status[k].offer_count > 0)
+				return false;
+	return true;
+}
+
+/*
+ * Did --train's memory rule alone leave no plan? The offers read were
+ * tested with it (db_query()), so read the query's offers without it.
+ */
+bool
+cli_train_refused(struct db *db, const struct offer_filter *f)
+{
+	struct offer_filter g = *f;
+	struct offer_list offers;
+	struct err err;
+	bool short_of_memory = false;
+
+	if (!train_given(&f->train))
+		return false;
+	train_init(&g.train);
+	offer_list_init(&offers);
+	if (db_query(db, &g, &offers, &err) == 0)
+		short_of_memory = query_train_short(offers.v, offers.n, f);
+	offer_list_done(&offers);
+	return short_of_memory;
+}
+
+/*
+ * Say which option left no offer, and what to do (query.c). Returns
+ * whether it said the providers asked have no data.
+ */
+bool
+cli_explain_empty(struct db *db, const struct cli_options *o,
+    const struct offer_filter *f, const struct answer *a)
+{
+	struct offer_filter all;
+	struct offer_list offers;
+	char why[1024], names[512];
+	size_t left_out = a->left_out, len = 0, i;
+	struct err err;
+
+	if (named_have_no_data(f, a->status, a->nstatus)) {
+		names[0] = '\0';
+		for (i = 0; i < f->nproviders; i++)
+			len += (size_t)snprintf(names + len, len < sizeof names ?
+			    sizeof names - len : 0, "%s%s", i == 0 ? "" : ",",
+			    f->providers[i]);
+		fprintf(stderr, "gpucost: %s ha%s no data until 'gpucost "
+		    "refresh --provider %s' brings %s offers (not in the "
+		    "built-in snapshot)\n", names, f->nproviders == 1 ? "s" :
+		    "ve", names, f->nproviders == 1 ? "its" : "their");
+		return true;
+	}
+	if (left_out > 0 && left_out != ANSWER_UNKNOWN) {
+		fprintf(stderr, "gpucost: no offer matched; %zu marketplace "
+		    "listing%s older than a day did (market references, not "
+		    "offers: --include-stale shows them)\n", left_out,
+		    left_out == 1 ? "" : "s");
+		return false;
+	}
+	offer_list_init(&offers);
+	offer_filter_init(&all);
+	all.now = f->now;
+	all.include_stale = f->include_stale;
+	if (db_query(db, &all, &offers, &err) == 0 &&
+	    query_explain_empty(offers.v, offers.n, f, why,
+	    sizeof why) > 0)
+		fprintf(stderr, "gpucost: %s\n", why);
+	else
+		fprintf(stderr, "gpucost: no offer matched%s\n",
+		    o->query_given ? " the query" : "");
+	offer_list_done(&offers);
+	return false;
 }

@@ -2,16 +2,20 @@
  * cmd_mcp.c: `gpucost mcp`, a Model Context Protocol server on stdin and
  * stdout (newline-delimited JSON-RPC 2.0, jsonrpc.h) for coding agents.
  *
- * Read-only over the cache: no tool refreshes (a cron'd `gpucost
- * refresh` or `refresh --from` keeps the cache fresh). Each tool is an
- * existing command run with --format json: its arguments become the
- * command's options (find_offers' input schema is generated from the
- * option table, so a new filter appears here by itself), cli_parse()
+ * Read-only over the cache: no tool refreshes, whatever the config's
+ * max_age says (a cron'd `gpucost refresh` or `refresh --from` keeps the
+ * cache fresh). Each tool is a command's question: its arguments become
+ * the command's options (find_offers' input schema is generated from
+ * the option table, so a new filter appears here by itself), cli_parse()
  * checks them, and the command runs in a child process whose stdout is
  * the answer and whose stderr lines (the data-age line, "no offer
- * matched ...") are its notes. A command that fails or runs out of
- * memory cannot take the server with it. Every answer also carries the
- * cache's data age per provider.
+ * matched ...") are its messages. A command that fails or runs out of
+ * memory cannot take the server with it. find_offers runs
+ * mcp_offers_exec() (mcp_offers.c): the table's rows from answer_get();
+ * the others the command with --format json. An answer is short: the
+ * structured content holds the data, the text content a summary of it
+ * (mcp_text.c). Arguments the tool refuses are a tool error the agent
+ * reads and retries (isError), never a JSON-RPC error.
  */
 #include "config.h"
 
@@ -25,19 +29,16 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cJSON.h>
 
 #include "cli.h"
 #include "complete.h"
-#include "db.h"
 #include "err.h"
 #include "filter.h"
 #include "jsonrpc.h"
 #include "mcp.h"
-#include "output.h"
 #include "provider.h"
 #include "str.h"
 #include "xalloc.h"
@@ -48,41 +49,15 @@ static const char *const protocol_versions[] = {
 };
 #define NVERSIONS	(sizeof protocol_versions / sizeof protocol_versions[0])
 
-/* The most a command may print (a whole cache as JSON is a few MB). */
-#define MCP_OUTPUT_MAX	((size_t)64 << 20)
-
-/* A growing byte buffer. */
-struct buf {
-	char	*p;
-	size_t	 len, cap;
-	bool	 over;	/* more than MCP_OUTPUT_MAX was offered */
-};
-
-static void
-buf_add(struct buf *b, const char *data, size_t n)
-{
-	if (b->len + n > MCP_OUTPUT_MAX) {
-		b->over = true;
-		return;
-	}
-	if (b->len + n + 1 > b->cap) {
-		while (b->len + n + 1 > b->cap)
-			b->cap = b->cap == 0 ? 8192 : 2 * b->cap;
-		b->p = xreallocarray(b->p, b->cap, 1);
-	}
-	memcpy(b->p + b->len, data, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
 /*
- * Run the command of o in a child with its stdout and stderr captured.
- * Returns its exit status, or -1 with err (it could not be run, or it
- * printed too much).
+ * Run exec(o, all_fields) (the command of o, or find_offers') in a child
+ * with its stdout and stderr captured. Returns its exit status, or -1
+ * with err (it could not be run, or it printed too much).
  */
 static int
-run_command(const struct cli_options *o, struct buf *out, struct buf *errb,
-    struct err *err)
+run_command(const struct cli_options *o,
+    int (*exec)(const struct cli_options *, bool), bool all_fields,
+    struct mcp_buf *out, struct mcp_buf *errb, struct err *err)
 {
 	int po[2], pe[2], status, n, live = 2;
 	struct pollfd fds[2];
@@ -106,7 +81,6 @@ run_command(const struct cli_options *o, struct buf *out, struct buf *errb,
 		goto fail;
 	}
 	if (pid == 0) {
-		const struct cmd_entry *cmd = cli_command_entry(o->command);
 		int null = open("/dev/null", O_RDONLY);
 
 		signal(SIGPIPE, SIG_DFL);
@@ -118,7 +92,7 @@ run_command(const struct cli_options *o, struct buf *out, struct buf *errb,
 		close(po[1]);
 		close(pe[0]);
 		close(pe[1]);
-		status = cmd->exec(o);
+		status = exec(o, all_fields);
 		fflush(stdout);
 		fflush(stderr);
 		_exit(status);
@@ -146,7 +120,7 @@ run_command(const struct cli_options *o, struct buf *out, struct buf *errb,
 				live--;
 				continue;
 			}
-			buf_add(n == 0 ? out : errb, chunk, (size_t)got);
+			mcp_buf_add(n == 0 ? out : errb, chunk, (size_t)got);
 			if (out->over || errb->over) {
 				kill(pid, SIGKILL);
 			}
@@ -206,18 +180,28 @@ struct tool {
 static const struct tool tools[] = {
 	{ TOOL_FIND_OFFERS, "find_offers", "Find GPU offers", CMD_QUERY,
 	    CMD_SCOPE_QUERY, NULL,
-	    "Rank the cached GPU rental offers of every provider by price "
-	    "(the gpucost query: cheapest per GPU-hour first). Arguments are "
-	    "the gpucost query options; at most 20 offers unless limit is "
-	    "given. Each offer has its price, region, notes and fetched_at; "
-	    "the answer has the data age per provider. Prices come from the "
-	    "local cache and are not refreshed by this tool." },
+	    "Rank the cached GPU rental offers of every provider (gpucost's "
+	    "table: cheapest per GPU-hour first, one row per instance type). "
+	    "Arguments are the gpucost query options; at most 20 rows unless "
+	    "limit is given. Each offer: key, provider, instance_type, "
+	    "region, gpu, gpu_count, nodes, total_gpus, price_hour and "
+	    "price_gpu_hour (USD), spot_hour and spot_gpu_hour, with term "
+	    "the term's price, with hours or train the job's cost "
+	    "(train: the answer's train says what it assumes), availability, "
+	    "notes, age, launch (the command that starts it; launch_command "
+	    "gives the spot one), cluster_setup for several nodes; "
+	    "other_regions: how many more regions have the same offer, "
+	    "other_region_list names them and price_gpu_hour_range spans "
+	    "their prices. Unknown values are left out; all-fields gives "
+	    "every field of gpucost's JSON. The answer also has rows and "
+	    "matched (the whole answer's rows and offers), data_age and "
+	    "messages. Prices come from the local cache, never refreshed here." },
 	{ TOOL_MARKET_SUMMARY, "market_summary", "GPU price summary",
 	    CMD_QUERY, CMD_SCOPE_QUERY, "group-by",
 	    "Minimum, median and maximum price per GPU-hour and the number of "
 	    "offers, grouped by gpu, provider, region and/or continent "
 	    "(group-by, a comma list), over the offers the query options "
-	    "select." },
+	    "select: the groups of `gpucost --group-by`." },
 	{ TOOL_PRICE_HISTORY, "price_history", "Price history", CMD_HISTORY,
 	    CMD_SCOPE_QUERY | CMD_SCOPE_HISTORY, NULL,
 	    "How the prices of the matching offers moved over a period "
@@ -253,6 +237,9 @@ static const char *const launch_args[] = {
 };
 #define LAUNCH_ARG_KEY	3
 
+/* find_offers' own argument: every field per offer, not the short set. */
+#define ARG_ALL_FIELDS	"all-fields"
+
 /*
  * Is option opt offered by tool t? Its scope, less the options that
  * shape the output rather than the question (--format, --db, --quiet,
@@ -265,8 +252,9 @@ tool_takes(const struct tool *t, const struct cli_option *opt)
 	enum cli_values v = cli_option_values(opt);
 
 	if (t->scope == 0 || (opt->scope & t->scope) == 0 ||
-	    opt->scope == CMD_SCOPE_ALL || cli_option_is_meta(opt))
-		return false;
+	    opt->scope == CMD_SCOPE_ALL || cli_option_is_meta(opt) ||
+	    cli_option_refreshes(opt))
+		return false;	/* --max-age: no tool reaches the network */
 	if (opt->filter < 0 && v == CLI_VALUES_NONE &&
 	    strcmp(opt->name, "reverse") != 0)
 		return false;	/* --all-regions, --list, --forget, --quiet */
@@ -358,6 +346,14 @@ tool_schema(const struct tool *t)
 			    "find_offers' key (instead of instance_type and "
 			    "region)" : "exactly as find_offers shows it");
 		}
+	}
+	if (t->id == TOOL_FIND_OFFERS) {
+		cJSON *p = cJSON_AddObjectToObject(props, ARG_ALL_FIELDS);
+
+		cJSON_AddStringToObject(p, "type", "boolean");
+		cJSON_AddStringToObject(p, "description", "every field of "
+		    "gpucost's JSON per offer (gpucost(1), OUTPUT CONTRACT), "
+		    "not the short set");
 	}
 	opts = cli_option_table(&n);
 	for (i = 0; i < n; i++) {
@@ -530,6 +526,56 @@ mcp_tool_name(size_t i)
 	return i < NTOOLS ? tools[i].name : NULL;
 }
 
+/* Is name an argument of tool t that is no option (launch_args ...)? */
+static bool
+tool_own_arg(const struct tool *t, const char *name)
+{
+	size_t i;
+
+	if (t->id == TOOL_FIND_OFFERS)
+		return strcmp(name, ARG_ALL_FIELDS) == 0;
+	if (t->id != TOOL_LAUNCH_COMMAND)
+		return false;
+	for (i = 0; i < sizeof launch_args / sizeof launch_args[0]; i++)
+		if (strcmp(name, launch_args[i]) == 0)
+			return true;
+	return false;
+}
+
+/* "unknown argument gpus; did you mean gpu?", as the CLI says it. */
+static void
+unknown_argument(const struct tool *t, const char *name, struct err *err)
+{
+	const struct cli_option *opts;
+	const char **names, *near;
+	size_t n, i, k = 0;
+	char q[80];
+
+	opts = cli_option_table(&n);
+	names = xreallocarray(NULL, n + 4, sizeof *names);
+	for (i = 0; i < n; i++)
+		if (tool_takes(t, &opts[i]))
+			names[k++] = opts[i].name;
+	if (t->id == TOOL_FIND_OFFERS)
+		names[k++] = ARG_ALL_FIELDS;
+	for (i = 0; t->id == TOOL_LAUNCH_COMMAND &&
+	    i < sizeof launch_args / sizeof launch_args[0]; i++)
+		names[k++] = launch_args[i];
+	str_quoted(name, q, sizeof q);
+	for (i = 0; i < n; i++)
+		if (strcmp(opts[i].name, name) == 0 &&
+		    cli_option_refreshes(&opts[i]))
+			break;
+	if (i < n)
+		err_set(err, "unknown argument %s: these tools never refresh "
+		    "the cache (read-only; run 'gpucost refresh' outside)", q);
+	else if ((near = str_nearest(name, names, k)) != NULL)
+		err_set(err, "unknown argument %s; did you mean %s?", q, near);
+	else
+		err_set(err, "unknown argument %s", q);
+	free(names);
+}
+
 int
 mcp_tool_argv(const char *name, const cJSON *arguments, const char *db,
     char ***argv, int *argc, struct err *err)
@@ -545,16 +591,38 @@ mcp_tool_argv(const char *name, const cJSON *arguments, const char *db,
 		if (strcmp(tools[i].name, name) == 0)
 			t = &tools[i];
 	if (t == NULL) {
-		err_set(err, "unknown tool %s", name);
+		err_set(err, "unknown tool %.64s", name);
 		return -1;
 	}
 	if (arguments != NULL && !cJSON_IsObject(arguments)) {
 		err_set(err, "%s: arguments must be an object", name);
 		return -1;
 	}
+	/* From here on the tool refuses: a tool error (isError). */
 	args_add(&a, xstrdup("gpucost"));
 	if (t->command != CMD_QUERY)
 		args_add(&a, xstrdup(cli_command_entry(t->command)->name));
+	cJSON_ArrayForEach(val, arguments) {
+		if (val->string == NULL)
+			continue;
+		if (tool_own_arg(t, val->string)) {
+			if (t->id == TOOL_FIND_OFFERS && !cJSON_IsBool(val)) {
+				err_set(err, "%s: expected true or false",
+				    ARG_ALL_FIELDS);
+				goto fail;
+			}
+			continue;
+		}
+		if ((opt = tool_option(t, val->string)) == NULL) {
+			unknown_argument(t, val->string, err);
+			goto fail;
+		}
+		if (opt->filter < 0 && cli_option_values(opt) ==
+		    CLI_VALUES_INT && strcmp(opt->name, "limit") == 0)
+			limit = true;
+		if (option_arg(opt, val, &a, err) < 0)
+			goto fail;
+	}
 	if (t->id == TOOL_LAUNCH_COMMAND) {
 		bool by_key = cJSON_GetObjectItemCaseSensitive(arguments,
 		    "key") != NULL;
@@ -569,8 +637,8 @@ mcp_tool_argv(const char *name, const cJSON *arguments, const char *db,
 				continue;
 			if (!cJSON_IsString(val) || val->valuestring[0] ==
 			    '\0' || strlen(val->valuestring) > MCP_VALUE_MAX) {
-				err_set(err, "launch_command: %s: expected a "
-				    "string", launch_args[i]);
+				err_set(err, "%s: expected a string (as "
+				    "find_offers shows it)", launch_args[i]);
 				goto fail;
 			}
 		}
@@ -583,31 +651,9 @@ mcp_tool_argv(const char *name, const cJSON *arguments, const char *db,
 		if (!by_key)
 			args_add(&a, xasprintf("--match=%s", val->valuestring));
 	}
-	cJSON_ArrayForEach(val, arguments) {
-		if (val->string == NULL)
-			continue;
-		if (t->id == TOOL_LAUNCH_COMMAND) {
-			for (i = 0; i < sizeof launch_args /
-			    sizeof launch_args[0]; i++)
-				if (strcmp(val->string, launch_args[i]) == 0)
-					break;
-			if (i < sizeof launch_args / sizeof launch_args[0])
-				continue;
-		}
-		if ((opt = tool_option(t, val->string)) == NULL) {
-			err_set(err, "%s: unknown argument %.64s", name,
-			    val->string);
-			goto fail;
-		}
-		if (opt->filter < 0 && cli_option_values(opt) ==
-		    CLI_VALUES_INT && strcmp(opt->name, "limit") == 0)
-			limit = true;
-		if (option_arg(opt, val, &a, err) < 0)
-			goto fail;
-	}
 	if (t->required != NULL && cJSON_GetObjectItemCaseSensitive(arguments,
 	    t->required) == NULL) {
-		err_set(err, "%s: %s is required", name, t->required);
+		err_set(err, "%s is required", t->required);
 		goto fail;
 	}
 	if (t->id == TOOL_FIND_OFFERS && !limit)
@@ -622,63 +668,16 @@ mcp_tool_argv(const char *name, const cJSON *arguments, const char *db,
 	return 0;
 fail:
 	mcp_args_free(a.v);
-	return -1;
+	return 1;
 }
 
 /* ------------------------------------------------------------------ */
 /* Answers                                                            */
 /* ------------------------------------------------------------------ */
 
-/* The cache's data age per provider (every answer carries it). */
+/* The command's stderr lines, without "gpucost: ": its messages. */
 static cJSON *
-data_age(const char *db_opt, int64_t now)
-{
-	struct cli_options o;
-	struct provider_status *st = NULL;
-	size_t n = 0, i;
-	cJSON *arr = cJSON_CreateArray(), *p;
-	char buf[32];
-	struct err err;
-	struct db *db;
-
-	memset(&o, 0, sizeof o);
-	o.db = db_opt;
-	if ((db = cli_open_cache(&o)) == NULL)
-		return arr;
-	if (db_status(db, &st, &n, &err) < 0)
-		n = 0;
-	for (i = 0; i < n; i++) {
-		p = cJSON_CreateObject();
-		cJSON_AddStringToObject(p, "provider", st[i].provider);
-		cJSON_AddStringToObject(p, "source", source_name(st[i].source));
-		cJSON_AddNumberToObject(p, "offers", (double)st[i].offer_count);
-		if (st[i].offer_count > 0) {
-			output_iso8601(st[i].oldest, buf, sizeof buf);
-			cJSON_AddStringToObject(p, "oldest_fetched_at", buf);
-			cJSON_AddNumberToObject(p, "age_seconds",
-			    (double)(now - st[i].oldest));
-		} else {
-			cJSON_AddNullToObject(p, "oldest_fetched_at");
-			cJSON_AddNullToObject(p, "age_seconds");
-		}
-		if (st[i].last_success > 0) {
-			output_iso8601(st[i].last_success, buf, sizeof buf);
-			cJSON_AddStringToObject(p, "last_success", buf);
-		} else
-			cJSON_AddNullToObject(p, "last_success");
-		if (st[i].last_error[0] != '\0')
-			cJSON_AddStringToObject(p, "last_error",
-			    st[i].last_error);
-		cJSON_AddItemToArray(arr, p);
-	}
-	free(st);
-	db_close(db);
-	return arr;
-}
-
-/* The command's stderr lines, without "gpucost: ", as notes. */
-static cJSON *
-notes_of(const char *text)
+messages_of(const char *text)
 {
 	cJSON *arr = cJSON_CreateArray();
 	const char *p = text, *nl;
@@ -746,18 +745,21 @@ pick_launch(cJSON *answer, const cJSON *arguments, struct err *err)
 				    cJSON_Duplicate(f, true));
 		return r;
 	}
-	err_set(err, "launch_command: no cached offer %s exactly as given "
-	    "(find_offers lists them)", k != NULL ? "has that key" :
+	err_set(err, "no cached offer %s exactly as given (find_offers "
+	    "lists them)", k != NULL ? "has that key" :
 	    "of that provider has instance type and region");
 	return NULL;
 }
 
-/* A tools/call result: the structured answer, and it as text. */
+/*
+ * A tools/call result: the structured answer (which it takes), and a
+ * short summary of it as text (mcp_text()).
+ */
 static cJSON *
-tool_result(cJSON *structured, bool is_error)
+tool_result(const char *tool, cJSON *structured, bool is_error)
 {
 	cJSON *r = cJSON_CreateObject(), *content, *text;
-	char *s = cJSON_PrintUnformatted(structured);
+	char *s = mcp_text(tool, structured);
 
 	content = cJSON_AddArrayToObject(r, "content");
 	text = cJSON_CreateObject();
@@ -770,33 +772,45 @@ tool_result(cJSON *structured, bool is_error)
 	return r;
 }
 
-/* A tool that could not answer: its message, the data age and notes. */
+/* A tool that could not answer: why, and the command's messages. */
 static cJSON *
-tool_error(const char *message, cJSON *notes, const char *db, int64_t now)
+tool_error(const char *tool, const char *message, cJSON *msgs)
 {
 	cJSON *s = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(s, "error", message);
-	cJSON_AddItemToObject(s, "data_age", data_age(db, now));
-	cJSON_AddItemToObject(s, "notes", notes != NULL ? notes :
-	    cJSON_CreateArray());
-	return tool_result(s, true);
+	if (msgs != NULL && cJSON_GetArraySize(msgs) > 0)
+		cJSON_AddItemToObject(s, "messages", msgs);
+	else
+		cJSON_Delete(msgs);
+	return tool_result(tool, s, true);
+}
+
+/* What a child runs: a command, or find_offers' own answer. */
+static int
+exec_command(const struct cli_options *o, bool all_fields)
+{
+	(void)all_fields;
+	return cli_command_entry(o->command)->exec(o);
 }
 
 /*
  * tools/call. Returns the result, or NULL with a JSON-RPC error code in
- * *code and err (unknown tool, arguments of the wrong shape).
+ * *code and err (a request of the wrong shape: no name, an unknown
+ * tool, arguments that are no object). Arguments the tool refuses are
+ * a result with isError, so that the agent reads why and retries.
  */
 static cJSON *
 call_tool(const cJSON *params, const char *db, int *code, struct err *err)
 {
 	const cJSON *name, *arguments;
 	struct cli_options opts;
-	struct buf out = { 0 }, errb = { 0 };
-	cJSON *answer = NULL, *s, *notes, *r;
+	struct mcp_buf out = { 0 }, errb = { 0 };
+	cJSON *answer = NULL, *msgs, *r;
+	const char *tool;
 	char **argv = NULL;
 	int argc = 0, status;
-	int64_t now = (int64_t)time(NULL);
+	bool find, all_fields;
 	struct err perr;
 
 	*code = JSONRPC_INVALID_PARAMS;
@@ -806,50 +820,67 @@ call_tool(const cJSON *params, const char *db, int *code, struct err *err)
 		err_set(err, "tools/call: \"name\" must be a string");
 		return NULL;
 	}
+	tool = name->valuestring;
 	if (cJSON_IsNull(arguments))
 		arguments = NULL;
 	/* Never passed on, nor echoed in a message: refused as a tool's. */
 	if (!jsonrpc_utf8_valid(params))
-		return tool_error("tools/call: its name or arguments hold text "
-		    "that is not UTF-8", NULL, db, now);
-	if (mcp_tool_argv(name->valuestring, arguments, db, &argv, &argc,
-	    err) < 0)
+		return tool_error(tool, "tools/call: its name or arguments hold "
+		    "text that is not UTF-8", NULL);
+	switch (mcp_tool_argv(tool, arguments, db, &argv, &argc, &perr)) {
+	case -1:
+		*err = perr;
 		return NULL;
+	case 1:
+		return tool_error(tool, perr.msg, NULL);
+	}
 	/* A value the command refuses: the agent reads why and retries. */
 	if (cli_parse(argc, argv, &opts, &perr) < 0) {
-		r = tool_error(perr.msg, NULL, db, now);
+		r = tool_error(tool, perr.msg, NULL);
 		mcp_args_free(argv);
 		return r;
 	}
-	status = run_command(&opts, &out, &errb, &perr);
-	notes = notes_of(errb.p);
+	opts.offline = true;
+	find = strcmp(tool, "find_offers") == 0;
+	all_fields = find && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+	    arguments, ARG_ALL_FIELDS));
+	status = run_command(&opts, find ? mcp_offers_exec : exec_command,
+	    all_fields, &out, &errb, &perr);
+	msgs = messages_of(errb.p);
 	if (status < 0 || (status != EXIT_OK && status != EXIT_NO_MATCH)) {
-		r = tool_error(status < 0 ? perr.msg :
-		    cJSON_GetArraySize(notes) > 0 ?
-		    cJSON_GetArrayItem(notes, 0)->valuestring :
-		    "the query failed", notes, db, now);
+		/* Its first message is why: said once, as the error. */
+		char *why = xstrdup(status < 0 ? perr.msg :
+		    cJSON_GetArraySize(msgs) > 0 ?
+		    cJSON_GetArrayItem(msgs, 0)->valuestring :
+		    "the query failed");
+
+		if (status >= 0 && cJSON_GetArraySize(msgs) > 0)
+			cJSON_DeleteItemFromArray(msgs, 0);
+		r = tool_error(tool, why, msgs);
+		free(why);
 		goto done;
 	}
-	if (out.p == NULL || (answer = cJSON_Parse(out.p)) == NULL) {
-		r = tool_error("the query printed no JSON", notes, db, now);
+	if (out.p == NULL || (answer = cJSON_Parse(out.p)) == NULL ||
+	    !cJSON_IsObject(answer)) {
+		cJSON_Delete(answer);
+		r = tool_error(tool, "the query printed no JSON", msgs);
 		goto done;
 	}
-	if (strcmp(name->valuestring, "launch_command") == 0) {
+	if (strcmp(tool, "launch_command") == 0) {
 		cJSON *one = pick_launch(answer, arguments, &perr);
 
 		cJSON_Delete(answer);
-		answer = NULL;
 		if (one == NULL) {
-			r = tool_error(perr.msg, notes, db, now);
+			r = tool_error(tool, perr.msg, msgs);
 			goto done;
 		}
 		answer = one;
 	}
-	s = cJSON_CreateObject();
-	cJSON_AddItemToObject(s, "result", answer);
-	cJSON_AddItemToObject(s, "data_age", data_age(db, now));
-	cJSON_AddItemToObject(s, "notes", notes);
-	r = tool_result(s, false);
+	if (cJSON_GetArraySize(msgs) > 0)
+		cJSON_AddItemToObject(answer, "messages", msgs);
+	else
+		cJSON_Delete(msgs);
+	r = tool_result(tool, answer, false);
 done:
 	free(out.p);
 	free(errb.p);
@@ -880,10 +911,11 @@ initialize(const cJSON *params)
 	cJSON_AddStringToObject(info, "version", PACKAGE_VERSION);
 	cJSON_AddStringToObject(r, "instructions",
 	    "GPU rental prices across cloud providers from gpucost's local "
-	    "cache (read-only; never refreshed by these tools). Prices are "
-	    "USD per hour; check data_age and notes before relying on a "
-	    "price. Use gpu_catalogue for GPU ids, find_offers to rank "
-	    "offers, launch_command for how to start one.");
+	    "cache (read-only; never refreshed: no tool reaches the network "
+	    "or writes; 'gpucost refresh' outside does). Prices are USD per "
+	    "hour; check data_age and messages before relying on a price. Use "
+	    "gpu_catalogue for GPU ids, find_offers to rank offers, "
+	    "launch_command for how to start one.");
 	return r;
 }
 

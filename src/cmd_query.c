@@ -31,48 +31,6 @@
 #include "str.h"
 #include "summary.h"
 
-/*
- * Does every provider --provider names have no offer in the cache (not
- * in the snapshot, never refreshed)? Then that, not the filter, is why.
- */
-static bool
-named_have_no_data(const struct offer_filter *f,
-    const struct provider_status *status, size_t nstatus)
-{
-	size_t i, k;
-
-	if (f->nproviders == 0 || status == NULL)
-		return false;
-	for (i = 0; i < f->nproviders; i++)
-		for (k = 0; k < nstatus; k++)
-			if (strcmp(status[k].provider, f->providers[i]) == 0 &&
-			    status[k].offer_count > 0)
-				return false;
-	return true;
-}
-
-/*
- * Did --train's memory rule alone leave no plan? The offers read were
- * tested with it (db_query()), so read the query's offers without it.
- */
-static bool
-train_refused(struct db *db, const struct offer_filter *f)
-{
-	struct offer_filter g = *f;
-	struct offer_list offers;
-	struct err err;
-	bool short_of_memory = false;
-
-	if (!train_given(&f->train))
-		return false;
-	train_init(&g.train);
-	offer_list_init(&offers);
-	if (db_query(db, &g, &offers, &err) == 0)
-		short_of_memory = query_train_short(offers.v, offers.n, f);
-	offer_list_done(&offers);
-	return short_of_memory;
-}
-
 /* --train's assumptions, one line on stderr under the table. */
 static void
 print_train(const struct train *t)
@@ -81,54 +39,6 @@ print_train(const struct train *t)
 
 	output_train_assumptions(t, line, sizeof line);
 	fprintf(stderr, "gpucost: %s\n", line);
-}
-
-/*
- * Say which option left no offer, and what to do (query.c). Returns
- * whether it said the providers asked have no data.
- */
-static bool
-explain_empty(struct db *db, const struct cli_options *o,
-    const struct offer_filter *f, const struct answer *a)
-{
-	struct offer_filter all;
-	struct offer_list offers;
-	char why[1024], names[512];
-	size_t left_out = a->left_out, len = 0, i;
-	struct err err;
-
-	if (named_have_no_data(f, a->status, a->nstatus)) {
-		names[0] = '\0';
-		for (i = 0; i < f->nproviders; i++)
-			len += (size_t)snprintf(names + len, len < sizeof names ?
-			    sizeof names - len : 0, "%s%s", i == 0 ? "" : ",",
-			    f->providers[i]);
-		fprintf(stderr, "gpucost: %s ha%s no data until 'gpucost "
-		    "refresh --provider %s' brings %s offers (not in the "
-		    "built-in snapshot)\n", names, f->nproviders == 1 ? "s" :
-		    "ve", names, f->nproviders == 1 ? "its" : "their");
-		return true;
-	}
-	if (left_out > 0 && left_out != ANSWER_UNKNOWN) {
-		fprintf(stderr, "gpucost: no offer matched; %zu marketplace "
-		    "listing%s older than a day did (market references, not "
-		    "offers: --include-stale shows them)\n", left_out,
-		    left_out == 1 ? "" : "s");
-		return false;
-	}
-	offer_list_init(&offers);
-	offer_filter_init(&all);
-	all.now = f->now;
-	all.include_stale = f->include_stale;
-	if (db_query(db, &all, &offers, &err) == 0 &&
-	    query_explain_empty(offers.v, offers.n, f, why,
-	    sizeof why) > 0)
-		fprintf(stderr, "gpucost: %s\n", why);
-	else
-		fprintf(stderr, "gpucost: no offer matched%s\n",
-		    o->query_given ? " the query" : "");
-	offer_list_done(&offers);
-	return false;
 }
 
 /*
@@ -346,9 +256,11 @@ cmd_query_exec(const struct cli_options *o)
 
 	if (cli_retired(&o->filter))
 		return EXIT_USAGE;
-	if (stale_refresh_of(o, &sr) < 0)
+	/* The MCP server's queries never reach the network (offline). */
+	memset(&sr, 0, sizeof sr);
+	if (!o->offline && stale_refresh_of(o, &sr) < 0)
 		return EXIT_USAGE;
-	if (sr.max_age > 0)
+	if (!o->offline && sr.max_age > 0)
 		refresh_stale(o, &sr, refresh_note, sizeof refresh_note);
 	query_question(o, &q);
 	if ((db = cli_open_cache(o)) == NULL)
@@ -416,15 +328,15 @@ cmd_query_exec(const struct cli_options *o)
 		goto done;
 	}
 	if (a.nplans == 0) {
-		if (!o->quiet && !explain_empty(db, o, &q.filter, &a)) {
+		if (!o->quiet && !cli_explain_empty(db, o, &q.filter, &a)) {
 			footer_no_data(&foot, &q.filter, a.status, a.nstatus);
 			cli_footer_print(&foot);
 		}
 		rc = EXIT_NO_MATCH;
 		/* Plans there were, but none holds the run: a refusal. */
-		if (train_refused(db, &q.filter)) {
+		if (cli_train_refused(db, &q.filter)) {
 			if (o->quiet)
-				explain_empty(db, o, &q.filter, &a);
+				cli_explain_empty(db, o, &q.filter, &a);
 			rc = EXIT_USAGE;
 		}
 	} else {

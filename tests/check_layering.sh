@@ -49,7 +49,7 @@ only '#include <sodium\.h>' 'sign.c'
 only '\b(fopen|printf ?\(|fprintf|fputs|puts|getenv|time\(NULL\))' \
     'cli.c' 'cli_common.c' 'cli_refresh.c' 'cmd_*.c' 'main.c' 'output*.c' 'paths.c' 'cache.c' 'refresh.c' 'db.c' 'db_*.c' \
     'xalloc.c' 'http.c' 'settings.c' 'log.c' 'tui/*' 'str.c' 'err.c' \
-    'columns.c' 'layout.c' 'snapshot.c' 'answer.c' '*.h'
+    'columns.c' 'layout.c' 'snapshot.c' 'answer.c' 'mcp_offers.c' '*.h'
 for f in offer.c cost.c gpu.c money.c query.c provider/*.c; do
 	[ -f "$f" ] || continue
 	checks=$((checks + 1))

@@ -3,8 +3,10 @@
 # (-32700 parse error, -32600 invalid request, -32601 unknown method,
 # -32602 invalid params) and the server goes on answering the next
 # line; a line of many MB, deep nesting, huge ids, NUL bytes and a
-# client that goes away never crash it. The SDK client test is
-# tests/cli/mcp_client.sh.
+# client that goes away never crash it. Arguments a tool refuses are a
+# tool error (isError), which the agent reads and retries. Answers are
+# short (issue 48), and no tool reaches the network or writes the cache
+# (issue 43). The SDK client test is tests/cli/mcp_client.sh.
 . "$(dirname "$0")/../lib.sh"
 
 command -v jq >/dev/null 2>&1 || { echo "jq absent: skipped"; exit 77; }
@@ -57,12 +59,29 @@ check "an unknown method: answered with its id" is 1 .id 2
 printf '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":[1]}\n' | bad_line "params that are an array" -32602
 printf '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}\n' | bad_line "tools/call without a name" -32602
 printf '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"refresh"}}\n' | bad_line "an unknown tool" -32602
-printf '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"find_offers","arguments":{"count":1e300}}}\n' |
-    bad_line "a count of 1e300" -32602
-printf '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"find_offers","arguments":{"gpu":{"a":1}}}}\n' |
-    bad_line "a gpu that is an object" -32602
 printf '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"find_offers","arguments":[1]}}\n' |
     bad_line "arguments that are an array" -32602
+
+# Arguments the tool refuses: a tool result with isError (revision
+# 2025-11-25), its words the CLI's, then the next request is answered.
+# tool_error ARGS WANT: find_offers called with ARGS says WANT.
+tool_error() {
+	printf '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"%s","arguments":%s}}\n%s\n' \
+	    "${3:-find_offers}" "$1" "$PING" > "$T/in"
+	session "$T/in"
+	check "$1: a result, not a JSON-RPC error" is 1 '.error == null and .result.isError' true
+	check "$1: says $2" is 1 '.result.structuredContent.error' "$2"
+	check "$1: the text says it too" is 1 '.result.content[0].text' "$2"
+	check "$1: then the next request" is 2 .id after
+}
+tool_error '{"gpus":"H100"}' 'unknown argument "gpus"; did you mean gpu?'
+tool_error '{"count":"eight"}' 'count: expected an integer'
+tool_error '{"count":1e300}' 'count: expected an integer'
+tool_error '{"gpu":{"a":1}}' 'gpu: expected a string or an array of strings'
+tool_error '{"gpu":"Z999"}' '--gpu: unknown GPU "Z999" ('"'"'gpucost gpus'"'"' lists them all)'
+tool_error '{"max-age":"1s"}' 'unknown argument "max-age": these tools never refresh the cache (read-only; run '"'"'gpucost refresh'"'"' outside)'
+tool_error '{"gpu":"H100"}' 'group-by is required' market_summary
+tool_error '{"provider":"aws"}' 'instance_type: expected a string (as find_offers shows it)' launch_command
 
 # Notifications and responses get no answer; blank lines are skipped.
 {
@@ -96,19 +115,111 @@ check "tools/list: six tools" is 2 '.result.tools | length' 6
 check "tools/list: find_offers' schema has every query filter" \
     [ "$(answer 2 '.result.tools[] | select(.name == "find_offers") | .inputSchema.properties | keys | length')" -ge 15 ]
 for opt in $("$GPUCOST" --help | sed -n '/^query options/,/^$/p' | grep -o -e '--[a-z][a-z-]*' | sed 's/^--//'); do
-	case $opt in all-regions|group-by|quiet) continue ;; esac  # output, not the question
+	case $opt in all-regions|group-by|quiet|max-age) continue ;; esac  # output, not the question; max-age refreshes
 	check "find_offers takes --$opt (generated from the option table)" \
 	    is 2 ".result.tools[] | select(.name == \"find_offers\") | .inputSchema.properties | has(\"$opt\")" true
 done
 check "garbage in the session: -32700" is 3 .error.code -32700
 check "find_offers after it" is 4 '.result.isError' false
-check "find_offers: one offer" is 4 '.result.structuredContent.result.offers | length' 1
-check "find_offers: the data age" is 4 '.result.structuredContent.data_age | length > 0' true
-check "find_offers: its gpu" is 4 '.result.structuredContent.result.offers[0].gpu' A100-80
+check "find_offers: one offer" is 4 '.result.structuredContent.offers | length' 1
+check "find_offers: the data age, once and short" is 4 '.result.structuredContent.data_age | test("^[a-z-]+ [0-9]+[a-z]+[ ,]") and length < 200' true
+check "find_offers: its gpu" is 4 '.result.structuredContent.offers[0].gpu' A100-80
 check "a control character in a value: a tool error" is 5 '.result.isError' true
 check "no offer matched: not an error" is 6 '.result.isError' false
-check "no offer matched: the note says why" is 6 '.result.structuredContent.notes | length > 0' true
+check "no offer matched: the message says why" is 6 '.result.structuredContent.messages[0] | test("^282 offers match --gpu H100; none matches --max-price 0.01; the cheapest is 2.89")' true
+check "no offer matched: the text says why" is 6 '.result.content[0].text | contains("none matches --max-price 0.01")' true
 check "an unknown revision: ours" is 7 .result.protocolVersion 2025-11-25
+for t in find_offers market_summary price_history; do
+	check "$t takes no max-age (it would refresh)" \
+	    is 2 ".result.tools[] | select(.name == \"$t\") | .inputSchema.properties | has(\"max-age\")" false
+done
+check "initialize: says read-only and never refreshed" \
+    is 1 '.result.instructions | contains("read-only; never refreshed")' true
+
+# The CLI's answers to the same questions.
+run --db "$DB" --gpu H100 --count 8 --format json
+cp "$T/out" "$T/cli.json"
+run --db "$DB" --gpu H100 --count 8
+rows=$(($(grep -c . "$T/out") - 1))	# less the header
+run --db "$DB" --gpu H100 --group-by provider --format json
+cp "$T/out" "$T/groups.json"
+
+# Issue 48: an agent pays for every byte. The default find_offers answer
+# is under 16 KB; its text is a summary, not the structured content
+# again; no answer carries every provider's status; an instance type's
+# regions are folded into one row as the table folds them.
+{
+	printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"find_offers","arguments":{"gpu":"H100","count":8}}}\n'
+	printf '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"find_offers","arguments":{}}}\n'
+	printf '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"market_summary","arguments":{"gpu":"H100","group-by":"provider"}}}\n'
+	printf '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"find_offers","arguments":{"gpu":"H100","count":8,"all-fields":true,"limit":1}}}\n'
+	printf '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"launch_command","arguments":{"provider":"aws","instance_type":"p5.48xlarge","region":"us-east-1"}}}\n'
+} > "$T/in"
+session "$T/in"
+for n in 1 2; do
+	bytes=$(sed -n "${n}p" "$T/out" | wc -c)
+	check "find_offers answer $n: under 16 KB ($bytes bytes)" [ "$bytes" -lt 16384 ]
+done
+for n in 1 2 3 4 5; do
+	check "answer $n: no status of every provider" \
+	    is "$n" '[.. | objects | select(has("last_error"))] | length' 0
+	check "answer $n: the text is no JSON" \
+	    is "$n" '.result.content[0].text | (try fromjson catch "no") | type' string
+done
+mcp_rows=$(answer 1 '.result.structuredContent.offers | length')
+check "find_offers H100 x8: the table's $rows rows ($mcp_rows)" [ "$mcp_rows" -eq "$rows" ]
+check "find_offers: rows and matched of the whole answer" \
+    is 1 '.result.structuredContent | [.rows, .matched] | map(tostring) | join(" ")' "$rows $(jq .matched "$T/cli.json")"
+check "find_offers: every offer of the JSON in a row or folded" \
+    is 1 '[.result.structuredContent.offers[] | 1 + (.other_regions // 0)] | add' "$(jq .matched "$T/cli.json")"
+check "find_offers: aws p5.48xlarge, us-east-1 and 11 more regions" \
+    is 1 '.result.structuredContent.offers[] | select(.instance_type == "p5.48xlarge") | [.region, .other_regions, (.other_region_list | length), (.other_region_list | index("us-west-2") != null)] | map(tostring) | join(" ")' "us-east-1 11 11 true"
+check "find_offers: the fold's price range" \
+    is 1 '.result.structuredContent.offers[] | select(.instance_type == "p5.48xlarge") | .price_gpu_hour_range | length' 2
+check "find_offers: the first offer is the CLI's first" \
+    is 1 '.result.structuredContent.offers[0] | [.provider, .key, .price_hour, .price_gpu_hour, .launch] | tostring' \
+    "$(jq -c '.offers[0] | [.provider, .key, .price_hour, .price_gpu_hour, .launch]' "$T/cli.json")"
+check "find_offers: the short shape" \
+    is 1 '[.result.structuredContent.offers[] | has("vcpus") or has("source") or has("country") or has("committed") or has("launch_spot")] | any' false
+check "find_offers: a line of text per row" \
+    [ "$(answer 1 '.result.content[0].text' | grep -c '\$[0-9.]*/GPU-h')" -eq "$rows" ]
+check "all-fields: the fold and the age too" \
+    is 4 '.result.structuredContent.offers[0] | has("age") and has("other_regions")' true
+check "all-fields: the CLI's first offer, field for field" \
+    is 4 '.result.structuredContent.offers[0] | del(.age, .other_regions, .other_region_list, .price_gpu_hour_range, .spot_gpu_hour_range) | tojson' \
+    "$(jq -c '.offers[0]' "$T/cli.json")"
+check "market_summary: the CLI's --group-by groups" \
+    is 3 '.result.structuredContent.groups | tojson' "$(jq -c .groups "$T/groups.json")"
+check "launch_command: its command" \
+    is 5 '.result.content[0].text | contains("launch: aws ec2 run-instances --region '"'"'us-east-1'"'"'")' true
+
+# Issue 43: no tool reaches the network or writes the cache, whatever
+# the config says (max_age), however stale the data.
+fx=$TOP_SRCDIR/tests/fixtures
+for p in vast oci; do
+	serve "$p" "$fx/$p"
+	export "$(url_var "$p")=$url"
+done
+mkdir -p "$HOME/.config/gpucost"
+printf 'max_age = 1s\n' > "$HOME/.config/gpucost/config"
+# The cache's bytes: the file and its write-ahead log.
+cache_sum() { cat "$DB" "$DB-wal" 2>/dev/null | cksum; }
+before=$(cache_sum)
+{
+	printf '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"find_offers","arguments":{"provider":"vast,oci"}}}\n'
+	printf '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"market_summary","arguments":{"group-by":"provider"}}}\n'
+	printf '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"launch_command","arguments":{"provider":"oci","instance_type":"BM.GPU.H100.8","region":"all"}}}\n'
+	printf '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"price_history","arguments":{"provider":"oci"}}}\n'
+	printf '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"providers","arguments":{}}}\n'
+	printf '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"gpu_catalogue","arguments":{}}}\n'
+} > "$T/in"
+session "$T/in"
+check "max_age in the config: six answers" [ "$(jq -s '[.[] | select(.result.isError == false)] | length' "$T/out")" -eq 6 ]
+check "max_age in the config: no request to vast" [ "$(grep -c '^REQ ' "$T/vast.log" 2>/dev/null)" = 0 ]
+check "max_age in the config: no request to oci" [ "$(grep -c '^REQ ' "$T/oci.log" 2>/dev/null)" = 0 ]
+check "max_age in the config: the cache unchanged" [ "$(cache_sum)" = "$before" ]
+check "max_age in the config: no refresh message" [ "$(grep -c 'max-age' "$T/out")" -eq 0 ]
+rm -f "$HOME/.config/gpucost/config"
 
 # find_offers takes train (issue 46): the job's fields and assumptions;
 # a run no plan holds is the tool's error, naming memory.
@@ -118,9 +229,9 @@ check "an unknown revision: ours" is 7 .result.protocolVersion 2025-11-25
 } > "$T/in"
 session "$T/in"
 check "find_offers train: not an error" is 1 '.result.isError' false
-check "find_offers train: the run's assumptions" is 1 '.result.structuredContent.result.train.run' 7B:2T
-check "find_offers train: about 186,966 GPU-hours" is 1 '.result.structuredContent.result.offers[0].gpu_hours | floor' 186965
-check "find_offers train: the job's cost" is 1 '.result.structuredContent.result.offers[0].job_cost > 0' true
+check "find_offers train: the run's assumptions" is 1 '.result.structuredContent.train.run' 7B:2T
+check "find_offers train: about 186,966 GPU-hours" is 1 '.result.structuredContent.offers[0].gpu_hours | floor' 186965
+check "find_offers train: the job's cost" is 1 '.result.structuredContent.offers[0].job_cost > 0' true
 check "find_offers train 70B:1T on 2 x RTX4090: a tool error" is 2 '.result.isError' true
 check "find_offers train 70B:1T on 2 x RTX4090: naming memory" \
     [ "$(answer 2 '.result.content[0].text' | grep -c 'GPU memory')" -ge 1 ]

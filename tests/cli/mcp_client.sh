@@ -2,7 +2,9 @@
 # gpucost mcp with a real client: the official MCP TypeScript SDK
 # (@modelcontextprotocol/sdk from npm, installed once into the build
 # tree) connects over stdio, lists the six tools and calls each; the
-# cheapest 4x A100-80 from find_offers must be the CLI's first offer.
+# cheapest 4x A100-80 from find_offers must be the CLI's first offer,
+# market_summary's groups the CLI's --group-by groups, answers short
+# (issue 48), and arguments the tool refuses tool errors (isError).
 # Skips (77) only when node or npm is absent; .ci/run installs both.
 . "$(dirname "$0")/../lib.sh"
 
@@ -30,8 +32,11 @@ cp "$TOP_SRCDIR/tests/mcp/client.mjs" "$NPMDIR/client.mjs"
 run --db "$DB" --gpu A100-80 --count 4 --format json
 check "the CLI's 4x A100-80 query" status_is 0
 cp "$T/out" "$T/expected.json"
+run --db "$DB" --gpu H100 --group-by provider --format json
+check "the CLI's H100 groups" status_is 0
+cp "$T/out" "$T/groups.json"
 
-node "$NPMDIR/client.mjs" "$GPUCOST" "$DB" "$T/expected.json" >"$T/out" 2>"$T/err"
+node "$NPMDIR/client.mjs" "$GPUCOST" "$DB" "$T/expected.json" "$T/groups.json" >"$T/out" 2>"$T/err"
 status=$?
 cat "$T/out"
 check "the SDK client's checks pass" status_is 0

@@ -294,21 +294,45 @@ while IFS= read -r line; do
 		printf '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"find_offers","arguments":%s}}\n' \
 		    "$i" "$(mcp_args "$@")" >> "$T/mcp.in" ;;
 	esac
+	if [ -f "$T/g.$i.json" ]; then
+		printf '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"market_summary","arguments":%s}}\n' \
+		    "$((1000 + i))" "$(mcp_args "$@" --group-by provider)" >> "$T/mcp.in"
+	fi
 done < "$T/questions"
 
-# --- MCP: find_offers gives the CLI's offers, the first one the first.
+# --- MCP: find_offers gives the table's rows (one per instance type,
+# +N its other regions; 20 unless --limit), the first one the JSON's
+# first offer; market_summary the CLI's --group-by groups.
 {
 	printf '%s\n' '{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"one_answer","version":"1"}}}'
 	printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/initialized"}'
 	cat "$T/mcp.in"
 } | "$GPUCOST" --db "$DB" mcp > "$T/mcp.out" 2>"$T/mcp.err"
-for i in $(jq -r 'select(.id | type == "number") | .id' "$T/mcp.out"); do
+for i in $(jq -r 'select(.id | type == "number" and . < 1000) | .id' "$T/mcp.out"); do
 	line=$(sed -n "$(awk -v n="$i" 'NF { k++ } k == n { print NR; exit }' "$T/questions")p" "$T/questions")
-	jq -c "select(.id == $i) | .result.structuredContent.result.offers // [] |
-	    map([.provider, .key, .nodes])" "$T/mcp.out" > "$T/m.$i"
-	jq -c '.offers[:20] | map([.provider, .key, .nodes])' "$T/j.$i" > "$T/m.$i.want"
-	check "[$i] $line: mcp find_offers: the cli's offers" \
+	check "[$i] $line: mcp find_offers: an answer" \
+	    [ "$(jq "select(.id == $i) | .result.isError" "$T/mcp.out")" = false ]
+	jq -r "select(.id == $i) | .result.structuredContent.offers // [] | .[] |
+	    [.provider, .key, .nodes, .other_regions // 0] | @tsv" "$T/mcp.out" > "$T/m.$i"
+	limit=$(printf '%s\n' "$line" | sed -n 's/.*--limit \([0-9]*\).*/\1/p')
+	cut -f 1-4 "$T/t.$i" | head -n "${limit:-20}" > "$T/m.$i.want"
+	check "[$i] $line: mcp find_offers: the table's rows" \
 	    cmp -s "$T/m.$i" "$T/m.$i.want"
+	jq -c "select(.id == $i) | .result.structuredContent.offers[0] // {} |
+	    [.provider, .key, .nodes, .price_hour, .price_gpu_hour, .spot_hour,
+	    .spot_gpu_hour, .notes // [], .launch, .cluster_setup]" "$T/mcp.out" > "$T/m.$i.first"
+	jq -c '.offers[0] // {} | [.provider, .key, .nodes, .price_hour,
+	    .price_gpu_hour, .spot_hour, .spot_gpu_hour, .notes // [], .launch,
+	    .cluster_setup]' "$T/j.$i" > "$T/m.$i.first.want"
+	check "[$i] $line: mcp find_offers: the first offer is the json's first" \
+	    cmp -s "$T/m.$i.first" "$T/m.$i.first.want"
+	if [ -f "$T/g.$i.json" ]; then
+		jq -c "select(.id == $((1000 + i))) | .result.structuredContent.groups" \
+		    "$T/mcp.out" > "$T/m.$i.groups"
+		jq -c .groups "$T/g.$i.json" > "$T/m.$i.groups.want"
+		check "[$i] $line: mcp market_summary: the cli's --group-by groups" \
+		    cmp -s "$T/m.$i.groups" "$T/m.$i.groups.want"
+	fi
 done
 
 # --- The TUI: the first screen and the whole load are the table's rows.

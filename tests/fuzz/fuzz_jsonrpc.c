@@ -69,7 +69,7 @@ call_without_running(const struct jsonrpc_msg *m)
 		return;
 	if (mcp_tool_argv(name->valuestring,
 	    cJSON_GetObjectItemCaseSensitive(m->params, "arguments"), NULL,
-	    &argv, &argc, &err) < 0) {
+	    &argv, &argc, &err) != 0) {
 		if (err.msg[0] == '\0')
 			fuzz_fail("mcp_tool_argv failed without a message");
 		return;

@@ -1,14 +1,16 @@
 // tests/mcp/client.mjs: drive `gpucost mcp` with the official MCP
 // TypeScript SDK client over stdio, as an agent's host would.
-// Usage: node client.mjs GPUCOST DB EXPECTED_JSON
+// Usage: node client.mjs GPUCOST DB EXPECTED_JSON GROUPS_JSON
 // EXPECTED_JSON: `gpucost --gpu A100-80 --count 4 --format json` of the
-// same cache. Prints one line per check and "N passed, N failed".
+// same cache; GROUPS_JSON: `gpucost --gpu H100 --group-by provider
+// --format json`. Prints one line per check and "N passed, N failed".
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 
-const [gpucost, db, expectedPath] = process.argv.slice(2);
+const [gpucost, db, expectedPath, groupsPath] = process.argv.slice(2);
+const expectedGroups = JSON.parse(readFileSync(groupsPath, "utf8"));
 let passed = 0, failed = 0;
 function check(what, ok, detail) {
 	if (ok) {
@@ -42,7 +44,7 @@ const find = tools.find((t) => t.name === "find_offers");
 const props = Object.keys(find?.inputSchema?.properties ?? {});
 for (const p of ["gpu", "count", "provider", "region", "max-price", "interconnect", "min-vram", "spot", "sort", "limit"])
 	check(`find_offers takes ${p}`, props.includes(p), props);
-for (const p of ["format", "db", "help", "group-by"])
+for (const p of ["format", "db", "help", "group-by", "max-age"])
 	check(`find_offers does not take ${p}`, !props.includes(p), props);
 check("sort is an enum of the sort keys",
     find?.inputSchema?.properties?.sort?.enum?.includes("gpu-price"));
@@ -52,13 +54,19 @@ check("spot is a boolean", find?.inputSchema?.properties?.spot?.type === "boolea
 function answer(r) {
 	return r?.structuredContent ?? {};
 }
-function hasAge(what, r) {
-	const s = answer(r);
-	check(`${what}: carries the data age`, Array.isArray(s.data_age) && s.data_age.length > 0 &&
-	    s.data_age.every((p) => "age_seconds" in p && "source" in p), s.data_age);
-	check(`${what}: carries notes`, Array.isArray(s.notes), s.notes);
-	check(`${what}: the text is the same answer`,
-	    isDeepStrictEqual(JSON.parse(r.content?.[0]?.text ?? "null"), s));
+// Issue 48: the text is a short summary, never the structured answer
+// again; no answer carries every provider's status.
+function isShort(what, r) {
+	let text = r.content?.[0]?.text ?? "";
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	check(`${what}: the text is a summary, not the JSON again`, typeof text === "string" &&
+	    text.length > 0 && json === undefined, text.slice(0, 200));
+	check(`${what}: no status of every provider`, !JSON.stringify(answer(r)).includes("last_error"));
 }
 
 // find_offers: the cheapest 4x A100-80 is the CLI's first offer.
@@ -67,68 +75,90 @@ let t0 = performance.now();
 const offers = await client.callTool({ name: "find_offers", arguments: { gpu: "A100-80", count: 4 } });
 const findMs = performance.now() - t0;
 check("find_offers succeeds", offers.isError === false, offers);
-const first = answer(offers).result?.offers?.[0];
-check("find_offers: the cheapest 4x A100-80 is the CLI's first offer",
-    first !== undefined && isDeepStrictEqual(first, expected.offers[0]),
-    { mcp: first, cli: expected.offers[0] });
-check("find_offers: at most 20 offers by default", answer(offers).result?.offers?.length <= 20);
-check("find_offers: the data-age note", answer(offers).notes?.some((n) => n.includes("data age")), answer(offers).notes);
-hasAge("find_offers", offers);
+const first = answer(offers).offers?.[0];
+const kept = ["key", "provider", "instance_type", "region", "gpu", "gpu_count", "nodes",
+	"total_gpus", "price_hour", "price_gpu_hour", "spot_hour", "spot_gpu_hour",
+	"availability", "notes", "launch"];
+for (const f of kept) {
+	const want = expected.offers[0][f];
+	const absent = want === null || (Array.isArray(want) && want.length === 0);
+	check(`find_offers: the first offer's ${f} is the CLI's first offer's`,
+	    first !== undefined && (absent ? !(f in first) : isDeepStrictEqual(first[f], want)),
+	    { mcp: first?.[f], cli: want });
+}
+check("find_offers: the short shape (no vcpus, source, committed, launch_spot)",
+    first !== undefined && !("vcpus" in first) && !("source" in first) && !("committed" in first) &&
+    !("launch_spot" in first), first);
+check("find_offers: at most 20 rows by default", answer(offers).offers?.length <= 20);
+check("find_offers: rows and matched", Number.isInteger(answer(offers).rows) &&
+    answer(offers).matched >= answer(offers).rows, answer(offers));
+check("find_offers: the data age, once, short", typeof answer(offers).data_age === "string" &&
+    answer(offers).data_age.length < 1000, answer(offers).data_age);
+check("find_offers: rows folded by instance type",
+    answer(offers).offers?.some((o) => o.other_regions > 0 &&
+    o.other_region_list?.length > 0 && o.price_gpu_hour_range?.length === 2), answer(offers).offers);
+isShort("find_offers", offers);
+const h100 = await client.callTool({ name: "find_offers", arguments: { gpu: "H100", count: 8 } });
+const h100Bytes = JSON.stringify(h100).length;
+check(`find_offers H100 x8: under 16 KB (${h100Bytes} bytes)`, h100Bytes < 16384);
 
 const summary = await client.callTool({ name: "market_summary", arguments: { "group-by": "provider", gpu: "H100" } });
 check("market_summary succeeds", summary.isError === false, summary);
-const groups = answer(summary).result?.groups;
-check("market_summary: a group per provider", Array.isArray(groups) && groups.length > 1 &&
-    groups.every((g) => typeof g.provider === "string"), answer(summary).result);
-hasAge("market_summary", summary);
+check("market_summary: the CLI's --group-by groups",
+    isDeepStrictEqual(answer(summary).groups, expectedGroups.groups), answer(summary));
+isShort("market_summary", summary);
 
 const history = await client.callTool({ name: "price_history", arguments: { gpu: "H100", count: 8, since: "104w" } });
 check("price_history succeeds", history.isError === false, history);
-check("price_history: offers with points", answer(history).result?.offers?.[0]?.points?.length > 0, answer(history).result);
-hasAge("price_history", history);
+check("price_history: offers with points", answer(history).offers?.[0]?.points?.length > 0, answer(history));
+isShort("price_history", history);
 
 const provs = await client.callTool({ name: "providers", arguments: {} });
 check("providers succeeds", provs.isError === false, provs);
-const plist = answer(provs).result?.providers ?? [];
+const plist = answer(provs).providers ?? [];
 check("providers: aws with its snapshot date", plist.some((p) => p.provider === "aws" && /^\d{4}-\d\d-\d\d$/.test(p.snapshot_date)), plist);
-hasAge("providers", provs);
 
 const launch = await client.callTool({ name: "launch_command", arguments: {
 	provider: first?.provider, instance_type: first?.instance_type, region: first?.region } });
 check("launch_command succeeds", launch.isError === false, launch);
 check("launch_command: the offer's own launch command",
-    typeof answer(launch).result?.launch === "string" && answer(launch).result.launch === first?.launch,
-    answer(launch).result);
-hasAge("launch_command", launch);
+    typeof answer(launch).launch === "string" && answer(launch).launch === first?.launch,
+    answer(launch));
+isShort("launch_command", launch);
 // Issue 48: the key find_offers shows, alone, names the same offer.
 const byKey = await client.callTool({ name: "launch_command", arguments: { key: first?.key } });
 check("launch_command by key succeeds", byKey.isError === false, byKey);
 check("launch_command by key: the same command",
-    answer(byKey).result?.launch === first?.launch, answer(byKey).result);
+    answer(byKey).launch === first?.launch, answer(byKey));
 
 const cat = await client.callTool({ name: "gpu_catalogue", arguments: { gpu: "H100" } });
 check("gpu_catalogue succeeds", cat.isError === false, cat);
-check("gpu_catalogue: H100", answer(cat).result?.gpus?.[0]?.id === "H100", answer(cat).result);
-hasAge("gpu_catalogue", cat);
+check("gpu_catalogue: H100", answer(cat).gpus?.[0]?.id === "H100", answer(cat));
+isShort("gpu_catalogue", cat);
 
-// A value the program refuses is a tool error the agent can read.
-const bad = await client.callTool({ name: "find_offers", arguments: { gpu: "Z999" } });
-check("an unknown GPU is a tool error", bad.isError === true && /unknown GPU/.test(answer(bad).error), bad);
-// Arguments of the wrong shape and unknown tools are -32602.
-for (const [what, call] of [
-	["an unknown tool", { name: "refresh", arguments: {} }],
-	["an unknown argument", { name: "find_offers", arguments: { format: "csv" } }],
-	["a count that is a string", { name: "find_offers", arguments: { count: "4" } }],
-	["market_summary without group-by", { name: "market_summary", arguments: {} }],
+// Arguments the tool refuses are tool errors the agent reads (isError,
+// revision 2025-11-25), in the CLI's words.
+for (const [what, call, want] of [
+	["an unknown GPU", { name: "find_offers", arguments: { gpu: "Z999" } }, /unknown GPU/],
+	["a misspelt argument", { name: "find_offers", arguments: { gpus: "H100" } },
+	    /^unknown argument "gpus"; did you mean gpu\?$/],
+	["a count that is a word", { name: "find_offers", arguments: { count: "eight" } },
+	    /^count: expected an integer$/],
+	["max-age", { name: "find_offers", arguments: { "max-age": "1d" } }, /never refresh/],
+	["market_summary without group-by", { name: "market_summary", arguments: {} }, /group-by is required/],
 ]) {
-	let code;
-	try {
-		await client.callTool(call);
-	} catch (e) {
-		code = e.code;
-	}
-	check(`${what}: error -32602`, code === -32602, code);
+	const r = await client.callTool(call);
+	check(`${what}: a tool error`, r.isError === true && want.test(answer(r).error), r);
+	check(`${what}: the text says why`, want.test(r.content?.[0]?.text ?? ""), r.content);
 }
+// An unknown tool stays a protocol error.
+let code;
+try {
+	await client.callTool({ name: "refresh", arguments: {} });
+} catch (e) {
+	code = e.code;
+}
+check("an unknown tool: error -32602", code === -32602, code);
 
 // The round trip: ping, and the query above.
 const n = 50;

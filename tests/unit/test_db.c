@@ -21,6 +21,7 @@
 
 #include <sqlite3.h>
 
+#include "answer.h"
 #include "cache.h"
 #include "cost.h"
 #include "db.h"
@@ -5029,12 +5030,89 @@ test_refresh_outcomes(void **state)
 	db_close(db);
 }
 
+/*
+ * question.regions (MCP's find_offers, issue 48): each folded row names
+ * the regions of the offers folded into it, each once, never its own,
+ * for the rows given; the rows are the fold's, whichever way answers.
+ */
+static void
+test_answer_regions(void **state)
+{
+	static const char *const regions[] = {
+		"us-east-1", "us-west-2", "us-west-2", "eu-west-1", "us-east-1"
+	};
+	static const int64_t prices[] = {
+		55000000, 56000000, 57000000, 58000000, 59000000
+	};
+	const char *path = tmp_path("regions.db");
+	struct offer v[6];
+	struct question q;
+	struct answer a;
+	struct err err;
+	struct db *db;
+	size_t i;
+	int full;
+
+	(void)state;
+	/* p5 in five offers (us-east-1 twice, us-west-2 twice), then g6. */
+	for (i = 0; i < 5; i++) {
+		v[i] = mk("aws", tstrf("p5/%zu", i), "H100", 8, 80, IC_NVLINK,
+		    prices[i], MONEY_NONE, AV_UNKNOWN, 1000);
+		v[i].instance_type = "p5.48xlarge";
+		v[i].region = regions[i];
+	}
+	v[5] = mk("aws", "g6/eu-north-1", "L4", 1, 24, IC_PCIE, 900000,
+	    MONEY_NONE, AV_UNKNOWN, 1000);
+	db = open_ok(path);
+	replace_ok(db, "aws", v, 6, SRC_LIVE, 1000, NULL);
+	for (full = 0; full < 2; full++) {
+		setenv("GPUCOST_DEBUG_FULL_PATH", full ? "1" : "0", 1);
+		memset(&q, 0, sizeof q);
+		offer_filter_init(&q.filter);
+		q.sort = SORT_PRICE;
+		q.fold = true;
+		q.regions = true;
+		answer_init(&a);
+		err_clear(&err);
+		if (answer_get(db, &q, &a, &err) != 0)
+			fail_msg("answer_get: %s", err.msg);
+		assert_int_equal(a.nplans, 2);
+		assert_string_equal(a.plans[0].offer->key, "g6/eu-north-1");
+		assert_int_equal(a.plans[0].other_regions, 0);
+		assert_int_equal(a.region_at[1] - a.region_at[0], 0);
+		assert_string_equal(a.plans[1].offer->key, "p5/0");
+		assert_int_equal(a.plans[1].other_regions, 4);
+		assert_int_equal(a.region_at[2] - a.region_at[1], 2);
+		assert_string_equal(a.region[a.region_at[1]], "us-west-2");
+		assert_string_equal(a.region[a.region_at[1] + 1], "eu-west-1");
+		answer_done(&a);
+
+		/* A limit: only the rows given are named (a walk would
+		 * count, not name: the full path answers). */
+		q.limit = 1;
+		q.reverse = true;
+		answer_init(&a);
+		if (answer_get(db, &q, &a, &err) != 0)
+			fail_msg("answer_get: %s", err.msg);
+		assert_int_equal(a.nplans, 1);
+		assert_string_equal(a.plans[0].offer->key, "p5/4");
+		assert_int_equal(a.plans[0].other_regions, 4);
+		assert_int_equal(a.region_at[1] - a.region_at[0], 2);
+		assert_string_equal(a.region[0], "eu-west-1");
+		assert_string_equal(a.region[1], "us-west-2");
+		answer_done(&a);
+	}
+	unsetenv("GPUCOST_DEBUG_FULL_PATH");
+	db_close(db);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_open_new),
+		T(test_answer_regions),
 		T(test_refresh_outcomes),
 		T(test_spot_needs_command),
 		T(test_open_missing_dir),

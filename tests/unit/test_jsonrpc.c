@@ -169,17 +169,21 @@ test_utf8(void **state)
 	free(line);
 }
 
-/* The argv of a tool call as one string, or the error. */
+/*
+ * The argv of a tool call as one string, or the error: "error: " for a
+ * JSON-RPC error, "tool error: " for one the agent reads (isError).
+ */
 static void
 argv_is(const char *tool, const char *args, const char *want)
 {
 	cJSON *a = args != NULL ? cJSON_Parse(args) : NULL;
 	char **argv, buf[1024] = "";
 	struct err err;
-	int argc, i;
+	int argc, i, rc;
 
-	if (mcp_tool_argv(tool, a, NULL, &argv, &argc, &err) < 0)
-		snprintf(buf, sizeof buf, "error: %s", err.msg);
+	if ((rc = mcp_tool_argv(tool, a, NULL, &argv, &argc, &err)) != 0)
+		snprintf(buf, sizeof buf, "%s: %s", rc < 0 ? "error" :
+		    "tool error", err.msg);
 	else {
 		for (i = 0; i < argc; i++)
 			snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
@@ -209,25 +213,49 @@ test_tool_argv(void **state)
 	    "\"sort\":\"provider\"}", "gpucost history --gpu=H100 --since=2w "
 	    "--sort=provider --limit=20 --format=json");
 	argv_is("price_history", "{\"hours\":10}",
-	    "error: price_history: unknown argument hours");
+	    "tool error: unknown argument \"hours\"");
 	argv_is("providers", "{}", "gpucost providers --format=json");
 	argv_is("launch_command", "{\"provider\":\"aws\",\"instance_type\":"
 	    "\"p4d.24xlarge\",\"region\":\"us-east-1\"}",
 	    "gpucost --provider=aws --match=p4d.24xlarge --format=json");
+	/* Arguments the tool refuses: tool errors, the CLI's words. */
 	argv_is("find_offers", "{\"count\":\"4\"}",
-	    "error: count: expected an integer");
+	    "tool error: count: expected an integer");
+	argv_is("find_offers", "{\"count\":\"eight\"}",
+	    "tool error: count: expected an integer");
 	argv_is("find_offers", "{\"count\":4.5}",
-	    "error: count: expected an integer");
+	    "tool error: count: expected an integer");
+	argv_is("find_offers", "{\"gpus\":\"H100\"}",
+	    "tool error: unknown argument \"gpus\"; did you mean gpu?");
+	argv_is("find_offers", "{\"all-field\":true}",
+	    "tool error: unknown argument \"all-field\"; did you mean "
+	    "all-fields?");
+	argv_is("find_offers", "{\"all-fields\":1}",
+	    "tool error: all-fields: expected true or false");
+	argv_is("find_offers", "{\"all-fields\":true,\"gpu\":\"L4\"}",
+	    "gpucost --gpu=L4 --limit=20 --format=json");
 	argv_is("find_offers", "{\"format\":\"csv\"}",
-	    "error: find_offers: unknown argument format");
+	    "tool error: unknown argument \"format\"");
 	argv_is("find_offers", "{\"group-by\":\"gpu\"}",
-	    "error: find_offers: unknown argument group-by");
+	    "tool error: unknown argument \"group-by\"");
+	/* No tool refreshes: --max-age is no argument of any. */
+	argv_is("find_offers", "{\"max-age\":\"1d\"}",
+	    "tool error: unknown argument \"max-age\": these tools never "
+	    "refresh the cache (read-only; run 'gpucost refresh' outside)");
+	argv_is("market_summary", "{\"group-by\":\"gpu\",\"max-age\":"
+	    "\"1s\"}", "tool error: unknown argument \"max-age\": these "
+	    "tools never refresh the cache (read-only; run 'gpucost refresh' "
+	    "outside)");
 	argv_is("gpu_catalogue", "{\"count\":1}",
-	    "error: gpu_catalogue: unknown argument count");
+	    "tool error: unknown argument \"count\"");
 	argv_is("market_summary", "{}",
-	    "error: market_summary: group-by is required");
+	    "tool error: group-by is required");
 	argv_is("launch_command", "{\"provider\":\"aws\"}",
-	    "error: launch_command: instance_type: expected a string");
+	    "tool error: instance_type: expected a string (as find_offers "
+	    "shows it)");
+	/* A request of the wrong shape: JSON-RPC errors. */
+	argv_is("find_offers", "[1]",
+	    "error: find_offers: arguments must be an object");
 	argv_is("refresh", "{}", "error: unknown tool refresh");
 }
 
@@ -243,6 +271,16 @@ test_schema_from_table(void **state)
 	(void)state;
 	list = mcp_tools_list();
 	cJSON_ArrayForEach(tool, cJSON_GetObjectItem(list, "tools")) {
+		/* No tool takes an option that refreshes (--max-age). */
+		props = cJSON_GetObjectItem(cJSON_GetObjectItem(tool,
+		    "inputSchema"), "properties");
+		t = cli_option_table(&n);
+		for (i = 0; i < n; i++)
+			if (cli_option_refreshes(&t[i]) &&
+			    cJSON_GetObjectItem(props, t[i].name) != NULL)
+				fail_msg("%s takes --%s",
+				    cJSON_GetObjectItem(tool, "name")->valuestring,
+				    t[i].name);
 		if (strcmp(cJSON_GetObjectItem(tool, "name")->valuestring,
 		    "find_offers") != 0)
 			continue;
