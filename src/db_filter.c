@@ -214,15 +214,106 @@ rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
 #define ANY_REGION_SQL	"region = 'all' COLLATE NOCASE"
 /*
  * The cache's region names that a name or glob (?, ?: its kind and
- * text) matches, "all" included, each name tested once
- * (DB_REGION_NAMES_CTE). As a list, "region IN" seeks each name's
+ * text) matches, each name tested once (DB_REGION_NAMES_CTE), and with
+ * any "all" too (where a provider's "all" offer may match: the caller
+ * then names the providers). As a list, "region IN" seeks each name's
  * offers in an index (offers_region_gpu with --gpu) where a test of
  * every row could not.
  */
-#define REGIONS_MATCHING_SQL						\
+#define REGIONS_MATCHING_SQL(any)					\
 	"(" DB_REGION_NAMES_CTE " SELECT n FROM names WHERE "		\
-	"n IS NOT NULL AND (n = 'all' COLLATE NOCASE OR "		\
-	"gpucost_region(?, ?, n)))"
+	"n IS NOT NULL AND (" any "gpucost_region(?, ?, n)))"
+
+/*
+ * The providers whose "all" offer a region query matches
+ * (region_any_matches(): one of their regions of data/any_region.tsv
+ * does), into v (at most max); how many. derived_sql() and
+ * derived_bind() both ask, so their placeholders agree.
+ */
+#define ANY_PROVIDERS_MAX	8
+
+static size_t
+any_providers(const struct region_query *q, const char **v, size_t max)
+{
+	const char *p = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < region_any_count && n < max; i++) {
+		if (p != NULL && strcmp(p, region_any_places[i].provider) == 0)
+			continue;
+		p = region_any_places[i].provider;
+		if (region_any_matches(q, p))
+			v[n++] = p;
+	}
+	return n;
+}
+
+/* Append --region's conditions (see derived_sql()). */
+static void
+region_sql(const struct offer_filter *f, char *sql, size_t size)
+{
+	const char *prov[ANY_PROVIDERS_MAX];
+	struct region_query q;
+	size_t n;
+
+	if (region_query_parse(f->region, &q) < 0) {
+		strncat(sql, " AND 0", size - strlen(sql) - 1);
+		return;
+	}
+	n = any_providers(&q, prov, ANY_PROVIDERS_MAX);
+	switch (q.kind) {
+	case RQ_ANY:
+		return;
+	case RQ_CONTINENT:
+	case RQ_COUNTRY:
+		strncat(sql, q.kind == RQ_CONTINENT ? " AND (continent = ?" :
+		    " AND (country = ?", size - strlen(sql) - 1);
+		if (n > 0) {
+			strncat(sql, " OR (" ANY_REGION_SQL " AND 1",
+			    size - strlen(sql) - 1);
+			sql_in(sql, size, "provider", n);
+			strncat(sql, ")", size - strlen(sql) - 1);
+		}
+		strncat(sql, ")", size - strlen(sql) - 1);
+		return;
+	case RQ_NAME:
+	case RQ_GLOB:
+		/* Its own name: every "all" is in gpucost_region()'s list. */
+		if (region_text_match(q.kind, q.text, "all") || n == 0) {
+			strncat(sql, " AND region IN " REGIONS_MATCHING_SQL(""),
+			    size - strlen(sql) - 1);
+			return;
+		}
+		strncat(sql, " AND region IN " REGIONS_MATCHING_SQL(
+		    "n = 'all' COLLATE NOCASE OR ") " AND (NOT " ANY_REGION_SQL
+		    " OR (1", size - strlen(sql) - 1);
+		sql_in(sql, size, "provider", n);
+		strncat(sql, "))", size - strlen(sql) - 1);
+		return;
+	}
+}
+
+static void
+region_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+{
+	const char *prov[ANY_PROVIDERS_MAX];
+	struct region_query q;
+	size_t n, i;
+
+	if (region_query_parse(f->region, &q) < 0 || q.kind == RQ_ANY)
+		return;
+	n = any_providers(&q, prov, ANY_PROVIDERS_MAX);
+	if (q.kind == RQ_CONTINENT || q.kind == RQ_COUNTRY)
+		sqlite3_bind_text(st, (*k)++, q.code, -1, SQLITE_TRANSIENT);
+	else {
+		sqlite3_bind_int(st, (*k)++, (int)q.kind);
+		sqlite3_bind_text(st, (*k)++, f->region, -1, SQLITE_STATIC);
+		if (region_text_match(q.kind, q.text, "all"))
+			return;
+	}
+	for (i = 0; i < n; i++)
+		sqlite3_bind_text(st, (*k)++, prov[i], -1, SQLITE_STATIC);
+}
 
 /* How many kinds a --fabric set names; 0 for "any" (no test) and unset. */
 static size_t
@@ -243,26 +334,14 @@ static void
 derived_sql(const struct offer_filter *f, const struct rentable_sql *rq,
     char *sql, size_t size)
 {
-	struct region_query q;
 	char word[OFFER_NAME_MAX];
 	const char *p;
 	size_t n;
 
 	if (rq->stale_derived)
 		return;
-	if (f->region[0] != '\0') {
-		if (region_query_parse(f->region, &q) < 0)
-			strncat(sql, " AND 0", size - strlen(sql) - 1);
-		else if (q.kind == RQ_CONTINENT)
-			strncat(sql, " AND (continent = ? OR " ANY_REGION_SQL ")",
-			    size - strlen(sql) - 1);
-		else if (q.kind == RQ_COUNTRY)
-			strncat(sql, " AND (country = ? OR " ANY_REGION_SQL ")",
-			    size - strlen(sql) - 1);
-		else if (q.kind != RQ_ANY)
-			strncat(sql, " AND region IN " REGIONS_MATCHING_SQL,
-			    size - strlen(sql) - 1);
-	}
+	if (f->region[0] != '\0')
+		region_sql(f, sql, size);
 	if (f->form != GPU_FORM_ANY)
 		strncat(sql, " AND form = ?", size - strlen(sql) - 1);
 	if (f->vertex)
@@ -293,7 +372,6 @@ static void
 derived_bind(sqlite3_stmt *st, const struct offer_filter *f,
     const struct rentable_sql *rq, int *k)
 {
-	struct region_query q;
 	char word[OFFER_NAME_MAX];
 	const char *p;
 	enum gpu_form form;
@@ -302,16 +380,8 @@ derived_bind(sqlite3_stmt *st, const struct offer_filter *f,
 
 	if (rq->stale_derived)
 		return;
-	if (f->region[0] != '\0' && region_query_parse(f->region, &q) == 0) {
-		if (q.kind == RQ_CONTINENT || q.kind == RQ_COUNTRY)
-			sqlite3_bind_text(st, (*k)++, q.code, -1,
-			    SQLITE_TRANSIENT);
-		else if (q.kind != RQ_ANY) {
-			sqlite3_bind_int(st, (*k)++, (int)q.kind);
-			sqlite3_bind_text(st, (*k)++, f->region, -1,
-			    SQLITE_STATIC);
-		}
-	}
+	if (f->region[0] != '\0')
+		region_bind(st, f, k);
 	if (f->form != GPU_FORM_ANY)
 		sqlite3_bind_int(st, (*k)++, (int)f->form);
 	if (fabric_kinds(f->fabrics) > 0)

@@ -78,6 +78,7 @@ struct output_opts {
 	enum sort_key sort;	/* the order shown: the table keeps its column */
 	int	term;		/* --term: TERM_NONE, months or TERM_ANY */
 	bool	fabric_filter;	/* --fabric or --min-node-gbps: show FABRIC */
+	const char *region;	/* --region (regions: the places it asked) */
 	const struct output_change *changes;	/* watch: why each row; or NULL */
 };
 

@@ -46,11 +46,11 @@ static const char *const contract_fields[] = {
 	"fabric", "node_gbps", "gpudirect_rdma", "placement", "gpus_per_node",
 	"plan_type", "cluster_setup",
 	"committed", "term", "term_hour", "term_gpu_hour", "term_savings_pct",
-	"total_term_cost", "price_from",
+	"total_term_cost", "price_from", "regions",
 	NULL
 };
-#define NFIELDS		57
-#define NFIELDS_NO_TOTALS 54
+#define NFIELDS		58
+#define NFIELDS_NO_TOTALS 55
 /* total_cost, total_spot_cost, total_term_cost: only with --hours. */
 #define IS_TOTAL(i)	((i) == 24 || (i) == 25 || (i) == 55)
 
@@ -83,6 +83,8 @@ shown_no_totals(size_t i)
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
 	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
 #define AWS_FABRIC_CSV	",efa,400,true,placement-group,8"
+/* regions: where the offer can be started, its own region. */
+#define AWS_REGIONS_CSV	",\"us-east-1, \"\"N. Virginia\"\"\""
 
 /* Three plans: an 8 x A100-80 offer, an unknown GPU, 2 nodes of the first. */
 struct fixture {
@@ -386,11 +388,12 @@ test_csv(void **state)
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
 	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
 	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705,sxm,,,12,144"
-	    AWS_LAUNCH_CSV(1) AWS_FABRIC_CSV ",single-node," COMMITTED_NONE "\r\n"
+	    AWS_LAUNCH_CSV(1) AWS_FABRIC_CSV ",single-node," COMMITTED_NONE
+	    AWS_REGIONS_CSV "\r\n"
 	    "vast,inst2,\"US, NA\",,Mystery GPU,1,1,1,,unknown,,,0.35,0.35,,,,,"
 	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2,single-listing,"
 	    "k2,,,EUR,0.324,,US,NA,,," VAST_LAUNCH ",,,,,,,,,,1,single-node,"
-	    COMMITTED_NONE "\r\n"
+	    COMMITTED_NONE ",\"US, NA\"\r\n"
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
@@ -404,7 +407,7 @@ test_csv(void **state)
 	    "card; private IPs only: AWS gives no public IPv4 to an instance "
 	    "with several); a security group that allows all traffic to and "
 	    "from itself; NCCL needs the aws-ofi-nccl plugin and libfabric, "
-	    "else it falls back to TCP\"" COMMITTED_NONE "\r\n");
+	    "else it falls back to TCP\"" COMMITTED_NONE AWS_REGIONS_CSV "\r\n");
 	/* Every line ends CRLF: no bare LF. */
 	assert_int_equal(count_str(out, "\n"), 4);
 	assert_int_equal(count_str(out, "\r\n"), 4);
@@ -432,7 +435,7 @@ test_csv_totals_and_quoting(void **state)
 	    "vast,\"two\nlines\",plain,,\"say \"\"hi\"\"\",1,1,1,,unknown,,,"
 	    "0.35,0.35,,,,,unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,"
 	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,,EUR,0.324,,,,,,"
-	    VAST_LAUNCH ",,,,,,,,,,1,single-node," COMMITTED_NONE ",\r\n");
+	    VAST_LAUNCH ",,,,,,,,,,1,single-node," COMMITTED_NONE ",,plain\r\n");
 	free(out);
 
 	/* No plans: the header alone. */
@@ -466,7 +469,7 @@ test_tsv(void **state)
 	    "0.35\t0.35\t\t\t\t\tunknown\t\t0.9876\tsnapshot\t"
 	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\tEUR\t"
 	    "0.324\t\t\t\t\t\t" VAST_LAUNCH "\t\t\t\t\t\t\t\t\t\t1\t"
-	    "single-node\t\t[]\t\t\t\t\t\t\n");
+	    "single-node\t\t[]\t\t\t\t\t\t\ttab here\n");
 	assert_null(strchr(out, '\r'));
 	free(out);
 }
@@ -699,16 +702,18 @@ test_json_hours(void **state)
 	/* total_spot_cost comes before the appended fields. */
 	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 26)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 27)->string,
 	    "price_original");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 15)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 16)->string,
 	    "launch_vertex");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 8)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 9)->string,
 	    "cluster_setup");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 2)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 3)->string,
 	    "total_term_cost");
-	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 2)->string,
 	    "price_from");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS - 1)->string,
+	    "regions");
 	cJSON_Delete(root);
 	free(out);
 
