@@ -310,6 +310,10 @@ cmd_history_exec(const struct cli_options *o)
 	f.now = now;	/* market references as a query judges them */
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
+	if (!cli_region_known(db, &o->filter)) {
+		db_close(db);
+		return EXIT_USAGE;
+	}
 	offer_list_init(&offers);
 	if (history_read(db, o, &f, &offers, &err) < 0) {
 		cli_error("%s", err.msg);

@@ -356,6 +356,10 @@ cmd_query_exec(const struct cli_options *o)
 	query_question(o, &q);
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
+	if (!cli_region_known(db, &o->filter)) {
+		db_close(db);
+		return EXIT_USAGE;
+	}
 	answer_init(&a);
 	if (answer_get(db, &q, &a, &err) < 0) {
 		cli_error("%s", err.msg);
@@ -391,6 +395,7 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.matched = a.matched != ANSWER_UNKNOWN ? a.matched : a.nplans;
 	out_opts.sort = o->sort;
 	out_opts.term = o->filter.term;
+	out_opts.region = o->filter.region;
 	out_opts.fabric_filter = o->filter.fabrics != 0 ||
 	    o->filter.min_node_gbps > 0;
 	if (a.nplans > 0 || o->format != OUTPUT_TABLE) {

@@ -671,6 +671,10 @@ cmd_watch_exec(const struct cli_options *o)
 
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
+	if (!cli_region_known(db, &o->filter)) {
+		db_close(db);
+		return EXIT_USAGE;
+	}
 	if (watch_store(db, &state, &err) < 0) {
 		cli_error("%s", err.msg);
 		db_close(db);

@@ -627,6 +627,12 @@ const char *db_path(const struct db *db);
  * nothing): a missing file or one without offers gives no names and
  * returns 0; -1 with err for a file that cannot be read.
  */
+/*
+ * The same names from an open cache (a filter's --region checked against
+ * them: filter_region_check()): each distinct region name, a seek each.
+ */
+int	db_region_names_open(struct db *db,
+	    void (*emit)(const char *, void *), void *ctx, struct err *err);
 int	db_region_names(const char *path, void (*emit)(const char *, void *),
 	    void *ctx, struct err *err);
 

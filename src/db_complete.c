@@ -49,3 +49,27 @@ db_region_names(const char *path, void (*emit)(const char *, void *),
 	sqlite3_close(sql);
 	return 0;
 }
+
+int
+db_region_names_open(struct db *db, void (*emit)(const char *, void *),
+    void *ctx, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = db_prepare(db, DB_REGION_NAMES_CTE " SELECT n FROM names "
+	    "WHERE n IS NOT NULL", err)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *r = sqlite3_column_text(st, 0);
+
+		if (r != NULL && r[0] != '\0')
+			emit((const char *)r, ctx);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
+}

@@ -397,6 +397,17 @@ keys j Space j Space Enter
 check "Space ticks providers, Enter keeps them" wait_for "filter: --gpu A100-80 --count 8 --provider aws,gcp |"
 check "the list is closed" wait_gone "Providers (Space ticks)"
 check "ticked providers: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --provider aws,gcp)" ]
+# Issue 44 item 5: a region no place answers is refused, as the CLI does.
+keys j Enter
+check "Enter on Region prompts" wait_for "Region:"
+typed "eurpoe" && keys Enter
+check "an unknown region is refused with the nearest name" wait_for "did you mean europe?"
+check "... and not applied" wait_gone "--region eurpoe"
+keys C-u && typed "europe" && keys Enter
+check "a known region applies" wait_for "--provider aws,gcp --region europe |"
+check "region europe: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --provider aws,gcp --region europe)" ]
+keys x
+check "x clears the region" wait_gone "--region europe"
 keys Escape
 check "Esc closes the panel" wait_gone "Available only"
 check "the filter stays" wait_for "filter: --gpu A100-80 --count 8 --provider aws,gcp |"
