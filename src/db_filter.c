@@ -23,6 +23,7 @@
 #include "notes.h"
 #include "region.h"
 #include "rentable.h"
+#include "str.h"
 
 /* Append " AND col IN (?,?,...)" for n values. */
 void
@@ -49,6 +50,98 @@ sql_in(char *sql, size_t size, const char *col, size_t n)
  */
 static void	filter_functions(struct db *);
 
+/*
+ * The spot rule (rentable.h RENTABLE_SPOT_SECONDS) per provider: every
+ * provider with offers (a hop along the key), its status row's oldest
+ * and newest against the cut; no status row (an older cache): row by
+ * row.
+ */
+static int
+spot_prepare(struct db *db, const struct offer_filter *f,
+    struct rentable_sql *rq, struct err *err)
+{
+	sqlite3_stmt *st;
+	const unsigned char *name;
+	int rc;
+
+	rq->spot = f->spot;
+	if (f->now == 0 || f->include_stale)
+		return 0;
+	rq->spot_rule = true;
+	rq->spot_cut = f->now - RENTABLE_SPOT_SECONDS;
+	if ((st = db_prepare(db, "WITH RECURSIVE p(name) AS (SELECT "
+	    "(SELECT provider FROM offers ORDER BY provider LIMIT 1) UNION ALL "
+	    "SELECT (SELECT provider FROM offers WHERE provider > p.name "
+	    "ORDER BY provider LIMIT 1) FROM p WHERE p.name IS NOT NULL) "
+	    "SELECT p.name, s.oldest, s.newest FROM p LEFT JOIN "
+	    "provider_status s ON s.provider = p.name WHERE p.name IS NOT NULL",
+	    err)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((name = sqlite3_column_text(st, 0)) == NULL ||
+		    strlen((const char *)name) >= OFFER_PROVIDER_MAX)
+			continue;	/* offer_check() refuses longer ids */
+		if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
+		    sqlite3_column_int64(st, 2) < rq->spot_cut) {
+			if (rq->nspot_old < FILTER_PROVIDERS_MAX)
+				str_copy(rq->spot_old[rq->nspot_old++],
+				    OFFER_PROVIDER_MAX, (const char *)name);
+		} else if (sqlite3_column_type(st, 1) == SQLITE_NULL ||
+		    sqlite3_column_int64(st, 1) < rq->spot_cut) {
+			if (rq->nspot_mixed < FILTER_PROVIDERS_MAX)
+				str_copy(rq->spot_mixed[rq->nspot_mixed++],
+				    OFFER_PROVIDER_MAX, (const char *)name);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	/*
+	 * More providers than gpucost has (a copy's): those past the
+	 * lists are left to C, which tests every row read again.
+	 */
+	return 0;
+}
+
+bool
+rentable_spot_history(const struct rentable_sql *rq)
+{
+	return rq->spot_rule && rq->nspot_old + rq->nspot_mixed > 0;
+}
+
+int
+db_spot_history(struct db *db, const struct offer_filter *f, bool *history,
+    struct err *err)
+{
+	struct rentable_sql rq;
+
+	*history = false;
+	if (rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	*history = rentable_spot_history(&rq);
+	return 0;
+}
+
+bool
+rentable_spot_old(const struct rentable_sql *rq, const char *provider)
+{
+	size_t i;
+
+	for (i = 0; rq->spot_rule && i < rq->nspot_old; i++)
+		if (strcmp(rq->spot_old[i], provider) == 0)
+			return true;
+	return false;
+}
+
+bool
+sort_by_spot(enum sort_key key)
+{
+	return key == SORT_SPOT || key == SORT_SPOT_GPU ||
+	    key == SORT_SAVINGS;
+}
+
 int
 rentable_prepare(struct db *db, const struct offer_filter *f,
     struct rentable_sql *rq, struct err *err)
@@ -61,6 +154,8 @@ rentable_prepare(struct db *db, const struct offer_filter *f,
 
 	memset(rq, 0, sizeof *rq);
 	filter_functions(db);
+	if (spot_prepare(db, f, rq, err) < 0)
+		return -1;
 	if (f->now == 0 || (f->include_stale && !f->only_stale))
 		return 0;
 	rq->cutoff = f->now - RENTABLE_MARKET_SECONDS;
@@ -154,6 +249,12 @@ rentable_sql(const struct rentable_sql *rq, char *sql, size_t size)
 	for (i = 0; i < rq->nmixed; i++)
 		strncat(sql, " AND (provider IS NOT ? OR (notes & ?) = 0 OR "
 		    "fetched_at >= ?)", size - strlen(sql) - 1);
+	/* --spot: a spot price that is history is none (spot_prepare()). */
+	for (i = 0; rq->spot && rq->spot_rule && i < rq->nspot_old; i++)
+		strncat(sql, " AND provider IS NOT ?", size - strlen(sql) - 1);
+	for (i = 0; rq->spot && rq->spot_rule && i < rq->nspot_mixed; i++)
+		strncat(sql, " AND (provider IS NOT ? OR fetched_at >= ?)",
+		    size - strlen(sql) - 1);
 }
 
 static void
@@ -196,6 +297,14 @@ rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
 		sqlite3_bind_text(st, (*k)++, rq->mixed[i], -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, (*k)++, bit);
 		sqlite3_bind_int64(st, (*k)++, rq->cutoff);
+	}
+	for (i = 0; rq->spot && rq->spot_rule && i < rq->nspot_old; i++)
+		sqlite3_bind_text(st, (*k)++, rq->spot_old[i], -1,
+		    SQLITE_STATIC);
+	for (i = 0; rq->spot && rq->spot_rule && i < rq->nspot_mixed; i++) {
+		sqlite3_bind_text(st, (*k)++, rq->spot_mixed[i], -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_int64(st, (*k)++, rq->spot_cut);
 	}
 }
 

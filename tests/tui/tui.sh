@@ -22,6 +22,11 @@ tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 # Seed the cache from the embedded snapshot (stdout is not a terminal).
 run --db "$DB" --quiet
 check "the cache is seeded" status_is 0
+# A spot price more than 7 days old is history, never ranked (issue 44
+# item 7): these sessions rank by spot, so the clouds' are made current.
+command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 not found: skipped"; exit 77; }
+now=$(date +%s)
+sqlite3 "$DB" "UPDATE offers SET fetched_at = $now WHERE provider IN ('aws', 'azure', 'gcp'); UPDATE provider_status SET oldest = $now, newest = $now WHERE provider IN ('aws', 'azure', 'gcp')"
 # Offers the CLI finds for a query (CSV rows minus the header).
 cli_count() {
 	"$GPUCOST" --db "$DB" --quiet --format csv "$@" 2>/dev/null | wc -l |
@@ -563,11 +568,11 @@ wait_for "sort: gpu-price"
 tm resize-window -t grow -x 80 -y 24
 wait_for "PROVIDER"
 keys Enter
-check "detail at 80x24" wait_for "per GPU-hour"
+check "detail at 80x24" wait_for "per hour"
 keys G
 check "scrolled to its end" wait_for "recorded price"
 tm resize-window -t grow -x 140 -y 40
-check "grown: the fields are back" wait_for "Instance type"
+check "grown: the fields are back" wait_for "Spot interruption"
 check "grown: the window is filled" [ "$(screen | grep -c -v '^ *$')" -ge 25 ]
 keys q
 

@@ -67,6 +67,7 @@ shown_no_totals(size_t i)
 	"\"\"N. Virginia\"\"' --instance-type 'p4de.24xlarge' --image-id IMAGE " \
 	"--count " #n " --key-name KEY"
 #define AWS_LAUNCH_CSV(n) ",\"" AWS_RUN(n) "\",\"" AWS_RUN(n) \
+	" --placement 'AvailabilityZoneId=use1-az4'" \
 	" --instance-market-options 'MarketType=spot,SpotOptions={" \
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
 	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
@@ -78,7 +79,8 @@ shown_no_totals(size_t i)
 #define AWS_GROUP	"aws ec2 create-placement-group --region 'us-east-1, " \
 	"\"\"N. Virginia\"\"' --group-name gpucost --strategy cluster && "
 #define AWS_RUN2	AWS_GROUP AWS_RUN(2) " --placement GroupName=gpucost"
-#define AWS_LAUNCH2_CSV ",\"" AWS_RUN2 "\",\"" AWS_RUN2 \
+#define AWS_LAUNCH2_CSV ",\"" AWS_RUN2 "\",\"" AWS_GROUP AWS_RUN(2) \
+	" --placement 'GroupName=gpucost,AvailabilityZoneId=use1-az4'" \
 	" --instance-market-options 'MarketType=spot,SpotOptions={" \
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
 	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
@@ -386,7 +388,7 @@ test_csv(void **state)
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,1,8,80,nvlink,96,1152,27.44705,3.430881,11.50,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
-	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
+	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale;spot-history,"
 	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705,sxm,,,12,144"
 	    AWS_LAUNCH_CSV(1) AWS_FABRIC_CSV ",single-node," COMMITTED_NONE
 	    AWS_REGIONS_CSV "\r\n"
@@ -397,7 +399,7 @@ test_csv(void **state)
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
-	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
+	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale;spot-history,"
 	    "p4de.24xlarge/us-east-1;p4de.24xlarge/us-east-1,efa,use1-az4,"
 	    "USD,27.44705,sxm,,,12,144" AWS_LAUNCH2_CSV AWS_FABRIC_CSV
 	    ",multi-node,\"start the 2 nodes in one cluster placement group "
@@ -652,8 +654,10 @@ test_json(void **state)
 	assert_true(near(num(c, "total_gpus"), 16));
 	assert_true(near(num(c, "price_hour"), 54.8941));
 
-	/* Notes: an array, always; stale added at query time. */
-	assert_string_equal(list(a, "notes"), "spot-cheapest-zone,stale");
+	/* Notes: an array, always; stale and spot-history (a spot price
+	 * of data more than 7 days old) added at query time. */
+	assert_string_equal(list(a, "notes"),
+	    "spot-cheapest-zone,stale,spot-history");
 	assert_string_equal(list(b, "notes"), "single-listing");
 	assert_string_equal(str(a, "spot_zone"), "use1-az4");
 	assert_true(is_null(b, "spot_zone"));
@@ -884,7 +888,7 @@ test_table_full(void **state)
 	/* Each number column has one number of decimals. */
 	static const char *const row0[] = {
 		"aws", "p4de.24xlarge", "us-east-1, \"N. Virginia\"",
-		"8x A100-80", "80G", "nvlink", "27.4471", "3.4309", "zo",
+		"8x A100-80", "80G", "nvlink", "27.4471", "3.4309", "zoH",
 		"11.50", "1.4375", "58%", "11.00", "12", "144G", "yes", "139d",
 		"efa", "400"
 	};
