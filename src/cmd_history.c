@@ -366,6 +366,14 @@ cmd_history_exec(const struct cli_options *o)
 	else if (!o->quiet) {
 		fprintf(stderr, "gpucost: %zu offer%s", n, n == 1 ? "" : "s");
 		cli_data_age(stderr, plans, n, now);
+		/* Issue 44 item 10: a snapshot row is no price change. */
+		for (i = 0; i < n; i++)
+			if (plans[i].offer->source == SRC_SNAPSHOT)
+				break;
+		if (i < n)
+			cli_error("the built-in snapshot's prices are where "
+			    "history starts, not changes: history begins at "
+			    "the first 'gpucost refresh'");
 	}
 	rc = n > 0 ? EXIT_OK : EXIT_NO_MATCH;
 done:
