@@ -191,6 +191,12 @@ extern const struct cmd_entry cmd_mcp_entry;
 struct db;
 /* Open the cache of opts->db, printing any error; NULL on failure. */
 struct db *cli_open_cache(const struct cli_options *opts);
+/*
+ * Is the filter's --region a place gpucost knows, the cache's region
+ * names included (filter_region_check())? false after printing why
+ * (the nearest names): the command exits EXIT_USAGE.
+ */
+bool	cli_region_known(struct db *db, const struct offer_filter *f);
 
 /*
  * The question (answer.h) the options ask, asked now: the filter, the

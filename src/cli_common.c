@@ -16,14 +16,16 @@
 #include "cache.h"
 #include "offer.h"
 #include "columns.h"
-#include "footer.h"
 #include "db.h"
+#include "filter.h"
+#include "footer.h"
 #include "err.h"
 #include "query.h"
 #include "paths.h"
 #include "provider.h"
 #include "rentable.h"
 #include "snapshot_info.h"
+#include "xalloc.h"
 
 size_t
 cli_output_width(FILE *out)
@@ -108,6 +110,48 @@ cli_open_cache(const struct cli_options *o)
 		return NULL;
 	}
 	return db;
+}
+
+struct names {
+	char	**v;
+	size_t	 n, cap;
+};
+
+static void
+names_add(const char *s, void *ctx)
+{
+	struct names *ns = ctx;
+
+	if (ns->n == ns->cap) {
+		ns->cap = ns->cap == 0 ? 64 : ns->cap * 2;
+		ns->v = xreallocarray(ns->v, ns->cap, sizeof *ns->v);
+	}
+	ns->v[ns->n++] = xstrdup(s);
+}
+
+bool
+cli_region_known(struct db *db, const struct offer_filter *f)
+{
+	struct names ns = { NULL, 0, 0 };
+	struct err err;
+	size_t i;
+	int rc;
+
+	/* The tables know most: the cache is read only for the rest. */
+	if (filter_region_check(f, NULL, 0, &err) == 0)
+		return true;
+	if (db_region_names_open(db, names_add, &ns, &err) < 0)
+		rc = -1;
+	else
+		rc = filter_region_check(f, (const char *const *)ns.v, ns.n,
+		    &err);
+	for (i = 0; i < ns.n; i++)
+		free(ns.v[i]);
+	free(ns.v);
+	if (rc == 0)
+		return true;
+	cli_error("%s", err.msg);
+	return false;
 }
 
 size_t

@@ -313,6 +313,10 @@ cmd_history_exec(const struct cli_options *o)
 	f.now = now;	/* market references as a query judges them */
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
+	if (!cli_region_known(db, &o->filter)) {
+		db_close(db);
+		return EXIT_USAGE;
+	}
 	offer_list_init(&offers);
 	if (history_read(db, o, &f, &offers, &err) < 0) {
 		cli_error("%s", err.msg);
@@ -367,6 +371,15 @@ cmd_history_exec(const struct cli_options *o)
 
 		footer_init(&foot);
 		footer_data_age(&foot, plans, n, now);
+		/* Issue 44 item 10: a snapshot row is no price change. */
+		for (i = 0; i < n; i++)
+			if (plans[i].offer->source == SRC_SNAPSHOT)
+				break;
+		if (i < n)
+			footer_add(&foot, FOOTER_AGE, "the built-in "
+			    "snapshot's prices are where history starts, not "
+			    "changes: history begins at the first 'gpucost "
+			    "refresh'");
 		footer_count(&foot, plans, n, n);
 		cli_footer_print(&foot);
 		footer_done(&foot);

@@ -265,6 +265,10 @@ cmd_query_exec(const struct cli_options *o)
 	query_question(o, &q);
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
+	if (!cli_region_known(db, &o->filter)) {
+		db_close(db);
+		return EXIT_USAGE;
+	}
 	answer_init(&a);
 	footer_init(&foot);
 	if (answer_get(db, &q, &a, &err) < 0) {
@@ -301,6 +305,7 @@ cmd_query_exec(const struct cli_options *o)
 	out_opts.matched = a.matched != ANSWER_UNKNOWN ? a.matched : a.nplans;
 	out_opts.sort = o->sort;
 	out_opts.term = o->filter.term;
+	out_opts.region = o->filter.region;
 	out_opts.fabric_filter = o->filter.fabrics != 0 ||
 	    o->filter.min_node_gbps > 0;
 	out_opts.train = train_given(&q.filter.train) ? &q.filter.train :

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "cli.h"
+#include "db.h"
 #include "tui/tui.h"
 
 /*
@@ -20,6 +21,18 @@ cmd_tui_exec(const struct cli_options *o)
 		.hours = o->hours,
 		.db_path = o->db,
 	};
+	struct db *db;
+
+	/* A --region no place answers is refused before the screen opens. */
+	if (o->filter.region[0] != '\0') {
+		if ((db = cli_open_cache(o)) == NULL)
+			return EXIT_DATA;
+		if (!cli_region_known(db, &o->filter)) {
+			db_close(db);
+			return EXIT_USAGE;
+		}
+		db_close(db);
+	}
 
 	switch (tui_run(&to)) {
 	case TUI_DONE:

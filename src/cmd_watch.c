@@ -30,6 +30,7 @@
 #include "db.h"
 #include "err.h"
 #include "filter.h"
+#include "footer.h"
 #include "money.h"
 #include "output.h"
 #include "paths.h"
@@ -177,6 +178,12 @@ plan_change(const struct cli_options *o, const struct db_watch_offer *k,
  */
 struct watch_walk {
 	const struct cli_options *o;
+	/*
+	 * The providers whose offers are the built-in snapshot's
+	 * (db_status()): a starting point, never news (issue 44 item 10).
+	 */
+	const struct provider_status *status;
+	size_t	 nstatus;
 	const struct db_watch_offer *known;
 	size_t	 nknown;
 	struct known_index ix;		/* of known */
@@ -184,6 +191,31 @@ struct watch_walk {
 	enum availability *now;		/* per passed offer */
 	size_t	 npassed;
 };
+
+/* Are provider's offers the built-in snapshot's? */
+static bool
+snapshot_provider(const struct watch_walk *w, const char *provider)
+{
+	size_t i;
+
+	for (i = 0; i < w->nstatus; i++)
+		if (strcmp(w->status[i].provider, provider) == 0)
+			return w->status[i].source == SRC_SNAPSHOT;
+	return false;
+}
+
+/* Is some provider's data still the built-in snapshot's? */
+static bool
+any_snapshot(const struct watch_walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nstatus; i++)
+		if (w->status[i].source == SRC_SNAPSHOT &&
+		    w->status[i].offer_count > 0)
+			return true;
+	return false;
+}
 
 /* db_walk_take_fn: only news counts toward --limit and is read whole. */
 static bool
@@ -194,7 +226,11 @@ watch_take(void *ctx, const struct db_walk_row *r)
 	    r->key);
 	size_t i;
 
-	if (change_of(w->o, k, r->availability, w->o->filter.spot ?
+	/* The snapshot is a starting point: its rows are never news. */
+	if (snapshot_provider(w, r->provider)) {
+		if (k == NULL)
+			return false;
+	} else if (change_of(w->o, k, r->availability, w->o->filter.spot ?
 	    r->spot_gpu_hour : r->price_gpu_hour) != NULL)
 		return true;
 	i = (size_t)(k - w->known);
@@ -537,9 +573,11 @@ watch_read(struct db *db, const struct cli_options *o,
 	int rc;
 
 	/* GPUCOST_DEBUG_FULL_READ: the full path, for tests to compare;
-	 * GPUCOST_DEBUG_KNOWN_READ: the N + K walk. */
+	 * GPUCOST_DEBUG_KNOWN_READ: the N + K walk. A provider still on
+	 * the snapshot: every match, so its rows new to the watch are
+	 * recorded as the baseline (the walks read only news whole). */
 	if (o->limit <= 0 || !db_filter_in_sql(f) || !db_sort_in_sql(o->sort) ||
-	    getenv("GPUCOST_DEBUG_FULL_READ") != NULL)
+	    getenv("GPUCOST_DEBUG_FULL_READ") != NULL || any_snapshot(walk))
 		return db_query(db, f, out, err) < 0 ? -1 : 0;
 	/* Only JSON (and so --exec) shows the count of every match: it is
 	 * a count of every matching row, which the walk itself is not. */
@@ -692,12 +730,18 @@ cmd_watch_exec(const struct cli_options *o)
 	size_t nplans = 0, nnews = 0, nshown, nnext = 0, i;
 	struct err err;
 	struct db *db, *state = NULL;
+	struct provider_status *status = NULL;
+	size_t nstatus = 0, nbaseline = 0;
 	bool found;
 	size_t matched = 0;
 	int rc = EXIT_DATA, part = 0, sig = 0;
 
 	if ((db = cli_open_cache(o)) == NULL)
 		return EXIT_DATA;
+	if (!cli_region_known(db, &o->filter)) {
+		db_close(db);
+		return EXIT_USAGE;
+	}
 	if (watch_store(db, &state, &err) < 0) {
 		cli_error("%s", err.msg);
 		db_close(db);
@@ -717,12 +761,21 @@ cmd_watch_exec(const struct cli_options *o)
 			rc = EXIT_OK;
 		if (rc == EXIT_NO_MATCH && !o->quiet)
 			cli_error("no watch of \"%s\"", query);
+		else if (rc == EXIT_OK && !o->quiet)
+			cli_error("forgot the watch of \"%s\": its next run "
+			    "records a new baseline", query);
 		goto close;
 	}
 	/* Market references are judged now (rentable.h). */
 	f.now = now;
 	offer_list_init(&offers);
 	memset(&walk, 0, sizeof walk);
+	if (db_status(db, &status, &nstatus, &err) < 0) {
+		cli_error("%s", err.msg);
+		goto done;
+	}
+	walk.status = status;
+	walk.nstatus = nstatus;
 	if (db_watch_load(state, query, &known, &last_run, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
@@ -760,6 +813,18 @@ cmd_watch_exec(const struct cli_options *o)
 
 		if (change == NULL)
 			continue;
+		/*
+		 * The snapshot's rows are a starting point, not price
+		 * changes: one new to the watch is its baseline (recorded
+		 * as reported, not shown), and no change of one is news.
+		 */
+		if (plans[i].offer->source == SRC_SNAPSHOT) {
+			if (k == NULL) {
+				shown[i] = true;
+				nbaseline++;
+			}
+			continue;
+		}
 		why[nnews].change = change;
 		why[nnews].spot = o->filter.spot;
 		why[nnews].price = watched_price(o, &plans[i]);
@@ -803,14 +868,36 @@ cmd_watch_exec(const struct cli_options *o)
 	 * reported and note their availability now.
 	 */
 	for (i = 0; i < nshown; i++)
-		shown[from[i]] = true;
+		shown[from[i]] = true;	/* baseline rows are already */
 	next = watch_next(o, plans, nplans, shown, &walk, now, &nnext);
 	if (db_watch_store(state, query, next, nnext, now, &err) < 0) {
 		cli_error("%s", err.msg);
 		goto done;
 	}
-	if (nshown == 0)
+	if (nbaseline > 0 && !o->quiet)
+		cli_error("%zu offer%s of the built-in snapshot recorded as "
+		    "this watch's baseline, not news: its prices are where "
+		    "history starts (the first 'gpucost refresh'); a later run "
+		    "reports what is new, available again or cheaper",
+		    nbaseline, nbaseline == 1 ? "" : "s");
+	else if (nshown == 0)
 		say_nothing_new(o, last_run);
+	/*
+	 * Every query ends with its data's age: so does a watch that said
+	 * something (cron mails what a run writes: a run with nothing new
+	 * on a pipe stays silent).
+	 */
+	if (!o->quiet && nplans > 0 && (nshown > 0 || nbaseline > 0 ||
+	    isatty(STDERR_FILENO))) {
+		struct footer foot;
+
+		footer_init(&foot);
+		footer_data_age(&foot, plans, nplans, now);
+		footer_add(&foot, FOOTER_COUNT, "%zu offer%s watched", nplans,
+		    nplans == 1 ? "" : "s");
+		cli_footer_print(&foot);
+		footer_done(&foot);
+	}
 	rc = nshown > 0 ? EXIT_OK : EXIT_NO_MATCH;
 	if (sig != 0) {
 		/* The command had ended: delivered, and recorded so above. */
@@ -833,6 +920,7 @@ done:
 	free(news);
 	db_watch_known_free(&known);
 	free(plans);
+	free(status);
 	offer_list_done(&offers);
 close:
 	if (state != db)

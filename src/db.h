@@ -665,12 +665,27 @@ int	db_merge_from(struct db *db, const char *path,
 const char *db_path(const struct db *db);
 
 /*
+ * Is some spot price of the cache history for f (rentable.h
+ * RENTABLE_SPOT_SECONDS at f->now, no --include-stale), judged per
+ * provider from its status row? What was kept computed from every spot
+ * price (the --group-by summaries) cannot answer then.
+ */
+int	db_spot_history(struct db *db, const struct offer_filter *f,
+	    bool *history, struct err *err);
+
+/*
  * Shell completion (db_complete.c): call emit with each distinct region
  * name of the cache at path, in order. The file is opened read-only,
  * never created, migrated or checked (a TAB must be quick and change
  * nothing): a missing file or one without offers gives no names and
  * returns 0; -1 with err for a file that cannot be read.
  */
+/*
+ * The same names from an open cache (a filter's --region checked against
+ * them: filter_region_check()): each distinct region name, a seek each.
+ */
+int	db_region_names_open(struct db *db,
+	    void (*emit)(const char *, void *), void *ctx, struct err *err);
 int	db_region_names(const char *path, void (*emit)(const char *, void *),
 	    void *ctx, struct err *err);
 /*

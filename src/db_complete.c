@@ -12,6 +12,21 @@
 #include "db_internal.h"
 #include "err.h"
 
+/* Each non-empty value of st's one column to emit; SQLite's last code. */
+static int
+emit_rows(sqlite3_stmt *st, void (*emit)(const char *, void *), void *ctx)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *r = sqlite3_column_text(st, 0);
+
+		if (r != NULL && r[0] != '\0')
+			emit((const char *)r, ctx);
+	}
+	return rc;
+}
+
 /* Each value of the one column sql gives, from the cache at path. */
 static int
 complete_names(const char *path, const char *sql_text, const char *what,
@@ -33,12 +48,7 @@ complete_names(const char *path, const char *sql_text, const char *what,
 		sqlite3_close(sql);
 		return 0;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const unsigned char *r = sqlite3_column_text(st, 0);
-
-		if (r != NULL && r[0] != '\0')
-			emit((const char *)r, ctx);
-	}
+	rc = emit_rows(st, emit, ctx);
 	if (rc != SQLITE_DONE) {
 		err_set(err, "cache %s: reading the %s: %s", path, what,
 		    sqlite3_errmsg(sql));
@@ -66,4 +76,24 @@ db_instance_types(const char *path, void (*emit)(const char *, void *),
 	return complete_names(path, "SELECT DISTINCT instance_type FROM "
 	    "offers INDEXED BY offers_instance ORDER BY 1", "instance types",
 	    emit, ctx, err);
+}
+
+/* The region names, from a cache already open (--region's check). */
+int
+db_region_names_open(struct db *db, void (*emit)(const char *, void *),
+    void *ctx, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if ((st = db_prepare(db, DB_REGION_NAMES_CTE " SELECT n FROM names "
+	    "WHERE n IS NOT NULL", err)) == NULL)
+		return -1;
+	rc = emit_rows(st, emit, ctx);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	return 0;
 }

@@ -23,6 +23,7 @@
 #include "notes.h"
 #include "region.h"
 #include "rentable.h"
+#include "str.h"
 #include "train.h"
 
 /* Append " AND col IN (?,?,...)" for n values. */
@@ -50,6 +51,98 @@ sql_in(char *sql, size_t size, const char *col, size_t n)
  */
 static void	filter_functions(struct db *);
 
+/*
+ * The spot rule (rentable.h RENTABLE_SPOT_SECONDS) per provider: every
+ * provider with offers (a hop along the key), its status row's oldest
+ * and newest against the cut; no status row (an older cache): row by
+ * row.
+ */
+static int
+spot_prepare(struct db *db, const struct offer_filter *f,
+    struct rentable_sql *rq, struct err *err)
+{
+	sqlite3_stmt *st;
+	const unsigned char *name;
+	int rc;
+
+	rq->spot = f->spot;
+	if (f->now == 0 || f->include_stale)
+		return 0;
+	rq->spot_rule = true;
+	rq->spot_cut = f->now - RENTABLE_SPOT_SECONDS;
+	if ((st = db_prepare(db, "WITH RECURSIVE p(name) AS (SELECT "
+	    "(SELECT provider FROM offers ORDER BY provider LIMIT 1) UNION ALL "
+	    "SELECT (SELECT provider FROM offers WHERE provider > p.name "
+	    "ORDER BY provider LIMIT 1) FROM p WHERE p.name IS NOT NULL) "
+	    "SELECT p.name, s.oldest, s.newest FROM p LEFT JOIN "
+	    "provider_status s ON s.provider = p.name WHERE p.name IS NOT NULL",
+	    err)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((name = sqlite3_column_text(st, 0)) == NULL ||
+		    strlen((const char *)name) >= OFFER_PROVIDER_MAX)
+			continue;	/* offer_check() refuses longer ids */
+		if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
+		    sqlite3_column_int64(st, 2) < rq->spot_cut) {
+			if (rq->nspot_old < FILTER_PROVIDERS_MAX)
+				str_copy(rq->spot_old[rq->nspot_old++],
+				    OFFER_PROVIDER_MAX, (const char *)name);
+		} else if (sqlite3_column_type(st, 1) == SQLITE_NULL ||
+		    sqlite3_column_int64(st, 1) < rq->spot_cut) {
+			if (rq->nspot_mixed < FILTER_PROVIDERS_MAX)
+				str_copy(rq->spot_mixed[rq->nspot_mixed++],
+				    OFFER_PROVIDER_MAX, (const char *)name);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_file_error(db, err);
+		return -1;
+	}
+	/*
+	 * More providers than gpucost has (a copy's): those past the
+	 * lists are left to C, which tests every row read again.
+	 */
+	return 0;
+}
+
+bool
+rentable_spot_history(const struct rentable_sql *rq)
+{
+	return rq->spot_rule && rq->nspot_old + rq->nspot_mixed > 0;
+}
+
+int
+db_spot_history(struct db *db, const struct offer_filter *f, bool *history,
+    struct err *err)
+{
+	struct rentable_sql rq;
+
+	*history = false;
+	if (rentable_prepare(db, f, &rq, err) < 0)
+		return -1;
+	*history = rentable_spot_history(&rq);
+	return 0;
+}
+
+bool
+rentable_spot_old(const struct rentable_sql *rq, const char *provider)
+{
+	size_t i;
+
+	for (i = 0; rq->spot_rule && i < rq->nspot_old; i++)
+		if (strcmp(rq->spot_old[i], provider) == 0)
+			return true;
+	return false;
+}
+
+bool
+sort_by_spot(enum sort_key key)
+{
+	return key == SORT_SPOT || key == SORT_SPOT_GPU ||
+	    key == SORT_SAVINGS;
+}
+
 int
 rentable_prepare(struct db *db, const struct offer_filter *f,
     struct rentable_sql *rq, struct err *err)
@@ -62,6 +155,8 @@ rentable_prepare(struct db *db, const struct offer_filter *f,
 
 	memset(rq, 0, sizeof *rq);
 	filter_functions(db);
+	if (spot_prepare(db, f, rq, err) < 0)
+		return -1;
 	if (f->now == 0 || (f->include_stale && !f->only_stale))
 		return 0;
 	rq->cutoff = f->now - RENTABLE_MARKET_SECONDS;
@@ -155,6 +250,12 @@ rentable_sql(const struct rentable_sql *rq, char *sql, size_t size)
 	for (i = 0; i < rq->nmixed; i++)
 		strncat(sql, " AND (provider IS NOT ? OR (notes & ?) = 0 OR "
 		    "fetched_at >= ?)", size - strlen(sql) - 1);
+	/* --spot: a spot price that is history is none (spot_prepare()). */
+	for (i = 0; rq->spot && rq->spot_rule && i < rq->nspot_old; i++)
+		strncat(sql, " AND provider IS NOT ?", size - strlen(sql) - 1);
+	for (i = 0; rq->spot && rq->spot_rule && i < rq->nspot_mixed; i++)
+		strncat(sql, " AND (provider IS NOT ? OR fetched_at >= ?)",
+		    size - strlen(sql) - 1);
 }
 
 static void
@@ -198,6 +299,14 @@ rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
 		sqlite3_bind_int64(st, (*k)++, bit);
 		sqlite3_bind_int64(st, (*k)++, rq->cutoff);
 	}
+	for (i = 0; rq->spot && rq->spot_rule && i < rq->nspot_old; i++)
+		sqlite3_bind_text(st, (*k)++, rq->spot_old[i], -1,
+		    SQLITE_STATIC);
+	for (i = 0; rq->spot && rq->spot_rule && i < rq->nspot_mixed; i++) {
+		sqlite3_bind_text(st, (*k)++, rq->spot_mixed[i], -1,
+		    SQLITE_STATIC);
+		sqlite3_bind_int64(st, (*k)++, rq->spot_cut);
+	}
 }
 
 /*
@@ -215,15 +324,106 @@ rentable_bind(sqlite3_stmt *st, const struct rentable_sql *rq, int *k)
 #define ANY_REGION_SQL	"region = 'all' COLLATE NOCASE"
 /*
  * The cache's region names that a name or glob (?, ?: its kind and
- * text) matches, "all" included, each name tested once
- * (DB_REGION_NAMES_CTE). As a list, "region IN" seeks each name's
+ * text) matches, each name tested once (DB_REGION_NAMES_CTE), and with
+ * any "all" too (where a provider's "all" offer may match: the caller
+ * then names the providers). As a list, "region IN" seeks each name's
  * offers in an index (offers_region_gpu with --gpu) where a test of
  * every row could not.
  */
-#define REGIONS_MATCHING_SQL						\
+#define REGIONS_MATCHING_SQL(any)					\
 	"(" DB_REGION_NAMES_CTE " SELECT n FROM names WHERE "		\
-	"n IS NOT NULL AND (n = 'all' COLLATE NOCASE OR "		\
-	"gpucost_region(?, ?, n)))"
+	"n IS NOT NULL AND (" any "gpucost_region(?, ?, n)))"
+
+/*
+ * The providers whose "all" offer a region query matches
+ * (region_any_matches(): one of their regions of data/any_region.tsv
+ * does), into v (at most max); how many. derived_sql() and
+ * derived_bind() both ask, so their placeholders agree.
+ */
+#define ANY_PROVIDERS_MAX	8
+
+static size_t
+any_providers(const struct region_query *q, const char **v, size_t max)
+{
+	const char *p = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < region_any_count && n < max; i++) {
+		if (p != NULL && strcmp(p, region_any_places[i].provider) == 0)
+			continue;
+		p = region_any_places[i].provider;
+		if (region_any_matches(q, p))
+			v[n++] = p;
+	}
+	return n;
+}
+
+/* Append --region's conditions (see derived_sql()). */
+static void
+region_sql(const struct offer_filter *f, char *sql, size_t size)
+{
+	const char *prov[ANY_PROVIDERS_MAX];
+	struct region_query q;
+	size_t n;
+
+	if (region_query_parse(f->region, &q) < 0) {
+		strncat(sql, " AND 0", size - strlen(sql) - 1);
+		return;
+	}
+	n = any_providers(&q, prov, ANY_PROVIDERS_MAX);
+	switch (q.kind) {
+	case RQ_ANY:
+		return;
+	case RQ_CONTINENT:
+	case RQ_COUNTRY:
+		strncat(sql, q.kind == RQ_CONTINENT ? " AND (continent = ?" :
+		    " AND (country = ?", size - strlen(sql) - 1);
+		if (n > 0) {
+			strncat(sql, " OR (" ANY_REGION_SQL " AND 1",
+			    size - strlen(sql) - 1);
+			sql_in(sql, size, "provider", n);
+			strncat(sql, ")", size - strlen(sql) - 1);
+		}
+		strncat(sql, ")", size - strlen(sql) - 1);
+		return;
+	case RQ_NAME:
+	case RQ_GLOB:
+		/* Its own name: every "all" is in gpucost_region()'s list. */
+		if (region_text_match(q.kind, q.text, "all") || n == 0) {
+			strncat(sql, " AND region IN " REGIONS_MATCHING_SQL(""),
+			    size - strlen(sql) - 1);
+			return;
+		}
+		strncat(sql, " AND region IN " REGIONS_MATCHING_SQL(
+		    "n = 'all' COLLATE NOCASE OR ") " AND (NOT " ANY_REGION_SQL
+		    " OR (1", size - strlen(sql) - 1);
+		sql_in(sql, size, "provider", n);
+		strncat(sql, "))", size - strlen(sql) - 1);
+		return;
+	}
+}
+
+static void
+region_bind(sqlite3_stmt *st, const struct offer_filter *f, int *k)
+{
+	const char *prov[ANY_PROVIDERS_MAX];
+	struct region_query q;
+	size_t n, i;
+
+	if (region_query_parse(f->region, &q) < 0 || q.kind == RQ_ANY)
+		return;
+	n = any_providers(&q, prov, ANY_PROVIDERS_MAX);
+	if (q.kind == RQ_CONTINENT || q.kind == RQ_COUNTRY)
+		sqlite3_bind_text(st, (*k)++, q.code, -1, SQLITE_TRANSIENT);
+	else {
+		sqlite3_bind_int(st, (*k)++, (int)q.kind);
+		sqlite3_bind_text(st, (*k)++, f->region, -1, SQLITE_STATIC);
+		if (region_text_match(q.kind, q.text, "all"))
+			return;
+	}
+	for (i = 0; i < n; i++)
+		sqlite3_bind_text(st, (*k)++, prov[i], -1, SQLITE_STATIC);
+}
 
 /* How many kinds a --fabric set names; 0 for "any" (no test) and unset. */
 static size_t
@@ -244,26 +444,14 @@ static void
 derived_sql(const struct offer_filter *f, const struct rentable_sql *rq,
     char *sql, size_t size)
 {
-	struct region_query q;
 	char word[OFFER_NAME_MAX];
 	const char *p;
 	size_t n;
 
 	if (rq->stale_derived)
 		return;
-	if (f->region[0] != '\0') {
-		if (region_query_parse(f->region, &q) < 0)
-			strncat(sql, " AND 0", size - strlen(sql) - 1);
-		else if (q.kind == RQ_CONTINENT)
-			strncat(sql, " AND (continent = ? OR " ANY_REGION_SQL ")",
-			    size - strlen(sql) - 1);
-		else if (q.kind == RQ_COUNTRY)
-			strncat(sql, " AND (country = ? OR " ANY_REGION_SQL ")",
-			    size - strlen(sql) - 1);
-		else if (q.kind != RQ_ANY)
-			strncat(sql, " AND region IN " REGIONS_MATCHING_SQL,
-			    size - strlen(sql) - 1);
-	}
+	if (f->region[0] != '\0')
+		region_sql(f, sql, size);
 	if (f->form != GPU_FORM_ANY)
 		strncat(sql, " AND form = ?", size - strlen(sql) - 1);
 	if (f->vertex)
@@ -294,7 +482,6 @@ static void
 derived_bind(sqlite3_stmt *st, const struct offer_filter *f,
     const struct rentable_sql *rq, int *k)
 {
-	struct region_query q;
 	char word[OFFER_NAME_MAX];
 	const char *p;
 	enum gpu_form form;
@@ -303,16 +490,8 @@ derived_bind(sqlite3_stmt *st, const struct offer_filter *f,
 
 	if (rq->stale_derived)
 		return;
-	if (f->region[0] != '\0' && region_query_parse(f->region, &q) == 0) {
-		if (q.kind == RQ_CONTINENT || q.kind == RQ_COUNTRY)
-			sqlite3_bind_text(st, (*k)++, q.code, -1,
-			    SQLITE_TRANSIENT);
-		else if (q.kind != RQ_ANY) {
-			sqlite3_bind_int(st, (*k)++, (int)q.kind);
-			sqlite3_bind_text(st, (*k)++, f->region, -1,
-			    SQLITE_STATIC);
-		}
-	}
+	if (f->region[0] != '\0')
+		region_bind(st, f, k);
 	if (f->form != GPU_FORM_ANY)
 		sqlite3_bind_int(st, (*k)++, (int)f->form);
 	if (fabric_kinds(f->fabrics) > 0)

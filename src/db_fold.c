@@ -16,6 +16,7 @@
 #include "err.h"
 #include "money.h"
 #include "offer.h"
+#include "rentable.h"
 
 /* One known price column value, or MONEY_NONE. */
 static int64_t
@@ -67,17 +68,20 @@ db_fold_classes(struct db *db, const struct offer_filter *f,
     struct db_fold_class *out, struct err *err)
 {
 	/*
-	 * The filter's values first, then the class's: one statement,
+	 * The spot cut (?1), the filter's values, then the class's: one
+	 * statement,
 	 * bound again for each class. A listing's class (?6 true) is also
 	 * equal in every value but the region; IS compares unknowns.
 	 */
 	char sql[8192] = "SELECT count(*), min(price), max(price), "
-	    "min(spot_price), max(spot_price) FROM offers WHERE 1";
+	    "min(CASE WHEN fetched_at >= ?1 THEN spot_price END), "
+	    "max(CASE WHEN fetched_at >= ?1 THEN spot_price END) "
+	    "FROM offers WHERE 1";
 	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	bool current;
 	size_t i;
-	int k = 1, first;
+	int k = 2, first;	/* ?1: the spot cut */
 
 	/* The filter's stored values must be this program's (db.h). */
 	if (db_sort_keys_current(db, &current, err) < 0)
@@ -98,6 +102,8 @@ db_fold_classes(struct db *db, const struct offer_filter *f,
 	    sizeof sql - strlen(sql) - 1);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return -1;
+	/* A spot price that is history is none (rentable.h). */
+	sqlite3_bind_int64(st, 1, rq.spot_rule ? rq.spot_cut : INT64_MIN);
 	filter_bind(st, f, &rq, &k);
 	if (money_known(f->max_price_gpu_hour))
 		sqlite3_bind_int64(st, k++, f->max_price_gpu_hour);

@@ -254,7 +254,35 @@ struct rentable_sql {
 	 * cache may not be written: db_query() leaves those filters to C.
 	 */
 	bool		 stale_derived;
+	/*
+	 * Spot prices that are history (rentable.h RENTABLE_SPOT_SECONDS),
+	 * judged per provider from its status row as market references
+	 * are: every offer older than spot_cut (spot_old), some (spot_mixed:
+	 * row by row, fetched_at >= spot_cut is current). spot_rule: the
+	 * rule applies (a time, no --include-stale); spot: --spot, whose
+	 * filter leaves the history out in SQL.
+	 */
+	char		 spot_old[FILTER_PROVIDERS_MAX][OFFER_PROVIDER_MAX];
+	size_t		 nspot_old;
+	char		 spot_mixed[FILTER_PROVIDERS_MAX][OFFER_PROVIDER_MAX];
+	size_t		 nspot_mixed;
+	int64_t		 spot_cut;
+	bool		 spot_rule;
+	bool		 spot;
 };
+/*
+ * Is some spot price of the cache history under rq (spot_old or
+ * spot_mixed)? A walk in spot order (sk_spot_gpu) or a spot statistic
+ * then needs the rule row by row: those readers take the full path.
+ */
+bool		 rentable_spot_history(const struct rentable_sql *);
+/* Is every spot price of provider history under rq (spot_old)? */
+bool		 rentable_spot_old(const struct rentable_sql *, const char *);
+/*
+ * Does key order offers by their spot price (spot, spot-gpu-price,
+ * savings)? Its walk cannot leave history out row by row.
+ */
+bool		 sort_by_spot(enum sort_key);
 struct offer_filter;
 int		 rentable_prepare(struct db *, const struct offer_filter *,
 		    struct rentable_sql *, struct err *);

@@ -804,7 +804,13 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
 
 	if (top_prepare(db, f, key, &rq, matched, &ready, err) < 0)
 		return -1;
-	if (!ready)
+	/*
+	 * A spot order walks the stored spot keys, history among them
+	 * (rentable.h): where some is, every match is read and C ranks
+	 * it as no spot price. With --spot the filter leaves it out.
+	 */
+	if (!ready || (sort_by_spot(key) && !f->spot &&
+	    rentable_spot_history(&rq)))
 		return query_every(db, f, out, matched, err);
 	/* Cluster products (nodes > 1), and --term (its join of
 	 * offer_terms), stay with top_sql(). */
@@ -839,9 +845,9 @@ db_query_top(struct db *db, const struct offer_filter *f, enum sort_key key,
  * the keys of up to n taken kept in (pv, kv, *nv).
  */
 static int
-take_walk(struct db *db, sqlite3_stmt *st, int64_t n, db_walk_take_fn take,
-    void *ctx, char ***pv, char ***kv, size_t *nv, size_t *cap,
-    struct err *err)
+take_walk(struct db *db, sqlite3_stmt *st, const struct rentable_sql *rq,
+    int64_t n, db_walk_take_fn take, void *ctx, char ***pv, char ***kv,
+    size_t *nv, size_t *cap, struct err *err)
 {
 	struct db_walk_row r;
 	const char *av;
@@ -857,6 +863,9 @@ take_walk(struct db *db, sqlite3_stmt *st, int64_t n, db_walk_take_fn take,
 			r.availability = AV_UNKNOWN;
 		r.price_gpu_hour = db_stmt_sk_money(st, 3);
 		r.spot_gpu_hour = db_stmt_sk_money(st, 4);
+		/* History is no spot price (plan_spot_rule()). */
+		if (rentable_spot_old(rq, r.provider))
+			r.spot_gpu_hour = MONEY_NONE;
 		if (!take(ctx, &r))
 			continue;
 		if (*nv == *cap) {
@@ -897,7 +906,12 @@ db_query_top_taking(struct db *db, const struct offer_filter *f,
 	began = db_read_begin(db);
 	if (top_prepare(db, f, key, &rq, matched, &ready, err) < 0)
 		goto done;
-	if (!ready) {
+	/*
+	 * Spot history row by row (a provider with some), or a spot order
+	 * with history in it: the take cannot judge; the caller reads.
+	 */
+	if (!ready || (!f->spot && rentable_spot_history(&rq) &&
+	    (rq.nspot_mixed > 0 || sort_by_spot(key)))) {
 		rc = 0;
 		goto done;
 	}
@@ -909,8 +923,8 @@ db_query_top_taking(struct db *db, const struct offer_filter *f,
 		k = 1;
 		top_bind(st, f, &rq, &k);
 		sqlite3_bind_int64(st, k, -1);	/* take() decides */
-		failed = take_walk(db, st, n, take, ctx, &pv, &kv, &nv, &cap,
-		    err) < 0;
+		failed = take_walk(db, st, &rq, n, take, ctx, &pv, &kv, &nv,
+		    &cap, err) < 0;
 		sqlite3_finalize(st);
 		if (failed)
 			goto done;
@@ -1174,6 +1188,7 @@ nodes_walk(struct db *db, const struct offer_filter *f,
 		if (!offer_matches(f, &o, &nodes))
 			continue;
 		cost_plan(&p, &o, nodes);
+		plan_spot_rule(&p, f);
 		if (!plan_matches_price(f, &p))
 			continue;
 		if (matched != NULL)

@@ -92,19 +92,18 @@ summary_sql(const struct offer_filter *f, const struct rentable_sql *rq,
 /* The caller made sure the stored keys are this program's. */
 static sqlite3_stmt *
 summary_prepare(struct db *db, const struct offer_filter *f, bool plan,
-    enum summary_walk walk, struct err *err)
+    enum summary_walk walk, struct rentable_sql *rq, struct err *err)
 {
 	char sql[2560];
-	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	int k = 1;
 
-	if (rentable_prepare(db, f, &rq, err) < 0)
+	if (rentable_prepare(db, f, rq, err) < 0)
 		return NULL;
-	summary_sql(f, &rq, plan, walk, sql, sizeof sql);
+	summary_sql(f, rq, plan, walk, sql, sizeof sql);
 	if ((st = db_prepare(db, sql, err)) == NULL)
 		return NULL;
-	filter_bind(st, f, &rq, &k);
+	filter_bind(st, f, rq, &k);
 	if (money_known(f->max_price_gpu_hour))
 		sqlite3_bind_int64(st, k++, f->max_price_gpu_hour);
 	return st;
@@ -114,6 +113,7 @@ int
 db_summary_scan(struct db *db, const struct offer_filter *f,
     db_summary_fn *fn, void *ctx, size_t *rows, struct err *err)
 {
+	struct rentable_sql rq;
 	struct db_summary_row r;
 	sqlite3_stmt *st;
 	bool ready;
@@ -124,11 +124,19 @@ db_summary_scan(struct db *db, const struct offer_filter *f,
 		return -1;
 	if (!ready)
 		return 1;
-	if ((st = summary_prepare(db, f, false, WALK_ROWS, err)) == NULL)
+	if ((st = summary_prepare(db, f, false, WALK_ROWS, &rq, err)) == NULL)
 		return -1;
+	/* Spot history row by row (rentable.h): C judges it. */
+	if (!f->spot && rq.spot_rule && rq.nspot_mixed > 0) {
+		sqlite3_finalize(st);
+		return 1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!summary_row(st, &r))
 			continue;	/* NOT NULL columns: never */
+		/* History is no spot price (plan_spot_rule()). */
+		if (rentable_spot_old(&rq, r.provider))
+			r.spot_gpu_hour = MONEY_NONE;
 		fn(&r, ctx);
 		(*rows)++;
 	}
@@ -144,13 +152,14 @@ int
 db_summary_plan(struct db *db, const struct offer_filter *f, char *out,
     size_t size, struct err *err)
 {
+	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	size_t len = 0;
 
 	if (size > 0)
 		out[0] = '\0';
 	if (db_sort_keys_update(db, err) < 0 ||
-	    (st = summary_prepare(db, f, true, WALK_ROWS, err)) == NULL)
+	    (st = summary_prepare(db, f, true, WALK_ROWS, &rq, err)) == NULL)
 		return -1;
 	return db_plan_lines(db, st, out, size, &len, err);
 }
@@ -159,6 +168,7 @@ int
 db_groups_walk_plan(struct db *db, int kind, char *out, size_t size,
     struct err *err)
 {
+	struct rentable_sql rq;
 	struct offer_filter f;
 	sqlite3_stmt *st;
 	size_t len = 0;
@@ -168,7 +178,7 @@ db_groups_walk_plan(struct db *db, int kind, char *out, size_t size,
 	offer_filter_init(&f);
 	f.include_stale = true;
 	if ((st = summary_prepare(db, &f, true, kind == 0 ? WALK_PRICE :
-	    WALK_SPOT, err)) == NULL)
+	    WALK_SPOT, &rq, err)) == NULL)
 		return -1;
 	return db_plan_lines(db, st, out, size, &len, err);
 }
@@ -319,13 +329,14 @@ groups_rank(struct db *db, const struct offer_filter *f,
     enum summary_walk kind, struct summary_acc *atoms, struct summary_acc **by,
     size_t n, struct err *err)
 {
+	struct rentable_sql rq;
 	sqlite3_stmt *st;
 	const char *provider, *gpu, *region;
 	int64_t v;
 	size_t g, i;
 	int rc;
 
-	if ((st = summary_prepare(db, f, false, kind, err)) == NULL)
+	if ((st = summary_prepare(db, f, false, kind, &rq, err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		provider = (const char *)sqlite3_column_text(st, 0);
@@ -432,6 +443,7 @@ done:
 int
 db_groups_store(struct db *db, int64_t now, struct err *err)
 {
+	struct rentable_sql rq;
 	static const struct group_by atoms_by = { { GROUP_GPU,
 	    GROUP_PROVIDER, GROUP_REGION }, 3 };
 	struct summary_acc *atoms = NULL, *by[NSTORED] = { NULL };
@@ -477,7 +489,7 @@ db_groups_store(struct db *db, int64_t now, struct err *err)
 	atoms = summary_acc_new(&atoms_by, false);
 	summary_acc_least(atoms);	/* all ties: memory at 1M offers */
 	summary_acc_ranked(atoms);
-	if ((st = summary_prepare(db, &f, false, WALK_ROWS, err)) == NULL)
+	if ((st = summary_prepare(db, &f, false, WALK_ROWS, &rq, err)) == NULL)
 		goto done;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!summary_row(st, &r))

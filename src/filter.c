@@ -15,6 +15,7 @@
 #include "money.h"
 #include "provider.h"
 #include "rentable.h"
+#include "region.h"
 #include "str.h"
 
 const struct filter_field_info filter_fields[FILTER_FIELD_COUNT] = {
@@ -609,4 +610,26 @@ filter_describe(const struct offer_filter *f, char *buf, size_t size)
 		append(buf, size, &len, v);
 	}
 	return len < size ? len : size - 1;
+}
+
+int
+filter_region_check(const struct offer_filter *f, const char *const *names,
+    size_t n, struct err *err)
+{
+	struct region_query q;
+	char near[256], quoted[80];
+
+	if (f->region[0] == '\0' || region_query_parse(f->region, &q) < 0 ||
+	    region_query_known(&q, names, n))
+		return 0;
+	str_quoted(f->region, quoted, sizeof quoted);
+	if (region_suggest(f->region, names, n, near, sizeof near) > 0)
+		err_set(err, "--region: no continent, country or region is "
+		    "called %s; did you mean %s?", quoted, near);
+	else
+		err_set(err, "--region: no continent, country or region is "
+		    "called %s (a continent: europe, north-america, asia ...; "
+		    "a country: de, us, japan ...; or part of a provider's "
+		    "region name: us-east, europe-west4 ...)", quoted);
+	return -1;
 }

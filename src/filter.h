@@ -158,6 +158,19 @@ int	filter_set(struct offer_filter *f, enum filter_field ff,
 /* Is the field set (not "any")? */
 bool	filter_is_set(const struct offer_filter *f, enum filter_field ff);
 
+/*
+ * Is f's --region something gpucost can place (region_query_known():
+ * a continent, a country, a glob, part of a region name of the tables
+ * or of names[0..n), the cache's region names)? Returns 0, or -1 with
+ * the nearest names in err: a usage error in every face (the CLI's
+ * commands, the TUI's start and filter panel, MCP through the CLI), so
+ * a typo or a place no provider has is refused, never answered with
+ * the offers that match anything. filter_set() cannot know the cache:
+ * a face that has it calls this after it.
+ */
+int	filter_region_check(const struct offer_filter *f,
+	    const char *const *names, size_t n, struct err *err);
+
 /* Set the field to any. */
 void	filter_clear(struct offer_filter *f, enum filter_field ff);
 /*

@@ -394,6 +394,7 @@ static size_t
 aws_launch(const struct plan *p, bool spot, char *buf, size_t size)
 {
 	const struct offer *o = p->offer;
+	char zone[OFFER_NAME_MAX + 48];
 	struct cmd c;
 
 	cmd_start(&c, buf, size);
@@ -408,10 +409,22 @@ aws_launch(const struct plan *p, bool spot, char *buf, size_t size)
 	cmd_add(&c, " --instance-type ");
 	cmd_quote(&c, o->instance_type);
 	cmd_add(&c, " --image-id IMAGE --count %d --key-name KEY", p->nodes);
-	if (placed(p, PLACE_GROUP)) {
+	/*
+	 * The spot price is its zone's (spot-cheapest-zone: the cheapest
+	 * of the region's zones): the spot command rents there, by the
+	 * zone's ID (use1-az4), the same in every account, or its name.
+	 */
+	if (spot && o->spot_zone[0] != '\0') {
+		snprintf(zone, sizeof zone, "%sAvailabilityZone%s=%s",
+		    placed(p, PLACE_GROUP) ? "GroupName=gpucost," : "",
+		    strstr(o->spot_zone, "-az") != NULL ? "Id" : "",
+		    o->spot_zone);
+		cmd_add(&c, " --placement ");
+		cmd_quote(&c, zone);
+	} else if (placed(p, PLACE_GROUP))
 		cmd_add(&c, " --placement GroupName=gpucost");
+	if (placed(p, PLACE_GROUP))
 		aws_efa(&c, o);
-	}
 	if (spot)
 		cmd_add(&c, " --instance-market-options 'MarketType=spot,"
 		    "SpotOptions={SpotInstanceType=one-time,"

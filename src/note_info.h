@@ -51,7 +51,11 @@
 	X(NOTE_INTERRUPTIBLE, "interruptible", "i",			\
 	    "runs on consumer machines (SaladCloud): even the on-demand "	\
 	    "price (High priority) is interrupted when a home machine "	\
-	    "disconnects; spot is the Batch priority, for retryable work")
+	    "disconnects; spot is the Batch priority, for retryable work")	\
+	X(NOTE_SPOT_HISTORY, "spot-history", "H",			\
+	    "its spot price is from data more than 7 days old: history, "	\
+	    "not an offer (spot prices move hourly), so no spot plan, "	\
+	    "SAVE or total uses it unless --include-stale")
 
 enum note {
 #define X(id, token, marker, text) id,

@@ -7,6 +7,7 @@
 
 #include "money.h"
 #include "offer.h"
+#include "rentable.h"
 #include "xalloc.h"
 
 unsigned
@@ -18,6 +19,9 @@ notes_at(const struct offer *o, int64_t now)
 		mask |= NOTE_BIT(NOTE_STALE);
 	if (offer_host_light(o))
 		mask |= NOTE_BIT(NOTE_HOST_LIGHT);
+	if (money_known(o->spot_price) && rentable_spot_stale(o->fetched_at,
+	    now))
+		mask |= NOTE_BIT(NOTE_SPOT_HISTORY);
 	return mask;
 }
 

@@ -812,6 +812,23 @@ offer_retired(const struct offer *o)
 }
 
 bool
+offer_spot_current(const struct offer_filter *f, const struct offer *o)
+{
+	return money_known(o->spot_price) && (f->include_stale ||
+	    !rentable_spot_stale(o->fetched_at, f->now));
+}
+
+void
+plan_spot_rule(struct plan *p, const struct offer_filter *f)
+{
+	if (!money_known(p->offer->spot_price) || offer_spot_current(f,
+	    p->offer))
+		return;
+	p->spot_hour = p->spot_gpu_hour = MONEY_NONE;
+	p->spot_savings_pct = NAN;
+}
+
+bool
 offer_market_reference(const struct offer *o, int64_t now)
 {
 	return rentable_market_reference(o->notes, o->fetched_at, now);
@@ -1038,7 +1055,7 @@ offer_matches(const struct offer_filter *f, const struct offer *o, int *nodes)
 		return false;
 	if (f->available && o->availability != AV_AVAILABLE)
 		return false;
-	if (f->spot && !money_known(o->spot_price))
+	if (f->spot && !offer_spot_current(f, o))
 		return false;
 	if (f->text[0] != '\0' && !text_matches(f->text, o))
 		return false;

@@ -275,6 +275,17 @@ int	offer_check(const struct offer *o, struct err *err);
  * the number kept).
  */
 bool	offer_retired(const struct offer *o);
+/*
+ * Is o's spot price one a plan may use under f: known, and current
+ * (rentable_spot_stale() at f->now) or asked for with --include-stale?
+ * And p's spot made unknown where it is not (after cost_plan(): every
+ * maker of plans for a filter calls it, so SAVE, spot totals, --spot's
+ * rank and --term's comparison never use history).
+ */
+struct offer_filter;
+struct plan;
+bool	offer_spot_current(const struct offer_filter *f, const struct offer *o);
+void	plan_spot_rule(struct plan *p, const struct offer_filter *f);
 bool	offer_market_reference(const struct offer *o, int64_t now);
 int	offer_host_bounds(struct offer *o);
 bool	offer_spot_vet(struct offer *o);

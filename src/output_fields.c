@@ -77,6 +77,7 @@
 	X(F_TERM_SAVINGS,	"term_savings_pct")			\
 	X(F_TERM_TOTAL,		"total_term_cost")			\
 	X(F_PRICE_FROM,		"price_from")			\
+	X(F_REGIONS,		"regions")				\
 	X(F_GPU_HOURS,		"gpu_hours")				\
 	X(F_JOB_HOURS,		"job_hours")				\
 	X(F_JOB_COST,		"job_cost")				\
@@ -196,6 +197,46 @@ output_value_size(const struct plan *p)
 	size_t size = 256 + nodes * OFFER_KEY_MAX;
 
 	return size > OUTPUT_VALUE_MAX ? size : OUTPUT_VALUE_MAX;
+}
+
+/*
+ * Where the offer can be started, of the places --region asked (every
+ * one without): its region, or for one price in every region ("all")
+ * its provider's regions of data/any_region.tsv that match.
+ */
+static enum field_kind
+regions_value(const struct offer *o, const char *asked, char *buf,
+    size_t size)
+{
+	const struct region_any *r;
+	struct region_query q;
+	size_t n, i, len = 0, k;
+	bool every;
+
+	buf[0] = '\0';
+	if (!region_is_any(o->region)) {
+		str_copy(buf, size, o->region);
+		return FIELD_LIST;
+	}
+	if (region_query_parse(asked != NULL ? asked : "", &q) < 0)
+		return FIELD_LIST;
+	/* No --region, or one "all" itself matches: every region. */
+	every = q.kind == RQ_ANY || ((q.kind == RQ_NAME ||
+	    q.kind == RQ_GLOB) && region_text_match(q.kind, q.text, o->region));
+	n = region_any_list(o->provider, &r);
+	for (i = 0; i < n; i++) {
+		if (!every && !region_query_match(&q, o->provider,
+		    r[i].region))
+			continue;
+		k = strlen(r[i].region);
+		if (len + k + 2 > size)
+			break;
+		if (len > 0)
+			buf[len++] = OUTPUT_LIST_SEP;
+		memcpy(buf + len, r[i].region, k + 1);
+		len += k;
+	}
+	return FIELD_LIST;
 }
 
 /* The key of every node, OUTPUT_LIST_SEP between them. */
@@ -512,6 +553,8 @@ output_field_value(size_t i, const struct plan *p,
 	case F_JOB_TERM_COST:
 	case F_JOB_TERM_COMMITMENT:
 		return job_value((enum field)i, p->job, buf, size);
+	case F_REGIONS:
+		return regions_value(o, opts->region, buf, size);
 	case FIELD_COUNT:
 		break;
 	}

@@ -80,6 +80,7 @@ struct output_opts {
 	bool	fabric_filter;	/* --fabric or --min-node-gbps: show FABRIC */
 	/* --train: the run (each plan's job is p->job); NULL without. */
 	const struct train *train;
+	const char *region;	/* --region (regions: the places it asked) */
 	const struct output_change *changes;	/* watch: why each row; or NULL */
 };
 

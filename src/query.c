@@ -41,6 +41,7 @@ query_plans(const struct offer *offers, size_t n, const struct offer_filter *f,
 		if (!offer_matches(f, &offers[i], &nodes))
 			continue;
 		cost_plan(&plans[k], &offers[i], nodes);
+		plan_spot_rule(&plans[k], f);
 		if (f->term != TERM_NONE)
 			cost_plan_term(&plans[k], f->term);
 		if (!plan_matches_price(f, &plans[k]))
@@ -400,16 +401,22 @@ explain_add(struct offer_filter *g, const struct offer_filter *f,
 	return false;
 }
 
-/* Does offer o give a plan that passes every test of g? */
+/*
+ * Does offer o give a plan that passes every test of g? A spot price
+ * is judged as the query f judges it (its time, --include-stale): history
+ * is no spot price (plan_spot_rule()).
+ */
 static bool
-explain_match(const struct offer_filter *g, const struct offer *o,
-    struct plan *p)
+explain_match(const struct offer_filter *g, const struct offer_filter *f,
+    const struct offer *o, struct plan *p)
 {
 	int nodes;
 
-	if (!offer_matches(g, o, &nodes))
+	if (!offer_matches(g, o, &nodes) ||
+	    (g->spot && !offer_spot_current(f, o)))
 		return false;
 	cost_plan(p, o, nodes);
+	plan_spot_rule(p, f);
 	if (g->term != TERM_NONE)
 		cost_plan_term(p, g->term);
 	return plan_matches_price(g, p);
@@ -627,7 +634,7 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 	struct offer_filter g;
 	char money[32];
 	struct plan p;
-	size_t i;
+	size_t i, history = 0;
 	int c;
 
 	for (i = 0; i < n; i++) {
@@ -645,7 +652,11 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 			known = true;
 		if (offers[i].source == SRC_SNAPSHOT)
 			snapshot = true;
+		if (money_known(offers[i].spot_price) &&
+		    !offer_spot_current(f, &offers[i]))
+			history++;
 		cost_plan(&p, &offers[i], 1);
+		plan_spot_rule(&p, f);
 		price = f->spot ? p.spot_gpu_hour : p.price_gpu_hour;
 		if (money_known(price) && (!money_known(cheapest) ||
 		    price < cheapest))
@@ -700,7 +711,17 @@ explain_reason(const struct offer *offers, size_t n, const bool *before,
 		append(buf, size, len, "is known to match %s: lower it", opt);
 		break;
 	case EX_SPOT:
-		append(buf, size, len, "has a spot price: drop --spot");
+		/* Spot prices there are, but all of them history. */
+		if (history > 0)
+			append(buf, size, len, "has a current spot price: the "
+			    "%zu spot price%s here %s from data more than 7 days "
+			    "old, history and not offers (spot prices move "
+			    "hourly): 'gpucost refresh' fetches current ones; "
+			    "--include-stale ranks by the old ones", history,
+			    history == 1 ? "" : "s", history == 1 ? "is" :
+			    "are");
+		else
+			append(buf, size, len, "has a spot price: drop --spot");
 		break;
 	case EX_PRICE:
 		if (money_known(cheapest)) {
@@ -775,7 +796,7 @@ query_explain_empty(const struct offer *offers, size_t n,
 		if (!explain_add(&g, f, s))
 			continue;
 		for (i = 0, left = 0; i < n; i++)
-			if (before[i] && explain_match(&g, &offers[i], &p))
+			if (before[i] && explain_match(&g, f, &offers[i], &p))
 				left++;
 		if (left == 0) {
 			if (alen == 0)
@@ -792,7 +813,7 @@ query_explain_empty(const struct offer *offers, size_t n,
 			break;
 		}
 		for (i = 0; i < n; i++)
-			if (before[i] && !explain_match(&g, &offers[i], &p))
+			if (before[i] && !explain_match(&g, f, &offers[i], &p))
 				before[i] = false;
 		k = left;
 		explain_option(f, s, applied, sizeof applied, &alen);
@@ -813,7 +834,7 @@ query_train_short(const struct offer *offers, size_t n,
 		return false;
 	train_init(&g.train);
 	for (i = 0; i < n; i++)
-		if (explain_match(&g, &offers[i], &p))
+		if (explain_match(&g, f, &offers[i], &p))
 			return true;
 	return false;
 }

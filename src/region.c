@@ -5,7 +5,9 @@
 #include <ctype.h>
 #include <fnmatch.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "str.h"
 
@@ -268,15 +270,47 @@ region_query_parse(const char *text, struct region_query *q)
 	return 0;
 }
 
+size_t
+region_any_list(const char *provider, const struct region_any **first)
+{
+	static struct str_run memo;
+	size_t from, to;
+
+	str_run_find(&memo, region_any_places, region_any_count,
+	    sizeof region_any_places[0], offsetof(struct region_any, provider),
+	    provider, &from, &to);
+	*first = &region_any_places[from];
+	return to - from;
+}
+
+bool
+region_any_matches(const struct region_query *q, const char *provider)
+{
+	const struct region_any *r;
+	size_t n, i;
+
+	n = region_any_list(provider, &r);
+	for (i = 0; i < n; i++)
+		if (region_query_match(q, provider, r[i].region))
+			return true;
+	return false;
+}
+
 bool
 region_query_match(const struct region_query *q, const char *provider,
     const char *region)
 {
 	const char *country, *continent;
 
-	/* One price and no per-region availability: wherever you ask. */
+	/*
+	 * One price and no per-region availability: where the provider
+	 * has a region that satisfies q (a buyer who must run in Europe
+	 * never gets a row that cannot), or by its own name ("all").
+	 */
 	if (q->kind != RQ_ANY && region_is_any(region))
-		return true;
+		return ((q->kind == RQ_NAME || q->kind == RQ_GLOB) &&
+		    region_text_match(q->kind, q->text, region)) ||
+		    region_any_matches(q, provider);
 	switch (q->kind) {
 	case RQ_ANY:
 		return true;
@@ -357,4 +391,177 @@ region_listed(const char *provider, const char *name)
 		    str_eq_nocase(region_places[i].region, name))
 			return true;
 	return false;
+
+}
+
+/* Lowercase s into out (size bytes). */
+static void
+lower(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s != '\0' && n + 1 < size; s++)
+		out[n++] = (char)tolower((unsigned char)*s);
+	out[n] = '\0';
+}
+
+static bool
+separator(char c)
+{
+	return c == '-' || c == '_' || c == ' ' || c == ',' || c == '.' ||
+	    c == '/' || c == '\0';
+}
+
+/*
+ * Is word (lowercased) in name (any case) from the start of one of its
+ * parts to the end of one, or to where a part's number begins? "us-east"
+ * in "us-east-1", "southeast" in "australia-southeast1", "florida" in
+ * "Florida, US"; not "mars" in "eu-marseille-1": a place that is only
+ * the start of another's name is another place.
+ */
+static bool
+part_of(const char *word, const char *name)
+{
+	size_t len = strlen(word);
+	const char *at;
+	char end;
+
+	if (len == 0)
+		return false;
+	for (at = name; (at = str_find_nocase(at, word)) != NULL; at++) {
+		if (at != name && !separator(at[-1]))
+			continue;
+		end = at[len];
+		if (separator(end) || (isdigit((unsigned char)end) &&
+		    !isdigit((unsigned char)word[len - 1])))
+			return true;
+	}
+	return false;
+}
+
+/* Is word (normalised) a part of a country's name ("united")? */
+static bool
+part_of_country(const char *word)
+{
+	char item[WORD_MAX];
+	const char *list;
+	size_t i, len;
+
+	for (i = 0; i < region_country_count; i++)
+		for (list = region_countries[i].names;;) {
+			len = strcspn(list, "|");
+			normalise_word(list, len, item, sizeof item);
+			if (part_of(word, item))
+				return true;
+			if (list[len] == '\0')
+				break;
+			list += len + 1;
+		}
+	return false;
+}
+
+bool
+region_query_known(const struct region_query *q, const char *const *names,
+    size_t n)
+{
+	const struct region_place *pl;
+	char word[WORD_MAX], prefix[WORD_MAX];
+	size_t i;
+
+	if (q->kind != RQ_NAME || region_is_any(q->text))
+		return true;
+	lower(q->text, word, sizeof word);
+	for (i = 0; i < region_place_count; i++) {
+		pl = &region_places[i];
+		if (strchr(pl->region, '*') == NULL) {
+			if (part_of(word, pl->region))
+				return true;
+			continue;
+		}
+		/*
+		 * A pattern: part of its fixed part. Not every name it
+		 * matches ("US-*" would take "us-east-7"): the cache's
+		 * names (names[]) hold the ones that exist.
+		 */
+		lower(pl->region, prefix, sizeof prefix);
+		prefix[strcspn(prefix, "*?")] = '\0';
+		if (part_of(word, prefix))
+			return true;
+	}
+	for (i = 0; i < n; i++)
+		if (names[i] != NULL && part_of(word, names[i]))
+			return true;
+	normalise_word(q->text, strlen(q->text), word, sizeof word);
+	return part_of_country(word);
+}
+
+struct suggestion {
+	const char	*name;
+	size_t		 len;		/* bytes of name to print */
+	size_t		 dist;
+};
+
+/* Keep name (len bytes) among the best in v (*nv of max) if close. */
+static void
+suggest_add(struct suggestion *v, size_t *nv, size_t max, const char *word,
+    const char *name, size_t len)
+{
+	char cand[WORD_MAX];
+	size_t d, i, j;
+
+	if (len == 0 || len >= sizeof cand)
+		return;
+	lower(name, cand, len + 1 < sizeof cand ? len + 1 : sizeof cand);
+	d = str_distance(word, cand);
+	/* str_nearest()'s typo: a third of the length, 2 from 6 on. */
+	if (d == 0 || d > (len >= 6 ? 2 : len / 3 > 0 ? len / 3 : 1))
+		return;
+	for (i = 0; i < *nv; i++)
+		if (v[i].len == len && strncasecmp(v[i].name, name, len) == 0)
+			return;
+	for (j = *nv; j > 0 && v[j - 1].dist > d; j--)
+		;
+	if (j >= max)
+		return;
+	if (*nv < max)
+		(*nv)++;
+	memmove(&v[j + 1], &v[j], (*nv - 1 - j) * sizeof v[0]);
+	v[j].name = name;
+	v[j].len = len;
+	v[j].dist = d;
+}
+
+size_t
+region_suggest(const char *text, const char *const *names, size_t n,
+    char *buf, size_t size)
+{
+	struct suggestion v[REGION_SUGGEST_MAX];
+	char word[WORD_MAX];
+	const char *list;
+	size_t nv = 0, i, at = 0;
+
+	lower(text, word, sizeof word);
+	for (i = 0; i < NCONTINENTS; i++)
+		suggest_add(v, &nv, REGION_SUGGEST_MAX, word,
+		    continents[i].name, strlen(continents[i].name));
+	for (i = 0; i < region_country_count; i++) {
+		list = region_countries[i].names;
+		suggest_add(v, &nv, REGION_SUGGEST_MAX, word, list,
+		    strcspn(list, "|"));
+	}
+	for (i = 0; i < region_place_count; i++)
+		if (strchr(region_places[i].region, '*') == NULL)
+			suggest_add(v, &nv, REGION_SUGGEST_MAX, word,
+			    region_places[i].region,
+			    strlen(region_places[i].region));
+	for (i = 0; i < n; i++)
+		if (names[i] != NULL)
+			suggest_add(v, &nv, REGION_SUGGEST_MAX, word, names[i],
+			    strlen(names[i]));
+	if (size > 0)
+		buf[0] = '\0';
+	for (i = 0; i < nv && at < size; i++)
+		at += (size_t)snprintf(buf + at, size - at, "%s%.*s",
+		    i == 0 ? "" : ", ", (int)v[i].len, v[i].name);
+	return nv;
 }

@@ -28,11 +28,24 @@ struct region_place {
 	const char	*continent;
 };
 
-/* Generated from data/countries.tsv and data/regions.tsv. */
+/*
+ * A region where a provider's offer in region "all" (one price in every
+ * region, no per-region availability: the snapshot's Lambda, OCI) can be
+ * started: a row of data/any_region.tsv, each with a place in
+ * data/regions.tsv, a provider's rows together.
+ */
+struct region_any {
+	const char	*provider;
+	const char	*region;
+};
+
+/* Generated from data/countries.tsv, regions.tsv and any_region.tsv. */
 extern const struct region_country region_countries[];	/* sorted by code */
 extern const size_t region_country_count;
 extern const struct region_place region_places[];
 extern const size_t region_place_count;
+extern const struct region_any region_any_places[];
+extern const size_t region_any_count;
 
 /*
  * Where a provider's region is. Sets *country and *continent to codes
@@ -66,14 +79,56 @@ int	region_query_parse(const char *text, struct region_query *q);
 
 /*
  * Is the region "all": one offer priced the same in every region, with no
- * per-region availability (OCI, the snapshot's Lambda)? It matches every
- * --region, and the table shows it as "any region".
+ * per-region availability (OCI, the snapshot's Lambda)? The table shows
+ * it as "any region"; it matches a --region only where its provider has
+ * a region there (region_any_list()).
  */
 bool	region_is_any(const char *region);
 
-/* Does a provider's region satisfy the query? ("all" always does.) */
+/*
+ * The regions where provider's "all" offer can be started: *first points
+ * at the first of its rows of region_any_places; returns how many (0:
+ * none is known, and the offer matches no --region but "all" itself).
+ */
+size_t	region_any_list(const char *provider, const struct region_any **first);
+
+/*
+ * Does one of the regions where provider's "all" offer can be started
+ * satisfy q? (The cache's SQL asks it of each provider of
+ * region_any_places, so the two agree.)
+ */
+bool	region_any_matches(const struct region_query *q, const char *provider);
+
+/*
+ * Does a provider's region satisfy the query? A region "all" does where
+ * its own name does (a name or glob that matches "all") or where one of
+ * region_any_list()'s regions does: "any region" is not "in Europe"
+ * unless the provider has a region in Europe.
+ */
 bool	region_query_match(const struct region_query *q, const char *provider,
 	    const char *region);
+
+/*
+ * Is q something gpucost can place: empty, a continent, a country, a
+ * glob (any valid one), or a name that is part of a region name of
+ * data/regions.tsv (or of the fixed part of one of its patterns, "EU-SE-"),
+ * of a country's name, or of one of names[0..n) (the cache's region
+ * names: a marketplace's free-text places, the names a pattern stands for)? A --region that is none of these
+ * is a typo or a place no provider has, and is refused
+ * (filter_region_check()) rather than answered with nothing.
+ */
+bool	region_query_known(const struct region_query *q,
+	    const char *const *names, size_t n);
+
+/*
+ * The known names nearest to text (continents, countries, region names
+ * of the tables and of names[0..n)), close enough to be a typo of it,
+ * nearest first, without repeats: up to REGION_SUGGEST_MAX of them into
+ * buf, ", "-separated. Returns how many.
+ */
+#define REGION_SUGGEST_MAX	4
+size_t	region_suggest(const char *text, const char *const *names, size_t n,
+	    char *buf, size_t size);
 
 /*
  * The test of an RQ_NAME (substring, case ignored) or RQ_GLOB query's

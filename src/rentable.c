@@ -55,6 +55,12 @@ retired_size(const char *provider, const char *instance_type)
 }
 
 bool
+rentable_spot_stale(int64_t fetched_at, int64_t now)
+{
+	return now > 0 && now - fetched_at > RENTABLE_SPOT_SECONDS;
+}
+
+bool
 rentable_market_reference(unsigned notes, int64_t fetched_at, int64_t now)
 {
 	return (notes & NOTE_BIT(NOTE_SINGLE_LISTING)) != 0 &&

@@ -55,6 +55,17 @@ const struct retired *retired_size(const char *provider,
 #define RENTABLE_MARKET_SECONDS	((int64_t)86400)
 
 /*
+ * A spot price this old is history, not an offer (issue 44 item 7): an
+ * on-demand list price holds until the provider changes it, a spot price
+ * moves hourly. Such a spot price is shown (noted spot-history) and never
+ * used -- no spot plan, no SAVE, no spot total, no --spot match or rank,
+ * no --term comparison -- unless --include-stale asks (offer.h:
+ * offer_spot_current(), plan_spot_rule()). Every spot price of the
+ * built-in snapshot is.
+ */
+#define RENTABLE_SPOT_SECONDS	((int64_t)7 * 86400)
+
+/*
  * The providers whose offers are each one host's ask (Vast.ai), NULL
  * ended: the only ones whose offers can be market references (their
  * adapters and snapshot rows note them single-listing). The cache's SQL
@@ -88,5 +99,13 @@ extern const char *const spot_launch_providers[];
 
 /* Is provider one of spot_launch_providers[]? */
 bool	rentable_spot_launch(const char *provider);
+
+/*
+ * Is a spot price fetched at fetched_at history at time now (more than
+ * RENTABLE_SPOT_SECONDS old)? now 0 applies no age rule. The cache's SQL
+ * tests the same on fetched_at (db_filter.c: fetched_at >= now - 7 days
+ * is current).
+ */
+bool	rentable_spot_stale(int64_t fetched_at, int64_t now);
 
 #endif

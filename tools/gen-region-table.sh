@@ -1,11 +1,14 @@
 #!/bin/sh
-# Generate src/region_table.c from data/countries.tsv and data/regions.tsv
-# (usage: gen-region-table.sh COUNTRIES REGIONS OUT). Checks that every
-# region names a known country and continent, and that no row repeats.
+# Generate src/region_table.c from data/countries.tsv, data/regions.tsv and
+# data/any_region.tsv (usage: gen-region-table.sh COUNTRIES REGIONS ANY OUT).
+# Checks that every region names a known country and continent, that no row
+# repeats, and that every region an "all" offer can be started in has a place
+# (a row of REGIONS), its provider's rows together.
 set -eu
 countries=$1
 regions=$2
-out=$3
+anyregions=$3
+out=$4
 tmp=${out}.tmp.$$
 trap 'rm -f "$tmp"' EXIT
 
@@ -42,6 +45,28 @@ FILENAME == COUNTRIES {
 	clines[nc++] = sprintf("\t{ %s, %s, %s },", cstr($1), cstr($2), cstr($3))
 	next
 }
+FILENAME == ANY && !aheader {
+	if ($0 != "provider\tregion")
+		fail("unexpected header: " $0)
+	aheader = 1
+	next
+}
+FILENAME == ANY {
+	if (NF != 2 || $1 !~ /^[a-z0-9][a-z0-9-]*$/ || $2 == "" || $2 ~ /[*]/)
+		fail("bad line")
+	k = $1 "\t" tolower($2)
+	if (!(k in seen))
+		fail("no place in regions.tsv for " $1 " " $2)
+	if (k in aseen)
+		fail("duplicate region " $1 " " $2)
+	if ($1 != aprev && ($1 in aprov))
+		fail("keep the rows of " $1 " together")
+	aseen[k] = 1
+	aprov[$1] = 1
+	aprev = $1
+	alines[na++] = sprintf("\t{ %s, %s },", cstr($1), cstr($2))
+	next
+}
 !rheader {
 	if ($0 != "provider\tregion\tcountry\tcontinent")
 		fail("unexpected header: " $0)
@@ -66,11 +91,11 @@ FILENAME == COUNTRIES {
 END {
 	if (bad)
 		exit 1
-	if (!cheader || !rheader) {
+	if (!cheader || !rheader || !aheader) {
 		print "gen-region-table.sh: missing header" > "/dev/stderr"
 		exit 1
 	}
-	print "/* Generated from data/countries.tsv and data/regions.tsv by tools/gen-region-table.sh; do not edit. */"
+	print "/* Generated from data/countries.tsv, data/regions.tsv and data/any_region.tsv by tools/gen-region-table.sh; do not edit. */"
 	print "#include \"config.h\""
 	print "#include \"region.h\""
 	print ""
@@ -85,5 +110,12 @@ END {
 		print rlines[i]
 	print "};"
 	print "const size_t region_place_count = " nr ";"
-}' COUNTRIES="$countries" "$countries" "$regions" > "$tmp"
+	print ""
+	print "const struct region_any region_any_places[] = {"
+	for (i = 0; i < na; i++)
+		print alines[i]
+	print "};"
+	print "const size_t region_any_count = " na ";"
+}' COUNTRIES="$countries" ANY="$anyregions" "$countries" "$regions" \
+    "$anyregions" > "$tmp"
 mv "$tmp" "$out"

@@ -105,6 +105,7 @@ facet_match(const struct offer_filter *g, const struct offer *o)
 	if (!money_known(g->max_price_gpu_hour))
 		return true;
 	cost_plan(&p, o, nodes);
+	plan_spot_rule(&p, g);
 	return plan_matches_price(g, &p);
 }
 

@@ -290,10 +290,20 @@ base_build(struct model *m)
 	size_t i;
 
 	offer_filter_init(&all);
+	/*
+	 * A spot price that is history is no plan's (plan_spot_rule()):
+	 * the base ranks spot as the filter's time and --include-stale
+	 * say, and is made again when --include-stale changes. The
+	 * market references go by the same two: the filter leaves out
+	 * the same ones again.
+	 */
+	all.now = m->filter.now;
+	all.include_stale = m->filter.include_stale;
 	free(m->base);
 	query_plans(m->offers.v, m->offers.n, &all, m->sort, m->reverse,
 	    &m->base, &m->nbase);
 	m->base_valid = true;
+	m->base_stale = all.include_stale;
 	m->base_sort = m->sort;
 	m->base_reverse = m->reverse;
 	if (m->nbase > m->cap) {
@@ -523,6 +533,7 @@ model_first(struct model *m, size_t first)
 		if (!offer_matches(&all, o, &nodes))
 			continue;
 		cost_plan(&p, o, nodes);
+		plan_spot_rule(&p, &m->filter);
 		if (!plan_matches_price(&all, &p))
 			continue;
 		query_fold_hash(&p);
@@ -789,7 +800,8 @@ model_query(struct model *m)
 		return;
 	}
 	if (!m->base_valid || m->base_sort != m->sort ||
-	    m->base_reverse != m->reverse)
+	    m->base_reverse != m->reverse ||
+	    m->base_stale != m->filter.include_stale)
 		base_build(m);
 	if (!pre_current(m, &m->filter))
 		pre_build(m);

@@ -81,6 +81,7 @@ struct model {
 	bool		 base_valid;
 	enum sort_key	 base_sort;
 	bool		 base_reverse;
+	bool		 base_stale;	/* --include-stale it was made with */
 	size_t		 cap;		/* plans[] capacity */
 	bool		 spot_ranked;	/* filter.spot when the sort last followed it */
 	size_t		 noffers_shown;	/* offers in plans[], folded included */

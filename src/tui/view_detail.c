@@ -26,6 +26,7 @@
 #include "launch.h"
 #include "money.h"
 #include "notes.h"
+#include "region.h"
 #include "str.h"
 #include "tui/chart.h"
 #include "tui/curses.h"
@@ -211,6 +212,40 @@ draw_notes(struct pen *p, const struct offer *o, int64_t now)
 	}
 }
 
+/*
+ * Where one price in every region ("all") can be started: its provider's
+ * regions (data/any_region.tsv), as many a line as the width holds.
+ */
+static void
+draw_any_regions(struct pen *p, const struct offer *o)
+{
+	const struct region_any *r;
+	char line[512];
+	size_t n, i, len = 0, k;
+	int w = p->w - LABEL_W - 3;
+	bool first = true;
+
+	n = region_any_list(o->provider, &r);
+	if (n == 0) {
+		pen_field(p, "Can start in", "no region list: ask %s",
+		    o->provider);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		k = strlen(r[i].region);
+		if (len > 0 && (int)(len + 2 + k) > w) {
+			pen_field(p, first ? "Can start in" : "", "%s", line);
+			first = false;
+			len = 0;
+		}
+		len += (size_t)snprintf(line + len, sizeof line - len, "%s%s",
+		    len > 0 ? ", " : "", r[i].region);
+		if (len >= sizeof line)
+			len = sizeof line - 1;
+	}
+	pen_field(p, first ? "Can start in" : "", "%s", line);
+}
+
 /* The offer's fields. */
 static void
 draw_offer(struct pen *p, const struct detail *d, int64_t now)
@@ -226,6 +261,8 @@ draw_offer(struct pen *p, const struct detail *d, int64_t now)
 	pen_field(p, "Offer key", "%s", o->key);
 	pen_field(p, "Instance type", "%s", o->instance_type);
 	pen_field(p, "Region", "%s", column_region(o->region));
+	if (region_is_any(o->region))
+		draw_any_regions(p, o);
 	if (o->gpu[0] != '\0')
 		pen_field(p, "GPUs", "%d x %s%s%s%s", o->gpu_count, o->gpu,
 		    strcmp(o->gpu, o->gpu_raw) != 0 ? " (listed as \"" : "",

@@ -8,10 +8,12 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "err.h"
 #include "str.h"
+#include "xalloc.h"
 #include "tui/curses.h"
 #include "tui/fields.h"
 #include "tui/model.h"
@@ -63,12 +65,44 @@ text_changed(struct view *v, const char *text)
 	apply(v);
 }
 
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * --region as the CLI checks it (cli_region_known()): the tables know
+ * most places; the rest are the loaded offers' region names.
+ */
+static int
+region_check(const struct model *m, struct err *err)
+{
+	const char **v;
+	size_t i, n = 0;
+	int rc;
+
+	if (filter_region_check(&m->filter, NULL, 0, err) == 0)
+		return 0;
+	v = xreallocarray(NULL, m->offers.n > 0 ? m->offers.n : 1, sizeof *v);
+	for (i = 0; i < m->offers.n; i++)
+		v[i] = m->offers.v[i].region;
+	qsort(v, m->offers.n, sizeof *v, cmp_name);
+	for (i = 0; i < m->offers.n; i++)
+		if (n == 0 || strcmp(v[n - 1], v[i]) != 0)
+			v[n++] = v[i];
+	rc = filter_region_check(&m->filter, v, n, err);
+	free(v);
+	return rc;
+}
+
 /* A typed value: parse it like the CLI option, or keep the prompt open. */
 static bool
 edit_done(struct view *v, const char *text, bool accepted)
 {
 	struct filter_panel *fp = v->priv;
 	struct model *m = tui_model(v->tui);
+	char region[sizeof m->filter.region];
 	struct err err;
 
 	if (!accepted) {
@@ -81,9 +115,15 @@ edit_done(struct view *v, const char *text, bool accepted)
 		return true;
 	}
 	/* Emptying the prompt undoes the field; else the CLI's parser. */
+	str_copy(region, sizeof region, m->filter.region);
 	if (text[0] == '\0')
 		filter_clear(&m->filter, fp->editing);
 	else if (filter_set(&m->filter, fp->editing, text, false, &err) < 0) {
+		tui_message(v->tui, UI_ERROR, "%s", err.msg);
+		return false;
+	} else if (fp->editing == FF_REGION && region_check(m, &err) < 0) {
+		/* A place no provider has: refused, as the CLI refuses it. */
+		str_copy(m->filter.region, sizeof m->filter.region, region);
 		tui_message(v->tui, UI_ERROR, "%s", err.msg);
 		return false;
 	}

@@ -27,7 +27,8 @@ q() { run --db "$DB" --format csv --quiet "$@"; }
 rows() { echo $(($(wc -l < "$T/out") - 1)); }
 only() { [ "$(col "$1" | sort -u)" = "$2" ]; }
 # Like only, for the rows with a place: an offer in region "all" (one
-# price in every region: OCI, Lambda) matches every --region.
+# price in every region: OCI, Lambda) has none of its own (it matches
+# where its provider has a region: data/any_region.tsv).
 only_placed() {
 	col region > "$T/col-region"
 	col "$1" > "$T/col-value"
@@ -112,6 +113,50 @@ run --db "$DB" --region '['
 check "an invalid glob is a usage error" status_is 2
 check "it names --region" err_has -- '--region'
 
+# --- 2b. Issue 44 items 5 and 6: "any region" is not "in Europe"; a
+# --region no place answers is refused. --------------------------------
+# Lambda has no region in Africa, Sweden or Brazil; OCI has Johannesburg,
+# Stockholm and Sao Paulo; neither has one in Poland. Each way: the walk
+# of the first rows (--limit: SQL) and every offer read (C).
+for lim in "" "--limit 1000"; do
+	q --region africa --provider lambda,oci $lim
+	check "africa$lim: OCI's one price holds in Johannesburg" has_value provider oci
+	check "africa$lim: not Lambda's: it has no region in Africa" no_value provider lambda
+	q --region sweden --provider lambda,oci $lim
+	check "sweden$lim: only OCI (Stockholm)" only provider oci
+	q --region us-east --provider lambda,oci $lim
+	check "us-east$lim: Lambda's us-east-1 ... by name" only provider lambda
+	q --region pl --provider lambda,oci $lim
+	check "pl$lim: neither has a region in Poland" status_is 1
+	q --region europe --provider lambda $lim
+	check "europe$lim: Lambda (europe-central-1, europe-south-1)" only provider lambda
+	check "europe$lim: the regions field names them" only regions "europe-central-1;europe-south-1"
+done
+q --provider oci --gpu H100
+check "no --region: regions is every OCI region listed" [ "$(col regions | tr ';' '\n' | wc -l)" -eq "$(grep -c '^oci	' "$TOP_SRCDIR/data/any_region.tsv")" ]
+q --provider aws --region eu-west-2 --gpu A10G
+check "an offer with a region: regions is its own" only regions eu-west-2
+for r in mars eurpoe us-east-7; do
+	run --db "$DB" --region "$r"
+	check "--region $r: refused (exit 2)" status_is 2
+	check "--region $r: the message names --region" err_has -- "--region: no continent, country or region is called \"$r\""
+	check "--region $r: nothing on stdout" [ ! -s "$T/out" ]
+done
+run --db "$DB" --region eurpoe
+check "eurpoe: did you mean europe?" err_has 'did you mean europe?'
+run --db "$DB" --region us-east-7 --limit 3
+check "us-east-7: the nearest names" err_has 'did you mean us-east-1, us-east-2'
+# Every command that takes the filter, and MCP through the CLI.
+for cmd in tui watch history; do
+	run --db "$DB" $cmd --region mars
+	check "$cmd --region mars: refused (exit 2)" status_is 2
+	check "$cmd --region mars: says why" err_has 'no continent, country or region is called'
+done
+# A name the tables do not know but the cache holds (a marketplace's
+# free text, a name a pattern stands for) is a place.
+run --db "$DB" --region EU-SE-1 --format csv --quiet
+check "a cache's region name is known" status_is 0
+
 # --- 3. Offers that differ only in region: one table row. -----------
 q --gpu A100-80 --count 4 --provider runpod
 runpod_offers=$(rows)
@@ -142,7 +187,8 @@ done
 check "80 columns: no line longer than 80" [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/out")" -le 80 ]
 # One row per instance type (issue 45): the first row's names whole.
 check "80 columns: the first row's instance and region whole" out_has '4x_A100-80GB_SECURE  *AP-IN-1 +1 '
-COLUMNS=80 run --db "$DB" --gpu H100 --spot --hours 1000 --limit 5
+# The snapshot's spot prices are history (issue 44 item 7): asked for.
+COLUMNS=80 run --db "$DB" --gpu H100 --spot --include-stale --hours 1000 --limit 5
 check "--spot --hours at 80: spot total kept" grep -q 'SPOT TOTAL' "$T/out"
 check "--spot --hours at 80: spot ranking column kept" grep -q 'SPOT/GPU-H' "$T/out"
 check "totals: thousands separators" out_has '[0-9],[0-9][0-9][0-9]\.[0-9][0-9]$'

@@ -14,6 +14,8 @@ added="$added,committed,term,term_hour,term_gpu_hour,term_savings_pct"
 # Issue 47: after the term's total (shown only with --hours), what a market
 # price starts from.
 last="price_from"
+# Issue 44: where the offer can be started (a region "all": its provider's).
+last="$last,regions"
 
 run --db "$DB" --provider vast --include-stale --format csv --quiet
 check "csv exits 0" status_is 0

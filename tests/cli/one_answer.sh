@@ -26,6 +26,11 @@ export GPUCOST_VAST_URL GPUCOST_RUNPOD_CLUSTERS_URL
 run --db "$DB" refresh --provider vast,runpod-clusters
 check "refresh of vast and runpod-clusters: exit 0" status_is 0
 unset GPUCOST_VAST_URL GPUCOST_RUNPOD_CLUSTERS_URL
+# Issue 44 item 7: spot prices current (Vast's live listings; AWS's p5
+# rows, as if just refreshed) and history (the snapshot's, AWS's others:
+# one provider with both, judged row by row).
+now=$(date +%s)
+sqlite3 "$DB" "UPDATE offers SET fetched_at = $now WHERE provider = 'aws' AND instance_type LIKE 'p5%'; UPDATE provider_status SET newest = $now WHERE provider = 'aws'"
 
 # The questions: every query option at least once, plans of several
 # nodes, fabrics, terms, regions, market references, empty answers.
@@ -54,6 +59,12 @@ cat > "$T/questions" <<'EOF'
 --provider aws,gcp --gpu A100
 --interconnect nvlink --count 8
 --sort spot --reverse --gpu A100-80
+--spot --limit 5
+--spot --gpu H100 --count 8
+--sort spot-gpu-price --limit 8
+--sort savings --gpu H100
+--spot --include-stale --limit 5
+--hours 24 --spot --gpu H100
 --sort region --gpu L4
 --sort age --limit 10
 --term 1y --gpu H100

@@ -36,8 +36,11 @@ check "A100-80 x4 shows spot savings" out_has 'SAVE'
 check "data age line on stderr" err_has 'data age: '
 check "several providers" [ "$(awk 'NR > 1 {print $1}' "$T/out" | sort -u | wc -l)" -ge 2 ]
 
-# Prices equal the snapshot's published prices, row by row.
+# Prices equal the snapshot's published prices, row by row (its spot
+# prices are history, used only with --include-stale: issue 44 item 7).
 q --gpu A100-80 --count 4
+check "A100-80 x4: no spot price of the snapshot is used" [ -z "$(col spot_hour | sort -u)" ]
+q --gpu A100-80 --count 4 --include-stale
 check "A100-80 x4 csv" status_is 0
 col provider > "$T/p"; col key > "$T/k"; col price_hour > "$T/ph"; col spot_hour > "$T/sh"
 paste -d'\t' "$T/p" "$T/k" "$T/ph" "$T/sh" > "$T/got"

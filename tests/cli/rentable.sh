@@ -6,7 +6,8 @@
 # rates never pass as pay-as-you-go, retired sizes (Azure NCv3, AWS p3/p3dn)
 # and Cudo never show
 # (also from an old cache), impossible host figures are unknown, the
-# interconnect fixes, and OCI from the snapshot in region all.
+# interconnect fixes, OCI from the snapshot in region all, and spot
+# prices more than 7 days old are history.
 . "$(dirname "$0")/../lib.sh"
 
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
@@ -123,12 +124,12 @@ check "--term 3y offline: Azure's dated reservations (NC48ads_A100_v4 eastus2: 7
     [ "$(jq -r '.offers[] | select(.key == "Standard_NC48ads_A100_v4/eastus2") | .committed[] | select(.term == "3y") | "\(.kind) \(.upfront) \(.price_hour) \(.upfront_usd)"' "$T/out")" = "reservation all 2.726104 71642" ]
 q --provider gcp --gpu A100-80 --count 4 --all-regions
 check "a2-ultragpu-4g us-central1 at Google's \$20.28 (was a committed \$11.78, refused)" \
-    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "20.275192|stale" ]
+    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "20.275192|stale;spot-history" ]
 check "a2-ultragpu-4g us-east5 at Google's \$22.26: no outlier" \
-    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-east5" { print $p "|" $n }')" = "22.25966|stale" ]
+    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-east5" { print $p "|" $n }')" = "22.25966|stale;spot-history" ]
 q --provider gcp --gpu H100 --count 8 --all-regions --match a3-highgpu-8g
 check "a3-highgpu-8g us-central1: \$88.49 on demand (issue 44; doubtful-price before)" \
-    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "88.49|stale" ]
+    [ "$(tr -d '\r' < "$T/out" | awk -F, -v p="$(csv_col price_hour)" -v n="$(csv_col notes)" '$3 == "us-central1" { print $p "|" $n }')" = "88.49|stale;spot-history" ]
 run --db "$DB" --provider gcp --gpu H100 --count 8 --match a3-highgpu-8g --all-regions --term 1y --format json --quiet
 check "--term 1y offline: a3-highgpu-8g us-central1's 1-year commitment, \$61.38" \
     [ "$(jq -r '.offers[] | select(.key == "a3-highgpu-8g/us-central1") | .committed[] | select(.term == "1y") | "\(.kind) \(.upfront) \(.price_hour)"' "$T/out")" = "commitment none 61.383672" ]
@@ -216,5 +217,30 @@ q --provider oci --region europe
 check "region all matches --region europe" [ "$(rows)" -gt 0 ]
 q --provider oci --region jp
 check "... and --region jp" [ "$(rows)" -gt 0 ]
+
+# --- 8. Issue 44 item 7: a spot price from data more than 7 days old is
+# history, not an offer (an on-demand list price holds until changed, a
+# spot price moves hourly): every one of the snapshot's.
+q --provider aws --gpu H100 --count 8 --hours 24
+check "snapshot spot: no spot price used" [ -z "$(col spot_hour | sort -u)" ]
+check "... no SAVE" [ -z "$(col spot_savings_pct | sort -u)" ]
+check "... no spot total (--hours)" [ -z "$(col total_spot_cost | sort -u)" ]
+check "... noted spot-history where the snapshot has one" [ "$(col notes | grep -c spot-history)" -eq "$(awk -F '\t' '$1 == "aws" && $3 == "p5.48xlarge" && $13 != ""' "$SNAPSHOT" | wc -l)" ]
+run --db "$DB" --provider aws --gpu H100 --count 8
+check "the table says it in words" err_has 'H spot-history'
+run --db "$DB" --gpu H100 --count 8 --term 1y --hours 720 --limit 2
+check "--term's comparison has no spot figure from history" out_lacks 'spot \$'
+for lim in "" "--limit 3"; do
+	run --db "$DB" --spot --gpu H100 $lim
+	check "--spot offline$lim: nothing current (exit 1)" status_is 1
+	check "--spot offline$lim says why" err_has 'none has a current spot price: the [0-9]* spot prices here are from data more than 7 days old'
+	check "... and what to do$lim" err_has "'gpucost refresh' fetches current ones; --include-stale ranks by the old ones"
+done
+q --spot --gpu H100 --include-stale
+check "--include-stale: ranked by the old spot prices" [ "$(rows)" -gt 0 ]
+check "... with them" [ -n "$(col spot_hour | sort -u)" ]
+check "... and their SAVE" [ -n "$(col spot_savings_pct | sort -u)" ]
+q --provider aws --gpu H100 --sort spot-gpu-price --limit 3
+check "--sort spot-gpu-price: history ranks as no spot price" [ -z "$(col spot_gpu_hour | sort -u)" ]
 
 finish

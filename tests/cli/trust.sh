@@ -45,9 +45,9 @@ done
 # outlier.
 run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-central1 --format csv
 check "a3-highgpu-8g us-central1 is kept" out_has '^gcp,a3-highgpu-8g,us-central1,'
-check "... at Google's list price, \$88.49 (issue 44: a refused committed rate, doubtful-price, before)" [ "$(grep '^gcp,a3-highgpu-8g,us-central1,' "$T/out" | cut -d, -f"$(csv_col price_hour),$(csv_col notes)")" = "88.49,stale" ]
+check "... at Google's list price, \$88.49 (issue 44: a refused committed rate, doubtful-price, before)" [ "$(grep '^gcp,a3-highgpu-8g,us-central1,' "$T/out" | cut -d, -f"$(csv_col price_hour),$(csv_col notes)")" = "88.49,stale;spot-history" ]
 run --db "$DB" --provider gcp --gpu H100 --count 8 --region us-east4 --format csv
-check "a3-highgpu-8g us-east4 at Google's price, no outlier" [ "$(grep '^gcp,a3-highgpu-8g,us-east4,' "$T/out" | cut -d, -f"$(csv_col price_hour),$(csv_col notes)")" = "88.555756,stale" ]
+check "a3-highgpu-8g us-east4 at Google's price, no outlier" [ "$(grep '^gcp,a3-highgpu-8g,us-east4,' "$T/out" | cut -d, -f"$(csv_col price_hour),$(csv_col notes)")" = "88.555756,stale;spot-history" ]
 run --db "$DB" --provider gcp --format csv
 check "no GCP offer is noted price-outlier" out_lacks 'price-outlier'
 run --db "$DB" --provider vast --include-stale --gpu RTX4090 --region hu --format csv
@@ -61,7 +61,7 @@ check "... ! for price-outlier" out_has ' !1o '
 
 # 6. Spot: the cheapest zone, named; spot not below on-demand noted.
 run --db "$DB" --provider aws --format json --gpu H100 --count 8 --region us-east-1
-check "aws spot is the cheapest zone, named" grep -q '"notes": \["spot-cheapest-zone", "stale"\].*"spot_zone": "use1-az' "$T/out"
+check "aws spot is the cheapest zone, named" grep -q '"notes": \["spot-cheapest-zone", "stale", "spot-history"\].*"spot_zone": "use1-az' "$T/out"
 run --db "$DB" --provider aws --format csv
 # (15 before issue 44: 9 were p3/p3dn, retired since.)
 check "6 AWS offers with spot >= on-demand are noted" [ "$(grep -c 'spot-not-cheaper' "$T/out")" -eq 6 ]

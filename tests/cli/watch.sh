@@ -196,4 +196,21 @@ command -v sqlite3 >/dev/null 2>&1 && {
 	check "history_days=0 is refused" status_is 3
 }
 
+# --- Issue 44 item 10: on the built-in data, snapshot rows are a starting
+# point, not price changes.
+B=$T/base.db
+run --db "$B" watch --gpu H100 --count 8
+check "first watch on the snapshot: no news (exit 1)" status_is 1
+check "... nothing reported as new" [ ! -s "$T/out" ]
+check "... says it recorded a baseline" err_has "offers of the built-in snapshot recorded as this watch's baseline, not news"
+check "... ends with the data-age line" err_has '; data age: .*(snapshot)'
+run --db "$B" watch --gpu H100 --count 8
+check "second watch: still nothing new (exit 1)" status_is 1
+check "... no news" [ ! -s "$T/out" ]
+run --db "$B" watch --gpu H100 --count 8 --forget
+check "--forget: exit 0" status_is 0
+check "--forget says what it forgot" err_has 'forgot the watch of "--gpu H100 --count 8"'
+run --db "$B" history --gpu H100 --count 8 --limit 3
+check "history on the snapshot: says where it begins" err_has "history begins at the first 'gpucost refresh'"
+
 finish

@@ -22,6 +22,11 @@ tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 # Seed the cache from the embedded snapshot (stdout is not a terminal).
 run --db "$DB" --quiet
 check "the cache is seeded" status_is 0
+# A spot price more than 7 days old is history, never ranked (issue 44
+# item 7): these sessions rank by spot, so the clouds' are made current.
+command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 not found: skipped"; exit 77; }
+now=$(date +%s)
+sqlite3 "$DB" "UPDATE offers SET fetched_at = $now WHERE provider IN ('aws', 'azure', 'gcp'); UPDATE provider_status SET oldest = $now, newest = $now WHERE provider IN ('aws', 'azure', 'gcp')"
 # Offers the CLI finds for a query (CSV rows minus the header).
 cli_count() {
 	"$GPUCOST" --db "$DB" --quiet --format csv "$@" 2>/dev/null | wc -l |
@@ -397,6 +402,17 @@ keys j Space j Space Enter
 check "Space ticks providers, Enter keeps them" wait_for "filter: --gpu A100-80 --count 8 --provider aws,gcp |"
 check "the list is closed" wait_gone "Providers (Space ticks)"
 check "ticked providers: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --provider aws,gcp)" ]
+# Issue 44 item 5: a region no place answers is refused, as the CLI does.
+keys j Enter
+check "Enter on Region prompts" wait_for "Region:"
+typed "eurpoe" && keys Enter
+check "an unknown region is refused with the nearest name" wait_for "did you mean europe?"
+check "... and not applied" wait_gone "--region eurpoe"
+keys C-u && typed "europe" && keys Enter
+check "a known region applies" wait_for "--provider aws,gcp --region europe |"
+check "region europe: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --provider aws,gcp --region europe)" ]
+keys x
+check "x clears the region" wait_gone "--region europe"
 keys Escape
 check "Esc closes the panel" wait_gone "Available only"
 check "the filter stays" wait_for "filter: --gpu A100-80 --count 8 --provider aws,gcp |"

@@ -262,6 +262,18 @@ test_aws(void **state)
 	    "InstanceInterruptionBehavior=terminate}'");
 	launch_quota(&offer, q, sizeof q);
 	assert_string_equal(q, "on-demand=L-417A185B spot=L-7212CCBC");
+	/*
+	 * Issue 44 item 7: the cheapest zone's spot price (z) is that
+	 * zone's: the spot command pins it, by ID; on-demand does not.
+	 */
+	offer.spot_zone = tstr("use1-az4");
+	assert_non_null(strstr(spot(), " --key-name KEY --placement"
+	    " 'AvailabilityZoneId=use1-az4' --instance-market-options"));
+	assert_null(strstr(launch(), "--placement"));
+	offer.spot_zone = tstr("us-east-1a");
+	assert_non_null(strstr(spot(), " --placement"
+	    " 'AvailabilityZone=us-east-1a' "));
+	offer.spot_zone = tstr("");
 	plan.nodes = 3;
 	assert_non_null(strstr(launch(), " --count 3 "));
 

@@ -2345,7 +2345,8 @@ test_query_nothing(void **state)
  * Issue 22, the rentable.h rules as filters: a marketplace listing a day
  * old is a market reference (only with include_stale; only it with
  * only_stale), a provider's own list price of any age stays an offer,
- * retired sizes never match, region "all" matches every --region, host
+ * retired sizes never match, region "all" matches a --region where its
+ * provider has a region (data/any_region.tsv), host
  * figures beyond any real machine become unknown.
  */
 static void
@@ -2395,12 +2396,15 @@ test_rentable(void **state)
 	assert_false(offer_matches(&f, &ncv3, &nodes));
 	f.include_stale = false;
 
-	/* Region all: every --region. */
+	/* Region all: where OCI has a region (Frankfurt, Tokyo). */
 	str_copy(f.region, sizeof f.region, "europe");
 	assert_true(offer_matches(&f, &oci, &nodes));
 	str_copy(f.region, sizeof f.region, "jp");
 	assert_true(offer_matches(&f, &oci, &nodes));
 	assert_false(offer_matches(&f, &old_list, &nodes));
+	/* ... and nowhere else: OCI has no region in Poland. */
+	str_copy(f.region, sizeof f.region, "pl");
+	assert_false(offer_matches(&f, &oci, &nodes));
 
 	/* Host bounds: RunPod's 8 x RTX PRO 4500 at 6,016 GB. */
 	make_offer(&big, "runpod", "8x_RTXPRO4500-SE_SECURE/US-1",

@@ -46,15 +46,15 @@ static const char *const contract_fields[] = {
 	"fabric", "node_gbps", "gpudirect_rdma", "placement", "gpus_per_node",
 	"plan_type", "cluster_setup",
 	"committed", "term", "term_hour", "term_gpu_hour", "term_savings_pct",
-	"total_term_cost", "price_from",
+	"total_term_cost", "price_from", "regions",
 	"gpu_hours", "job_hours", "job_cost", "spot_job_cost", "egress_cost",
 	"job_scaling", "spot_job_hours", "job_cost_per_1b_tokens", "job_term",
 	"job_term_cost", "job_term_commitment",
 	NULL
 };
-#define NFIELDS		68
-#define NFIELDS_NO_TRAIN 57
-#define NFIELDS_NO_TOTALS 54
+#define NFIELDS		69
+#define NFIELDS_NO_TRAIN 58
+#define NFIELDS_NO_TOTALS 55
 /* gpu_hours ... job_term_commitment: only with --train. */
 #define IS_TRAIN(i)	((i) >= NFIELDS_NO_TRAIN)
 /* total_cost, total_spot_cost, total_term_cost: only with --hours. */
@@ -73,6 +73,7 @@ shown_no_totals(size_t i)
 	"\"\"N. Virginia\"\"' --instance-type 'p4de.24xlarge' --image-id IMAGE " \
 	"--count " #n " --key-name KEY"
 #define AWS_LAUNCH_CSV(n) ",\"" AWS_RUN(n) "\",\"" AWS_RUN(n) \
+	" --placement 'AvailabilityZoneId=use1-az4'" \
 	" --instance-market-options 'MarketType=spot,SpotOptions={" \
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
 	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
@@ -88,11 +89,16 @@ shown_no_totals(size_t i)
 #define AWS_RUN2	AWS_GROUP AWS_RUN(2) " --placement GroupName=gpucost" \
 	" --network-interfaces" AWS_EFA(0, 0) AWS_EFA(1, 1) AWS_EFA(2, 1) \
 	AWS_EFA(3, 1)
-#define AWS_LAUNCH2_CSV ",\"" AWS_RUN2 "\",\"" AWS_RUN2 \
+#define AWS_LAUNCH2_CSV ",\"" AWS_RUN2 "\",\"" AWS_GROUP AWS_RUN(2) \
+	" --placement 'GroupName=gpucost,AvailabilityZoneId=use1-az4'" \
+	" --network-interfaces" AWS_EFA(0, 0) AWS_EFA(1, 1) AWS_EFA(2, 1) \
+	AWS_EFA(3, 1) \
 	" --instance-market-options 'MarketType=spot,SpotOptions={" \
 	"SpotInstanceType=one-time,InstanceInterruptionBehavior=terminate}'\"" \
 	",use1-az4,on-demand=L-417A185B spot=L-7212CCBC,,"
 #define AWS_FABRIC_CSV	",efa,400,true,placement-group,8"
+/* regions: where the offer can be started, its own region. */
+#define AWS_REGIONS_CSV	",\"us-east-1, \"\"N. Virginia\"\"\""
 
 /* Three plans: an 8 x A100-80 offer, an unknown GPU, 2 nodes of the first. */
 struct fixture {
@@ -455,17 +461,18 @@ test_csv(void **state)
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,1,8,80,nvlink,96,1152,27.44705,3.430881,11.50,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
-	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
+	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale;spot-history,"
 	    "p4de.24xlarge/us-east-1,,use1-az4,USD,27.44705,sxm,,,12,144"
-	    AWS_LAUNCH_CSV(1) AWS_FABRIC_CSV ",single-node," COMMITTED_NONE "\r\n"
+	    AWS_LAUNCH_CSV(1) AWS_FABRIC_CSV ",single-node," COMMITTED_NONE
+	    AWS_REGIONS_CSV "\r\n"
 	    "vast,inst2,\"US, NA\",,Mystery GPU,1,1,1,,unknown,,,0.35,0.35,,,,,"
 	    "unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,k2,single-listing,"
 	    "k2,,,EUR,0.324,,US,NA,,," VAST_LAUNCH ",,,,,,,,,,1,single-node,"
-	    COMMITTED_NONE "\r\n"
+	    COMMITTED_NONE ",\"US, NA\"\r\n"
 	    "aws,p4de.24xlarge,\"us-east-1, \"\"N. Virginia\"\"\",A100-80,"
 	    "A100-80GB,8,2,16,80,nvlink,96,1152,54.8941,3.430881,23.00,"
 	    "1.4375,58.1,10.9964,available,5-10%,,live,2026-01-01T00:00:00Z,"
-	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale,"
+	    "p4de.24xlarge/us-east-1,spot-cheapest-zone;stale;spot-history,"
 	    "p4de.24xlarge/us-east-1;p4de.24xlarge/us-east-1,efa,use1-az4,"
 	    "USD,27.44705,sxm,,,12,144" AWS_LAUNCH2_CSV AWS_FABRIC_CSV
 	    ",multi-node,\"start the 2 nodes in one cluster placement group "
@@ -475,7 +482,7 @@ test_csv(void **state)
 	    "card; private IPs only: AWS gives no public IPv4 to an instance "
 	    "with several); a security group that allows all traffic to and "
 	    "from itself; NCCL needs the aws-ofi-nccl plugin and libfabric, "
-	    "else it falls back to TCP\"" COMMITTED_NONE "\r\n");
+	    "else it falls back to TCP\"" COMMITTED_NONE AWS_REGIONS_CSV "\r\n");
 	/* Every line ends CRLF: no bare LF. */
 	assert_int_equal(count_str(out, "\n"), 4);
 	assert_int_equal(count_str(out, "\r\n"), 4);
@@ -503,7 +510,7 @@ test_csv_totals_and_quoting(void **state)
 	    "vast,\"two\nlines\",plain,,\"say \"\"hi\"\"\",1,1,1,,unknown,,,"
 	    "0.35,0.35,,,,,unknown,,0.9876,snapshot,2026-04-29T00:00:00Z,"
 	    "\"cr\rkey\",3.50,,single-listing,\"cr\rkey\",,,EUR,0.324,,,,,,"
-	    VAST_LAUNCH ",,,,,,,,,,1,single-node," COMMITTED_NONE ",\r\n");
+	    VAST_LAUNCH ",,,,,,,,,,1,single-node," COMMITTED_NONE ",,plain\r\n");
 	free(out);
 
 	/* No plans: the header alone. */
@@ -537,7 +544,7 @@ test_tsv(void **state)
 	    "0.35\t0.35\t\t\t\t\tunknown\t\t0.9876\tsnapshot\t"
 	    "2026-04-29T00:00:00Z\tk2\t0.70\t\tsingle-listing\tk2\t\t\tEUR\t"
 	    "0.324\t\t\t\t\t\t" VAST_LAUNCH "\t\t\t\t\t\t\t\t\t\t1\t"
-	    "single-node\t\t[]\t\t\t\t\t\t\n");
+	    "single-node\t\t[]\t\t\t\t\t\t\ttab here\n");
 	assert_null(strchr(out, '\r'));
 	free(out);
 }
@@ -720,8 +727,10 @@ test_json(void **state)
 	assert_true(near(num(c, "total_gpus"), 16));
 	assert_true(near(num(c, "price_hour"), 54.8941));
 
-	/* Notes: an array, always; stale added at query time. */
-	assert_string_equal(list(a, "notes"), "spot-cheapest-zone,stale");
+	/* Notes: an array, always; stale and spot-history (a spot price
+	 * of data more than 7 days old) added at query time. */
+	assert_string_equal(list(a, "notes"),
+	    "spot-cheapest-zone,stale,spot-history");
 	assert_string_equal(list(b, "notes"), "single-listing");
 	assert_string_equal(str(a, "spot_zone"), "use1-az4");
 	assert_true(is_null(b, "spot_zone"));
@@ -771,15 +780,17 @@ test_json_hours(void **state)
 	assert_string_equal(cJSON_GetArrayItem(a, 25)->string,
 	    "total_spot_cost");
 	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
-	    26)->string, "price_original");
+	    27)->string, "price_original");
 	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
-	    15)->string, "launch_vertex");
+	    16)->string, "launch_vertex");
 	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
-	    8)->string, "cluster_setup");
+	    9)->string, "cluster_setup");
 	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
-	    2)->string, "total_term_cost");
+	    3)->string, "total_term_cost");
 	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
-	    1)->string, "price_from");
+	    2)->string, "price_from");
+	assert_string_equal(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN -
+	    1)->string, "regions");
 	/* Without --train, the last: no job's fields. */
 	assert_null(cJSON_GetArrayItem(a, NFIELDS_NO_TRAIN));
 	cJSON_Delete(root);
@@ -952,7 +963,7 @@ test_table_full(void **state)
 	/* Each number column has one number of decimals. */
 	static const char *const row0[] = {
 		"aws", "p4de.24xlarge", "us-east-1, \"N. Virginia\"",
-		"8x A100-80", "80G", "nvlink", "27.4471", "3.4309", "zo",
+		"8x A100-80", "80G", "nvlink", "27.4471", "3.4309", "zoH",
 		"11.5000", "1.4375", "58%", "11.00", "12.0", "144G", "yes", "139d",
 		"efa", "400"
 	};

@@ -210,6 +210,131 @@ test_matches(void **state)
 	assert_false(region_matches("north-america", "vultr", "unknown"));
 }
 
+/*
+ * Issue 44 item 6: "any region" is not "in Europe". An offer in region
+ * "all" matches a --region only where its provider has a region there
+ * (data/any_region.tsv), or by its own name.
+ */
+static void
+test_any_region(void **state)
+{
+	const struct region_any *r;
+
+	(void)state;
+	/* Lambda: the US, Europe (DE), Japan, Korea, India, Israel ... */
+	assert_true(region_matches("europe", "lambda", "all"));
+	assert_true(region_matches("de", "lambda", "all"));
+	assert_true(region_matches("us", "lambda", "ALL"));
+	assert_true(region_matches("kr", "lambda", "all"));
+	assert_true(region_matches("us-east", "lambda", "all"));
+	assert_true(region_matches("us-*", "lambda", "all"));
+	/* ... but nowhere in Africa, Brazil, Sweden. */
+	assert_false(region_matches("africa", "lambda", "all"));
+	assert_false(region_matches("br", "lambda", "all"));
+	assert_false(region_matches("sweden", "lambda", "all"));
+	/* OCI: Johannesburg, Sao Paulo, Stockholm; no "us-east" name. */
+	assert_true(region_matches("africa", "oci", "all"));
+	assert_true(region_matches("br", "oci", "all"));
+	assert_true(region_matches("sweden", "oci", "all"));
+	assert_true(region_matches("eu-frankfurt-1", "oci", "all"));
+	assert_false(region_matches("us-east", "oci", "all"));
+	assert_false(region_matches("pl", "oci", "all"));
+	/* Its own name. */
+	assert_true(region_matches("all", "oci", "all"));
+	/* A provider with no list: "all" is nowhere in particular. */
+	assert_false(region_matches("europe", "nosuch", "all"));
+	assert_int_equal(region_any_list("nosuch", &r), 0);
+	assert_int_equal(region_any_list("lambda", &r), 17);
+	assert_string_equal(r[0].provider, "lambda");
+}
+
+/* Every provider with an "all" offer in the snapshot has its regions. */
+static void
+test_any_region_listed(void **state)
+{
+	const char *top = getenv("TOP_SRCDIR");
+	const struct region_any *r;
+	char path[4096], line[2048], *p, *region;
+	FILE *fp;
+	size_t n = 0;
+
+	(void)state;
+	snprintf(path, sizeof path, "%s/data/snapshot.tsv",
+	    top != NULL && top[0] != '\0' ? top : ".");
+	if ((fp = fopen(path, "r")) == NULL)
+		fail_msg("cannot open %s (set TOP_SRCDIR)", path);
+	while (fgets(line, sizeof line, fp) != NULL) {
+		if (line[0] == '#' || (p = strchr(line, '\t')) == NULL)
+			continue;
+		*p++ = '\0';
+		/* key, instance type, region */
+		if ((p = strchr(p, '\t')) == NULL ||
+		    (p = strchr(p + 1, '\t')) == NULL)
+			continue;
+		region = p + 1;
+		region[strcspn(region, "\t")] = '\0';
+		if (!region_is_any(region))
+			continue;
+		if (region_any_list(line, &r) == 0)
+			fail_msg("%s has offers in region all but no row in "
+			    "data/any_region.tsv", line);
+		n++;
+	}
+	fclose(fp);
+	assert_true(n > 20);
+}
+
+/*
+ * Issue 44 item 5: a --region that names no place gpucost knows is
+ * refused (filter_region_check()), with the nearest names.
+ */
+static void
+test_known(void **state)
+{
+	const char *cache[] = { "Florida, US", "EU-SE-1" };
+	struct region_query q;
+	char near[256];
+
+	(void)state;
+#define KNOWN(text, names, n) \
+	(region_query_parse(text, &q) == 0 && \
+	    region_query_known(&q, names, n))
+	assert_true(KNOWN("", NULL, 0));
+	assert_true(KNOWN("europe", NULL, 0));
+	assert_true(KNOWN("de", NULL, 0));
+	assert_true(KNOWN("germany", NULL, 0));
+	assert_true(KNOWN("united", NULL, 0));	/* part of a country */
+	assert_true(KNOWN("us-east", NULL, 0));
+	assert_true(KNOWN("us-east-1", NULL, 0));
+	assert_true(KNOWN("southeast", NULL, 0));	/* australia-southeast1 */
+	assert_true(KNOWN("EU-SE", NULL, 0));	/* RunPod's EU-SE-* */
+	assert_true(KNOWN("us-*", NULL, 0));	/* a glob */
+	assert_true(KNOWN("all", NULL, 0));
+	assert_false(KNOWN("mars", NULL, 0));	/* not eu-marseille-1 */
+	assert_false(KNOWN("eurpoe", NULL, 0));
+	assert_false(KNOWN("us-east-7", NULL, 0));
+	assert_false(KNOWN("germ", NULL, 0));
+	/* The cache's names: a marketplace's places, a pattern's names. */
+	assert_false(KNOWN("florida", NULL, 0));
+	assert_true(KNOWN("florida", cache, 2));
+	assert_false(KNOWN("EU-SE-1", NULL, 0));
+	assert_true(KNOWN("EU-SE-1", cache, 2));
+#undef KNOWN
+	assert_int_equal(region_suggest("eurpoe", NULL, 0, near, sizeof near),
+	    1);
+	assert_string_equal(near, "europe");
+	assert_true(region_suggest("us-east-7", NULL, 0, near,
+	    sizeof near) > 1);
+	assert_true(strncmp(near, "us-east-1, us-east-2", 20) == 0);
+	assert_int_equal(region_suggest("mars", NULL, 0, near, sizeof near),
+	    0);
+	assert_int_equal(region_suggest("florda", cache, 2, near,
+	    sizeof near), 0);
+	assert_int_equal(region_suggest("EU-SE-2", cache, 2, near,
+	    sizeof near), 1);
+	assert_string_equal(near, "EU-SE-1");
+}
+
 /* Every region in the snapshot has a continent. */
 static void
 test_snapshot_regions_located(void **state)
@@ -319,6 +444,9 @@ main(void)
 		cmocka_unit_test(test_locate_alternating),
 		cmocka_unit_test(test_query_parse),
 		cmocka_unit_test(test_matches),
+		cmocka_unit_test(test_any_region),
+		cmocka_unit_test(test_any_region_listed),
+		cmocka_unit_test(test_known),
 		cmocka_unit_test(test_snapshot_regions_located),
 		cmocka_unit_test(test_tables),
 	};
