@@ -106,7 +106,6 @@ groups_stored(struct db *db, const struct question *q, struct answer *a,
 	struct db_groups kept;
 	struct plan *plans = NULL;
 	size_t nplans = 0, shown;
-	bool history;
 	int rc;
 
 	/*
@@ -116,15 +115,6 @@ groups_stored(struct db *db, const struct question *q, struct answer *a,
 	 * provider and key). Under another sort another one may be.
 	 */
 	if (q->sort != SORT_GPU_PRICE)
-		return 1;
-	/*
-	 * The kept spot statistics count every spot price; where some is
-	 * history at the question's time (rentable.h), they are not the
-	 * answer's.
-	 */
-	if (db_spot_history(db, &q->filter, &history, err) < 0)
-		return -1;
-	if (history)
 		return 1;
 	if ((rc = db_groups_stored(db, &q->group_by, &q->filter, q->limit,
 	    &kept, err)) <= 0)

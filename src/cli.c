@@ -727,15 +727,17 @@ cli_parse(int argc, char **argv, struct cli_options *o, struct err *err)
 			err_set(err, "--%s: only with --train", options[i].name);
 			return -1;
 		}
-	if (o->command == CMD_QUERY && o->filter.spot && !o->sort_given)
+	/* launch asks the query's question: its row is the query's. */
+	if ((o->command == CMD_QUERY || o->command == CMD_LAUNCH) &&
+	    o->filter.spot && !o->sort_given)
 		o->sort = SORT_SPOT_GPU;
 	/* --term ranks by the term's price unless told otherwise. */
 	if (o->filter.term != TERM_NONE && !o->sort_given)
 		o->sort = SORT_TERM_GPU;
 	/* --train ranks by the job's cost (its spot cost with --spot),
 	 * --term's beside it. */
-	if (o->command == CMD_QUERY && train_given(&o->filter.train) &&
-	    !o->sort_given)
+	if ((o->command == CMD_QUERY || o->command == CMD_LAUNCH) &&
+	    train_given(&o->filter.train) && !o->sort_given)
 		o->sort = SORT_JOB;
 	return 0;
 }

@@ -345,6 +345,10 @@ groups_rank(struct db *db, const struct offer_filter *f,
 		v = db_stmt_sk_money(st, 3);
 		if (!money_known(v))
 			break;		/* the unknown sort last */
+		/* A spot price that is history is none (as store_row()). */
+		if (kind == WALK_SPOT && provider != NULL &&
+		    rentable_spot_old(&rq, provider))
+			continue;
 		if (provider == NULL || gpu == NULL || region == NULL ||
 		    (g = summary_acc_rank(atoms, kind, gpu, provider,
 		    region, v)) == SIZE_MAX)
@@ -369,7 +373,8 @@ groups_rank(struct db *db, const struct offer_filter *f,
  * newest fetched_at), as rentable_prepare() judges them: all older than
  * the cut, nothing turns; all newer, its oldest is the first to (or a
  * later one, if it is no listing: earlier is only cautious); a mix, its
- * listings are read. INT64_MAX: none will.
+ * listings are read. And until the first current spot price turns a
+ * week old (history). INT64_MAX: none will.
  */
 static int
 groups_valid_until(struct db *db, int64_t now, int64_t *until,
@@ -419,6 +424,24 @@ groups_valid_until(struct db *db, int64_t now, int64_t *until,
 		if (first + RENTABLE_MARKET_SECONDS < *until)
 			*until = first + RENTABLE_MARKET_SECONDS;
 	}
+	/*
+	 * And a spot price becomes history a week after its fetch (rentable.h
+	 * RENTABLE_SPOT_SECONDS): the groups hold until the first current
+	 * one does, by each provider's oldest offer (cautious: it may have
+	 * no spot price). A provider already all history stays so.
+	 */
+	sqlite3_finalize(st);
+	if ((st = db_prepare(db, "SELECT min(oldest) FROM main.provider_status "
+	    "WHERE offer_count > 0 AND oldest >= ?", err)) == NULL) {
+		rc = -1;
+		goto done;
+	}
+	sqlite3_bind_int64(st, 1, now - RENTABLE_SPOT_SECONDS);
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+		goto fail;
+	if (sqlite3_column_type(st, 0) != SQLITE_NULL &&
+	    sqlite3_column_int64(st, 0) + RENTABLE_SPOT_SECONDS < *until)
+		*until = sqlite3_column_int64(st, 0) + RENTABLE_SPOT_SECONDS;
 	rc = 0;
 	goto done;
 fail:
@@ -491,9 +514,19 @@ db_groups_store(struct db *db, int64_t now, struct err *err)
 	summary_acc_ranked(atoms);
 	if ((st = summary_prepare(db, &f, false, WALK_ROWS, &rq, err)) == NULL)
 		goto done;
+	/*
+	 * A provider whose spot prices are only partly history (rentable.h)
+	 * is judged row by row, which the walks cannot: the groups are kept
+	 * but never read (the summary index answers, in C).
+	 */
+	if (rq.spot_rule && rq.nspot_mixed > 0)
+		until = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!summary_row(st, &r))
 			continue;	/* NOT NULL columns: never */
+		/* History is no spot price (plan_spot_rule()). */
+		if (rentable_spot_old(&rq, r.provider))
+			r.spot_gpu_hour = MONEY_NONE;
 		store_row(&r, atoms);
 	}
 	sqlite3_finalize(st);

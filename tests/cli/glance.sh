@@ -137,12 +137,17 @@ check "history -q: nothing on stderr" [ ! -s "$T/err" ]
 run --db "$DB" --format json --quiet --provider aws --gpu H100 --count 8 --region us-east-1 --limit 1
 key=$(jq -r '.offers[0].key' "$T/out")
 want=$(jq -r '.offers[0].launch' "$T/out")
+# The snapshot's spot prices are history (issue 44 item 7): asked for.
+run --db "$DB" --format json --quiet --provider aws --gpu H100 --count 8 --region us-east-1 --limit 1 --include-stale
 want_spot=$(jq -r '.offers[0].launch_spot' "$T/out")
 check "a p5 key" [ "$key" = "p5.48xlarge/us-east-1" ]
 run --db "$DB" launch "$key"
 check "launch KEY: exit 0" status_is 0
 check "launch KEY: the on-demand command, as in JSON" [ "$(cat "$T/out")" = "$want" ]
 run --db "$DB" launch "$key" --spot
+check "launch KEY --spot, the spot price history: refused" status_is 1
+check "... saying why" err_has 'more than 7 days old'
+run --db "$DB" launch "$key" --spot --include-stale
 check "launch KEY --spot: exit 0" status_is 0
 check "launch KEY --spot: the spot command, as in JSON" [ "$(cat "$T/out")" = "$want_spot" ]
 check "launch KEY --spot: spot options" out_has 'MarketType=spot'

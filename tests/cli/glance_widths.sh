@@ -62,14 +62,15 @@ for cols in 80 100 120; do
 done
 
 # --- 45.3: the width policy ranks what a buyer decides on. -------------
-pty 120 --db "$DB" --gpu H100 --count 8
+# The snapshot's spot prices shown (--include-stale): the table is full.
+pty 120 --db "$DB" --gpu H100 --count 8 --include-stale
 check "120: AGE kept (the freshness a buyer needs)" sh -c 'head -1 "$1" | grep -q " AGE"' _ "$T/out"
 check "120: CPU/GPU goes before it" sh -c '! head -1 "$1" | grep -q "CPU/GPU"' _ "$T/out"
 for cols in 80 100 120; do
-	pty "$cols" --db "$DB" --gpu H100 --count 8 --hours 72
+	pty "$cols" --db "$DB" --gpu H100 --count 8 --hours 72 --include-stale
 	check "$cols --hours: TOTAL \$ kept" sh -c 'head -1 "$1" | grep -q "  TOTAL \\$"' _ "$T/out"
 	check "$cols --hours: SPOT TOTAL \$ kept (spot or on-demand?)" sh -c 'head -1 "$1" | grep -q "SPOT TOTAL \\$"' _ "$T/out"
-	pty "$cols" --db "$DB" --gpu H100 --count 8 --hours 72 --spot
+	pty "$cols" --db "$DB" --gpu H100 --count 8 --hours 72 --spot --include-stale
 	check "$cols --hours --spot: both totals" sh -c 'head -1 "$1" | grep -q "  TOTAL \\$.*SPOT TOTAL \\$"' _ "$T/out"
 done
 
@@ -150,7 +151,7 @@ run --db "$DB" --gpu H100 --group-by provider
 check "--group-by: four decimals" sh -c 'awk "NR > 1 { print \$3, \$4, \$5 }" "$1" | grep -v -q "[0-9]\\.[0-9][0-9][0-9][0-9] [0-9,]*\\.[0-9][0-9][0-9][0-9] [0-9,]*\\.[0-9][0-9][0-9][0-9]$" && exit 1; exit 0' _ "$T/out"
 run --db "$DB" history --gpu H100 --count 8 --limit 3
 check "history: four decimals" sh -c 'awk "NR > 1" "$1" | grep -q " 2\\.8900 "' _ "$T/out"
-run --db "$DB" --gpu H100 --count 8 --spot --max-price 1
+run --db "$DB" --gpu H100 --count 8 --spot --max-price 1 --include-stale
 check "an error quoting a price rounds as the table" err_has 'the cheapest is [0-9]*\.[0-9][0-9][0-9][0-9] USD per GPU-hour (spot)'
 
 # --- 48.6: "any region" is one name everywhere. -------------------------

@@ -281,7 +281,7 @@ while IFS= read -r line; do
 		launch_opts "$@" > "$T/args"
 		case " $* " in
 		*" --provider "*) ;;
-		*) printf "--provider '%s' " "$(jq -r '.offers[0].provider' \
+		*) printf "%s '%s' " --provider "$(jq -r '.offers[0].provider' \
 		    "$T/j.$i")" >> "$T/args" ;;
 		esac
 		eval "q launch \"\$first_key\" $(cat "$T/args")"

@@ -51,6 +51,9 @@ assert t["flops"] == 8.4e22 and t["memory_gb"] == 134.4, t
 assert t["checkpoint_seconds"] == 1800 and t["egress_gb"] == 0, t
 assert t["scaling"][0] == {"fabric": "one node", "efficiency": 1}, t
 assert "gpu_hours" not in t'
+# The snapshot's spot prices are history (issue 44 item 7): asked for.
+run --db "$DB" --train 7B:2T --gpu A100-80 --count 8 --format json --quiet \
+    --include-stale
 check "7B:2T: spot never below the spot price x the hours" py '
 n = 0
 for o in offers:
@@ -82,7 +85,7 @@ check "table -q: no assumptions line" err_lines_are 0
 run --db "$DB" --train 7B:2T --gpu A100-80 --count 8 --format csv --quiet
 check "csv: exits 0" status_is 0
 check "csv: the job's fields last" \
-    sh -c "head -1 '$T/out' | tr -d '\r' | grep -q ',term_savings_pct,price_from,gpu_hours,job_hours,job_cost,spot_job_cost,egress_cost,job_scaling,spot_job_hours,job_cost_per_1b_tokens,job_term,job_term_cost,job_term_commitment\$'"
+    sh -c "head -1 '$T/out' | tr -d '\r' | grep -q ',term_savings_pct,price_from,regions,gpu_hours,job_hours,job_cost,spot_job_cost,egress_cost,job_scaling,spot_job_hours,job_cost_per_1b_tokens,job_term,job_term_cost,job_term_commitment\$'"
 run --db "$DB" --gpu A100-80 --count 8 --format csv --quiet
 check "csv without --train: none of the job's fields" out_lacks 'gpu_hours'
 

@@ -203,7 +203,7 @@ run --db "$B" watch --gpu H100 --count 8
 check "first watch on the snapshot: no news (exit 1)" status_is 1
 check "... nothing reported as new" [ ! -s "$T/out" ]
 check "... says it recorded a baseline" err_has "offers of the built-in snapshot recorded as this watch's baseline, not news"
-check "... ends with the data-age line" err_has '; data age: .*(snapshot)'
+check "... ends with the data-age line" err_has '^gpucost: data age: .*(snapshot)'
 run --db "$B" watch --gpu H100 --count 8
 check "second watch: still nothing new (exit 1)" status_is 1
 check "... no news" [ ! -s "$T/out" ]

@@ -409,7 +409,7 @@ typed "eurpoe" && keys Enter
 check "an unknown region is refused with the nearest name" wait_for "did you mean europe?"
 check "... and not applied" wait_gone "--region eurpoe"
 keys C-u && typed "europe" && keys Enter
-check "a known region applies" wait_for "--provider aws,gcp --region europe |"
+check "a known region applies" wait_for "--provider aws,gcp --region europ"
 check "region europe: the CLI's count" [ "$(matched)" = "$(cli_count --gpu A100-80 --count 8 --provider aws,gcp --region europe)" ]
 keys x
 check "x clears the region" wait_gone "--region europe"

@@ -435,7 +435,8 @@ test_new_providers(void **state)
 	    " --region REGION --availability-domain AD --compartment-id"
 	    " COMPARTMENT --shape 'BM.GPU.H100.8' --subnet-id SUBNET"
 	    " --image-id IMAGE --ssh-authorized-keys-file KEY  # REGION: one"
-	    " of af-johannesburg-1 ", " us-ashburn-1 ", "'all'");
+	    " of af-casablanca-1 af-johannesburg-1 ", " us-ashburn-1 ",
+	    "'all'");
 	assert_int_equal(launch_spot_command(&plan, buf, sizeof buf), 0);
 	offer.spot_price = 40000000;
 	offer.region = tstr("us-ashburn-1");
