@@ -351,6 +351,9 @@ if command -v tmux >/dev/null 2>&1; then
 	SOCK=gpucost$$
 	trap 'tmux -L "$SOCK" kill-server 2>/dev/null; for p in $server_pids; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
 	tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+	# One session for the whole run: killing a question's last session
+	# would end the server while the next one connects to it.
+	tm new-session -d -s keep "sleep 600"
 	# tui N ARGS...: the TUI asked ARGS, its rows in $T/tui.N; it stays
 	# open as session sN.
 	tui() {
