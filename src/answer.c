@@ -229,43 +229,27 @@ top_n_serves(const struct question *q)
 	    db_term_in_sql(f, q->sort));
 }
 
-static int
-rows_top_n(struct db *db, const struct question *q, struct answer *a,
-    struct err *err)
-{
-	size_t matched = 0;
-
-	if (db_query_top(db, &q->filter, q->sort, q->reverse, q->limit,
-	    &a->offers, q->counts ? &matched : NULL, err) < 0)
-		return -1;
-	query_plans(a->offers.v, a->offers.n, &q->filter, q->sort, q->reverse,
-	    &a->plans, &a->nplans);
-	answer_cut(a, q->limit);
-	if (q->counts)
-		a->matched = a->nrows = matched;
-	a->path = "top";
-	return 0;
-}
-
 /*
- * Plans of several nodes from the walks that can win (db_query_nodes(),
- * query_nodes_walk()), rows not folded, with a limit.
+ * The first `limit` plans from a walk that can stop there: db_query_top()
+ * (top_n_serves()) or, for plans of several nodes, db_query_nodes()'s
+ * walks (query_nodes_walk()); rows not folded.
  */
 static int
-rows_nodes(struct db *db, const struct question *q, struct answer *a,
-    struct err *err)
+rows_walked(struct db *db, const struct question *q, bool nodes,
+    struct answer *a, struct err *err)
 {
-	size_t matched = 0;
+	size_t matched = 0, *m = q->counts ? &matched : NULL;
 
-	if (db_query_nodes(db, &q->filter, q->limit, &a->offers,
-	    q->counts ? &matched : NULL, err) < 0)
+	if ((nodes ? db_query_nodes(db, &q->filter, q->limit, &a->offers, m,
+	    err) : db_query_top(db, &q->filter, q->sort, q->reverse, q->limit,
+	    &a->offers, m, err)) < 0)
 		return -1;
 	query_plans(a->offers.v, a->offers.n, &q->filter, q->sort, q->reverse,
 	    &a->plans, &a->nplans);
 	answer_cut(a, q->limit);
 	if (q->counts)
 		a->matched = a->nrows = matched;
-	a->path = "nodes";
+	a->path = nodes ? "nodes" : "top";
 	return 0;
 }
 
@@ -474,10 +458,10 @@ answer_get(struct db *db, const struct question *q, struct answer *a,
 			rc = groups_indexed(db, q, a, err);
 	} else if (q->group_by.nkeys == 0 && !full) {
 		if (top_n_serves(q))
-			rc = rows_top_n(db, q, a, err);
+			rc = rows_walked(db, q, false, a, err);
 		else if (q->limit > 0 && !q->fold &&
 		    query_nodes_walk(&q->filter, q->sort, q->reverse))
-			rc = rows_nodes(db, q, a, err);
+			rc = rows_walked(db, q, true, a, err);
 		else if (leaders_serve(q))
 			rc = rows_leaders(db, q, a, err);
 	}

@@ -192,6 +192,10 @@ struct sort_keys {
 };
 void		 offer_sort_keys(const char *, const struct offer *,
 		    struct sort_keys *);
+/* Bind k to the eleven placeholders from first on, in struct order
+ * (sk_gpu_price ... fabric_nodes, as WRITE_COLUMNS lists them). */
+void		 db_bind_sort_keys(sqlite3_stmt *, int,
+		    const struct sort_keys *);
 const char	*db_sort_keys_version(void);
 void		 db_bind_offer(sqlite3_stmt *, const char *,
 		    const struct offer *);

@@ -235,17 +235,23 @@ db_bind_offer(sqlite3_stmt *st, const char *provider, const struct offer *in)
 	sqlite3_bind_int(st, 23, o->nodes > 1 ? o->nodes : 1);
 	db_bind_money(st, 24, o->price_from);
 	offer_sort_keys(provider, o, &k);
-	sqlite3_bind_int64(st, 25, k.gpu_price);
-	sqlite3_bind_int64(st, 26, k.spot_gpu);
-	sqlite3_bind_double(st, 27, k.pflop);
-	sqlite3_bind_text(st, 28, k.continent, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 29, k.country, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 30, k.form);
-	sqlite3_bind_int(st, 31, k.vertex);
-	sqlite3_bind_blob(st, 32, k.search, (int)k.search_len,
-	    SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 33, k.fabric);
-	sqlite3_bind_int(st, 34, k.node_gbps);
-	sqlite3_bind_int(st, 35, k.fabric_nodes);
+	db_bind_sort_keys(st, 25, &k);
 	sqlite3_bind_int64(st, 36, db_offer_row_hash(provider, o));
+}
+
+void
+db_bind_sort_keys(sqlite3_stmt *st, int first, const struct sort_keys *k)
+{
+	sqlite3_bind_int64(st, first, k->gpu_price);
+	sqlite3_bind_int64(st, first + 1, k->spot_gpu);
+	sqlite3_bind_double(st, first + 2, k->pflop);
+	sqlite3_bind_text(st, first + 3, k->continent, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, first + 4, k->country, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, first + 5, k->form);
+	sqlite3_bind_int(st, first + 6, k->vertex);
+	sqlite3_bind_blob(st, first + 7, k->search, (int)k->search_len,
+	    SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, first + 8, k->fabric);
+	sqlite3_bind_int(st, first + 9, k->node_gbps);
+	sqlite3_bind_int(st, first + 10, k->fabric_nodes);
 }

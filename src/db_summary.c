@@ -884,18 +884,7 @@ db_sort_keys_update(struct db *db, struct err *err)
 		/* The row as a query reads it (host bounds and all). */
 		db_row_to_offer(st, &o);
 		offer_sort_keys(o.provider, &o, &k);
-		sqlite3_bind_int64(up, 1, k.gpu_price);
-		sqlite3_bind_int64(up, 2, k.spot_gpu);
-		sqlite3_bind_double(up, 3, k.pflop);
-		sqlite3_bind_text(up, 4, k.continent, -1, SQLITE_STATIC);
-		sqlite3_bind_text(up, 5, k.country, -1, SQLITE_STATIC);
-		sqlite3_bind_int(up, 6, k.form);
-		sqlite3_bind_int(up, 7, k.vertex);
-		sqlite3_bind_blob(up, 8, k.search, (int)k.search_len,
-		    SQLITE_STATIC);
-		sqlite3_bind_int(up, 9, k.fabric);
-		sqlite3_bind_int(up, 10, k.node_gbps);
-		sqlite3_bind_int(up, 11, k.fabric_nodes);
+		db_bind_sort_keys(up, 1, &k);
 		/* What db_row_to_offer() no longer keeps (a spot price with
 		 * no command) goes from the row too, so SQL agrees. */
 		db_bind_money(up, 12, o.spot_price);
