@@ -3,7 +3,7 @@
 # check` run its tests in parallel (Makefile.am's AM_MAKEFLAGS runs this
 # for every sub-make), or nothing.
 #
-# Nothing unless a goal runs tests (check, recheck), and
+# Nothing unless a goal runs tests (check, recheck, check-soak), and
 # nothing when make already has a say: -jN or -j on its command line, or
 # a parent make's jobserver (a -jN forced on a sub-make under a jobserver
 # turns the jobserver off, with a warning). Else -j twice the processors
@@ -17,7 +17,7 @@ case $flags in
 esac
 for goal; do
 	case $goal in
-	check | recheck)
+	check | recheck | check-soak)
 		n=${TEST_JOBS:-}
 		if [ -z "$n" ]; then
 			n=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || n=1

@@ -172,6 +172,18 @@ subst_first() {
 	mv "$2.tmp" "$2"
 }
 
+# soak N M: how many times a loop of random cases (kills at random
+# points, random timings) goes round: N in `make check`, M under `make
+# check-soak` (GPUCOST_TEST_SOAK=1), which CI runs as well. Every round
+# checks the same things; the soak only draws more of them.
+soak() {
+	if [ -n "${GPUCOST_TEST_SOAK:-}" ]; then
+		echo "$2"
+	else
+		echo "$1"
+	fi
+}
+
 # Seconds since the epoch with a fraction, and the time since one.
 now_s() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now_s)" 'BEGIN { printf "%.2f", b - a }'; }

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Crash consistency: kill -9 a refresh at random points, many times,
+# Crash consistency: kill -9 a refresh at random points, many times
+# (`make check-soak` draws two to three times as many as `make check`),
 #  - during a large AWS price-list download (a ~33 MB regional CSV of
 #    distractor rows and a few GPU rows, served slowly with drip=), and
 #  - during the cache write (a Vast answer of 20,000 offers, killed 0-300
@@ -11,7 +12,7 @@
 # with the process).
 #
 # Also an Azure refresh killed between its pages (page 2 stalled), and
-# refresh --from killed while its copy downloads or merges.
+# refresh --from killed while its copy downloads.
 #
 # CRASH_SEED=N repeats a run's kill times.
 . "$(dirname "$0")/../lib.sh"
@@ -19,9 +20,9 @@
 command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is needed" >&2; exit 77; }
 
 SEED=${CRASH_SEED:-$$}
-KILLS=20		# kills wanted in each phase
-TRIES=80		# at most this many attempts per phase (a busy machine
-			# misses more: a kill can land before the request)
+KILLS=$(soak 8 20)	# kills wanted in each phase
+TRIES=$((KILLS * 4))	# at most this many attempts per phase (a busy
+			# machine misses more: a kill can land before the request)
 FX=$TOP_SRCDIR/tests/fixtures
 echo "crash.sh: CRASH_SEED=$SEED"
 
@@ -289,7 +290,7 @@ check "vast: at least $KILLS kills inside the write transaction ($inside)" [ "$i
 # Azure, a paged API: killed between pages (page 1 parsed, page 2 still
 # coming, 0-1500 ms into its stall), the cache keeps the old offers.
 # ---------------------------------------------------------------------
-AZ_KILLS=5
+AZ_KILLS=$(soak 5 10)
 mkdir -p "$T/azure"
 cp "$FX/azure/prices-1.json" "$T/azure/"
 subst_first "$FX/azure/prices-2.json" "$T/azure/prices-2.json" \
@@ -341,7 +342,7 @@ check "azure: every kill came between the pages ($between of $AZ_KILLS)" [ "$bet
 # stock list's page 2 stalls (types, regions and stock page 1 parsed),
 # the cache keeps the old offers.
 # ---------------------------------------------------------------------
-LN_KILLS=3
+LN_KILLS=$(soak 3 6)
 mkdir -p "$T/linode"
 cp "$FX/linode"/*.json "$T/linode/"
 subst_first "$FX/linode/types.json" "$T/linode/types.json" \
@@ -389,15 +390,18 @@ check "linode: every kill came between the stock pages ($between of $LN_KILLS)" 
 
 # ---------------------------------------------------------------------
 # refresh --from: killed while the published copy downloads (served
-# slowly) or while it is merged, the reader's cache is whole: sound,
+# slowly), the reader's cache is whole: sound,
 # every offer the old or every offer the new, and the next --from works
 # at once.
 # ---------------------------------------------------------------------
-FROM_KILLS=8
+FROM_KILLS=$(soak 8 20)
 PUB=$T/from-pub.db
 RD=$T/from-reader.db
 mkdir -p "$T/site"
-GPUCOST_VAST_URL=$vast_new run --db "$PUB" refresh --provider vast --timeout 60
+# The copy: the snapshot's offers and Vast's 10 recorded ones (0.8 MB),
+# served slowly (8 KB every 20 ms). Every kill lands in the download,
+# whatever its size, and the merge after each kill is of these.
+GPUCOST_VAST_URL=$vast_old run --db "$PUB" refresh --provider vast --timeout 60
 check "from: publisher refresh works" status_is 0
 run --db "$PUB" publish "$T/site"
 check "from: publish works" status_is 0
@@ -405,7 +409,7 @@ data=$(sed -n 's/.*"file":[^"]*"\([^"]*\)".*/\1/p' "$T/site/manifest.json")
 check "from: the manifest names a data file ($data)" [ -f "$T/site/$data" ]
 for v in fast drip; do
 	opt=
-	[ "$v" = drip ] && opt="drip=16384/20"
+	[ "$v" = drip ] && opt="drip=8192/20"
 	{
 		echo "GET /manifest.json manifest.json"
 		echo "GET /$data $data $opt"
@@ -424,10 +428,11 @@ check "from: an uninterrupted slow --from works" status_is 0
 from_b=$(sqlite3 "$RD" "select * from offers order by provider, key" | cksum)
 check "from: old and new offers differ" [ "$from_a" != "$from_b" ]
 echo "from: a slow --from of $(wc -c < "$T/site/$data") bytes took ${dl}s"
-# Kill times below the drip's own pace (16384 bytes every 20 ms): no
+# Kill times below the drip's own pace (8192 bytes every 20 ms): no
 # run can finish sooner, however idle the machine, so every kill lands
 # in a live run (the uninterrupted run above, ${dl}s, was on this load).
-drip_ms=$(( $(wc -c < "$T/site/$data") / 16384 * 20 ))
+drip_ms=$(( $(wc -c < "$T/site/$data") / 8192 * 20 ))
+check "from: the download takes a while (${drip_ms} ms at the drip's pace)" [ "$drip_ms" -ge 1000 ]
 random_ms "$((SEED + 3))" "$FROM_KILLS" 50 $((drip_ms * 9 / 10)) > "$T/delays-from"
 n=0
 killed_n=0
