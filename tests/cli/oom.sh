@@ -37,41 +37,73 @@ offers=$(sqlite3 "$DB" "select count(*) from offers where provider = 'vast'")
 check "60000 Vast offers cached ($offers)" [ "$offers" -eq 60000 ]
 sum_before=$(offers_data_sum vast)
 
-# Queries, from 400 MB down by 15% a step, until one fails.
-kb=400000
-oom=no
-while [ "$kb" -gt 4000 ]; do
-	limited "$kb" --db "$DB" --provider vast --format csv
-	if [ "$status" -ne 0 ]; then
-		check "query at ${kb} KB: exit 3 ($status)" status_is 3
-		check "query at ${kb} KB: one line" err_lines_are 1
-		check "query at ${kb} KB: says out of memory" err_has "^gpucost: .*out of memory"
-		echo "oom.sh: a query over 60000 offers ran out of memory at ${kb} KB: $(cat "$T/err")"
-		oom=yes
-		break
-	fi
-	kb=$((kb * 85 / 100))
-done
-check "a query ran out of memory at some limit" [ "$oom" = yes ]
+# mid KB1 KB2: the limit halfway between two, on a log scale.
+mid() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", sqrt(a * b) }'; }
 
-# Refreshes, the same way, until Vast's failure is recorded as such. The
-# window between the limit where opening and checking the cache fails
-# and the one where Vast's answer does is narrow: at the first failure,
-# back to the last limit that worked, and on by 3% a step.
-kb=400000
-recorded=no
-step=85
-last_ok=
-while [ "$kb" -gt 4000 ]; do
-	limited "$kb" --db "$DB" refresh --provider vast
-	if [ "$status" -ne 0 ] && [ "$status" -ne 4 ] && [ "$step" = 85 ] &&
-	    [ -n "$last_ok" ]; then
-		step=97
-		kb=$((last_ok * step / 100))
+# Queries: the highest limit where one fails, to 15%, found by halving
+# (on a log scale) the range between 400 MB, where it works, and 4 MB.
+# A limit far below that may fail anywhere (the loader: 127), never with
+# a crash; the highest failure, within 15% of a limit that worked, is
+# the clean one: exit 3 and one "out of memory" line.
+limited 400000 --db "$DB" --provider vast --format csv
+check "query at 400000 KB: works ($status)" status_is 0
+hi=400000
+lo=4000
+while [ "$((hi * 85 / 100))" -gt "$lo" ]; do
+	kb=$(mid "$hi" "$lo")
+	limited "$kb" --db "$DB" --provider vast --format csv
+	if [ "$status" -eq 0 ]; then
+		hi=$kb
 		continue
 	fi
+	check "query at ${kb} KB: exit 3 or 127, no crash ($status)" \
+	    eval '[ "$status" -eq 3 ] || [ "$status" -eq 127 ]'
+	lo=$kb
+	lo_status=$status
+	cp "$T/err" "$T/err-lo"
+done
+if [ "$lo" -gt 4000 ]; then
+	kb=$lo
+	status=$lo_status
+	cp "$T/err-lo" "$T/err"
+	check "query at ${kb} KB: exit 3 ($status)" status_is 3
+	check "query at ${kb} KB: one line" err_lines_are 1
+	check "query at ${kb} KB: says out of memory" err_has "^gpucost: .*out of memory"
+	echo "oom.sh: a query over 60000 offers ran out of memory at ${kb} KB (it worked at ${hi} KB): $(cat "$T/err")"
+fi
+check "a query ran out of memory at some limit" [ "$lo" -gt 4000 ]
+
+# Refreshes, until Vast's failure is recorded as such. Below the lowest
+# limit where a refresh works it fails for memory before Vast's answer
+# is parsed whole (exit 3), then comes the narrow window where Vast's
+# answer fails (exit 4, recorded), then opening and checking the cache
+# fails. So: that lowest limit, to 1%, by halving as above (a failure
+# far below it may fail anywhere, never with a crash), then down from it
+# by 3% a step until Vast's failure is recorded; every failure on the
+# way must be out of memory, exit 3 and one line.
+limited 400000 --db "$DB" refresh --provider vast
+check "refresh at 400000 KB: works ($status)" status_is 0
+hi=400000
+lo=4000
+while [ "$((hi * 99 / 100))" -gt "$lo" ]; do
+	kb=$(mid "$hi" "$lo")
+	limited "$kb" --db "$DB" refresh --provider vast
+	if [ "$status" -eq 0 ]; then
+		hi=$kb
+		continue
+	fi
+	[ "$status" -eq 4 ] && break
+	check "refresh at ${kb} KB: exit 3 or 127, no crash ($status)" \
+	    eval '[ "$status" -eq 3 ] || [ "$status" -eq 127 ]'
+	check "refresh at ${kb} KB: never called corrupt" eval '! err_has corrupt'
+	lo=$kb
+done
+[ "$status" -eq 4 ] || kb=$((hi * 97 / 100))
+recorded=no
+while [ "$kb" -gt 4000 ]; do
+	[ "$status" -eq 4 ] || limited "$kb" --db "$DB" refresh --provider vast
 	case $status in
-	0) last_ok=$kb ;;
+	0) ;;
 	4)
 		check "refresh at ${kb} KB: says vast ran out of memory" \
 		    err_has "^gpucost: vast: .*out of memory"
@@ -82,7 +114,7 @@ while [ "$kb" -gt 4000 ]; do
 		check "refresh at ${kb} KB: the offers are kept" [ "$(offers_data_sum vast)" = "$sum_before" ]
 		run --db "$DB" providers --format csv
 		check "refresh at ${kb} KB: providers shows it" out_has "^vast,.*out of memory"
-		echo "oom.sh: a refresh of 8.5 MB of JSON ran out of memory at ${kb} KB: $last"
+		echo "oom.sh: a refresh of 8.5 MB of JSON ran out of memory at ${kb} KB (it worked at ${hi} KB): $last"
 		recorded=yes
 		break
 		;;
@@ -92,7 +124,7 @@ while [ "$kb" -gt 4000 ]; do
 		    eval 'err_has "out of memory" && err_lines_are 1'
 		;;
 	esac
-	kb=$((kb * step / 100))
+	kb=$((kb * 97 / 100))
 done
 check "a refresh recorded running out of memory" [ "$recorded" = yes ]
 
