@@ -101,10 +101,14 @@ cp "$T/out" "$T/all.json"
 python3 "$T/words.py" "$T/all.json" > "$T/words.out" 2>&1
 rc=$?
 check "every snapshot command parses as shell words ($(tail -1 "$T/words.out"); $(head -3 "$T/words.out" | tr '\n' ' '))" [ "$rc" -eq 0 ]
-for p in aws gcp lambda runpod vast vultr; do
-	n=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for o in d["offers"] if o["provider"] == sys.argv[2] and o["launch"]))' "$T/all.json" "$p")
+# Offers with a launch command, per provider ("provider count" lines).
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for p in sys.argv[2:]: print(p, sum(1 for o in d["offers"] if o["provider"] == p and o["launch"]))' \
+    "$T/all.json" aws gcp lambda runpod vast vultr > "$T/launch-counts"
+while read -r p n; do
 	check "$p: offers with a launch command ($n)" [ "$n" -gt 0 ]
-done
+done < "$T/launch-counts"
+check "every provider counted" [ "$(wc -l < "$T/launch-counts")" -eq 6 ]
 
 # --- The issue's GCP example. ---
 jq_() { python3 -c 'import json,sys; o=json.load(open(sys.argv[1]))["offers"][0]; v=o[sys.argv[2]]; print("null" if v is None else v)' "$T/out" "$1"; }
