@@ -149,8 +149,12 @@ dl_ms=$(awk -v s="$dl" 'BEGIN { printf "%d", s * 1000 }')
 check "aws slow: the download takes a while (${dl}s)" [ "$dl_ms" -ge 800 ]
 echo "aws: slow refresh of $size bytes took ${dl}s"
 
-# Kill at random points of the download.
-random_ms "$SEED" "$TRIES" 50 $((dl_ms * 9 / 10)) > "$T/delays-aws"
+# Kill at random points of the download, below the drip's own pace
+# (65536 bytes every 2 ms): no run can finish sooner, however idle the
+# machine. (The time measured above may be a busy moment's, and kills
+# up to it then come after later runs ended.)
+drip_ms=$((size / 65536 * 2))
+random_ms "$SEED" "$TRIES" 50 $((drip_ms * 9 / 10)) > "$T/delays-aws"
 during=0
 attempts=0
 old=0
