@@ -317,15 +317,16 @@ check "stall: exit 4" status_is 4
 check "stall: gave up in ${elapsed}s (< 20 s)" [ "$elapsed" -lt 20 ]
 check "stall: says it timed out" err_has 'timed out\|Timeout\|timeout'
 
-# Parallel: three providers each answering after 2 s finish well under 4 s
-# (one request each, so the 2 s are the whole of each provider's time).
+# Parallel: three providers each answering after 2 s finish well under the
+# 6 s they would take one after another (one request each, so the 2 s are
+# the whole of each provider's time); the bound leaves a busy machine room.
 PROVIDERS="vast runpod lambda"
 point_all slow2s
 start=$(date +%s.%N)
 run --db "$DB" refresh --provider vast,runpod,lambda
 elapsed=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
 check "parallel: three 2-second providers succeed" status_is 0
-check "parallel: done in ${elapsed}s (< 3.5 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 3.5) }'
+check "parallel: done in ${elapsed}s (< 5.5 s; one after another: 6 s)" awk -v e="$elapsed" 'BEGIN { exit !(e < 5.5) }'
 check "parallel: each took 2 s (>= 2)" awk -v e="$elapsed" 'BEGIN { exit !(e >= 2) }'
 PROVIDERS=${TEST_PROVIDERS:-"aws gcp lambda runpod runpod-clusters vast vultr azure oci scaleway linode ovh cloudrift verda akash salad"}
 
