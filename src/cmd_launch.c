@@ -44,8 +44,9 @@ launch_not_found(struct db *db, const struct cli_options *o,
 	struct plan *plans = NULL;
 	char key[160], why[LAUNCH_WHY_MAX], near[512], what[192];
 	const struct offer *hit;
+	struct offer *named = NULL;
 	struct err err;
-	size_t i;
+	size_t i, nnamed = 0;
 
 	str_quoted(o->operand, key, sizeof key);
 	offer_list_init(&offers);
@@ -72,6 +73,17 @@ launch_not_found(struct db *db, const struct cli_options *o,
 		goto done;
 	}
 	hit = plans[pick.row].offer;
+	/*
+	 * What KEY names: its offer, or every region's of a type (a shallow
+	 * copy each, their text the list's): why the question leaves out
+	 * all of them, not the one region the pick happened to fall on.
+	 */
+	named = xreallocarray(NULL, offers.n, sizeof *named);
+	for (i = 0; i < offers.n; i++)
+		if (pick.by_type ? strcmp(offers.v[i].provider,
+		    hit->provider) == 0 && strcmp(offers.v[i].instance_type,
+		    hit->instance_type) == 0 : &offers.v[i] == hit)
+			named[nnamed++] = offers.v[i];
 	/* A type names no one region: say none. */
 	snprintf(what, sizeof what, "%s %s%s%s", hit->provider,
 	    hit->instance_type, pick.by_type ? "" : " in ",
@@ -81,13 +93,15 @@ launch_not_found(struct db *db, const struct cli_options *o,
 		cli_error("launch: %s is %s, a marketplace listing older than "
 		    "a day (a market reference, not an offer: --include-stale "
 		    "shows it)", key, what);
-	else if (query_explain_empty(hit, 1, &q->filter, why, sizeof why) > 0)
+	else if (query_explain_empty(named, nnamed, &q->filter, why,
+	    sizeof why) > 0)
 		cli_error("launch: %s is %s, which these options leave out: "
 		    "%s", key, what, why);
 	else
 		cli_error("launch: %s is %s, which these options leave out",
 		    key, what);
 done:
+	free(named);
 	free(plans);
 	offer_list_done(&offers);
 }

@@ -166,6 +166,11 @@ check "launch KEY --gpu H100: the row of that question" status_is 0
 run --db "$DB" launch "$key" --gpu A100
 check "launch KEY --gpu A100: not a row of that question, exit 1" status_is 1
 check "... which option leaves it out" err_has 'is aws p5.48xlarge in us-east-1, which these options leave out: .*--gpu A100'
+# An instance type names every region's offer: the reason is theirs,
+# not that of the one region a pick fell on (it said --region before).
+run --db "$DB" launch p4d.24xlarge --region us-east-1 --spot
+check "launch INSTANCE --region --spot on history: refused" status_is 1
+check "... for the spot price's age, not the region" err_has 'p4d.24xlarge, which these options leave out: 1 offer matches --region .us-east-1.; none has a current spot price'
 run --db "$DB" launch 'p5.48xlarge/us-east-2x'
 check "launch of a mistyped KEY: did you mean" err_has 'did you mean p5.48xlarge/us-east-2'
 run --db "$DB" launch p5.48xlarge --region us-east-1
