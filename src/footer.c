@@ -293,12 +293,13 @@ footer_count(struct footer *f, const struct plan *plans, size_t n,
 	if (matched == (size_t)-1)
 		matched = n + folded;
 	if (folded > 0 && n + folded < matched)
-		footer_add(f, FOOTER_COUNT, "%zu of %zu offers in %zu rows (+N: "
-		    "more regions, --all-regions lists them)", n + folded,
-		    matched, n);
+		footer_add(f, FOOTER_COUNT, "%zu of %zu offers in %zu row%s "
+		    "(+N: more regions, --all-regions lists them)", n + folded,
+		    matched, n, n == 1 ? "" : "s");
 	else if (folded > 0)
-		footer_add(f, FOOTER_COUNT, "%zu offers in %zu rows (+N: more "
-		    "regions, --all-regions lists them)", n + folded, n);
+		footer_add(f, FOOTER_COUNT, "%zu offers in %zu row%s (+N: more "
+		    "regions, --all-regions lists them)", n + folded, n,
+		    n == 1 ? "" : "s");
 	else if (n < matched)
 		footer_add(f, FOOTER_COUNT, "%zu of %zu offers", n, matched);
 	else

@@ -109,6 +109,9 @@ for cols in 80 100 120; do
 	check "pty $cols: no line ends mid-word" sh -c 'awk "/^gpucost: /,0" "$1" | awk "NR > 1 && prev !~ /[ ,;:)a-z0-9\\$]$/ { bad = 1 } { prev = \$0 } END { exit bad }"' _ "$T/out"
 	check "pty $cols: the legend keeps 'o stale' together" grep -q 'o stale' "$T/foot"
 done
+# One row is a row, not "1 rows" (every region of GCP's a2-highgpu-8g).
+run --db "$DB" --gpu A100,H200 --count 8 --term 1y
+check "one row: singular" err_has ' offers in 1 row (+N'
 run --db "$DB" --gpu H100 --count 8 --limit 6
 check "a pipe: one line an entry" [ "$(grep -c '^gpucost: ' "$T/err")" -eq "$(wc -l < "$T/err")" ]
 check "a pipe: data age first" sh -c 'head -1 "$1" | grep -q "^gpucost: data age: "' _ "$T/err"
