@@ -615,6 +615,8 @@ age_keep(struct age_cand *v, size_t *nv, size_t n, bool reverse)
 {
 	size_t i;
 
+	if (*nv == 0)
+		return;		/* v may be NULL: qsort() must not see it */
 	qsort(v, *nv, sizeof *v, reverse ? age_cmp_oldest : age_cmp_newest);
 	for (i = n; i < *nv; i++) {
 		free(v[i].provider);
