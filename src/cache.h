@@ -12,7 +12,9 @@ struct err;
 /*
  * Open the cache for reading (db_open_reader(): read-only when it may
  * not be written), then give every provider the cache has never seen its
- * offers from the embedded snapshot, so the first run answers offline.
+ * offers from the embedded snapshot, so the first run answers offline,
+ * and every provider whose offers are another build's snapshot this
+ * build's (db_provider_seed_due()).
  * Returns 0 and *out, or -1 with err set (one line naming the file).
  */
 int	cache_open(const char *path, struct db **out, struct err *err);

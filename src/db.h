@@ -123,6 +123,22 @@ int	db_provider_is_new(struct db *db, const char *provider, bool *is_new,
 	    struct err *err);
 
 /*
+ * The provider_meta setting that names the snapshot a provider's
+ * snapshot offers came from (its text's version, snapshot.h).
+ */
+#define DB_META_SNAPSHOT	"snapshot"
+
+/*
+ * True in *due if provider's offers are to come from the snapshot of
+ * version snapshot_version: the cache has never seen provider, or it
+ * holds offers from a snapshot whose DB_META_SNAPSHOT is another (or
+ * none: a cache seeded before it was kept). Offers from anywhere else
+ * (a refresh, a published copy) are never due.
+ */
+int	db_provider_seed_due(struct db *db, const char *provider,
+	    const char *snapshot_version, bool *due, struct err *err);
+
+/*
  * Replace every offer of provider by offers[0..n) in one transaction,
  * appending a history row for each offer that is new or whose price,
  * spot price or availability changed, and marking the provider's status

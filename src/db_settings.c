@@ -44,6 +44,36 @@ db_provider_is_new(struct db *db, const char *provider, bool *is_new,
 }
 
 int
+db_provider_seed_due(struct db *db, const char *provider,
+    const char *snapshot_version, bool *due, struct err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+	bool old = false;
+
+	if ((st = db_prepare_cached(db, DB_STMT_PROVIDER_SEED, "SELECT "
+	    "s.source = 'snapshot' AND coalesce((SELECT m.value FROM "
+	    "provider_meta m WHERE m.provider = s.provider AND m.name = ?3), "
+	    "'') <> ?2 FROM provider_status s WHERE s.provider = ?1",
+	    err)) == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, provider, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, snapshot_version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, DB_META_SNAPSHOT, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		old = sqlite3_column_int(st, 0) != 0;
+	else if (rc != SQLITE_DONE)
+		db_file_error(db, err);
+	sqlite3_reset(st);	/* a cached statement holds no transaction */
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return -1;
+	*due = rc == SQLITE_DONE || old;
+	return 0;
+}
+
+int
 db_record_failure(struct db *db, const char *provider, int64_t now,
     const char *error, struct err *err)
 {

@@ -23,6 +23,8 @@ struct offer_list;
 /* Generated from data/snapshot.tsv (src/snapshot_data.c). */
 extern const char snapshot_tsv[];
 extern const size_t snapshot_tsv_len;
+/* The text's cksum, "CRC-LENGTH": one build's snapshot from another's. */
+extern const char snapshot_tsv_version[];
 
 /*
  * Parse snapshot text (len bytes, named `name` in messages) and append

@@ -1,5 +1,8 @@
 #!/bin/sh
-# Turn a text file into a C string (usage: embed-text.sh IN OUT SYMBOL).
+# Turn a text file into a C string (usage: embed-text.sh IN OUT SYMBOL),
+# with SYMBOL_version: the text's POSIX cksum (CRC and length), which
+# tells one build's text from another's (cache.c reseeds a cache whose
+# snapshot rows came from another build).
 set -eu
 in=$1
 out=$2
@@ -13,6 +16,7 @@ trap 'rm -f "$tmp"' EXIT
 	echo ""
 	echo "extern const char ${sym}[];"
 	echo "extern const size_t ${sym}_len;"
+	echo "extern const char ${sym}_version[];"
 	echo "const char ${sym}[] ="
 	LC_ALL=C awk '{
 		gsub(/\\/, "\\\\")
@@ -22,5 +26,6 @@ trap 'rm -f "$tmp"' EXIT
 	}' "$in"
 	printf '\t"";\n'
 	echo "const size_t ${sym}_len = sizeof ${sym} - 1;"
+	echo "const char ${sym}_version[] = \"$(LC_ALL=C cksum < "$in" | awk '{ print $1 "-" $2 }')\";"
 } > "$tmp"
 mv "$tmp" "$out"

@@ -64,6 +64,45 @@ else
 	echo "sqlite3 not installed: skipping the history checks" >&2
 fi
 
+# An upgrade: offers still from another build's snapshot (another
+# version, or none kept: a cache seeded before the version was) are
+# replaced by this build's; offers a refresh brought are not.
+if command -v sqlite3 >/dev/null 2>&1; then
+	want_version=$(sqlite3 "$DB" "select value from provider_meta where provider = 'aws' and name = 'snapshot'")
+	check "seeding keeps the snapshot's version ($want_version)" \
+	    [ "$want_version" = "$(cksum < "$SNAPSHOT" | awk '{ print $1 "-" $2 }')" ]
+	aws_key=$(sqlite3 "$DB" "select key from offers where provider = 'aws' and price is not null order by key limit 1")
+	aws_price=$(sqlite3 "$DB" "select price from offers where provider = 'aws' and key = '$aws_key'")
+	gone_key=$(sqlite3 "$DB" "select key from offers where provider = 'aws' order by key desc limit 1")
+	gcp_key=$(sqlite3 "$DB" "select key from offers where provider = 'gcp' and price is not null order by key limit 1")
+	lambda_key=$(sqlite3 "$DB" "select key from offers where provider = 'lambda' and price is not null order by key limit 1")
+	lambda_price=$(sqlite3 "$DB" "select price from offers where provider = 'lambda' and key = '$lambda_key'")
+	sqlite3 "$DB" "update provider_meta set value = '1-2' where provider = 'aws' and name = 'snapshot';
+	    update offers set price = 1, row_hash = NULL where provider = 'aws' and key = '$aws_key';
+	    delete from offers where provider = 'aws' and key = '$gone_key';
+	    delete from provider_meta where provider = 'lambda' and name = 'snapshot';
+	    update offers set price = 2, row_hash = NULL where provider = 'lambda' and key = '$lambda_key';
+	    update provider_status set source = 'live' where provider = 'gcp';
+	    delete from provider_meta where provider = 'gcp' and name = 'snapshot';
+	    update offers set price = 3, row_hash = NULL where provider = 'gcp' and key = '$gcp_key'"
+	run --db "$DB" --gpu H100 --quiet
+	check "another build's snapshot: query succeeds" status_is 0
+	check "another build's snapshot: its price replaced" \
+	    [ "$(sqlite3 "$DB" "select price from offers where provider = 'aws' and key = '$aws_key'")" = "$aws_price" ]
+	check "another build's snapshot: an offer it lacked is back" \
+	    [ "$(sqlite3 "$DB" "select count(*) from offers where provider = 'aws' and key = '$gone_key'")" = 1 ]
+	check "another build's snapshot: this build's version kept" \
+	    [ "$(sqlite3 "$DB" "select value from provider_meta where provider = 'aws' and name = 'snapshot'")" = "$want_version" ]
+	check "a snapshot without a version: reseeded" \
+	    [ "$(sqlite3 "$DB" "select price from offers where provider = 'lambda' and key = '$lambda_key'")" = "$lambda_price" ]
+	check "offers a refresh brought: left alone" \
+	    [ "$(sqlite3 "$DB" "select price from offers where provider = 'gcp' and key = '$gcp_key'")" = 3 ]
+	h3=$(sqlite3 "$DB" 'select count(*) from price_history')
+	run --db "$DB" --gpu H100 --quiet
+	check "reseeded once ($h3 -> $(sqlite3 "$DB" 'select count(*) from price_history') history rows)" \
+	    [ "$h3" = "$(sqlite3 "$DB" 'select count(*) from price_history')" ]
+fi
+
 # Human output says how old the data is.
 run --db "$DB" --gpu H100 --count 8 --provider aws
 check "data age line names the provider and the snapshot" err_has 'data age: aws [0-9]*d.*snapshot'
