@@ -118,10 +118,6 @@ void	db_read_end(struct db *db, bool began);
 int	db_check_sound(struct db *db, struct err *err);
 void	db_close(struct db *db);		/* NULL is fine */
 
-/* True if provider has no status row yet (never seeded or refreshed). */
-int	db_provider_is_new(struct db *db, const char *provider, bool *is_new,
-	    struct err *err);
-
 /*
  * The provider_meta setting that names the snapshot a provider's
  * snapshot offers came from (its text's version, snapshot.h).

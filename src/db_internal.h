@@ -31,7 +31,6 @@ struct err;
 enum db_stmt_slot {
 	DB_STMT_HISTORY,
 	DB_STMT_COMMITTED_HISTORY,
-	DB_STMT_PROVIDER_KNOWN,
 	DB_STMT_PROVIDER_SEED,		/* once per provider, every command */
 	DB_STMT_COUNT
 };

@@ -627,15 +627,15 @@ test_open_new(void **state)
 {
 	const char *path = tmp_path("new.db");
 	struct db *db;
-	bool is_new;
+	bool due;
 	struct err err;
 
 	(void)state;
 	assert_false(file_exists(path));
 	db = open_ok(path);
 	assert_string_equal(db_path(db), path);
-	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
-	assert_true(is_new);
+	assert_int_equal(db_provider_seed_due(db, "aws", "v1", &due, &err), 0);
+	assert_true(due);
 	db_close(db);
 	assert_true(file_exists(path));
 	assert_current_schema(path);
@@ -4139,7 +4139,7 @@ test_record_failure(void **state)
 	struct offer_filter f;
 	struct db *db;
 	struct err err;
-	bool is_new;
+	bool due;
 
 	(void)state;
 	in[0] = mk("vultr", "a", "H100", 8, 80, IC_NVLINK, 23920000, 18400000,
@@ -4163,13 +4163,18 @@ test_record_failure(void **state)
 	assert_int_equal(get_offer(&l, "vultr", "a")->price, 23920000);
 	offer_list_done(&l);
 
-	/* A provider never seen before gets a status row, and no offers. */
-	assert_int_equal(db_provider_is_new(db, "vast", &is_new, &err), 0);
-	assert_true(is_new);
+	/*
+	 * A provider never seen before gets a status row, and no offers:
+	 * the snapshot is still due (nothing of any snapshot is stored).
+	 */
+	assert_int_equal(db_provider_seed_due(db, "vast", "v1", &due, &err),
+	    0);
+	assert_true(due);
 	assert_int_equal(db_record_failure(db, "vast", 3000, "timeout", &err),
 	    0);
-	assert_int_equal(db_provider_is_new(db, "vast", &is_new, &err), 0);
-	assert_false(is_new);
+	assert_int_equal(db_provider_seed_due(db, "vast", "v1", &due, &err),
+	    0);
+	assert_true(due);
 	s = status_of(db, "vast");
 	assert_int_equal(s.last_attempt, 3000);
 	assert_int_equal(s.last_success, 0);
@@ -4623,34 +4628,48 @@ test_meta(void **state)
 }
 
 static void
-test_provider_is_new(void **state)
+test_provider_seed_due(void **state)
 {
-	const char *path = tmp_path("isnew.db");
+	const char *path = tmp_path("seeddue.db");
 	struct offer o = mk("aws", "k", "T4", 1, 16, IC_PCIE, 526000,
 	    MONEY_NONE, AV_UNKNOWN, 100);
+	struct provider_meta v1 = { DB_META_SNAPSHOT, "v1" };
 	struct db *db;
 	struct err err;
-	bool is_new = false;
+	bool due = false;
 
 	(void)state;
 	db = open_ok(path);
-	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
-	assert_true(is_new);
+	/* Never seen: due. */
+	assert_int_equal(db_provider_seed_due(db, "aws", "v1", &due, &err), 0);
+	assert_true(due);
+	/* A snapshot with no version kept (seeded before it was): due. */
 	replace_ok(db, "aws", &o, 1, SRC_SNAPSHOT, 100, NULL);
-	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
-	assert_false(is_new);
-	/* An empty replace still makes the provider known. */
+	assert_int_equal(db_provider_seed_due(db, "aws", "v1", &due, &err), 0);
+	assert_true(due);
+	/* This snapshot: not due; another build's: due. */
+	assert_int_equal(db_replace_offers_meta(db, "aws", &o, 1,
+	    SRC_SNAPSHOT, &v1, 1, 100, NULL, &err), 0);
+	assert_int_equal(db_provider_seed_due(db, "aws", "v1", &due, &err), 0);
+	assert_false(due);
+	assert_int_equal(db_provider_seed_due(db, "aws", "v2", &due, &err), 0);
+	assert_true(due);
+	/* A refresh's offers, even none, with an old version kept: never. */
+	replace_ok(db, "aws", NULL, 0, SRC_LIVE, 200, NULL);
+	assert_int_equal(db_provider_seed_due(db, "aws", "v2", &due, &err), 0);
+	assert_false(due);
 	replace_ok(db, "gcp", NULL, 0, SRC_LIVE, 100, NULL);
-	assert_int_equal(db_provider_is_new(db, "gcp", &is_new, &err), 0);
-	assert_false(is_new);
-	assert_int_equal(db_provider_is_new(db, "lambda", &is_new, &err), 0);
-	assert_true(is_new);
+	assert_int_equal(db_provider_seed_due(db, "gcp", "v1", &due, &err), 0);
+	assert_false(due);
+	assert_int_equal(db_provider_seed_due(db, "lambda", "v1", &due, &err),
+	    0);
+	assert_true(due);
 	/*
 	 * Its statement is kept for the next provider, reset: no read
 	 * transaction stays open, so another connection's write and a
 	 * checkpoint of everything pass, and the next answer sees it.
 	 */
-	assert_int_equal(db_provider_is_new(db, "aws", &is_new, &err), 0);
+	assert_int_equal(db_provider_seed_due(db, "aws", "v1", &due, &err), 0);
 	{
 		sqlite3 *s = raw_open(path);
 		sqlite3_stmt *st;
@@ -4664,8 +4683,9 @@ test_provider_is_new(void **state)
 		sqlite3_finalize(st);
 		sqlite3_close(s);
 	}
-	assert_int_equal(db_provider_is_new(db, "lambda", &is_new, &err), 0);
-	assert_false(is_new);
+	assert_int_equal(db_provider_seed_due(db, "lambda", "v1", &due, &err),
+	    0);
+	assert_false(due);
 	db_close(db);
 }
 
@@ -5163,7 +5183,7 @@ main(void)
 		T(test_status),
 		T(test_history),
 		T(test_meta),
-		T(test_provider_is_new),
+		T(test_provider_seed_due),
 		T(test_close_defers_small_wal),
 		T(test_watch_store_frames),
 		T(test_cache_open_seeds),
