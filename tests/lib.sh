@@ -321,6 +321,36 @@ hostile_regions_cached() {
 	! "$GPUCOST" --db "$_pub" publish --quiet "$T/hostile-site" >/dev/null 2>&1
 }
 
+# varied_cache: $DB holds the snapshot (AWS, Azure, GCP with fabrics,
+# Lambda and OCI in region all, RunPod, Vast listings older than a day)
+# and, from the fixtures served on 127.0.0.1, live Vast single listings
+# and RunPod's cluster products. Checks the refresh.
+varied_cache() {
+	VAST_API_KEY=vast-key
+	RUNPOD_API_KEY=runpod-key
+	export VAST_API_KEY RUNPOD_API_KEY
+	serve vast "$TOP_SRCDIR/tests/fixtures/vast"
+	GPUCOST_VAST_URL=$url
+	serve clusters "$TOP_SRCDIR/tests/fixtures/runpod-clusters"
+	GPUCOST_RUNPOD_CLUSTERS_URL=$url
+	export GPUCOST_VAST_URL GPUCOST_RUNPOD_CLUSTERS_URL
+	run --db "$DB" refresh --provider vast,runpod-clusters
+	check "refresh of vast and runpod-clusters: exit 0" status_is 0
+	unset GPUCOST_VAST_URL GPUCOST_RUNPOD_CLUSTERS_URL
+}
+
+# pty COLS ARGS...: gpucost on a pseudo-terminal of COLS columns (as a
+# person sees it: script(1) gives it the terminal, stty its width);
+# what it wrote (stdout and stderr) in $T/out, carriage returns dropped.
+pty() {
+	cols=$1
+	shift
+	script -qec "stty cols $cols rows 50; $GPUCOST $*" /dev/null \
+	    >"$T/out" 2>"$T/err" </dev/null
+	status=$?
+	tr -d '\r' < "$T/out" > "$T/pty" && mv "$T/pty" "$T/out"
+}
+
 # tab_then_enter SHELL LINE SETUP...: an interactive SHELL ("zsh -f -i",
 # "fish --no-config -i") driven through zsh's zpty runs each SETUP line,
 # then LINE is typed, TAB, and Enter. gpucost on its PATH is a wrapper

@@ -19,16 +19,7 @@ for tok in price-outlier spot-not-cheaper spot-cheapest-zone host-estimated low-
 done
 
 # --- The legend under a table: the letters shown, in words. ----------
-# A pseudo-terminal of 80 and 120 columns, as a person sees it.
-pty() {
-	cols=$1
-	shift
-	# script(1) gives the command a terminal; stty sets its width.
-	script -qec "stty cols $cols rows 50; $GPUCOST $*" /dev/null \
-	    >"$T/out" 2>"$T/err" </dev/null
-	status=$?
-	tr -d '\r' < "$T/out" > "$T/pty" && mv "$T/pty" "$T/out"
-}
+# A pseudo-terminal of 80 and 120 columns (lib.sh's pty).
 # The footer's entries wrap at words on a terminal, their continuation
 # lines indented: one line each again.
 unwrap() {

@@ -14,16 +14,6 @@ command -v jq >/dev/null 2>&1 || { echo "jq absent: skipped"; exit 77; }
 run --db "$DB" --gpu H100 --count 1 --limit 1 -q
 check "seed the cache" status_is 0
 
-# pty COLS ARGS...: gpucost on a terminal of COLS columns; what it
-# wrote (stdout and stderr) in $T/out, carriage returns dropped.
-pty() {
-	cols=$1
-	shift
-	script -qec "stty cols $cols rows 50; $GPUCOST $*" /dev/null \
-	    >"$T/out" 2>"$T/err" </dev/null
-	status=$?
-	tr -d '\r' < "$T/out" > "$T/pty" && mv "$T/pty" "$T/out"
-}
 widest() { awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$1"; }
 # The table of $T/out: its lines before the footer's.
 table() { awk '/^gpucost: / { exit } { print }' "$T/out"; }

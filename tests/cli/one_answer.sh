@@ -14,18 +14,7 @@
 . "$(dirname "$0")/../lib.sh"
 command -v jq >/dev/null 2>&1 || { echo "jq not found: skipped"; exit 77; }
 
-FX=$TOP_SRCDIR/tests/fixtures
-VAST_API_KEY=vast-key
-RUNPOD_API_KEY=runpod-key
-export VAST_API_KEY RUNPOD_API_KEY
-serve vast "$FX/vast"
-GPUCOST_VAST_URL=$url
-serve clusters "$FX/runpod-clusters"
-GPUCOST_RUNPOD_CLUSTERS_URL=$url
-export GPUCOST_VAST_URL GPUCOST_RUNPOD_CLUSTERS_URL
-run --db "$DB" refresh --provider vast,runpod-clusters
-check "refresh of vast and runpod-clusters: exit 0" status_is 0
-unset GPUCOST_VAST_URL GPUCOST_RUNPOD_CLUSTERS_URL
+varied_cache
 # Issue 44 item 7: spot prices current (Vast's live listings; AWS's p5
 # rows, as if just refreshed) and history (the snapshot's, AWS's others:
 # one provider with both, judged row by row).

@@ -10,17 +10,7 @@
 # GPUCOST_DEBUG_READS shows the shortcuts are taken (fails on the old code).
 . "$(dirname "$0")/../lib.sh"
 
-FX=$TOP_SRCDIR/tests/fixtures
-VAST_API_KEY=vast-key
-RUNPOD_API_KEY=runpod-key
-export VAST_API_KEY RUNPOD_API_KEY
-serve vast "$FX/vast"
-GPUCOST_VAST_URL=$url
-serve clusters "$FX/runpod-clusters"
-GPUCOST_RUNPOD_CLUSTERS_URL=$url
-export GPUCOST_VAST_URL GPUCOST_RUNPOD_CLUSTERS_URL
-run --db "$DB" refresh --provider vast,runpod-clusters
-check "refresh of vast and runpod-clusters: exit 0" status_is 0
+varied_cache
 total=$(sqlite3 "$DB" "select count(*) from offers")
 check "a varied cache ($total offers): cluster products" \
     [ "$(sqlite3 "$DB" "select count(*) from offers where nodes > 1")" -gt 0 ]
