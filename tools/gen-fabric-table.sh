@@ -10,17 +10,7 @@ out=$2
 tmp=${out}.tmp.$$
 trap 'rm -f "$tmp"' EXIT
 
-LC_ALL=C awk -F '\t' '
-function cstr(s) {
-	gsub(/\\/, "\\\\", s)
-	gsub(/"/, "\\\"", s)
-	return "\"" s "\""
-}
-function fail(msg) {
-	print FILENAME ":" FNR ": " msg > "/dev/stderr"
-	bad = 1
-	exit 1
-}
+LC_ALL=C awk -F '\t' "$(cat "$(dirname "$0")/table.awk")"'
 function num(s, max, what) {
 	if (s == "")
 		return 0
@@ -51,7 +41,6 @@ BEGIN {
 		places[kv[1]] = kv[2]
 	}
 }
-/^#/ || /^[ \t]*$/ { next }
 !header {
 	if ($0 != "provider\tinstance\tfabric\tnode_gbps\tnics\tgpudirect_rdma\tplacement\tmax_nodes\tsource\tnote")
 		fail("unexpected header: " $0)

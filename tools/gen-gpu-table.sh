@@ -8,7 +8,7 @@ out=$2
 tmp=${out}.tmp.$$
 trap 'rm -f "$tmp" "$tmp.aliases"' EXIT
 
-LC_ALL=C awk -F '\t' '
+LC_ALL=C awk -F '\t' "$(cat "$(dirname "$0")/table.awk")"'
 BEGIN { n = 0 }
 function norm(s,   t, changed) {
 	t = tolower(s)
@@ -25,13 +25,7 @@ function norm(s,   t, changed) {
 		sub(/gb$/, "", t)
 	return t
 }
-function cstr(s) {
-	gsub(/\\/, "\\\\", s)
-	gsub(/"/, "\\\"", s)
-	return "\"" s "\""
-}
 function num(s) { return s == "" ? "0" : s }
-/^#/ || /^[ \t]*$/ { next }
 !header_seen {
 	if ($0 != "id\tfamily\tvendor\tvram_gb\tarch\tbf16_tflops\tbf16_tflops_pcie\taliases\tform") {
 		print FILENAME ": unexpected header: " $0 > "/dev/stderr"

@@ -12,23 +12,12 @@ out=$4
 tmp=${out}.tmp.$$
 trap 'rm -f "$tmp"' EXIT
 
-LC_ALL=C awk -F '\t' '
-function cstr(s) {
-	gsub(/\\/, "\\\\", s)
-	gsub(/"/, "\\\"", s)
-	return "\"" s "\""
-}
-function fail(msg) {
-	print FILENAME ":" FNR ": " msg > "/dev/stderr"
-	bad = 1
-	exit 1
-}
+LC_ALL=C awk -F '\t' "$(cat "$(dirname "$0")/table.awk")"'
 BEGIN {
 	split("AF AN AS EU NA OC SA", c, " ")
 	for (i in c)
 		continents[c[i]] = 1
 }
-/^#/ || /^[ \t]*$/ { next }
 FILENAME == COUNTRIES && !cheader {
 	if ($0 != "code\tcontinent\tnames")
 		fail("unexpected header: " $0)

@@ -8,18 +8,7 @@ out=$2
 tmp=${out}.tmp.$$
 trap 'rm -f "$tmp"' EXIT
 
-LC_ALL=C awk -F '\t' '
-function cstr(s) {
-	gsub(/\\/, "\\\\", s)
-	gsub(/"/, "\\\"", s)
-	return "\"" s "\""
-}
-function fail(msg) {
-	print FILENAME ":" FNR ": " msg > "/dev/stderr"
-	bad = 1
-	exit 1
-}
-/^#/ || /^[ \t]*$/ { next }
+LC_ALL=C awk -F '\t' "$(cat "$(dirname "$0")/table.awk")"'
 !header {
 	if ($0 != "provider\tinstance_type\tretired\tsource")
 		fail("unexpected header: " $0)
